@@ -1,0 +1,48 @@
+// analyze(url, options) → AuditReport: the one door the API, the CLI and the tests use.
+// fetch (network, once) → artifacts (one streaming pass) → checks (pure) → scoring (a table).
+import { fetchPage } from './fetch/index.js';
+import { buildArtifacts } from './artifacts/index.js';
+import { runChecks } from './run-checks.js';
+import { scoreResults } from './scoring.js';
+import { FetchError, type AnalyzeOptions, type AuditReport, type PageSnapshot } from './types.js';
+import { normalizeUrl, projectOf } from './url.js';
+
+export * from './types.js';
+export { normalizeUrl, projectOf } from './url.js';
+
+/** Fetches and audits a page. Throws FetchError when the page cannot be fetched. */
+export async function analyze(url: string, options: AnalyzeOptions = {}): Promise<AuditReport> {
+  const normalized = normalizeUrl(url);
+  if (normalized === null) throw new FetchError('invalid_url', 'The URL must be an absolute http or https URL.');
+  const snapshot = await fetchPage(normalized, options);
+  return analyzeSnapshot(snapshot, options);
+}
+
+/** Audits an already fetched page (no I/O): used by analyze() and by the benchmark. */
+export function analyzeSnapshot(
+  snapshot: PageSnapshot,
+  options: Pick<AnalyzeOptions, 'thresholds'> = {},
+  now: Date = new Date(),
+): AuditReport {
+  const artifacts = buildArtifacts(snapshot);
+  const results = runChecks(artifacts, options.thresholds ?? {});
+  const { score, result, categories } = scoreResults(Object.values(results));
+  return {
+    url: snapshot.url,
+    final_url: snapshot.finalUrl,
+    project: projectOf(snapshot.url),
+    result,
+    score,
+    generated_at: now.toISOString(),
+    categories,
+    results,
+    page: {
+      status: snapshot.status,
+      http_version: snapshot.httpVersion,
+      redirects: snapshot.redirects,
+      timings: snapshot.timings,
+      sizes: { transfer_bytes: snapshot.transferBytes, html_bytes: snapshot.body.length },
+      requests: artifacts.requestCounts,
+    },
+  };
+}

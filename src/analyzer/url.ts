@@ -1,0 +1,25 @@
+// URL rules shared by the API and the engine: normalisation and the project a URL belongs to.
+
+/**
+ * Normalises a page URL as stored: scheme and host lower-cased (WHATWG URL does this),
+ * fragment dropped, default port dropped. Returns null for anything that is not an absolute
+ * http(s) URL.
+ */
+export function normalizeUrl(input: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (!u.hostname) return null;
+  u.hash = '';
+  return u.toString();
+}
+
+/** The project of a URL: its host name, lower-cased, one leading `www.` removed. */
+export function projectOf(url: string): string {
+  const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  return host.startsWith('www.') ? host.slice(4) : host;
+}

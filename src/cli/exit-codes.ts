@@ -1,0 +1,20 @@
+// Exit codes of the `pagegrade` command, in one place (SPEC §1).
+export const EXIT = {
+  /** success; for `audit`: the result is good or decent (or passes --fail-on) */
+  ok: 0,
+  /** `audit`: the result is bad (or decent with --fail-on decent) */
+  failedGate: 1,
+  /** the page could not be fetched, the arguments are wrong, or the command failed */
+  error: 2,
+} as const;
+
+/** An error that the CLI prints as `error: <message>` (no stack) before exiting with `code`. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: number = EXIT.error,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

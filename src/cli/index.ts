@@ -1,0 +1,29 @@
+// The `pagegrade` command line: parses arguments and calls the library. Exit codes: exit-codes.ts.
+import { Command, CommanderError } from 'commander';
+import { EXIT, CliError } from './exit-codes.js';
+import { registerAuditCommand } from './audit.js';
+import { registerUserCommands, registerKeyCommands } from './accounts.js';
+
+const program = new Command('pagegrade')
+  .description('Pagegrade: audit web pages and keep the reports.')
+  .exitOverride()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+registerAuditCommand(program);
+registerUserCommands(program);
+registerKeyCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // help and version exit 0; any usage error is exit 2 (SPEC §1)
+    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.error;
+  } else if (err instanceof CliError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = err.code;
+  } else {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = EXIT.error;
+  }
+}

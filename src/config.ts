@@ -1,0 +1,143 @@
+// Configuration: read from the environment (and an optional .env file) once at start,
+// validated, frozen. Nothing else in src/ reads process.env.
+import { existsSync, readFileSync } from 'node:fs';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** `sqlite:<path>` or `postgres://…` */
+  readonly databaseUrl: string;
+  /** base of every link the service writes, without a trailing slash */
+  readonly publicUrl: string;
+  readonly bootstrapKey: string | null;
+  /** API requests a minute per key; 0 = off */
+  readonly rateLimit: number;
+  readonly allowPrivateHosts: boolean;
+  readonly fetchTimeoutMs: number;
+  readonly fetchMaxBytes: number;
+  /** `redis://…` for the shared rate-limit and password-throttle stores; null = in memory */
+  readonly redisUrl: string | null;
+  readonly logLevel: string;
+  /** secret for signed cookies; null = generated once and kept in the database */
+  readonly sessionSecret: string | null;
+  /** user agent the fetcher sends; null = the default `Pagegrade/<version> (+<public url>)` */
+  readonly userAgent: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses a .env file's text: KEY=VALUE lines, # comments, optional quotes. */
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2] ?? '';
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
+      value = value.slice(1, -1);
+    }
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return def;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `must be 0 or 1, got "${raw}"`);
+}
+
+function str(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/**
+ * Builds the configuration from an environment. `loadConfig()` is the entry the server
+ * and CLI use; tests call this with a plain object.
+ */
+export function configFromEnv(env: Env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+
+  const databaseUrl = str(env, 'DATABASE_URL') ?? 'sqlite:./data/pagegrade.db';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${databaseUrl}"`);
+  }
+
+  const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  let publicUrl = str(env, 'PAGEGRADE_PUBLIC_URL') ?? `http://${hostForUrl}:${port}`;
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError('PAGEGRADE_PUBLIC_URL', `must be an http(s) URL, got "${publicUrl}"`);
+  }
+  publicUrl = publicUrl.replace(/\/+$/, '');
+
+  const bootstrapKey = str(env, 'PAGEGRADE_BOOTSTRAP_KEY');
+  if (bootstrapKey !== null && bootstrapKey.length < 24) {
+    throw new ConfigError('PAGEGRADE_BOOTSTRAP_KEY', 'must be at least 24 characters (128 bits of randomness)');
+  }
+
+  const redisUrl = str(env, 'REDIS_URL');
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${redisUrl}"`);
+  }
+
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+
+  const sessionSecret = str(env, 'PAGEGRADE_SESSION_SECRET');
+  if (sessionSecret !== null && sessionSecret.length < 32) {
+    throw new ConfigError('PAGEGRADE_SESSION_SECRET', 'must be at least 32 characters');
+  }
+
+  return Object.freeze({
+    port,
+    host,
+    databaseUrl,
+    publicUrl,
+    bootstrapKey,
+    rateLimit: int(env, 'PAGEGRADE_RATE_LIMIT', 60, 0, 1_000_000),
+    allowPrivateHosts: bool(env, 'PAGEGRADE_ALLOW_PRIVATE_HOSTS', false),
+    fetchTimeoutMs: int(env, 'PAGEGRADE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
+    fetchMaxBytes: int(env, 'PAGEGRADE_FETCH_MAX_BYTES', 5_242_880, 1024, 1_073_741_824),
+    redisUrl,
+    logLevel,
+    sessionSecret,
+    userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
+  });
+}
+
+/** Reads process.env, with values from `.env` (in the working directory) where the environment has none. */
+export function loadConfig(envFile = '.env'): Config {
+  const fromFile = existsSync(envFile) ? parseDotEnv(readFileSync(envFile, 'utf8')) : {};
+  return configFromEnv({ ...fromFile, ...process.env });
+}
