@@ -1,0 +1,123 @@
+// `pagegrade audit` run as a real process against a fixture site on 127.0.0.1.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+
+const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...process.env, PAGEGRADE_FROM_SOURCE: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const POOR_PAGE = `<html><head><title>x</title><script src="/a.js"></script></head>
+<body><center><font>hi</font></center><img src="/a.png"><a href="javascript:void(0)">click here</a>
+<p style="color:red">Write to me at someone@example.com</p></body></html>`;
+
+describe('pagegrade audit', () => {
+  let site: FixtureServer;
+  const allow = { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1' };
+
+  before(async () => {
+    site = await startFixtureServer();
+    site.route('/', html(goodPage(site.origin)));
+    site.route('/poor', html(POOR_PAGE));
+    site.route('/robots.txt', {
+      headers: { 'content-type': 'text/plain' },
+      body: `User-agent: *\nAllow: /\nSitemap: ${site.origin}/sitemap.xml\n`,
+    });
+    site.route('/sitemap.xml', {
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/</loc></url></urlset>`,
+    });
+    site.route('/favicon.png', { headers: { 'content-type': 'image/png' }, body: Buffer.from([137, 80, 78, 71]) });
+  });
+  after(() => site.close());
+
+  test('--json prints the report object without the stored-report fields', async () => {
+    const r = await run(['audit', `${site.origin}/`, '--json'], allow);
+    assert.ok(r.code === 0 || r.code === 1, `exit code ${r.code}: ${r.stderr}`);
+    const report = JSON.parse(r.stdout) as Record<string, unknown>;
+    for (const key of ['url', 'final_url', 'project', 'result', 'score', 'generated_at', 'categories', 'results', 'page']) {
+      assert.ok(key in report, `missing ${key}`);
+    }
+    for (const key of ['id', 'privacy', 'has_password', 'links', 'created_at', 'updated_at']) {
+      assert.ok(!(key in report), `unexpected ${key}`);
+    }
+    assert.equal(report.url, `${site.origin}/`);
+    assert.equal(report.project, '127.0.0.1');
+    // exit code follows the result: 0 for good and decent, 1 for bad
+    assert.equal(r.code, report.result === 'bad' ? 1 : 0);
+  });
+
+  test('a well-made page is good and exits 0; the terminal report lists categories', async () => {
+    const r = await run(['audit', `${site.origin}/`], allow);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /Result: GOOD/);
+    assert.match(r.stdout, /SEO\s+\d+/);
+    assert.match(r.stdout, /Passed checks \(\d+\)/);
+    assert.doesNotMatch(r.stdout, /\x1b\[/, 'no colours when stdout is not a TTY');
+  });
+
+  test('a poor page is bad, exits 1, and lists failed checks first with their fix', async () => {
+    const r = await run(['audit', `${site.origin}/poor`], allow);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /Result: BAD/);
+    const failedAt = r.stdout.indexOf('Failed checks');
+    const passedAt = r.stdout.indexOf('Passed checks');
+    assert.ok(failedAt > 0 && failedAt < passedAt);
+    assert.match(r.stdout, /Fix: /);
+  });
+
+  test('--fail-on decent fails a decent or bad page; good still passes', async () => {
+    const good = await run(['audit', `${site.origin}/`, '--fail-on', 'decent', '--json'], allow);
+    const report = JSON.parse(good.stdout) as { result: string };
+    assert.equal(good.code, report.result === 'good' ? 0 : 1);
+    const poor = await run(['audit', `${site.origin}/poor`, '--fail-on', 'decent'], allow);
+    assert.equal(poor.code, 1);
+  });
+
+  test('exit 2: unreachable page, refused private address, bad URL, bad option', async () => {
+    const closed = await startFixtureServer();
+    const deadOrigin = closed.origin;
+    await closed.close();
+    const refused = await run(['audit', `${deadOrigin}/`], allow);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /error: could not audit/);
+
+    const seen = site.requests.length;
+    const privateHost = await run(['audit', `${site.origin}/`], { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '0' });
+    assert.equal(privateHost.code, 2);
+    assert.match(privateHost.stderr, /loopback|private|reserved/i);
+    assert.equal(site.requests.length, seen, 'a refused host is never connected to');
+
+    const badUrl = await run(['audit', 'ftp://example.com/']);
+    assert.equal(badUrl.code, 2);
+    assert.match(badUrl.stderr, /not an absolute http or https URL/);
+
+    const badOption = await run(['audit', `${site.origin}/`, '--fail-on', 'great'], allow);
+    assert.equal(badOption.code, 2);
+    assert.match(badOption.stderr, /decent, bad/);
+
+    const missing = await run(['audit']);
+    assert.equal(missing.code, 2);
+  });
+});
