@@ -1,0 +1,219 @@
+// The domain types and the service interface that the HTTP layer, the pages and the CLI call.
+// Services hold the business rules and open the transactions; the repositories under
+// src/store hold every SQL statement. Services throw AppError (src/errors.ts):
+//   404 not_found           — no such report/project for this user (another user's id too)
+//   422 validation_failed   — business rules: `url` (page could not be fetched: the FetchError's
+//                             message), `password` (privacy 2 without a password)
+// Shapes and enums (url length, privacy 0|1|2, per_page 10|25|50|100 …) are validated by the
+// HTTP schemas before a service is called.
+//
+// Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
+// what the API returns; presenters copy them as they are.
+import type {
+  AnalyzeOptions,
+  AuditReport,
+  Category,
+  CategoryScore,
+  CheckResult,
+  PageInfo,
+  ResultBand,
+} from '../analyzer/types.js';
+
+export type Privacy = 0 | 1 | 2;
+
+/** A report as listed (no results/page). */
+export interface ReportSummary {
+  id: number;
+  userId: number;
+  /** normalised URL as audited (scheme and host lower-cased, fragment dropped) */
+  url: string;
+  finalUrl: string;
+  project: string;
+  result: ResultBand;
+  score: number;
+  privacy: Privacy;
+  hasPassword: boolean;
+  /** when the results were last generated */
+  generatedAt: string;
+  createdAt: string;
+  updatedAt: string;
+  categories: Record<Category, CategoryScore>;
+}
+
+/** A report as shown, stored and updated: the summary plus every check and the page facts. */
+export interface StoredReport extends ReportSummary {
+  results: Record<string, CheckResult>;
+  page: PageInfo;
+}
+
+/** One earlier run of a report (kept when `results=1` re-audits it), newest first. */
+export interface ReportRun {
+  id: number;
+  reportId: number;
+  finalUrl: string;
+  result: ResultBand;
+  score: number;
+  generatedAt: string;
+  categories: Record<Category, CategoryScore>;
+  results: Record<string, CheckResult>;
+  page: PageInfo;
+}
+
+export type SortDirection = 'asc' | 'desc';
+export type PerPage = 10 | 25 | 50 | 100;
+
+export interface ListReportsQuery {
+  /** case-insensitive substring of the URL; %, _ and \ are literal. Empty/undefined = no filter */
+  search?: string;
+  searchBy?: 'url';
+  /** exact project name */
+  project?: string;
+  result?: ResultBand;
+  /** default 'id' */
+  sortBy?: 'id' | 'generated_at' | 'url' | 'result';
+  /** default 'desc'; ties are broken by id in the same direction */
+  sort?: SortDirection;
+  /** default 10 */
+  perPage?: PerPage;
+  /** 1-based, default 1; a page past the last gives no items (total still right) */
+  page?: number;
+}
+
+export interface ListProjectsQuery {
+  /** case-insensitive substring of the project name; %, _ and \ are literal */
+  search?: string;
+  searchBy?: 'project';
+  /** default 'created_at'; ties are broken by name in the same direction */
+  sortBy?: 'created_at' | 'project';
+  sort?: SortDirection;
+  perPage?: PerPage;
+  page?: number;
+}
+
+export interface ProjectSummary {
+  project: string;
+  /** when its first (current) report was stored */
+  createdAt: string;
+  reportsCount: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** every match, across pages */
+  total: number;
+}
+
+export interface CreateReportInput {
+  /** as sent (http/https, ≤ 2048 chars — validated by the schema); normalised by the engine */
+  url: string;
+  /** default 0 */
+  privacy?: Privacy;
+  /** required when privacy is 2 (422 under `password`); ignored for privacy 0 and 1 */
+  password?: string | null;
+}
+
+export interface UpdateReportInput {
+  privacy?: Privacy;
+  /** ignored unless the resulting privacy is 2; a new password replaces the old one */
+  password?: string | null;
+  /** true re-audits the URL (the previous run goes to the history) */
+  results?: boolean;
+}
+
+export interface User {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  userId: number;
+  userName: string;
+  /** the key's first characters, e.g. `pg_Ab3dE9` — enough to recognise it, never the secret */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A freshly issued key: `key` is the secret, shown once and never again. */
+export interface IssuedKey {
+  info: ApiKeyInfo;
+  key: string;
+}
+
+/** Who a valid API key belongs to. */
+export interface AuthContext {
+  userId: number;
+  keyId: number;
+}
+
+/** The engine's entry point, injected (tests pass the real one). */
+export type AnalyzeFn = (url: string, options: AnalyzeOptions) => Promise<AuditReport>;
+
+/** What the services need from the configuration (a Config satisfies it). */
+export interface ServicesConfig {
+  readonly allowPrivateHosts: boolean;
+  readonly fetchTimeoutMs: number;
+  readonly fetchMaxBytes: number;
+  /** null = the engine's default user agent */
+  readonly userAgent: string | null;
+  /** null = generated once and kept in the settings table */
+  readonly sessionSecret: string | null;
+  readonly bootstrapKey: string | null;
+}
+
+export interface Services {
+  auth: {
+    /**
+     * The owner of an API key, or null for an unknown or revoked key (the HTTP layer answers
+     * 401). Compares hashes in constant time; records last_used_at at most once a minute.
+     */
+    authenticate(token: string): Promise<AuthContext | null>;
+  };
+  reports: {
+    list(userId: number, query: ListReportsQuery): Promise<Page<ReportSummary>>;
+    /** 404 when missing or another user's */
+    get(userId: number, id: number): Promise<StoredReport>;
+    /** any user's report, for the report page (which applies privacy itself); null when missing */
+    find(id: number): Promise<StoredReport | null>;
+    /** fetches and audits, then stores; 422 `url` when the page cannot be fetched (nothing stored) */
+    create(userId: number, input: CreateReportInput): Promise<StoredReport>;
+    /** privacy/password rules of SPEC §3; `results: true` re-audits (422 `url` leaves it unchanged) */
+    update(userId: number, id: number, input: UpdateReportInput): Promise<StoredReport>;
+    /** 404 when missing or another user's */
+    delete(userId: number, id: number): Promise<void>;
+    /** earlier runs, newest first; 404 when missing or another user's */
+    history(userId: number, id: number): Promise<ReportRun[]>;
+    /** true when the report exists, has a password and `password` matches it */
+    verifyPassword(id: number, password: string): Promise<boolean>;
+  };
+  projects: {
+    list(userId: number, query: ListProjectsQuery): Promise<Page<ProjectSummary>>;
+    /** deletes the project and all its reports in one transaction; 404 when it does not exist */
+    delete(userId: number, project: string): Promise<{ reportsDeleted: number }>;
+  };
+  users: {
+    /** a new user and its first key; 422 `name` when taken or invalid */
+    create(name: string): Promise<{ user: User; key: IssuedKey }>;
+    /** by name, or by id when `nameOrId` is all digits (a name is tried first) */
+    find(nameOrId: string | number): Promise<User | null>;
+    get(id: number): Promise<User | null>;
+    list(): Promise<User[]>;
+  };
+  keys: {
+    /** a new key for a user (name or id); 404 for an unknown user */
+    create(user: string | number): Promise<IssuedKey>;
+    /** every key, or one user's (404 for an unknown user); oldest first */
+    list(user?: string | number): Promise<ApiKeyInfo[]>;
+    /** 404 for an unknown key; revoking a revoked key keeps its first revocation date */
+    revoke(keyId: number): Promise<ApiKeyInfo>;
+  };
+  settings: {
+    /** config.sessionSecret, or a random secret generated on first use and kept in the database */
+    sessionSecret(): Promise<string>;
+  };
+}
+
+export type { AuditReport, ResultBand };
