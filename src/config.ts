@@ -17,6 +17,8 @@ export interface Config {
   readonly fetchMaxBytes: number;
   /** `redis://…` for the shared rate-limit and password-throttle stores; null = in memory */
   readonly redisUrl: string | null;
+  /** prefix of every Redis key this deployment writes (PAGEGRADE_REDIS_PREFIX, default `pagegrade:`) */
+  readonly redisPrefix: string;
   readonly logLevel: string;
   /** secret for signed cookies; null = generated once and kept in the database */
   readonly sessionSecret: string | null;
@@ -130,6 +132,7 @@ export function configFromEnv(env: Env): Config {
     fetchTimeoutMs: int(env, 'PAGEGRADE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
     fetchMaxBytes: int(env, 'PAGEGRADE_FETCH_MAX_BYTES', 5_242_880, 1024, 1_073_741_824),
     redisUrl,
+    redisPrefix: str(env, 'PAGEGRADE_REDIS_PREFIX') ?? 'pagegrade:',
     logLevel,
     sessionSecret,
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
