@@ -1,0 +1,644 @@
+// The one streaming pass over the HTML: htmlparser2's Parser with callbacks, no DOM.
+// Everything the checks need from the markup is gathered here, once.
+import { Parser } from 'htmlparser2';
+import type {
+  Anchor,
+  Doctype,
+  FormTag,
+  FrameTag,
+  Heading,
+  ImageTag,
+  LinkTag,
+  MetaTag,
+  ScriptTag,
+  StyleBlock,
+  SubresourceRef,
+} from './types.js';
+
+/** images among the first this many count as possibly above the fold */
+export const ABOVE_FOLD_IMAGES = 3;
+/** … and only when within the first this many body elements */
+export const ABOVE_FOLD_ELEMENTS = 250;
+
+export const DEPRECATED_TAGS: ReadonlySet<string> = new Set([
+  'acronym',
+  'applet',
+  'basefont',
+  'bgsound',
+  'big',
+  'blink',
+  'center',
+  'dir',
+  'font',
+  'frame',
+  'frameset',
+  'isindex',
+  'keygen',
+  'listing',
+  'marquee',
+  'multicol',
+  'nextid',
+  'nobr',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'spacer',
+  'strike',
+  'tt',
+  'xmp',
+]);
+
+/** elements that may appear before <body> without starting it */
+const HEAD_TAGS: ReadonlySet<string> = new Set([
+  'html',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'script',
+  'style',
+  'base',
+  'noscript',
+  'template',
+]);
+
+/** closing these does not separate words ("<b>word</b>s") */
+const INLINE_TAGS: ReadonlySet<string> = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 's', 'samp',
+  'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'font', 'big', 'tt', 'strike', 'label', 'wbr',
+]);
+
+/** script types that the browser executes */
+function isJsType(type: string | null): boolean {
+  if (type === null || type === '') return true;
+  switch (type) {
+    case 'text/javascript':
+    case 'application/javascript':
+    case 'module':
+    case 'text/ecmascript':
+    case 'application/ecmascript':
+    case 'application/x-javascript':
+    case 'text/jscript':
+    case 'text/x-javascript':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
+/** file-name-looking matches like "icon@2x.png" are not e-mail addresses */
+const NOT_EMAIL_TLD = /\.(?:png|jpe?g|gif|webp|avif|svg|css|js|mjs|ico|woff2?|ttf)$/i;
+
+function relTokens(v: string | undefined): string[] {
+  if (!v) return [];
+  const s = v.trim().toLowerCase();
+  if (s === '') return [];
+  return s.indexOf(' ') === -1 && s.indexOf('\t') === -1 && s.indexOf('\n') === -1 ? [s] : s.split(/\s+/);
+}
+
+function attr(a: Record<string, string>, name: string): string | null {
+  const v = a[name];
+  return v === undefined ? null : v;
+}
+
+function lower(a: Record<string, string>, name: string): string | null {
+  const v = a[name];
+  return v === undefined ? null : v.trim().toLowerCase();
+}
+
+function hostKey(host: string): string {
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/** A capture collects text for an element still open (title, heading, anchor). */
+interface Capture {
+  depth: number;
+  parts: string[];
+  done: (text: string) => void;
+}
+
+function collapse(parts: string[]): string {
+  if (parts.length === 0) return '';
+  const s = parts.length === 1 ? parts[0]! : parts.join('');
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function isCjk(c: number): boolean {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+function isWordChar(c: number): boolean {
+  if (c < 128) {
+    return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  }
+  if (c === 0xa0) return false;
+  if (c >= 0x2000 && c <= 0x206f) return false; // general punctuation and spaces
+  if (c >= 0x3000 && c <= 0x303f) return false; // CJK punctuation
+  if (c >= 0xff00 && c <= 0xff0f) return false; // fullwidth punctuation
+  return true;
+}
+
+/** Counts words: runs of letters/digits; each CJK ideograph or kana counts as one word. */
+export function countWords(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x3000 && isCjk(c)) {
+      n++;
+      inWord = false;
+    } else if (isWordChar(c)) {
+      if (!inWord) {
+        n++;
+        inWord = true;
+      }
+    } else if (c !== 39 && c !== 0x2019 && c !== 45) {
+      // apostrophes and hyphens keep a word together
+      inWord = false;
+    }
+  }
+  return n;
+}
+
+export interface HtmlFacts {
+  doctype: Doctype | null;
+  htmlLang: string | null;
+  htmlXmlLang: string | null;
+  htmlDir: string | null;
+  titles: string[];
+  metas: MetaTag[];
+  links: LinkTag[];
+  baseHref: string | null;
+  baseUrl: string;
+  headings: Heading[];
+  anchors: Anchor[];
+  images: ImageTag[];
+  scripts: ScriptTag[];
+  jsonLd: string[];
+  styles: StyleBlock[];
+  frames: FrameTag[];
+  forms: FormTag[];
+  subresources: SubresourceRef[];
+  styleAttrCount: number;
+  styleAttrSamples: string[];
+  deprecatedTags: Record<string, number>;
+  elementCount: number;
+  maxDepth: number;
+  bodyElementCount: number;
+  text: string;
+  textLength: number;
+  wordCount: number;
+  emails: string[];
+  microdataTypes: string[];
+  hasMicrodata: boolean;
+  hasRdfa: boolean;
+  hasBody: boolean;
+}
+
+/** Parses the HTML once and returns every fact the checks read. `pageUrl` is the final URL. */
+export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
+  const pageHost = hostKey(pageUrl.hostname);
+  let base: URL = pageUrl;
+  let baseHref: string | null = null;
+
+  const resolve = (raw: string | null): URL | null => {
+    if (raw === null) return null;
+    const s = raw.trim();
+    if (s === '') return null;
+    try {
+      return new URL(s, base);
+    } catch {
+      return null;
+    }
+  };
+
+  const f: HtmlFacts = {
+    doctype: null,
+    htmlLang: null,
+    htmlXmlLang: null,
+    htmlDir: null,
+    titles: [],
+    metas: [],
+    links: [],
+    baseHref: null,
+    baseUrl: pageUrl.href,
+    headings: [],
+    anchors: [],
+    images: [],
+    scripts: [],
+    jsonLd: [],
+    styles: [],
+    frames: [],
+    forms: [],
+    subresources: [],
+    styleAttrCount: 0,
+    styleAttrSamples: [],
+    deprecatedTags: {},
+    elementCount: 0,
+    maxDepth: 0,
+    bodyElementCount: 0,
+    text: '',
+    textLength: 0,
+    wordCount: 0,
+    emails: [],
+    microdataTypes: [],
+    hasMicrodata: false,
+    hasRdfa: false,
+    hasBody: false,
+  };
+
+  const emails = new Set<string>();
+  const microdata = new Set<string>();
+  const textParts: string[] = [];
+  let depth = 0;
+  let bodyStarted = false;
+  let seenElement = false;
+  /** inside script/style/template/noscript/svg/head-only content: text is not visible */
+  let hidden = 0;
+  let svgDepth = 0;
+  let noscriptDepth = 0;
+  /** the open element whose text we collect raw: script, style */
+  let rawKind: 'script' | 'jsonld' | 'style' | null = null;
+  let rawScript: ScriptTag | null = null;
+  let rawStyle: StyleBlock | null = null;
+  const rawParts: string[] = [];
+  let pictureDepth = -1;
+  let pictureSources: string[] = [];
+  const captures: Capture[] = [];
+  /** the tag names that increased `hidden`, by depth, to undo on close */
+  const hiddenAt: number[] = [];
+
+  const addEmailsFrom = (s: string): void => {
+    if (emails.size >= 50 || s.indexOf('@') === -1) return;
+    for (const m of s.matchAll(EMAIL_RE)) {
+      const e = m[0].toLowerCase();
+      if (!NOT_EMAIL_TLD.test(e) && emails.size < 50) emails.add(e);
+    }
+  };
+
+  const addSub = (kind: SubresourceRef['kind'], u: URL | null, from: string): void => {
+    if (u === null) return;
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return;
+    f.subresources.push({ kind, url: u.href, from });
+  };
+
+  const startBody = (): void => {
+    if (!bodyStarted) {
+      bodyStarted = true;
+      f.hasBody = true;
+    }
+  };
+
+  const parser = new Parser(
+    {
+      onprocessinginstruction(name, data) {
+        if (name === '!doctype' && f.doctype === null) {
+          const raw = data.slice(1);
+          const m = /^doctype\s+([^\s>]+)(?:\s+public\s+(?:"([^"]*)"|'([^']*)'))?(?:\s*(?:system\s+)?(?:"([^"]*)"|'([^']*)'))?/i.exec(
+            raw,
+          );
+          f.doctype = {
+            raw,
+            name: (m?.[1] ?? '').toLowerCase(),
+            publicId: m?.[2] ?? m?.[3] ?? null,
+            systemId: m?.[4] ?? m?.[5] ?? null,
+            first: !seenElement,
+          };
+        }
+      },
+
+      onopentag(name, a) {
+        seenElement = true;
+        depth++;
+        if (depth > f.maxDepth) f.maxDepth = depth;
+        f.elementCount++;
+        const elementIndex = f.elementCount - 1;
+        if (!bodyStarted && !HEAD_TAGS.has(name) && svgDepth === 0) startBody();
+        if (bodyStarted) f.bodyElementCount++;
+
+        // attribute-level facts, for every element
+        if (a.style !== undefined && a.style.trim() !== '') {
+          f.styleAttrCount++;
+          if (f.styleAttrSamples.length < 50) f.styleAttrSamples.push(name);
+        }
+        if (a.itemscope !== undefined) f.hasMicrodata = true;
+        if (a.itemtype !== undefined) {
+          f.hasMicrodata = true;
+          for (const t of a.itemtype.trim().split(/\s+/)) if (t) microdata.add(t);
+        }
+        if (a.typeof !== undefined || a.vocab !== undefined) f.hasRdfa = true;
+        if (svgDepth === 0 && DEPRECATED_TAGS.has(name)) {
+          f.deprecatedTags[name] = (f.deprecatedTags[name] ?? 0) + 1;
+        }
+
+        switch (name) {
+          case 'html':
+            if (f.htmlLang === null && a.lang !== undefined) f.htmlLang = a.lang;
+            if (f.htmlXmlLang === null && a['xml:lang'] !== undefined) f.htmlXmlLang = a['xml:lang'];
+            if (f.htmlDir === null && a.dir !== undefined) f.htmlDir = a.dir;
+            break;
+          case 'head':
+            break;
+          case 'body':
+            startBody();
+            break;
+          case 'title':
+            if (svgDepth === 0) {
+              captures.push({ depth, parts: [], done: (t) => f.titles.push(t) });
+            }
+            break;
+          case 'meta': {
+            const m: MetaTag = {
+              name: lower(a, 'name'),
+              property: lower(a, 'property'),
+              httpEquiv: lower(a, 'http-equiv'),
+              itemprop: attr(a, 'itemprop'),
+              content: attr(a, 'content'),
+              charset: attr(a, 'charset'),
+              inHead: !bodyStarted,
+            };
+            f.metas.push(m);
+            break;
+          }
+          case 'base':
+            if (baseHref === null && a.href !== undefined) {
+              try {
+                base = new URL(a.href.trim(), pageUrl);
+                baseHref = base.href;
+              } catch {
+                /* an invalid base is ignored */
+              }
+            }
+            break;
+          case 'link': {
+            const rel = relTokens(a.rel);
+            const href = attr(a, 'href');
+            const u = resolve(href);
+            const as = lower(a, 'as');
+            f.links.push({
+              rel,
+              href,
+              url: u?.href ?? null,
+              hreflang: attr(a, 'hreflang'),
+              type: attr(a, 'type'),
+              sizes: attr(a, 'sizes'),
+              as,
+              media: attr(a, 'media'),
+              inHead: !bodyStarted,
+            });
+            if (rel.includes('stylesheet')) addSub('stylesheet', u, 'link stylesheet');
+            else if (rel.includes('preload') || rel.includes('modulepreload')) {
+              if (as === 'font') addSub('font', u, 'link preload');
+              else if (as === 'script' || rel.includes('modulepreload')) addSub('script', u, 'link preload');
+              else if (as === 'style') addSub('stylesheet', u, 'link preload');
+              else if (as === 'image') addSub('image', u, 'link preload');
+              else addSub('other', u, 'link preload');
+            } else if (rel.includes('icon') || rel.includes('apple-touch-icon')) addSub('other', u, 'link icon');
+            break;
+          }
+          case 'script': {
+            const type = lower(a, 'type');
+            const src = attr(a, 'src');
+            const u = resolve(src);
+            const module = type === 'module';
+            const s: ScriptTag = {
+              src,
+              url: u?.href ?? null,
+              async: a.async !== undefined,
+              defer: a.defer !== undefined,
+              type,
+              module,
+              nonExecutable: !isJsType(type),
+              nomodule: a.nomodule !== undefined,
+              inHead: !bodyStarted,
+              inlineLength: 0,
+            };
+            f.scripts.push(s);
+            if (src !== null && !s.nonExecutable) addSub('script', u, 'script src');
+            rawKind = type === 'application/ld+json' ? 'jsonld' : 'script';
+            rawScript = s;
+            rawParts.length = 0;
+            break;
+          }
+          case 'style':
+            rawStyle = { inHead: !bodyStarted, length: 0, media: attr(a, 'media') };
+            f.styles.push(rawStyle);
+            rawKind = 'style';
+            break;
+          case 'h1':
+          case 'h2':
+          case 'h3':
+          case 'h4':
+          case 'h5':
+          case 'h6': {
+            if (svgDepth > 0) break;
+            const level = (name.charCodeAt(1) - 48) as Heading['level'];
+            captures.push({ depth, parts: [], done: (t) => f.headings.push({ level, text: t }) });
+            break;
+          }
+          case 'a':
+          case 'area': {
+            if (svgDepth > 0 && name === 'a' && a.href === undefined && a['xlink:href'] === undefined) break;
+            const href = attr(a, 'href') ?? (svgDepth > 0 ? attr(a, 'xlink:href') : null);
+            const u = resolve(href);
+            const proto = u?.protocol ?? null;
+            let internal: boolean | null = null;
+            if (u !== null && (proto === 'http:' || proto === 'https:')) internal = hostKey(u.hostname) === pageHost;
+            if (href !== null && href.length > 7 && href.slice(0, 7).toLowerCase() === 'mailto:') {
+              addEmailsFrom(decodeURIComponentSafe(href.slice(7).split('?')[0] ?? ''));
+            }
+            const anchor: Anchor = {
+              tag: name,
+              href,
+              url: u?.href ?? null,
+              text: '',
+              rel: relTokens(a.rel),
+              target: attr(a, 'target'),
+              title: attr(a, 'title'),
+              ariaLabel: attr(a, 'aria-label'),
+              role: lower(a, 'role'),
+              hasOnclick: a.onclick !== undefined,
+              internal,
+              protocol: proto,
+            };
+            f.anchors.push(anchor);
+            if (name === 'a') {
+              captures.push({
+                depth,
+                parts: [],
+                done: (t) => {
+                  anchor.text = t;
+                },
+              });
+            } else {
+              anchor.text = (a.alt ?? '').trim();
+            }
+            break;
+          }
+          case 'img': {
+            const src = attr(a, 'src');
+            const u = src !== null && src.startsWith('data:') ? null : resolve(src);
+            const alt = attr(a, 'alt');
+            const imageIndex = f.images.length;
+            const style = a.style;
+            f.images.push({
+              src,
+              url: src !== null && src.startsWith('data:') ? src : (u?.href ?? null),
+              alt,
+              width: attr(a, 'width'),
+              height: attr(a, 'height'),
+              loading: lower(a, 'loading'),
+              srcset: attr(a, 'srcset'),
+              sizes: attr(a, 'sizes'),
+              decoding: lower(a, 'decoding'),
+              fetchpriority: lower(a, 'fetchpriority'),
+              inPicture: pictureDepth >= 0,
+              pictureSourceTypes: pictureDepth >= 0 ? pictureSources.slice() : [],
+              imageIndex,
+              elementIndex,
+              likelyAboveFold: imageIndex < ABOVE_FOLD_IMAGES && f.bodyElementCount <= ABOVE_FOLD_ELEMENTS,
+              hidden:
+                noscriptDepth > 0 ||
+                (style !== undefined && /display\s*:\s*none/i.test(style)) ||
+                a.hidden !== undefined,
+            });
+            if (noscriptDepth === 0) addSub('image', u, 'img src');
+            if (alt !== null && captures.length > 0) for (const c of captures) c.parts.push(' ', alt, ' ');
+            break;
+          }
+          case 'picture':
+            if (pictureDepth < 0) {
+              pictureDepth = depth;
+              pictureSources = [];
+            }
+            break;
+          case 'source':
+            if (pictureDepth >= 0) {
+              const t = lower(a, 'type');
+              if (t !== null) pictureSources.push(t);
+            } else {
+              const u = resolve(attr(a, 'src'));
+              f.frames.push({ tag: 'source', src: attr(a, 'src'), url: u?.href ?? null, loading: null, title: null });
+              addSub('media', u, 'source src');
+            }
+            break;
+          case 'iframe':
+          case 'frame': {
+            const src = attr(a, 'src');
+            const u = resolve(src);
+            f.frames.push({ tag: name, src, url: u?.href ?? null, loading: lower(a, 'loading'), title: attr(a, 'title') });
+            if (noscriptDepth === 0) addSub('iframe', u, `${name} src`);
+            break;
+          }
+          case 'embed':
+          case 'object':
+          case 'video':
+          case 'audio':
+          case 'track': {
+            const src = name === 'object' ? attr(a, 'data') : attr(a, 'src');
+            const u = resolve(src);
+            f.frames.push({ tag: name, src, url: u?.href ?? null, loading: null, title: attr(a, 'title') });
+            addSub('media', u, `${name} ${name === 'object' ? 'data' : 'src'}`);
+            if (name === 'video' && a.poster !== undefined) addSub('image', resolve(a.poster), 'video poster');
+            break;
+          }
+          case 'input':
+            if (a.type !== undefined && a.type.toLowerCase() === 'image') addSub('image', resolve(attr(a, 'src')), 'input src');
+            break;
+          case 'form': {
+            const action = attr(a, 'action');
+            f.forms.push({ action, url: resolve(action)?.href ?? null, method: lower(a, 'method') });
+            break;
+          }
+          case 'svg':
+            svgDepth++;
+            hidden++;
+            hiddenAt.push(depth);
+            break;
+          case 'noscript':
+            noscriptDepth++;
+            hidden++;
+            hiddenAt.push(depth);
+            break;
+          case 'template':
+          case 'select':
+            hidden++;
+            hiddenAt.push(depth);
+            break;
+          default:
+            break;
+        }
+      },
+
+      ontext(data) {
+        if (rawKind !== null) {
+          if (rawKind === 'style') {
+            if (rawStyle) rawStyle.length += data.length;
+          } else {
+            if (rawScript) rawScript.inlineLength += data.length;
+            if (rawKind === 'jsonld') rawParts.push(data);
+          }
+          return;
+        }
+        if (captures.length > 0) for (const c of captures) c.parts.push(data);
+        if (hidden === 0 && bodyStarted) {
+          textParts.push(data);
+          if (data.indexOf('@') !== -1) addEmailsFrom(data);
+        }
+      },
+
+      onclosetag(name) {
+        if (rawKind !== null && (name === 'script' || name === 'style')) {
+          if (rawKind === 'jsonld') f.jsonLd.push(rawParts.join(''));
+          rawKind = null;
+          rawScript = null;
+          rawStyle = null;
+        }
+        if (name === 'head') startBody();
+        while (captures.length > 0 && captures[captures.length - 1]!.depth >= depth) {
+          const c = captures.pop()!;
+          c.done(collapse(c.parts));
+        }
+        while (hiddenAt.length > 0 && hiddenAt[hiddenAt.length - 1]! >= depth) {
+          hiddenAt.pop();
+          hidden--;
+          if (name === 'svg') svgDepth--;
+          else if (name === 'noscript') noscriptDepth--;
+        }
+        if (pictureDepth === depth) pictureDepth = -1;
+        // element boundaries (but not inline ones) separate words in the text
+        if (bodyStarted && hidden === 0 && !INLINE_TAGS.has(name)) textParts.push(' ');
+        depth--;
+      },
+    },
+    { decodeEntities: true, recognizeSelfClosing: false },
+  );
+  parser.write(html);
+  parser.end();
+  // unterminated captures (missing </title> etc.)
+  while (captures.length > 0) {
+    const c = captures.pop()!;
+    c.done(collapse(c.parts));
+  }
+  if (rawKind === 'jsonld') f.jsonLd.push(rawParts.join(''));
+
+  // svg/noscript counters may be left unbalanced by broken markup; that is fine here.
+  f.baseHref = baseHref;
+  f.baseUrl = base.href;
+  f.text = collapse(textParts);
+  f.textLength = f.text.length;
+  f.wordCount = countWords(f.text);
+  f.emails = [...emails];
+  f.microdataTypes = [...microdata];
+  // titles were pushed when they closed; keep document order for the rare nested case
+  return f;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
