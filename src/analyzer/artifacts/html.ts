@@ -459,6 +459,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
               ariaLabel: attr(a, 'aria-label'),
               role: lower(a, 'role'),
               hasOnclick: a.onclick !== undefined,
+              lang: attr(a, 'lang'),
+              named: a.id !== undefined || a.name !== undefined,
               internal,
               protocol: proto,
             };

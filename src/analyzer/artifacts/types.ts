@@ -60,6 +60,10 @@ export interface Anchor {
   role: string | null;
   /** `onclick` present */
   hasOnclick: boolean;
+  /** the element's own `lang` attribute (null when absent; ancestors are not consulted) */
+  lang: string | null;
+  /** has an `id` or `name` attribute (a fragment target, e.g. `<a name="top">`) */
+  named: boolean;
   /** http(s) link to the page's own host (www. ignored): true; other http(s) host: false; other schemes: null */
   internal: boolean | null;
   /** protocol of the resolved URL (`https:`, `mailto:`, `javascript:`…) or null */
