@@ -90,6 +90,8 @@ export interface ExtraResource {
   body: string;
   /** the fetch error's message, when it failed or was skipped for time */
   error?: string;
+  /** the body was cut at its cap (the fetcher stops reading there) */
+  truncated?: boolean;
   durationMs: number;
 }
 
