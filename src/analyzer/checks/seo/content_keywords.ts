@@ -1,0 +1,81 @@
+import type { CheckDefinition } from '../types.js';
+
+/** Common function words in the languages we see most; they say nothing about the topic. */
+const STOPWORDS = new Set(
+  (
+    'the and for with from that this your you are our was were has have had not but all any can will its into out ' +
+    'about more most what when where who why how than then them they their there here home page welcome ' +
+    'les des une pour avec dans sur par est aux ces son ses qui que pas plus ' +
+    'der die das und mit für von den dem des ein eine ist auf bei aus ' +
+    'los las una con para por del que más como ' +
+    'il lo gli della delle con per che non una ' +
+    'het een van met voor niet ' +
+    'com para uma dos das não'
+  ).split(' '),
+);
+
+function isWordChar(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  return c > 0xbf && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f);
+}
+
+/** Whether `word` occurs in `hay` as a whole word (both lower-cased). */
+function containsWord(hay: string, word: string): boolean {
+  let from = 0;
+  for (;;) {
+    const i = hay.indexOf(word, from);
+    if (i === -1) return false;
+    const before = i === 0 ? 32 : hay.charCodeAt(i - 1);
+    const after = i + word.length >= hay.length ? 32 : hay.charCodeAt(i + word.length);
+    // CJK has no spaces: a substring match is a match
+    if ((!isWordChar(before) && !isWordChar(after)) || word.charCodeAt(0) >= 0x3000) return true;
+    from = i + 1;
+  }
+}
+
+export function titleWords(title: string, minLength: number): string[] {
+  const out: string[] = [];
+  for (const w of title.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (w === '' || STOPWORDS.has(w)) continue;
+    // ideographic words are meaningful even when short
+    if ([...w].length < minLength && w.charCodeAt(0) < 0x3000) continue;
+    if (!out.includes(w)) out.push(w);
+  }
+  return out;
+}
+
+const check: CheckDefinition = {
+  id: 'content_keywords',
+  category: 'seo',
+  priority: 'high',
+  title: "The title's keywords appear in the page's content",
+  failTitle: "The title's keywords do not appear in the page's content",
+  howToFix:
+    'Use the main words of the title in the visible text of the page, so that the title and the content agree about what the page is for.',
+  needsContent: true,
+  thresholds: {
+    min_word_length: { default: 3, description: 'title words shorter than this are ignored' },
+  },
+  run(a, t) {
+    const title = a.titles[0];
+    if (title === undefined || title.trim() === '') return 'not_applicable';
+    const words = titleWords(title, t.min_word_length!);
+    if (words.length === 0) return 'not_applicable';
+    const hay = a.text.toLowerCase();
+    const found = words.filter((w) => containsWord(hay, w));
+    if (found.length === 0) {
+      return {
+        passed: false,
+        message: `None of the title's words (${words.join(', ')}) appear in the page's text.`,
+        value: [],
+      };
+    }
+    return {
+      passed: true,
+      message: `${found.length} of the title's ${words.length} keywords appear in the text: ${found.join(', ')}.`,
+      value: found,
+    };
+  },
+};
+
+export default check;

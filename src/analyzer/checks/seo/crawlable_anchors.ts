@@ -1,0 +1,53 @@
+// Links a crawler can follow: an <a> needs an href with a real URL. Adapted from Lighthouse's
+// crawlable-anchors for static HTML (we see attributes, not event listeners).
+import type { Anchor } from '../../artifacts/types.js';
+import type { CheckDefinition } from '../types.js';
+import { clip, tableDetails } from '../types.js';
+
+/** Why a crawler cannot follow this anchor; null when it can (or it is not meant as a link). */
+export function uncrawlableReason(x: Anchor): string | null {
+  if (x.role !== null && x.role !== '') return null; // role=button etc.: not presented as a link
+  if (x.href === null) {
+    if (x.named) return null; // <a id|name="…">: a fragment target, not a link
+    return x.hasOnclick ? 'no href, only an onclick handler' : 'no href (a script-driven link?)';
+  }
+  const h = x.href.replace(/\s/g, '').toLowerCase();
+  if (h.startsWith('mailto:')) return null;
+  if (h.startsWith('javascript:')) return 'javascript: URL';
+  if (h.startsWith('file:')) return 'file: URL';
+  if (h === '' || h === '#') return x.hasOnclick ? `href="${x.href.trim()}" with an onclick handler` : null;
+  if (x.url === null) return 'unparsable URL';
+  return null;
+}
+
+const check: CheckDefinition = {
+  id: 'crawlable_anchors',
+  category: 'seo',
+  priority: 'medium',
+  title: 'Links are crawlable',
+  failTitle: 'Some links are not crawlable',
+  howToFix:
+    'Give every link an href with a real URL (<a href="/products">), and keep JavaScript behaviour as an enhancement: search engines follow href values only, never javascript: URLs or click handlers. Use <button> for actions that are not navigation.',
+  needsContent: true,
+  run(a) {
+    const rows: string[][] = [];
+    let links = 0;
+    for (const x of a.anchors) {
+      links++;
+      const why = uncrawlableReason(x);
+      if (why !== null) rows.push([x.href === null ? '(none)' : clip(x.href, 100), clip(x.text, 80), why]);
+    }
+    if (links === 0) return 'not_applicable';
+    if (rows.length > 0) {
+      return {
+        passed: false,
+        message: `${rows.length} of ${links} links cannot be followed by search engines (no href, javascript: URL, or "#" with onclick).`,
+        value: rows.length,
+        details: tableDetails(['href', 'text', 'problem'], rows),
+      };
+    }
+    return { passed: true, message: `All ${links} links have a crawlable href.`, value: 0 };
+  },
+};
+
+export default check;

@@ -1,0 +1,128 @@
+// Generic link text ("click here", "read more", "hier klicken"…) tells search engines nothing
+// about the target. The phrase list is chosen by the link's lang attribute, else the page's
+// <html lang>; with neither (or a language we have no list for) every list applies.
+// Skipped like Lighthouse's link-text: nofollow links, non-http(s) links, links to this page.
+import type { CheckDefinition } from '../types.js';
+import { clip, tableDetails } from '../types.js';
+
+const GENERIC: Record<string, ReadonlySet<string>> = {
+  en: new Set([
+    'click here', 'click this', 'go', 'here', 'information', 'learn more', 'more', 'more info', 'more information',
+    'right here', 'read more', 'see more', 'start', 'this', 'link', 'this link', 'continue', 'continue reading',
+    'find out more', 'details', 'more details', 'click', 'view more', 'read', 'see here', 'tap here',
+  ]),
+  de: new Set([
+    'klicke hier', 'hier klicken', 'klicken sie hier', 'hier', 'mehr', 'siehe', 'dies', 'das', 'weiterlesen', 'weiter',
+    'mehr erfahren', 'mehr lesen', 'mehr infos', 'mehr info', 'mehr informationen', 'link', 'dieser link', 'details',
+    'hier entlang', 'zum artikel',
+  ]),
+  fr: new Set([
+    'cliquez ici', 'cliquer ici', 'clique ici', 'ici', 'plus', 'en savoir plus', 'lire la suite', 'lire plus', 'voir plus',
+    "plus d'infos", "plus d'informations", 'plus d’infos', 'plus d’informations', 'lien', 'ce lien', 'suite',
+    'la suite', 'en lire plus', 'détails', 'voir', 'cliquez',
+  ]),
+  es: new Set([
+    'click aquí', 'click aqui', 'clicka aquí', 'clicka aqui', 'pincha aquí', 'pincha aqui', 'haz clic aquí',
+    'haz clic aqui', 'haga clic aquí', 'haga clic aqui', 'aquí', 'aqui', 'más', 'mas', 'más información',
+    'más informacion', 'mas información', 'mas informacion', 'este', 'enlace', 'este enlace', 'empezar',
+    'leer más', 'leer mas', 'ver más', 'ver mas', 'saber más', 'saber mas', 'seguir leyendo', 'detalles',
+  ]),
+  pt: new Set([
+    'clique aqui', 'clica aqui', 'aqui', 'ir', 'mais informação', 'mais informações', 'mais informacao',
+    'mais informacoes', 'mais', 'veja mais', 'ver mais', 'saiba mais', 'leia mais', 'continue lendo', 'continuar a ler',
+    'este link', 'link', 'detalhes',
+  ]),
+  it: new Set([
+    'clicca qui', 'clicca qua', 'qui', 'qua', 'di più', 'di piu', 'leggi di più', 'leggi di piu', 'scopri di più',
+    'scopri di piu', 'altro', 'leggi tutto', 'leggi', 'maggiori informazioni', 'ulteriori informazioni',
+    'continua a leggere', 'vedi di più', 'vedi di piu', 'vedi altro', 'questo link', 'link', 'dettagli',
+  ]),
+  nl: new Set([
+    'klik hier', 'hier', 'meer', 'lees meer', 'meer info', 'meer informatie', 'lees verder', 'verder lezen',
+    'bekijk meer', 'deze link', 'link', 'details', 'klik', 'verder',
+  ]),
+  sv: new Set(['här', 'klicka här', 'läs mer', 'mer', 'mer info', 'mer information']),
+};
+const ALL = Object.values(GENERIC);
+
+/** Trims quotes, arrows and trailing punctuation ("Read more »" → "read more"). */
+export function normalizeLinkText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s"'«»‹›→←>…:.!?|•·()[\]-]+|[\s"'«»‹›→←>…:.!?|•·()[\]-]+$/g, '');
+}
+
+/** Whether the text is generic in the given language (primary subtag), or in any language when unknown. */
+export function isGeneric(text: string, lang: string | null): boolean {
+  const term = normalizeLinkText(text);
+  if (term === '') return false;
+  const primary = lang ? lang.trim().toLowerCase().split(/[-_]/)[0] ?? '' : '';
+  const list = GENERIC[primary];
+  if (list) return list.has(term);
+  return ALL.some((l) => l.has(term));
+}
+
+function isFullUrl(text: string): boolean {
+  if (!/^https?:\/\/\S+$/i.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const check: CheckDefinition = {
+  id: 'link_text',
+  category: 'seo',
+  priority: 'medium',
+  title: 'Links have descriptive text',
+  failTitle: 'Some links have generic text',
+  howToFix:
+    'Write link text that says where the link goes ("Pricing for teams", "Read the 2024 annual report") instead of "click here", "read more" or a bare URL; search engines and screen readers use it to understand the target.',
+  needsContent: true,
+  thresholds: {
+    max_generic: { default: 0, description: 'links with generic text allowed' },
+  },
+  run(a, t) {
+    const max = t.max_generic ?? 0;
+    const pageKey = a.finalUrlParsed.href.replace(/#.*$/, '');
+    const pageLang = a.htmlLang;
+    const rows: (string | null)[][] = [];
+    let judged = 0;
+    for (const x of a.anchors) {
+      if (x.url === null || (x.protocol !== 'http:' && x.protocol !== 'https:')) continue;
+      if (x.rel.includes('nofollow')) continue;
+      if (x.url.replace(/#.*$/, '') === pageKey) continue; // in-page links
+      const text = x.text;
+      if (text === '') continue;
+      judged++;
+      const lang = x.lang ?? pageLang;
+      if (isFullUrl(text)) rows.push([clip(x.url, 100), clip(text, 80), lang, 'a bare URL']);
+      else if (isGeneric(text, lang)) rows.push([clip(x.url, 100), clip(text, 80), lang, 'generic']);
+    }
+    if (judged === 0) return 'not_applicable';
+    const details = rows.length ? tableDetails(['href', 'text', 'lang', 'problem'], rows) : undefined;
+    const examples = [...new Set(rows.map((r) => `"${r[1]}"`))].slice(0, 5).join(', ');
+    if (rows.length > max) {
+      return {
+        passed: false,
+        message: `${rows.length} of ${judged} links have generic text (${examples})${max > 0 ? `; at most ${max} allowed` : ''}.`,
+        value: rows.length,
+        ...(details ? { details } : {}),
+      };
+    }
+    return {
+      passed: true,
+      message:
+        rows.length === 0
+          ? `All ${judged} links have descriptive text.`
+          : `${rows.length} of ${judged} links have generic text (${examples}), within the ${max} allowed.`,
+      value: rows.length,
+      ...(details ? { details } : {}),
+    };
+  },
+};
+
+export default check;
