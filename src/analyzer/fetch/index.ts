@@ -203,6 +203,8 @@ async function fetchResource(session: Session, startUrl: string, o: ResourceOpti
     };
     const httpVersion = entry.info.alpn === 'h2' ? '2' : '1.1';
     if (o.headersOnly) {
+      // drop the body: destroying it ends the connection, and its abort error is expected
+      res.body.on('error', () => undefined);
       res.body.destroy();
       return { finalUrl: url.href, status: res.statusCode, headers, redirects, body: Buffer.alloc(0), transferBytes: 0, truncated: false, httpVersion, hop };
     }
