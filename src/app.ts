@@ -1,0 +1,94 @@
+// buildApp(config, deps): the Fastify application — plugins, routes, pages. It never listens:
+// src/server.ts does, and the tests inject requests into it (or listen on port 0).
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Services } from './services/types.js';
+import { genReqId, loggerOptions } from './http/logger.js';
+import { BODY_LIMIT, registerBodyParsers } from './http/plugins/body.js';
+import { registerErrorHandlers } from './http/plugins/errors.js';
+import { registerAuth } from './http/plugins/auth.js';
+import { registerRateLimit } from './http/plugins/rate-limit.js';
+import { addMethodNotAllowedRoutes, collectRoutes } from './http/plugins/method-not-allowed.js';
+import { registerOpenApi, registerOpenApiRoutes } from './http/plugins/openapi.js';
+import { registerHealth } from './http/routes/health.js';
+import { reportRoutes } from './http/routes/reports.js';
+import { projectRoutes } from './http/routes/projects.js';
+
+export const API_PREFIX = '/api/v1';
+export const VERSION = '0.1.0';
+
+export interface AppDeps {
+  services: Services;
+  /** GET /healthz runs this (a trivial database query); it throws when not ready */
+  healthCheck: () => Promise<void>;
+  /** a pino logger to use (tests capture logs with one); default: JSON at config.logLevel */
+  logger?: FastifyBaseLogger;
+  /** shared rate-limit counters when config.redisUrl is set; default: in memory */
+  redis?: Redis | null;
+  /** rate-limit window in ms (default one minute; tests shorten it) */
+  rateLimitWindowMs?: number;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(
+  config: Pick<Config, 'publicUrl' | 'rateLimit' | 'logLevel'>,
+  deps: AppDeps,
+): Promise<App> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
+    genReqId,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+    ajv: {
+      // every invalid field is reported (422 errors: {field: [...]}); verbose gives each error
+      // its field's schema, from which the message names the allowed values
+      customOptions: { allErrors: true, verbose: true, coerceTypes: 'array', useDefaults: false, removeAdditional: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Responses are plain JSON.stringify: the response schemas document them (OpenAPI) and the
+  // tests check the real output against them, rather than a serializer reshaping it silently.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  registerErrorHandlers(app);
+  await registerBodyParsers(app);
+  await registerOpenApi(app, { publicUrl: config.publicUrl, version: VERSION });
+
+  registerHealth(app, deps.healthCheck);
+
+  // The JSON API: Bearer keys, a per-key rate limit, 405 for known paths with other methods.
+  await app.register(
+    async (api) => {
+      const seen = collectRoutes(api);
+      registerAuth(api, deps.services);
+      await registerRateLimit(api, {
+        max: config.rateLimit,
+        ...(deps.rateLimitWindowMs ? { timeWindow: deps.rateLimitWindowMs } : {}),
+        redis: deps.redis ?? null,
+      });
+      const routeDeps = { services: deps.services, config };
+      await api.register(reportRoutes, routeDeps);
+      await api.register(projectRoutes, routeDeps);
+      addMethodNotAllowedRoutes(api, seen, API_PREFIX);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerOpenApiRoutes(app);
+
+  // ── Report pages (GET /reports/:id, /login, /logout, /dashboard) ──────────────────────
+  // Register the pages plugin here, e.g. `await app.register(pagesPlugin, { services, config })`.
+  // The root not-found and error handlers answer JSON under /api and a minimal HTML page
+  // elsewhere (src/http/html-error.ts); the pages plugin may set its own error handler in its
+  // scope for richer HTML pages.
+
+  return app;
+}

@@ -1,0 +1,31 @@
+// Body parsing: application/x-www-form-urlencoded and application/json only (anything else is
+// 415); JSON must be an object (else 400); the 1 MB limit is the server's bodyLimit (413).
+import type { FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import { badRequest } from '../../errors.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(badRequest('The JSON body is empty.'), undefined);
+    defaultJson(request, text, (err, value) => {
+      if (err) return done(badRequest('The body is not valid JSON.'), undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(badRequest('The JSON body must be an object.'), undefined);
+      }
+      done(null, value);
+    });
+  });
+
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+
+  // A POST, PUT or PATCH without a body is an empty set of fields (then validated as such).
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {};
+  });
+}

@@ -1,0 +1,38 @@
+// The OpenAPI 3.1 document, generated from the route schemas, at GET /api/v1/openapi.json, and
+// the interactive reference at /docs (swagger-ui's own bundled assets, no CDN).
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+/** Call before the routes are registered (the document collects them as they are). */
+export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string; version: string }): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Pagegrade API',
+        version: opts.version,
+        description:
+          'Audit web pages and keep the reports. Every /api/v1 request carries `Authorization: Bearer <API key>`. ' +
+          'Bodies may be application/x-www-form-urlencoded or application/json. Errors are `{message, errors?}`.',
+      },
+      servers: [{ url: opts.publicUrl }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key.' } },
+      },
+      tags: [
+        { name: 'reports', description: 'Audit reports' },
+        { name: 'projects', description: 'Reports grouped by site' },
+        { name: 'operations', description: 'Health' },
+      ],
+    },
+  });
+}
+
+/** Call after the routes: serves the document and the UI. */
+export async function registerOpenApiRoutes(app: FastifyInstance): Promise<void> {
+  app.get(OPENAPI_PATH, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+}

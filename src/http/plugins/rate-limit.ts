@@ -1,0 +1,37 @@
+// Per-key rate limit (SPEC §7) with @fastify/rate-limit: keyed by the API key's id (so a key's
+// budget is the same whatever address it comes from), counted after authentication (the
+// preParsing hook, so bad bodies count too), X-RateLimit-Limit / X-RateLimit-Remaining on
+// every answer and 429 + Retry-After (seconds) in the API's error shape. The counters live in
+// memory, or in Redis when a client is given (shared by every instance).
+import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
+import { tooManyRequests } from '../../errors.js';
+
+export interface RateLimitOptions {
+  /** requests per window per key; 0 = off */
+  max: number;
+  /** ms, default one minute */
+  timeWindow?: number;
+  redis?: Redis | null;
+}
+
+export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
+  if (opts.max <= 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preParsing',
+    max: opts.max,
+    timeWindow: opts.timeWindow ?? 60_000,
+    ...(opts.redis ? { redis: opts.redis, nameSpace: 'pagegrade:ratelimit:' } : {}),
+    keyGenerator: (request) => (request.auth ? `key:${request.auth.keyId}` : `ip:${request.ip}`),
+    addHeaders: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': false,
+      'retry-after': true,
+    },
+    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl / 1000),
+  });
+}

@@ -1,0 +1,34 @@
+// The paginated list envelope: {data, links, meta}. Links are absolute on the public URL and
+// keep every other query parameter of the request (unknown ones too), replacing only `page`.
+
+export interface PaginationInput<T> {
+  items: T[];
+  total: number;
+  page: number;
+  perPage: number;
+  /** e.g. `${publicUrl}/api/v1/reports` */
+  path: string;
+  /** the request's raw query string (without `?`) */
+  rawQuery: string;
+}
+
+export function paginate<T>({ items, total, page, perPage, path, rawQuery }: PaginationInput<T>) {
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const link = (p: number) => {
+    const params = new URLSearchParams(rawQuery);
+    params.set('page', String(p));
+    return `${path}?${params.toString()}`;
+  };
+  const from = items.length > 0 ? (page - 1) * perPage + 1 : null;
+  const to = from === null ? null : from + items.length - 1;
+  return {
+    data: items,
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null,
+      next: page < lastPage ? link(page + 1) : null,
+    },
+    meta: { current_page: page, from, to, last_page: lastPage, per_page: perPage, total, path },
+  };
+}

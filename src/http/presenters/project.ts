@@ -1,0 +1,6 @@
+// Project → API JSON.
+import type { ProjectSummary } from '../../services/types.js';
+
+export function presentProject(p: ProjectSummary) {
+  return { project: p.project, created_at: p.createdAt, reports_count: p.reportsCount };
+}

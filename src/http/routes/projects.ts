@@ -1,0 +1,68 @@
+// /api/v1/projects: list, delete (with all its reports, in one transaction — the service's).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { PerPage } from '../../services/types.js';
+import { requireAuth } from '../plugins/auth.js';
+import { paginate } from '../presenters/pagination.js';
+import { presentProject } from '../presenters/project.js';
+import { ListProjectsQuery, ProjectDeleted, ProjectList, ProjectParams, errorResponses } from '../schemas.js';
+import type { RouteDeps } from './reports.js';
+
+export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
+  const tags = ['projects'];
+  const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/projects',
+    {
+      schema: {
+        summary: 'List projects',
+        tags,
+        security,
+        querystring: ListProjectsQuery,
+        response: { 200: ProjectList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const q = request.query;
+      const page = q.page ?? 1;
+      const perPage = (q.per_page ?? 10) as PerPage;
+      const result = await services.projects.list(userId, {
+        search: q.search === '' ? undefined : q.search,
+        searchBy: 'project',
+        sortBy: (q.sort_by ?? 'created_at') as 'created_at' | 'project',
+        sort: (q.sort ?? 'desc') as 'asc' | 'desc',
+        perPage,
+        page,
+      });
+      const i = request.url.indexOf('?');
+      return paginate({
+        items: result.items.map(presentProject),
+        total: result.total,
+        page,
+        perPage,
+        path: `${config.publicUrl}/api/v1/projects`,
+        rawQuery: i === -1 ? '' : request.url.slice(i + 1),
+      });
+    },
+  );
+
+  app.delete(
+    '/projects/:project',
+    {
+      schema: {
+        summary: 'Delete a project and all its reports',
+        tags,
+        security,
+        params: ProjectParams,
+        response: { 200: ProjectDeleted, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const project = request.params.project.toLowerCase();
+      const { reportsDeleted } = await services.projects.delete(userId, project);
+      return { project, object: 'project' as const, deleted: true as const, reports_deleted: reportsDeleted };
+    },
+  );
+};

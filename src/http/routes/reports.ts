@@ -1,0 +1,160 @@
+// /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Handlers are a few lines:
+// schema-validated input → service (with the key's user) → presenter.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.js';
+import type { PerPage, Privacy, Services } from '../../services/types.js';
+import { requireAuth } from '../plugins/auth.js';
+import { paginate } from '../presenters/pagination.js';
+import { presentReport, presentReportSummary } from '../presenters/report.js';
+import {
+  ListReportsQuery,
+  ReportDeleted,
+  ReportEnvelope,
+  ReportList,
+  ReportParams,
+  StoreReportBody,
+  UpdateReportBody,
+  errorResponses,
+} from '../schemas.js';
+
+export interface RouteDeps {
+  services: Services;
+  config: Pick<Config, 'publicUrl'>;
+}
+
+const rawQuery = (url: string) => {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
+};
+const blankToUndefined = (s: string | undefined) => (s === undefined || s === '' ? undefined : s);
+
+export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
+  const tags = ['reports'];
+  const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/reports',
+    {
+      schema: {
+        summary: 'List reports',
+        tags,
+        security,
+        querystring: ListReportsQuery,
+        response: { 200: ReportList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const q = request.query;
+      const page = q.page ?? 1;
+      const perPage = (q.per_page ?? 10) as PerPage;
+      const result = await services.reports.list(userId, {
+        search: blankToUndefined(q.search),
+        searchBy: 'url',
+        project: blankToUndefined(q.project)?.toLowerCase(),
+        result: q.result as 'good' | 'decent' | 'bad' | undefined,
+        sortBy: (q.sort_by ?? 'id') as 'id' | 'generated_at' | 'url' | 'result',
+        sort: (q.sort ?? 'desc') as 'asc' | 'desc',
+        perPage,
+        page,
+      });
+      return paginate({
+        items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
+        total: result.total,
+        page,
+        perPage,
+        path: `${config.publicUrl}/api/v1/reports`,
+        rawQuery: rawQuery(request.url),
+      });
+    },
+  );
+
+  app.get(
+    '/reports/:id',
+    {
+      schema: {
+        summary: 'Show a report',
+        tags,
+        security,
+        params: ReportParams,
+        response: { 200: ReportEnvelope, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const report = await services.reports.get(userId, request.params.id);
+      return { data: presentReport(report, config.publicUrl) };
+    },
+  );
+
+  app.post(
+    '/reports',
+    {
+      schema: {
+        summary: 'Audit a page and store the report',
+        description:
+          'Fetches and audits the page before answering. A page that cannot be fetched answers 422 under `errors.url`, and nothing is stored.',
+        tags,
+        security,
+        body: StoreReportBody,
+        response: { 201: ReportEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const body = request.body;
+      const report = await services.reports.create(userId, {
+        url: body.url,
+        privacy: (body.privacy ?? 0) as Privacy,
+        password: body.password ?? null,
+      });
+      const data = presentReport(report, config.publicUrl);
+      return reply.code(201).header('Location', data.links.self).send({ data });
+    },
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/reports/:id',
+      schema: {
+        summary: method === 'PUT' ? 'Update a report' : 'Update a report (same as PUT)',
+        description:
+          '`privacy`, `password`, and `results=1` to audit the page again (a re-audit that cannot fetch the page answers 422 and leaves the report as it was).',
+        tags,
+        security,
+        params: ReportParams,
+        body: UpdateReportBody,
+        response: { 200: ReportEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
+      },
+      handler: async (request) => {
+        const { userId } = requireAuth(request);
+        const body = request.body;
+        const report = await services.reports.update(userId, request.params.id, {
+          ...(body.privacy !== undefined ? { privacy: body.privacy as Privacy } : {}),
+          ...(body.password !== undefined ? { password: body.password } : {}),
+          results: body.results === 1,
+        });
+        return { data: presentReport(report, config.publicUrl) };
+      },
+    });
+  }
+
+  app.delete(
+    '/reports/:id',
+    {
+      schema: {
+        summary: 'Delete a report',
+        tags,
+        security,
+        params: ReportParams,
+        response: { 200: ReportDeleted, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      await services.reports.delete(userId, request.params.id);
+      return { id: request.params.id, object: 'report' as const, deleted: true as const };
+    },
+  );
+};

@@ -1,0 +1,63 @@
+// Turns the schema validator's errors (Ajv, run by Fastify with allErrors and verbose) into the
+// API's 422 `errors: {field: [message]}`, naming the field and what it allows.
+import type { FastifySchemaValidationError } from 'fastify';
+import type { FieldErrors } from '../errors.js';
+
+interface FieldSchema {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+/** Messages for `pattern` failures, by field (a regex is no message for a person). */
+const PATTERN_MESSAGES: Record<string, string> = {
+  url: 'The url must be an http or https URL.',
+};
+
+function describe(field: string, keyword: string, schema: FieldSchema): string {
+  if (schema.enum) return `The ${field} must be one of: ${schema.enum.join(', ')}.`;
+  if (keyword === 'pattern') return PATTERN_MESSAGES[field] ?? `The ${field} format is invalid.`;
+  if (schema.type === 'integer' || schema.type === 'number') {
+    const kind = schema.type === 'integer' ? 'a whole number' : 'a number';
+    if (schema.minimum !== undefined && schema.maximum !== undefined)
+      return `The ${field} must be ${kind} from ${schema.minimum} to ${schema.maximum}.`;
+    if (schema.minimum !== undefined) return `The ${field} must be ${kind} of at least ${schema.minimum}.`;
+    if (schema.maximum !== undefined) return `The ${field} must be ${kind} of at most ${schema.maximum}.`;
+    return `The ${field} must be ${kind}.`;
+  }
+  if (schema.type === 'string') {
+    if (keyword === 'maxLength') return `The ${field} must not be longer than ${schema.maxLength} characters.`;
+    if (keyword === 'minLength' && schema.minLength === 1) return `The ${field} field is required.`;
+    if (keyword === 'minLength') return `The ${field} must be at least ${schema.minLength} characters.`;
+    return `The ${field} must be a string.`;
+  }
+  return `The ${field} is invalid.`;
+}
+
+/** Ajv errors → field errors (one message per field, the fields in the order they failed). */
+export function fieldErrors(errors: FastifySchemaValidationError[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const e of errors) {
+    let field: string;
+    let message: string;
+    if (e.keyword === 'required') {
+      field = String(e.params.missingProperty ?? '');
+      message = `The ${field} field is required.`;
+    } else {
+      // "/per_page" or "/page/0" (a repeated query parameter) → the top-level field name
+      field = e.instancePath.split('/')[1] ?? '';
+      const parent = ((e as { parentSchema?: FieldSchema }).parentSchema ?? {}) as FieldSchema;
+      message = describe(field, e.keyword, parent);
+    }
+    if (!field) {
+      field = 'body';
+      message = 'The body must be an object of fields.';
+    }
+    if (!out[field]) out[field] = [message];
+  }
+  return out;
+}
