@@ -1,0 +1,29 @@
+import type { CheckDefinition } from '../types.js';
+
+function kb(bytes: number): string {
+  return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} kB`;
+}
+
+const check: CheckDefinition = {
+  id: 'page_size',
+  category: 'performance',
+  priority: 'medium',
+  title: 'The HTML is of a reasonable size',
+  failTitle: 'The HTML is too large',
+  howToFix:
+    'Shrink the HTML: move inline scripts, styles and data (SVG, JSON state) to cached files, paginate long lists, and remove unused markup.',
+  needsContent: true,
+  thresholds: {
+    max_kb: { default: 330, description: 'most kilobytes (1,000 bytes) of decoded HTML' },
+  },
+  run(a, t) {
+    const max = t.max_kb! * 1000;
+    const wire = a.transferBytes !== a.htmlBytes ? ` (${kb(a.transferBytes)} on the wire)` : '';
+    if (a.htmlBytes > max) {
+      return { passed: false, message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${t.max_kb} kB.`, value: a.htmlBytes };
+    }
+    return { passed: true, message: `The HTML is ${kb(a.htmlBytes)}${wire}.`, value: a.htmlBytes };
+  },
+};
+
+export default check;
