@@ -23,7 +23,9 @@ export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOpt
     hook: 'preParsing',
     max: opts.max,
     timeWindow: opts.timeWindow ?? 60_000,
-    ...(opts.redis ? { redis: opts.redis, nameSpace: 'pagegrade:ratelimit:' } : {}),
+    // the client's keyPrefix (PAGEGRADE_REDIS_PREFIX) goes in front of this name space; while
+    // Redis is unreachable requests are let through rather than failed
+    ...(opts.redis ? { redis: opts.redis, nameSpace: 'ratelimit:', skipOnError: true } : {}),
     keyGenerator: (request) => (request.auth ? `key:${request.auth.keyId}` : `ip:${request.ip}`),
     addHeaders: {
       'x-ratelimit-limit': true,
