@@ -3,7 +3,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { classifyAddress, declaresIcon, fetchPage, sitemapFromRobots } from '../../src/analyzer/fetch/index.js';
+import {
+  classifyAddress,
+  declaresIcon,
+  fetchPage,
+  sitemapFromRobots,
+} from '../../src/analyzer/fetch/index.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 
 const opts = { allowPrivateHosts: true };
@@ -28,7 +33,11 @@ describe('site files', () => {
       headers: { 'content-type': 'application/xml' },
       body: '<?xml version="1.0"?><urlset><url><loc>/</loc></url></urlset>',
     });
-    site.route('/favicon.ico', { status: 200, headers: { 'content-type': 'image/x-icon' }, body: Buffer.alloc(5000, 1) });
+    site.route('/favicon.ico', {
+      status: 200,
+      headers: { 'content-type': 'image/x-icon' },
+      body: Buffer.alloc(5000, 1),
+    });
     const snap = await fetchPage(`${site.origin}/`, opts);
 
     assert.equal(snap.robots?.status, 200);
@@ -52,7 +61,11 @@ describe('site files', () => {
   test('no favicon request when the page declares an icon; /sitemap.xml when robots.txt has none', async () => {
     site.route('/with-icon', html(goodPage(site.origin)));
     site.route('/robots.txt', { status: 404, body: 'no robots' });
-    site.route('/sitemap.xml', { status: 200, headers: { 'content-type': 'application/xml' }, body: '<urlset/>' });
+    site.route('/sitemap.xml', {
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      body: '<urlset/>',
+    });
     const before = site.requests.length;
     const snap = await fetchPage(`${site.origin}/with-icon`, opts);
     assert.equal(snap.favicon, null);
@@ -100,7 +113,10 @@ describe('site files', () => {
       classifyAddress: (ip: string) => (ip === '127.0.0.1' ? null : classifyAddress(ip)),
     };
     site.route('/guarded', html(NO_ICON));
-    site.route('/robots.txt', { status: 301, headers: { location: `http://169.254.169.254/latest/meta-data/` } });
+    site.route('/robots.txt', {
+      status: 301,
+      headers: { location: `http://169.254.169.254/latest/meta-data/` },
+    });
     const snap = await fetchPage(`http://public.test:${site.port}/guarded`, seam);
     assert.equal(snap.status, 200);
     assert.equal(snap.robots?.status, null);
@@ -147,12 +163,22 @@ describe('helpers', () => {
     assert.equal(declaresIcon("<head><link href=/i.png rel='shortcut icon'></head>"), true);
     assert.equal(declaresIcon('<head><link rel=ICON href=/i.png>'), true);
     assert.equal(declaresIcon('<head><link rel="apple-touch-icon" href="/a.png"></head>'), false);
-    assert.equal(declaresIcon('<head><link rel="stylesheet" href="/s.css"></head><body><link rel="icon"></body>'), false);
+    assert.equal(
+      declaresIcon('<head><link rel="stylesheet" href="/s.css"></head><body><link rel="icon"></body>'),
+      false,
+    );
   });
 
   test('sitemapFromRobots', () => {
-    const robots = 'Sitemap: https://cdn.other.example/s.xml\nSITEMAP: https://www.example.com/s1.xml\nSitemap: /s2.xml';
-    assert.equal(sitemapFromRobots(robots, 'https://example.com/robots.txt', 'https://example.com/'), 'https://www.example.com/s1.xml');
-    assert.equal(sitemapFromRobots('User-agent: *', 'https://example.com/robots.txt', 'https://example.com/'), null);
+    const robots =
+      'Sitemap: https://cdn.other.example/s.xml\nSITEMAP: https://www.example.com/s1.xml\nSitemap: /s2.xml';
+    assert.equal(
+      sitemapFromRobots(robots, 'https://example.com/robots.txt', 'https://example.com/'),
+      'https://www.example.com/s1.xml',
+    );
+    assert.equal(
+      sitemapFromRobots('User-agent: *', 'https://example.com/robots.txt', 'https://example.com/'),
+      null,
+    );
   });
 });

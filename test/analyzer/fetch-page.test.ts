@@ -96,7 +96,8 @@ describe('fetchPage', () => {
   });
 
   test('10 redirects are followed; 11 fail with too_many_redirects', async () => {
-    for (let i = 0; i < 11; i++) site.route(`/hop${i}`, { status: 302, headers: { location: `/hop${i + 1}` } });
+    for (let i = 0; i < 11; i++)
+      site.route(`/hop${i}`, { status: 302, headers: { location: `/hop${i + 1}` } });
     site.route('/hop11', html(page));
     const ten = await fetchPage(`${site.origin}/hop1`, opts);
     assert.equal(ten.redirects.length, 10);
@@ -134,8 +135,16 @@ describe('fetchPage', () => {
   }
 
   test('charset from the header: windows-1252', async () => {
-    const body = Buffer.concat([Buffer.from('<!doctype html><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title>')]);
-    site.route('/cp1252', { status: 200, headers: { 'content-type': 'text/html; charset=windows-1252' }, body });
+    const body = Buffer.concat([
+      Buffer.from('<!doctype html><title>Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('</title>'),
+    ]);
+    site.route('/cp1252', {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=windows-1252' },
+      body,
+    });
     const snap = await fetchPage(`${site.origin}/cp1252`, opts);
     assert.deepEqual(snap.charset, { name: 'windows-1252', source: 'header' });
     assert.equal(snap.text, '<!doctype html><title>Café</title>');
@@ -147,7 +156,11 @@ describe('fetchPage', () => {
     site.route('/sjis', {
       status: 200,
       headers: { 'content-type': 'text/html' },
-      body: Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"><title>'), sjis, Buffer.from('</title>')]),
+      body: Buffer.concat([
+        Buffer.from('<html><head><meta charset="Shift_JIS"><title>'),
+        sjis,
+        Buffer.from('</title>'),
+      ]),
     });
     const snap = await fetchPage(`${site.origin}/sjis`, opts);
     assert.deepEqual(snap.charset, { name: 'shift_jis', source: 'meta' });
@@ -157,7 +170,9 @@ describe('fetchPage', () => {
       status: 200,
       headers: { 'content-type': 'text/html' },
       body: Buffer.concat([
-        Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><p>na'),
+        Buffer.from(
+          '<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><p>na',
+        ),
         Buffer.from([0xef]),
         Buffer.from('ve'),
       ]),
@@ -229,7 +244,11 @@ describe('fetchPage', () => {
       headers: { 'content-type': 'text/html', 'content-encoding': 'gzip' },
       body: bomb,
     });
-    await rejectsWith(fetchPage(`${site.origin}/bomb`, { ...opts, maxBytes: 1024 * 1024 }), 'too_large', /1 MB/);
+    await rejectsWith(
+      fetchPage(`${site.origin}/bomb`, { ...opts, maxBytes: 1024 * 1024 }),
+      'too_large',
+      /1 MB/,
+    );
   });
 
   test('the size limit is enforced while streaming (an endless body)', async () => {
@@ -313,6 +332,9 @@ describe('fetchPage', () => {
     });
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('cancelled by caller')), 100);
-    await assert.rejects(fetchPage(`${site.origin}/slow`, { ...opts, signal: ac.signal }), /cancelled by caller/);
+    await assert.rejects(
+      fetchPage(`${site.origin}/slow`, { ...opts, signal: ac.signal }),
+      /cancelled by caller/,
+    );
   });
 });

@@ -190,7 +190,10 @@ describe('fetchPage refuses before connecting', () => {
 
   test('only http and https', async () => {
     for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url']) {
-      await assert.rejects(fetchPage(url), (err: unknown) => err instanceof FetchError && err.code === 'invalid_url');
+      await assert.rejects(
+        fetchPage(url),
+        (err: unknown) => err instanceof FetchError && err.code === 'invalid_url',
+      );
     }
   });
 
@@ -203,7 +206,10 @@ describe('fetchPage refuses before connecting', () => {
     };
     site.route('/ok', html(goodPage(`http://public.test:${site.port}`)));
     site.route('/to-loopback', { status: 302, headers: { location: `http://127.0.0.2:${site.port}/ok` } });
-    site.route('/to-intranet', { status: 301, headers: { location: `http://intranet.test:${site.port}/ok` } });
+    site.route('/to-intranet', {
+      status: 301,
+      headers: { location: `http://intranet.test:${site.port}/ok` },
+    });
     site.route('/to-decimal', { status: 307, headers: { location: `http://2130706434:${site.port}/ok` } });
 
     // the seam lets the allowed host through…

@@ -114,7 +114,9 @@ export async function readBody(
     }
   }
   try {
-    await (pipeline as (...args: unknown[]) => Promise<void>)(source, countWire, ...stages, collect, { signal });
+    await (pipeline as (...args: unknown[]) => Promise<void>)(source, countWire, ...stages, collect, {
+      signal,
+    });
   } catch (err) {
     if (err !== stop) throw err;
   }

@@ -34,7 +34,10 @@ function bomCharset(body: Buffer): string | null {
 
 /** The charset declared by a <meta charset> or <meta http-equiv="content-type"> in the first 4096 bytes. */
 export function metaCharset(body: Buffer): string | null {
-  const head = body.subarray(0, 4096).toString('latin1').replace(/<!--[\s\S]*?-->/g, '');
+  const head = body
+    .subarray(0, 4096)
+    .toString('latin1')
+    .replace(/<!--[\s\S]*?-->/g, '');
   const re = /<meta\b[^>]*>/gi;
   for (let m = re.exec(head); m; m = re.exec(head)) {
     const tag = m[0];
@@ -108,11 +111,23 @@ const HTML_SNIFF = [
 export function looksLikeHtml(body: Buffer): boolean {
   let start = 0;
   if (bomCharset(body) === 'utf-8') start = 3;
-  const s = body.subarray(start, start + 512).toString('latin1').replace(/^[\t\n\f\r ]+/, '').toLowerCase();
+  const s = body
+    .subarray(start, start + 512)
+    .toString('latin1')
+    .replace(/^[\t\n\f\r ]+/, '')
+    .toLowerCase();
   return HTML_SNIFF.some((p) => {
     if (!s.startsWith(p)) return false;
     const next = s.charAt(p.length);
-    return p === '<!--' || next === ' ' || next === '>' || next === '\t' || next === '\n' || next === '\r' || next === '\f';
+    return (
+      p === '<!--' ||
+      next === ' ' ||
+      next === '>' ||
+      next === '\t' ||
+      next === '\n' ||
+      next === '\r' ||
+      next === '\f'
+    );
   });
 }
 

@@ -45,7 +45,11 @@ function raceSignal<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Resolves a host and checks every answer; throws FetchError('dns' | 'blocked_address'). */
-export async function resolveHost(host: NormalizedHost, policy: GuardPolicy, signal: AbortSignal): Promise<Resolved> {
+export async function resolveHost(
+  host: NormalizedHost,
+  policy: GuardPolicy,
+  signal: AbortSignal,
+): Promise<Resolved> {
   const check = (ip: string) => {
     if (policy.allowPrivateHosts) return;
     const reason = policy.classify(ip);

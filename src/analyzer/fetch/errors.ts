@@ -2,7 +2,16 @@
 // API users under errors.url and on the CLI).
 import { FetchError } from '../types.js';
 
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA', 'ESERVFAIL', 'ENOTIMP', 'EREFUSED']);
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'ENODATA',
+  'ESERVFAIL',
+  'ENOTIMP',
+  'EREFUSED',
+]);
 const TIMEOUT_CODES = new Set([
   'ETIMEDOUT',
   'UND_ERR_CONNECT_TIMEOUT',
@@ -27,13 +36,18 @@ const TLS_CODES = new Set([
 ]);
 
 function errCode(err: unknown): string {
+  // the most specific code: undici wraps socket errors (UND_ERR_SOCKET) around the system one
+  let generic = '';
   let e: unknown = err;
   for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR') return code;
+    if (typeof code === 'string') {
+      if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR') return code;
+      generic ||= code;
+    }
     e = (e as { cause?: unknown }).cause;
   }
-  return '';
+  return generic;
 }
 
 function errMessage(err: unknown): string {
@@ -52,9 +66,13 @@ export function dnsError(host: string, cause?: unknown): FetchError {
 }
 
 export function timeoutError(url: string, timeoutMs: number, cause?: unknown): FetchError {
-  return new FetchError('timeout', `The page at ${url} did not load within ${seconds(timeoutMs)} (the time limit).`, {
-    cause,
-  });
+  return new FetchError(
+    'timeout',
+    `The page at ${url} did not load within ${seconds(timeoutMs)} (the time limit).`,
+    {
+      cause,
+    },
+  );
 }
 
 export function blockedError(host: string, ip: string, reason: string): FetchError {
@@ -75,23 +93,40 @@ export function toFetchError(err: unknown, url: string, timeoutMs: number): Fetc
   const name = err instanceof Error ? err.name : '';
   if (DNS_CODES.has(code)) return dnsError(host, err);
   if (code === 'ECONNREFUSED') {
-    return new FetchError('refused', `The server at ${host} refused the connection on port ${port}.`, { cause: err });
+    return new FetchError('refused', `The server at ${host} refused the connection on port ${port}.`, {
+      cause: err,
+    });
   }
   if (TIMEOUT_CODES.has(code) || name === 'AbortError' || name === 'TimeoutError' || code === 'ABORT_ERR') {
     return timeoutError(url, timeoutMs, err);
   }
-  if (TLS_CODES.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /SSL|TLS|certificate/i.test(errMessage(err))) {
-    return new FetchError('tls', `The secure (TLS) connection to ${host} failed: ${errMessage(err)}.`, { cause: err });
+  if (
+    TLS_CODES.has(code) ||
+    code.startsWith('ERR_SSL_') ||
+    code.startsWith('ERR_TLS_') ||
+    /SSL|TLS|certificate/i.test(errMessage(err))
+  ) {
+    return new FetchError('tls', `The secure (TLS) connection to ${host} failed: ${errMessage(err)}.`, {
+      cause: err,
+    });
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return new FetchError('connection', `The host ${host} is unreachable from the server running Pagegrade.`, {
-      cause: err,
-    });
+    return new FetchError(
+      'connection',
+      `The host ${host} is unreachable from the server running Pagegrade.`,
+      {
+        cause: err,
+      },
+    );
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_SOCKET') {
-    return new FetchError('connection', `The connection to ${host} was closed before the page was received.`, {
-      cause: err,
-    });
+    return new FetchError(
+      'connection',
+      `The connection to ${host} was closed before the page was received.`,
+      {
+        cause: err,
+      },
+    );
   }
   const msg = errMessage(err).replace(/\.$/, '');
   return new FetchError('connection', `The page at ${url} could not be fetched: ${msg}.`, { cause: err });

@@ -8,11 +8,24 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { Client, Pool, type Dispatcher } from 'undici';
-import { FetchError, type ExtraResource, type FetchOptions, type PageSnapshot, type PageTimings } from '../types.js';
+import {
+  FetchError,
+  type ExtraResource,
+  type FetchOptions,
+  type PageSnapshot,
+  type PageTimings,
+} from '../types.js';
 import { normalizeUrl } from '../url.js';
 import { ACCEPT_ENCODING, LimitExceeded, readBody } from './body.js';
 import { decodeBody, isHtmlMediaType, looksLikeHtml, parseContentType, canonicalCharset } from './charset.js';
-import { defaultLookup, guardedConnector, resolveHost, type ConnectionInfo, type GuardPolicy, type Resolved } from './connect.js';
+import {
+  defaultLookup,
+  guardedConnector,
+  resolveHost,
+  type ConnectionInfo,
+  type GuardPolicy,
+  type Resolved,
+} from './connect.js';
 import { timeoutError, toFetchError } from './errors.js';
 import { classifyAddress, normalizeHost } from './guard.js';
 
@@ -33,14 +46,20 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 10;
 export const EXTRA_MAX_REDIRECTS = 5;
-export const EXTRA_CAPS = { robots: 512 * 1024, sitemap: 5 * 1024 * 1024, notFoundProbe: 256 * 1024 } as const;
+export const EXTRA_CAPS = {
+  robots: 512 * 1024,
+  sitemap: 5 * 1024 * 1024,
+  notFoundProbe: 256 * 1024,
+} as const;
 /** Extras must end by start + EXTRAS_FACTOR × (the page's own time) + EXTRAS_GRACE_MS, and within the budget. */
 export const EXTRAS_FACTOR = 1.2;
 export const EXTRAS_GRACE_MS = 1000;
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';
@@ -112,7 +131,10 @@ class Session {
         bodyTimeout: this.budgetMs,
         keepAliveTimeout: 4000,
       };
-      const dispatcher = kind === 'page' ? new Client(url.origin, common) : new Pool(url.origin, { ...common, connections: 4 });
+      const dispatcher =
+        kind === 'page'
+          ? new Client(url.origin, common)
+          : new Pool(url.origin, { ...common, connections: 4 });
       entry = { dispatcher, info };
       this.dispatchers.set(key, entry);
     }
@@ -151,7 +173,11 @@ interface ResourceResult {
   hop: { dnsMs: number | null; connectMs: number | null; tlsMs: number | null; ttfbMs: number };
 }
 
-async function fetchResource(session: Session, startUrl: string, o: ResourceOptions): Promise<ResourceResult> {
+async function fetchResource(
+  session: Session,
+  startUrl: string,
+  o: ResourceOptions,
+): Promise<ResourceResult> {
   const redirects: { url: string; status: number }[] = [];
   let url = new URL(startUrl);
   for (;;) {
@@ -175,7 +201,10 @@ async function fetchResource(session: Session, startUrl: string, o: ResourceOpti
       try {
         next = new URL(location, url);
       } catch {
-        throw new FetchError('invalid_url', `The page at ${url.href} redirects to an invalid URL (${location}).`);
+        throw new FetchError(
+          'invalid_url',
+          `The page at ${url.href} redirects to an invalid URL (${location}).`,
+        );
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw new FetchError(
@@ -206,7 +235,17 @@ async function fetchResource(session: Session, startUrl: string, o: ResourceOpti
       // drop the body: destroying it ends the connection, and its abort error is expected
       res.body.on('error', () => undefined);
       res.body.destroy();
-      return { finalUrl: url.href, status: res.statusCode, headers, redirects, body: Buffer.alloc(0), transferBytes: 0, truncated: false, httpVersion, hop };
+      return {
+        finalUrl: url.href,
+        status: res.statusCode,
+        headers,
+        redirects,
+        body: Buffer.alloc(0),
+        transferBytes: 0,
+        truncated: false,
+        httpVersion,
+        hop,
+      };
     }
     const read = await readBody(res.body, headers['content-encoding'], o.maxBytes, o.truncate, o.signal);
     return { finalUrl: url.href, status: res.statusCode, headers, redirects, ...read, httpVersion, hop };
@@ -271,7 +310,8 @@ async function fetchExtra(
         // keep the bytes as they came
       }
     }
-    const charset = canonicalCharset(parseContentType(r.headers['content-type']).charset ?? 'utf-8') ?? 'utf-8';
+    const charset =
+      canonicalCharset(parseContentType(r.headers['content-type']).charset ?? 'utf-8') ?? 'utf-8';
     let text: string;
     try {
       text = new TextDecoder(charset).decode(body);
@@ -292,7 +332,15 @@ async function fetchExtra(
     const message = signal.aborted
       ? `The request for ${url} did not finish within the audit's time allowance for site files.`
       : toFetchError(err, url, 0).message;
-    return { url, finalUrl: url, status: null, headers: {}, body: '', error: message, durationMs: Math.round(performance.now() - t0) };
+    return {
+      url,
+      finalUrl: url,
+      status: null,
+      headers: {},
+      body: '',
+      error: message,
+      durationMs: Math.round(performance.now() - t0),
+    };
   }
 }
 
@@ -300,10 +348,14 @@ async function fetchExtra(
  * Fetches a page and its site files. Throws FetchError when the page cannot be fetched;
  * a site file that fails is recorded in its ExtraResource, never thrown.
  */
-export async function fetchPage(url: string, options: FetchOptions & FetchTestSeams = {}): Promise<PageSnapshot> {
+export async function fetchPage(
+  url: string,
+  options: FetchOptions & FetchTestSeams = {},
+): Promise<PageSnapshot> {
   const start = performance.now();
   const normalized = normalizeUrl(url);
-  if (normalized === null) throw new FetchError('invalid_url', 'The URL must be an absolute http or https URL.');
+  if (normalized === null)
+    throw new FetchError('invalid_url', 'The URL must be an absolute http or https URL.');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -316,7 +368,10 @@ export async function fetchPage(url: string, options: FetchOptions & FetchTestSe
 
   // the whole audit's budget
   const budget = new AbortController();
-  const budgetTimer = setTimeout(() => budget.abort(new DOMException('time budget exceeded', 'TimeoutError')), timeoutMs);
+  const budgetTimer = setTimeout(
+    () => budget.abort(new DOMException('time budget exceeded', 'TimeoutError')),
+    timeoutMs,
+  );
   const pageSignal = options.signal ? AbortSignal.any([budget.signal, options.signal]) : budget.signal;
   // the extras' own, shorter limit (set once the page is in)
   const extrasLimit = new AbortController();
@@ -340,7 +395,11 @@ export async function fetchPage(url: string, options: FetchOptions & FetchTestSe
     );
     const probeUrl = `${origin}/pagegrade-404-check-${randomBytes(8).toString('hex')}`;
     const probe = fetchExtra(session, probeUrl, EXTRA_CAPS.notFoundProbe, extrasSignal, userAgent);
-    siteExtras = Promise.all([robotsAndSitemap, probe]).then(([[robots, sitemap], p]) => [robots, sitemap, p]);
+    siteExtras = Promise.all([robotsAndSitemap, probe]).then(([[robots, sitemap], p]) => [
+      robots,
+      sitemap,
+      p,
+    ]);
   };
 
   try {
@@ -369,7 +428,10 @@ export async function fetchPage(url: string, options: FetchOptions & FetchTestSe
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (err instanceof LimitExceeded) {
-        throw new FetchError('too_large', `The page at ${normalized} is larger than ${formatBytes(maxBytes)} (the size limit).`);
+        throw new FetchError(
+          'too_large',
+          `The page at ${normalized} is larger than ${formatBytes(maxBytes)} (the size limit).`,
+        );
       }
       if (budget.signal.aborted) throw timeoutError(normalized, timeoutMs, err);
       throw toFetchError(err, normalized, timeoutMs);
