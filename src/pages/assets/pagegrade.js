@@ -1,0 +1,45 @@
+/* global document, window, HTMLFormElement */
+// Pagegrade pages: the only script. Forms marked data-busy show their state and disable their
+// buttons while the server works (an audit takes seconds); forms marked data-confirm ask first.
+(function () {
+  'use strict';
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    var question = form.getAttribute('data-confirm');
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      return;
+    }
+    var busy = form.getAttribute('data-busy');
+    if (!busy) return;
+    if (form.getAttribute('data-submitting') === '1') {
+      event.preventDefault();
+      return;
+    }
+    form.setAttribute('data-submitting', '1');
+    form.setAttribute('aria-busy', 'true');
+    var buttons = form.querySelectorAll('button');
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].disabled = true;
+    }
+    var status = form.querySelector('.busy');
+    if (status) {
+      status.textContent = busy;
+      status.hidden = false;
+    }
+  });
+  // a page restored from the back/forward cache gets its buttons back
+  window.addEventListener('pageshow', function () {
+    var forms = document.querySelectorAll('form[data-submitting]');
+    for (var i = 0; i < forms.length; i++) {
+      var form = forms[i];
+      form.removeAttribute('data-submitting');
+      form.removeAttribute('aria-busy');
+      var buttons = form.querySelectorAll('button');
+      for (var j = 0; j < buttons.length; j++) buttons[j].disabled = false;
+      var status = form.querySelector('.busy');
+      if (status) status.hidden = true;
+    }
+  });
+})();

@@ -1,0 +1,162 @@
+// Cookies of the web pages: the signed-in session, the per-report password pass and the CSRF
+// nonce. Values are signed with HMAC-SHA256 (@fastify/cookie's signer) under keys derived
+// from the one session secret, so that a value made for one purpose never verifies for another.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const SESSION_COOKIE = 'pg_session';
+export const CSRF_COOKIE = 'pg_csrf';
+export const ACCESS_COOKIE = 'pg_access';
+export const CSRF_FIELD = '_csrf';
+
+/** A signed-in session lasts 7 days (and ends earlier when its API key is revoked or at /logout). */
+export const SESSION_TTL_S = 7 * 24 * 3600;
+/** A password pass lasts 12 hours at most (and is a browser-session cookie). */
+export const ACCESS_TTL_S = 12 * 3600;
+
+export interface Session {
+  userId: number;
+  keyId: number;
+  /** unix seconds */
+  expiresAt: number;
+}
+
+function derive(secret: string, purpose: string): Buffer {
+  return createHmac('sha256', secret).update(`pagegrade:${purpose}:v1`).digest();
+}
+
+export class CookieKit {
+  private readonly sessionKey: Buffer;
+  private readonly accessKey: Buffer;
+  private readonly csrfKey: Buffer;
+
+  constructor(
+    secret: string,
+    /** Secure cookies (when the public URL is https) */
+    readonly secure: boolean,
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+  ) {
+    this.sessionKey = derive(secret, 'session');
+    this.accessKey = derive(secret, 'report-access');
+    this.csrfKey = derive(secret, 'csrf');
+  }
+
+  cookies(request: FastifyRequest): Record<string, string> {
+    const header = request.headers.cookie;
+    if (!header) return {};
+    try {
+      return fastifyCookie.parse(header);
+    } catch {
+      return {};
+    }
+  }
+
+  private set(reply: FastifyReply, name: string, value: string, path: string, maxAge?: number): void {
+    reply.header(
+      'set-cookie',
+      fastifyCookie.serialize(name, value, {
+        path,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secure,
+        ...(maxAge !== undefined ? { maxAge } : {}),
+      }),
+    );
+  }
+
+  private clear(reply: FastifyReply, name: string, path: string): void {
+    reply.header(
+      'set-cookie',
+      fastifyCookie.serialize(name, '', {
+        path,
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secure,
+        maxAge: 0,
+        expires: new Date(0),
+      }),
+    );
+  }
+
+  private unsign(value: string | undefined, key: Buffer): string | null {
+    if (!value) return null;
+    const r = fastifyCookie.unsign(value, key);
+    return r.valid && r.value !== null ? r.value : null;
+  }
+
+  // --- session -------------------------------------------------------------------------
+
+  /** The signed session in the request, when its signature holds and it has not expired. */
+  readSession(request: FastifyRequest): Session | null {
+    const value = this.unsign(this.cookies(request)[SESSION_COOKIE], this.sessionKey);
+    const m = value === null ? null : /^s1\.(\d{1,15})\.(\d{1,15})\.(\d{1,12})\.[\w-]+$/.exec(value);
+    if (!m) return null;
+    const session = { userId: Number(m[1]), keyId: Number(m[2]), expiresAt: Number(m[3]) };
+    return session.expiresAt > this.now() ? session : null;
+  }
+
+  startSession(reply: FastifyReply, userId: number, keyId: number): void {
+    const expiresAt = this.now() + SESSION_TTL_S;
+    const nonce = randomBytes(9).toString('base64url');
+    const value = fastifyCookie.sign(`s1.${userId}.${keyId}.${expiresAt}.${nonce}`, this.sessionKey);
+    this.set(reply, SESSION_COOKIE, value, '/', SESSION_TTL_S);
+  }
+
+  endSession(reply: FastifyReply): void {
+    this.clear(reply, SESSION_COOKIE, '/');
+  }
+
+  // --- password pass for one report ------------------------------------------------------
+
+  /**
+   * The pass is bound to the report id and to its `updatedAt` stamp: any change the owner
+   * makes (a new password, privacy, a re-run) locks the page again.
+   */
+  private accessPayload(reportId: number, stamp: string, expiresAt: number): string {
+    const digest = createHmac('sha256', this.accessKey).update(`${reportId}|${stamp}`).digest('base64url').slice(0, 22);
+    return `a1.${reportId}.${expiresAt}.${digest}`;
+  }
+
+  hasAccess(request: FastifyRequest, reportId: number, stamp: string): boolean {
+    const value = this.unsign(this.cookies(request)[ACCESS_COOKIE], this.accessKey);
+    const m = value === null ? null : /^a1\.(\d{1,15})\.(\d{1,12})\.[\w-]+$/.exec(value);
+    if (!m || Number(m[1]) !== reportId || Number(m[2]) <= this.now()) return false;
+    return value === this.accessPayload(reportId, stamp, Number(m[2]));
+  }
+
+  grantAccess(reply: FastifyReply, reportId: number, stamp: string): void {
+    const value = fastifyCookie.sign(this.accessPayload(reportId, stamp, this.now() + ACCESS_TTL_S), this.accessKey);
+    // no Max-Age: a browser-session cookie, scoped to this report's path
+    this.set(reply, ACCESS_COOKIE, value, `/reports/${reportId}`);
+  }
+
+  // --- CSRF (signed double submit, bound to the session's user) ----------------------------
+
+  private csrfFor(nonce: string, userId: number | null): string {
+    return createHmac('sha256', this.csrfKey)
+      .update(`${nonce}|${userId ?? '-'}`)
+      .digest('base64url');
+  }
+
+  /** The token to put in this response's forms; sets the nonce cookie when the browser has none. */
+  csrfToken(request: FastifyRequest, reply: FastifyReply, userId: number | null): string {
+    let nonce = this.cookies(request)[CSRF_COOKIE];
+    if (!nonce || !/^[\w-]{22,64}$/.test(nonce)) {
+      nonce = randomBytes(18).toString('base64url');
+      this.set(reply, CSRF_COOKIE, nonce, '/');
+      // forms rendered later in this same request reuse it
+      request.headers.cookie = `${request.headers.cookie ? `${request.headers.cookie}; ` : ''}${CSRF_COOKIE}=${nonce}`;
+    }
+    return this.csrfFor(nonce, userId);
+  }
+
+  /** true when `token` is the HMAC of the request's nonce cookie (and the signed-in user). */
+  checkCsrf(request: FastifyRequest, token: unknown, userId: number | null): boolean {
+    const nonce = this.cookies(request)[CSRF_COOKIE];
+    if (typeof token !== 'string' || !nonce || !/^[\w-]{22,64}$/.test(nonce)) return false;
+    const expected = Buffer.from(this.csrfFor(nonce, userId));
+    const given = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}

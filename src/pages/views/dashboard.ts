@@ -1,0 +1,240 @@
+// The signed-in user's dashboard: create a report, filter/sort/page their reports, and act on
+// each (open, re-run, privacy and password, delete); and the projects page.
+import type { ListProjectsQuery, ListReportsQuery, Page, ProjectSummary, ReportSummary } from '../../services/types.js';
+import { html, type SafeHtml } from '../html.js';
+import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
+
+export interface Flash {
+  kind: 'success' | 'error';
+  text: string;
+}
+
+export interface CreateFormState {
+  url: string;
+  privacy: string;
+  errors: Record<string, string[]>;
+}
+
+function flashView(f: Flash | null | undefined): SafeHtml | '' {
+  if (!f) return '';
+  return html`<p class="alert alert--${f.kind}" role="${f.kind === 'error' ? 'alert' : 'status'}">${f.text}</p>`;
+}
+
+function option(value: string, label: string, current: string | undefined): SafeHtml {
+  return html`<option value="${value}"${current === value ? ' selected' : ''}>${label}</option>`;
+}
+
+function privacyOptions(current: string): SafeHtml[] {
+  return PRIVACY_LABELS.map((label, i) => option(String(i), label, current));
+}
+
+function pager(path: string, raw: Record<string, string>, page: number, lastPage: number, label: string): SafeHtml | '' {
+  if (lastPage <= 1 && page <= 1) return '';
+  const link = (n: number) => {
+    const q = new URLSearchParams({ ...raw, page: String(n) });
+    return `${path}?${q.toString()}`;
+  };
+  return html`<nav class="pager" aria-label="${label}">
+  ${page > 1 ? html`<a class="button" href="${link(page - 1)}" rel="prev">Previous</a>` : html`<span class="button is-disabled" aria-disabled="true">Previous</span>`}
+  <span class="pager__info">Page ${page} of ${Math.max(lastPage, 1)}</span>
+  ${page < lastPage ? html`<a class="button" href="${link(page + 1)}" rel="next">Next</a>` : html`<span class="button is-disabled" aria-disabled="true">Next</span>`}
+</nav>`;
+}
+
+function fieldErrors(errors: Record<string, string[]>, field: string, id: string): SafeHtml | '' {
+  const list = errors[field];
+  if (!list || list.length === 0) return '';
+  return html`<p class="field__error" id="${id}">${list.join(' ')}</p>`;
+}
+
+function createForm(csrf: string, state: CreateFormState): SafeHtml {
+  const urlErr = state.errors.url?.length ? true : false;
+  const pwErr = state.errors.password?.length ? true : false;
+  return html`<section class="card" aria-labelledby="create-title">
+  <h2 id="create-title">Audit a page</h2>
+  <form method="post" action="/dashboard/reports" class="create-form" data-busy="Auditing… this takes a few seconds">
+    <input type="hidden" name="_csrf" value="${csrf}">
+    <div class="field field--grow">
+      <label for="create-url">Page URL</label>
+      <input id="create-url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://example.com/" value="${state.url}"${urlErr ? html` aria-invalid="true" aria-describedby="create-url-error"` : ''}>
+      ${fieldErrors(state.errors, 'url', 'create-url-error')}
+    </div>
+    <div class="field">
+      <label for="create-privacy">Privacy</label>
+      <select id="create-privacy" name="privacy">${privacyOptions(state.privacy || '0')}</select>
+    </div>
+    <div class="field">
+      <label for="create-password">Password <span class="muted">(for Password)</span></label>
+      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
+      ${fieldErrors(state.errors, 'password', 'create-password-error')}
+    </div>
+    <div class="field field--submit">
+      <button type="submit" class="button button--primary">Audit page</button>
+    </div>
+    <p class="busy" aria-live="polite" hidden></p>
+  </form>
+</section>`;
+}
+
+function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
+  return html`<form method="get" action="/dashboard" class="filters" role="search" aria-label="Filter reports">
+  <div class="field field--grow">
+    <label for="f-search">Search URLs</label>
+    <input id="f-search" name="search" type="search" value="${raw.search ?? ''}">
+  </div>
+  <div class="field">
+    <label for="f-project">Project</label>
+    <select id="f-project" name="project">
+      ${option('', 'All projects', raw.project ?? '')}
+      ${projects.map((p) => option(p, p, raw.project))}
+      ${raw.project && !projects.includes(raw.project) ? option(raw.project, raw.project, raw.project) : ''}
+    </select>
+  </div>
+  <div class="field">
+    <label for="f-result">Result</label>
+    <select id="f-result" name="result">
+      ${option('', 'Any result', raw.result ?? '')}${option('good', 'Good', raw.result)}${option('decent', 'Decent', raw.result)}${option('bad', 'Bad', raw.result)}
+    </select>
+  </div>
+  <div class="field">
+    <label for="f-sort-by">Sort by</label>
+    <select id="f-sort-by" name="sort_by">
+      ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}
+    </select>
+  </div>
+  <div class="field">
+    <label for="f-sort">Order</label>
+    <select id="f-sort" name="sort">${option('desc', 'Descending', raw.sort ?? 'desc')}${option('asc', 'Ascending', raw.sort)}</select>
+  </div>
+  <div class="field">
+    <label for="f-per-page">Per page</label>
+    <select id="f-per-page" name="per_page">${['10', '25', '50', '100'].map((n) => option(n, n, raw.per_page ?? '10'))}</select>
+  </div>
+  <div class="field field--submit"><button type="submit" class="button">Apply</button></div>
+</form>`;
+}
+
+function reportRow(r: ReportSummary, csrf: string): SafeHtml {
+  const pwId = `pw-${r.id}`;
+  return html`<li class="report-row" id="report-${r.id}">
+  <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}</div>
+  <div class="report-row__main">
+    <a class="report-row__url" href="/reports/${r.id}">${r.url}</a>
+    <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span></p>
+  </div>
+  <div class="report-row__actions">
+    <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <button type="submit" class="button button--small">Re-run<span class="visually-hidden"> report ${r.id}</span></button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>
+    <details class="settings">
+      <summary class="button button--small">Privacy<span class="visually-hidden"> of report ${r.id}</span></summary>
+      <form method="post" action="/dashboard/reports/${r.id}/privacy" class="settings__form">
+        <input type="hidden" name="_csrf" value="${csrf}">
+        <div class="field">
+          <label for="privacy-${r.id}">Who can see it</label>
+          <select id="privacy-${r.id}" name="privacy">${privacyOptions(String(r.privacy))}</select>
+        </div>
+        <div class="field">
+          <label for="${pwId}">${r.hasPassword ? 'New password (leave empty to keep it)' : 'Password (for Password)'}</label>
+          <input id="${pwId}" name="password" type="password" maxlength="128" autocomplete="new-password">
+        </div>
+        <button type="submit" class="button button--small button--primary">Save</button>
+      </form>
+    </details>
+    <form method="post" action="/dashboard/reports/${r.id}/delete" data-confirm="Delete this report? This cannot be undone.">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> report ${r.id}</span></button>
+    </form>
+  </div>
+</li>`;
+}
+
+export interface DashboardData {
+  userName: string;
+  csrf: string;
+  flash?: Flash | null;
+  create: CreateFormState;
+  /** the list parameters as sent (to refill the filters and build page links) */
+  raw: Record<string, string>;
+  /** null when the parameters were invalid (the flash says why) */
+  query: ListReportsQuery | null;
+  list: Page<ReportSummary> | null;
+  projects: string[];
+}
+
+export function dashboardView(d: DashboardData): SafeHtml {
+  const perPage = d.query?.perPage ?? 10;
+  const page = d.query?.page ?? 1;
+  const lastPage = d.list ? Math.max(1, Math.ceil(d.list.total / perPage)) : 1;
+  const filtered = ['search', 'project', 'result'].some((k) => (d.raw[k] ?? '') !== '');
+  let listBody: SafeHtml;
+  if (!d.list) {
+    listBody = html`<p class="empty"><a href="/dashboard">Show all reports</a></p>`;
+  } else if (d.list.items.length === 0) {
+    listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
+  } else {
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf))}</ul>`;
+  }
+  const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
+  return html`<div class="page-head">
+  <h1>Your reports</h1>
+  <p class="muted">Signed in as <strong>${d.userName}</strong></p>
+</div>
+${flashView(d.flash)}
+${createForm(d.csrf, d.create)}
+<section class="card" aria-labelledby="reports-title">
+  <div class="card__head">
+    <h2 id="reports-title">Reports</h2>
+    ${d.list ? html`<p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.total}`}</p>` : ''}
+  </div>
+  ${filters(d.raw, d.projects)}
+  ${listBody}
+  ${d.list ? pager('/dashboard', d.raw, page, lastPage, 'Report pages') : ''}
+</section>`;
+}
+
+export interface ProjectsData {
+  csrf: string;
+  flash?: Flash | null;
+  raw: Record<string, string>;
+  query: ListProjectsQuery | null;
+  list: Page<ProjectSummary> | null;
+}
+
+export function projectsView(d: ProjectsData): SafeHtml {
+  const perPage = d.query?.perPage ?? 10;
+  const page = d.query?.page ?? 1;
+  const lastPage = d.list ? Math.max(1, Math.ceil(d.list.total / perPage)) : 1;
+  const rows = d.list?.items ?? [];
+  return html`<div class="page-head"><h1>Your projects</h1><p class="muted">A project holds the reports of one site.</p></div>
+${flashView(d.flash)}
+<section class="card" aria-labelledby="projects-title">
+  <h2 id="projects-title" class="visually-hidden">Projects</h2>
+  <form method="get" action="/dashboard/projects" class="filters" role="search" aria-label="Filter projects">
+    <div class="field field--grow"><label for="p-search">Search projects</label><input id="p-search" name="search" type="search" value="${d.raw.search ?? ''}"></div>
+    <div class="field"><label for="p-sort-by">Sort by</label><select id="p-sort-by" name="sort_by">${option('created_at', 'Created', d.raw.sort_by ?? 'created_at')}${option('project', 'Name', d.raw.sort_by)}</select></div>
+    <div class="field"><label for="p-sort">Order</label><select id="p-sort" name="sort">${option('desc', 'Descending', d.raw.sort ?? 'desc')}${option('asc', 'Ascending', d.raw.sort)}</select></div>
+    <div class="field"><label for="p-per-page">Per page</label><select id="p-per-page" name="per_page">${['10', '25', '50', '100'].map((n) => option(n, n, d.raw.per_page ?? '10'))}</select></div>
+    <div class="field field--submit"><button type="submit" class="button">Apply</button></div>
+  </form>
+  ${
+    rows.length === 0
+      ? html`<p class="empty">${d.list ? 'No projects.' : ''}</p>`
+      : html`<ul class="project-list">${rows.map(
+          (p) => html`<li class="project-row">
+  <div class="project-row__main">
+    <a href="/dashboard?project=${encodeURIComponent(p.project)}" class="project-row__name">${p.project}</a>
+    <p class="report-row__meta">${p.reportsCount} report${p.reportsCount === 1 ? '' : 's'} · since ${formatDate(p.createdAt)}</p>
+  </div>
+  <form method="post" action="/dashboard/projects/${encodeURIComponent(p.project)}/delete" data-confirm="Delete the project ${p.project} and all its reports?">
+    <input type="hidden" name="_csrf" value="${d.csrf}">
+    <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> project ${p.project}</span></button>
+  </form>
+</li>`,
+        )}</ul>`
+  }
+  ${d.list ? pager('/dashboard/projects', d.raw, page, lastPage, 'Project pages') : ''}
+</section>`;
+}

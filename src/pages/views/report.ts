@@ -1,0 +1,298 @@
+// The report page: the summary (URL, dates, score gauge, categories, failures by priority,
+// page facts), then every check grouped by category — failed first — with its state (icon +
+// text), the value found, its details rendered by their type, and how to fix it. Everything
+// that came from the audited page is escaped by the `html` tag.
+import {
+  CATEGORIES,
+  PRIORITIES,
+  type Category,
+  type CheckResult,
+  type CheckValue,
+  type Details,
+  type Priority,
+  type ResultBand,
+} from '../../analyzer/types.js';
+import { bandOf } from '../../analyzer/scoring.js';
+import type { StoredReport } from '../../services/types.js';
+import { html, join, raw, type SafeHtml } from '../html.js';
+
+export const CATEGORY_NAMES: Record<Category, string> = {
+  seo: 'SEO',
+  performance: 'Performance',
+  security: 'Security',
+  miscellaneous: 'Miscellaneous',
+};
+
+const CATEGORY_BLURBS: Record<Category, string> = {
+  seo: 'How well search engines can find, read and present the page.',
+  performance: 'How fast and light the page is to load.',
+  security: 'How well the page protects its visitors.',
+  miscellaneous: 'Best practices that make a page work well everywhere.',
+};
+
+export const RESULT_LABELS: Record<ResultBand, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
+const PRIORITY_LABELS: Record<Priority, string> = { high: 'High', medium: 'Medium', low: 'Low' };
+export const PRIVACY_LABELS = ['Public', 'Private', 'Password'] as const;
+
+const MAX_ROWS = 50;
+
+/** Icons are shapes as well as colours, so that they read in grey print. */
+const ICONS = {
+  passed: raw(
+    '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><circle cx="10" cy="10" r="9"/><path d="M5.5 10.5l3 3 6-7" fill="none"/></svg>',
+  ),
+  failed: raw(
+    '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><rect x="1" y="1" width="18" height="18" rx="3"/><path d="M6 6l8 8M14 6l-8 8" fill="none"/></svg>',
+  ),
+  inconclusive: raw(
+    '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M10 1l9 9-9 9-9-9z"/><path d="M10 5.5v5.5M10 13.5v1" fill="none"/></svg>',
+  ),
+};
+
+type CheckState = keyof typeof ICONS;
+
+const STATE_LABELS: Record<CheckState, string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  inconclusive: 'Not judged',
+};
+
+const INCONCLUSIVE_REASONS: Record<NonNullable<CheckResult['inconclusive_reason']>, string> = {
+  blocked: 'The resource it needs was blocked or could not be fetched.',
+  not_applicable: 'Not applicable to this page.',
+  no_data: 'There was not enough data to judge it.',
+  error: 'The check could not run.',
+};
+
+function stateOf(c: CheckResult): CheckState {
+  return c.passed === true ? 'passed' : c.passed === false ? 'failed' : 'inconclusive';
+}
+
+const STATE_ORDER: Record<CheckState, number> = { failed: 0, inconclusive: 1, passed: 2 };
+const PRIORITY_ORDER: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
+
+/** Failed first, then not judged, then passed; within each, high priority first; then by title. */
+export function sortChecks(checks: CheckResult[]): CheckResult[] {
+  return [...checks].sort(
+    (a, b) =>
+      STATE_ORDER[stateOf(a)] - STATE_ORDER[stateOf(b)] ||
+      PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] ||
+      a.title.localeCompare(b.title) ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+// --- formatting --------------------------------------------------------------------------
+
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(2)} MB`;
+}
+
+function formatMs(n: number | null): string {
+  return n === null ? '–' : n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
+}
+
+function cell(v: string | number | boolean | null): string {
+  if (v === null) return '–';
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  return String(v);
+}
+
+// --- pieces ------------------------------------------------------------------------------
+
+/** The score gauge: an inline SVG ring, the score and the result as text. */
+export function gauge(score: number, result: ResultBand, size: 'large' | 'small' = 'large'): SafeHtml {
+  const r = 52;
+  const circumference = 2 * Math.PI * r;
+  const clamped = Math.max(0, Math.min(100, Math.round(score)));
+  const dash = (circumference * clamped) / 100;
+  return html`<svg class="gauge gauge--${size} band-${result}" viewBox="0 0 120 120" role="img" aria-label="Score ${clamped} out of 100: ${RESULT_LABELS[result]}">
+  <circle class="gauge__track" cx="60" cy="60" r="${r}"/>
+  <circle class="gauge__value" cx="60" cy="60" r="${r}" stroke-dasharray="${dash.toFixed(2)} ${circumference.toFixed(2)}" transform="rotate(-90 60 60)"/>
+  <text class="gauge__score" x="60" y="${size === 'large' ? 66 : 70}" text-anchor="middle">${clamped}</text>
+  ${size === 'large' ? html`<text class="gauge__max" x="60" y="86" text-anchor="middle">/ 100</text>` : ''}
+</svg>`;
+}
+
+export function resultBadge(result: ResultBand): SafeHtml {
+  const icon = result === 'good' ? ICONS.passed : result === 'bad' ? ICONS.failed : ICONS.inconclusive;
+  return html`<span class="badge band-${result}">${icon}${RESULT_LABELS[result]}</span>`;
+}
+
+function renderValue(value: CheckValue | undefined): SafeHtml | '' {
+  if (value === undefined) return '';
+  let shown: SafeHtml;
+  if (Array.isArray(value)) {
+    shown = value.length === 0 ? html`<em>none</em>` : join(value.map((v) => html`<code>${v}</code>`), ', ');
+  } else if (value === null || value === '') {
+    shown = html`<em>none</em>`;
+  } else if (typeof value === 'boolean') {
+    shown = html`${value ? 'Yes' : 'No'}`;
+  } else {
+    shown = html`<code>${String(value)}</code>`;
+  }
+  return html`<p class="check__value"><span class="check__label">Found:</span> ${shown}</p>`;
+}
+
+function more(shown: number, total: number, truncated: number | undefined): SafeHtml | '' {
+  const n = total - shown + (truncated ?? 0);
+  return n > 0 ? html`<p class="details__more">… and ${n} more</p>` : '';
+}
+
+/** Renders a check's details by their type only (never by check id). */
+export function renderDetails(details: Details | undefined, label: string): SafeHtml | '' {
+  if (!details) return '';
+  switch (details.type) {
+    case 'text':
+      return html`<div class="details details--text"><p>${details.text}</p></div>`;
+    case 'list': {
+      const items = details.items.slice(0, MAX_ROWS);
+      return html`<div class="details details--list"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul>${more(items.length, details.items.length, details.truncated)}</div>`;
+    }
+    case 'table': {
+      const rows = details.rows.slice(0, MAX_ROWS);
+      return html`<div class="details details--table"><div class="table-wrap" role="region" aria-label="${label}" tabindex="0"><table>
+<thead><tr>${details.headings.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr>${r.map((c) => html`<td>${cell(c)}</td>`)}</tr>`)}</tbody>
+</table></div>${more(rows.length, details.rows.length, details.truncated)}</div>`;
+    }
+  }
+}
+
+function renderCheck(c: CheckResult): SafeHtml {
+  const state = stateOf(c);
+  const reason =
+    state === 'inconclusive' && c.inconclusive_reason ? html`<p class="check__reason">${INCONCLUSIVE_REASONS[c.inconclusive_reason]}</p>` : '';
+  const fix =
+    state !== 'passed' && c.how_to_fix
+      ? html`<div class="check__fix"><h4>How to fix</h4><p>${c.how_to_fix}</p></div>`
+      : '';
+  return html`<li class="check check--${state}" id="check-${c.id}">
+  <div class="check__head">
+    <span class="state state--${state}">${ICONS[state]}<span class="state__text">${STATE_LABELS[state]}</span></span>
+    <h3 class="check__title">${c.title}</h3>
+    <span class="priority priority--${c.priority}">${PRIORITY_LABELS[c.priority]} priority</span>
+  </div>
+  <div class="check__body">
+    ${c.message && c.message !== c.title ? html`<p class="check__message">${c.message}</p>` : ''}
+    ${reason}
+    ${renderValue(c.value)}
+    ${renderDetails(c.details, `Details: ${c.title}`)}
+    ${fix}
+  </div>
+</li>`;
+}
+
+function failedByPriority(checks: CheckResult[]): Record<Priority, number> {
+  const out: Record<Priority, number> = { high: 0, medium: 0, low: 0 };
+  for (const c of checks) if (c.passed === false) out[c.priority]++;
+  return out;
+}
+
+export interface ReportViewOptions {
+  /** the signed-in owner is looking: show privacy and a link to the dashboard */
+  owner: boolean;
+}
+
+export function reportView(report: StoredReport, opts: ReportViewOptions): SafeHtml {
+  const checks = Object.values(report.results);
+  const failed = failedByPriority(checks);
+  const totalFailed = failed.high + failed.medium + failed.low;
+  const totalPassed = checks.filter((c) => c.passed === true).length;
+  const totalInconclusive = checks.length - totalFailed - totalPassed;
+  const p = report.page;
+  const requests = Object.entries(p.requests ?? {}).filter(([, n]) => n > 0);
+
+  const categoryCards = CATEGORIES.map((cat) => {
+    const s = report.categories[cat];
+    if (!s) return '';
+    const band = bandOf(s.score);
+    return html`<li class="category-card">
+  <a href="#category-${cat}" class="category-card__link">
+    ${gauge(s.score, band, 'small')}
+    <span class="category-card__text">
+      <span class="category-card__name">${CATEGORY_NAMES[cat]}</span>
+      <span class="category-card__counts">${s.passed} passed · ${s.failed} failed</span>
+    </span>
+  </a>
+</li>`;
+  });
+
+  const sections = CATEGORIES.map((cat) => {
+    const list = sortChecks(checks.filter((c) => c.category === cat));
+    if (list.length === 0) return '';
+    const s = report.categories[cat];
+    return html`<section class="category" id="category-${cat}" aria-labelledby="category-${cat}-title">
+  <div class="category__head">
+    <h2 id="category-${cat}-title">${CATEGORY_NAMES[cat]}</h2>
+    ${s ? html`<p class="category__score"><strong>${s.score}</strong>/100 · ${s.passed} passed · ${s.failed} failed</p>` : ''}
+  </div>
+  <p class="category__blurb">${CATEGORY_BLURBS[cat]}</p>
+  <ol class="checks">${list.map(renderCheck)}</ol>
+</section>`;
+  });
+
+  const ownerBar = opts.owner
+    ? html`<p class="owner-bar no-print">You own this report · <strong>${PRIVACY_LABELS[report.privacy]}</strong> · <a href="/dashboard?project=${encodeURIComponent(report.project)}">Manage it on the dashboard</a></p>`
+    : '';
+
+  return html`${ownerBar}
+<article class="report">
+<header class="summary band-${report.result}">
+  <div class="summary__gauge">
+    ${gauge(report.score, report.result)}
+    ${resultBadge(report.result)}
+  </div>
+  <div class="summary__text">
+    <p class="eyebrow">Audit report · ${report.project}</p>
+    <h1 class="summary__url">${report.url}</h1>
+    <dl class="facts facts--summary">
+      ${report.finalUrl !== report.url ? html`<div><dt>Final URL</dt><dd class="break">${report.finalUrl}</dd></div>` : ''}
+      <div><dt>Generated</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
+      <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
+    </dl>
+  </div>
+</header>
+
+<section class="overview" aria-labelledby="overview-title">
+  <h2 id="overview-title" class="visually-hidden">Overview</h2>
+  <div class="panel">
+    <h3 class="panel__title">Categories</h3>
+    <ul class="category-cards">${categoryCards}</ul>
+  </div>
+  <div class="panel panel--split">
+    <div>
+      <h3 class="panel__title">Failed checks by priority</h3>
+      <ul class="priority-counts">
+        ${PRIORITIES.map(
+          (pr) => html`<li class="priority-count priority-count--${pr}${failed[pr] === 0 ? ' is-zero' : ''}"><span class="priority-count__n">${failed[pr]}</span><span class="priority-count__label">${PRIORITY_LABELS[pr]}</span></li>`,
+        )}
+      </ul>
+      <p class="muted">${checks.length} checks: ${totalPassed} passed, ${totalFailed} failed${totalInconclusive ? html`, ${totalInconclusive} not judged` : ''}.</p>
+    </div>
+    <div>
+      <h3 class="panel__title">Page</h3>
+      <dl class="facts facts--page">
+        <div><dt>Status</dt><dd>${p.status} · HTTP/${p.http_version}</dd></div>
+        <div><dt>Redirects</dt><dd>${p.redirects.length}</dd></div>
+        <div><dt>First byte</dt><dd>${formatMs(p.timings.ttfb_ms)}</dd></div>
+        <div><dt>Load time</dt><dd>${formatMs(p.timings.total_ms)}</dd></div>
+        <div><dt>HTML size</dt><dd>${formatBytes(p.sizes.html_bytes)}</dd></div>
+        <div><dt>Transferred</dt><dd>${formatBytes(p.sizes.transfer_bytes)}</dd></div>
+        ${requests.length ? html`<div class="facts__wide"><dt>Resources</dt><dd>${requests.map(([k, n], i) => html`${i ? ', ' : ''}${n} ${k}`)}</dd></div>` : ''}
+      </dl>
+    </div>
+  </div>
+</section>
+
+${sections}
+</article>`;
+}
