@@ -1,0 +1,24 @@
+import type { CheckDefinition } from '../types.js';
+
+const check: CheckDefinition = {
+  id: 'content_length',
+  category: 'miscellaneous',
+  priority: 'low',
+  title: 'The page has enough text',
+  failTitle: 'The page has little text',
+  howToFix:
+    'Give the page enough useful text (about 500 words or more) for readers and search engines to understand what it offers.',
+  needsContent: true,
+  thresholds: {
+    min_words: { default: 500, description: 'fewest words of visible text' },
+  },
+  run(a, t) {
+    const n = a.wordCount;
+    if (n < t.min_words!) {
+      return { passed: false, message: `The page has ${n.toLocaleString('en-US')} words of text; aim for at least ${t.min_words}.`, value: n };
+    }
+    return { passed: true, message: `The page has ${n.toLocaleString('en-US')} words of text.`, value: n };
+  },
+};
+
+export default check;

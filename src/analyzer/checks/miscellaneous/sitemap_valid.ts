@@ -1,0 +1,100 @@
+// The sitemap the audit found (robots.txt Sitemap: line or /sitemap.xml) is well-formed: XML
+// that parses, a <urlset> or <sitemapindex> root, at least one <loc>, and only URLs of this
+// site. Not applicable when no sitemap was found (the `sitemap` check reports that).
+import type { CheckDefinition } from '../types.js';
+import { clip, listDetails } from '../types.js';
+
+/** The first element's name (prefix dropped, lower-cased), from the first 4 KB only. */
+export function rootElement(xml: string): string | null {
+  const head = xml.slice(0, 4096);
+  // <?xml?>, <!-- --> and <!DOCTYPE> cannot match (? and ! are excluded): the first real tag wins
+  const m = /<([^\s/>?!]+)[\s/>]/.exec(head.replace(/<!--[\s\S]*?-->/g, ''));
+  if (m === null) return null;
+  const name = m[1]!.toLowerCase();
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
+
+function bareHost(h: string): string {
+  const l = h.toLowerCase();
+  return l.startsWith('www.') ? l.slice(4) : l;
+}
+
+const check: CheckDefinition = {
+  id: 'sitemap_valid',
+  category: 'miscellaneous',
+  priority: 'low',
+  title: 'The XML sitemap is valid',
+  failTitle: 'The XML sitemap is not valid',
+  howToFix:
+    'Serve a sitemap that is well-formed XML with a <urlset> (or <sitemapindex>) root in the sitemaps.org namespace, one <url><loc>https://…</loc></url> per page, and only URLs of this site (same host as the sitemap).',
+  needsContent: false,
+  run(a) {
+    const s = a.sitemap;
+    if (s === null || s.status === null || s.status < 200 || s.status >= 300) return 'not_applicable';
+    const where = s.finalUrl || s.url;
+    if (!s.isXml) {
+      // plain-text sitemaps (one absolute URL a line) are allowed by the major search engines
+      const lines = s.body.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+      if (lines.length > 0 && lines.length <= 50_000 && !s.body.trimStart().startsWith('<') && lines.every((l) => /^https?:\/\/\S+$/i.test(l))) {
+        return { passed: true, message: `${where} is a plain-text sitemap with ${lines.length} URL${lines.length === 1 ? '' : 's'}.`, value: lines.length };
+      }
+      return {
+        passed: false,
+        message: `${where} is not well-formed XML: ${clip(s.parseError ?? 'it does not parse', 160)}.`,
+        value: 0,
+      };
+    }
+    const root = rootElement(s.body);
+    if (root === 'rss' || root === 'feed') {
+      return { passed: true, message: `${where} is an ${root === 'rss' ? 'RSS' : 'Atom'} feed, which search engines accept as a sitemap.`, value: s.urls.length };
+    }
+    if (root !== 'urlset' && root !== 'sitemapindex') {
+      return {
+        passed: false,
+        message: `${where} has a <${root ?? '?'}> root element; a sitemap's root is <urlset> or <sitemapindex>.`,
+        value: s.urls.length,
+      };
+    }
+    const kind = root === 'sitemapindex' ? 'sitemap index' : 'sitemap';
+    if (s.urls.length === 0) {
+      return { passed: false, message: `The ${kind} ${where} lists no <loc> URLs.`, value: 0 };
+    }
+    // same host (www. ignored) as the page; a cheap prefix test first, parsing only the rest
+    const host = bareHost(a.finalUrlParsed.hostname);
+    const prefixes = ['http://', 'https://'].flatMap((p) => [`${p}${host}/`, `${p}www.${host}/`]);
+    const foreign: string[] = [];
+    let foreignCount = 0;
+    for (const raw of s.urls) {
+      const lowerStart = raw.slice(0, host.length + 13).toLowerCase();
+      if (prefixes.some((p) => lowerStart.startsWith(p))) continue;
+      let ok = false;
+      try {
+        const u = new URL(raw);
+        ok = (u.protocol === 'http:' || u.protocol === 'https:') && bareHost(u.hostname) === host;
+      } catch {
+        ok = false;
+      }
+      if (!ok) {
+        foreignCount++;
+        if (foreign.length < 50) foreign.push(clip(raw, 150));
+      }
+    }
+    if (foreignCount > 0) {
+      const details = { ...listDetails(foreign), ...(foreignCount > foreign.length ? { truncated: foreignCount - foreign.length } : {}) };
+      return {
+        passed: false,
+        message: `${foreignCount} of ${s.urls.length} URLs in the ${kind} ${where} are not absolute URLs of ${host}; search engines ignore them.`,
+        value: foreignCount,
+        details,
+      };
+    }
+    return {
+      passed: true,
+      message: `The ${kind} ${where} parses and lists ${s.urls.length}${s.urls.length >= 50_000 ? '+' : ''} URL${s.urls.length === 1 ? '' : 's'} of ${host}.`,
+      value: s.urls.length,
+    };
+  },
+};
+
+export default check;

@@ -1,0 +1,70 @@
+import type { CheckDefinition } from '../types.js';
+
+/** host (without www.) → network name */
+const NETWORKS: Record<string, string> = {
+  'facebook.com': 'Facebook',
+  'fb.com': 'Facebook',
+  'twitter.com': 'X (Twitter)',
+  'x.com': 'X (Twitter)',
+  'instagram.com': 'Instagram',
+  'linkedin.com': 'LinkedIn',
+  'youtube.com': 'YouTube',
+  'youtu.be': 'YouTube',
+  'pinterest.com': 'Pinterest',
+  'tiktok.com': 'TikTok',
+  'threads.net': 'Threads',
+  'threads.com': 'Threads',
+  'bsky.app': 'Bluesky',
+  'mastodon.social': 'Mastodon',
+  'reddit.com': 'Reddit',
+  'tumblr.com': 'Tumblr',
+  'vk.com': 'VK',
+  'weibo.com': 'Weibo',
+  't.me': 'Telegram',
+  'wa.me': 'WhatsApp',
+  'discord.gg': 'Discord',
+  'snapchat.com': 'Snapchat',
+  'github.com': 'GitHub',
+  'xing.com': 'XING',
+};
+
+function networkOf(url: string): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  if (host.startsWith('www.')) host = host.slice(4);
+  if (host.startsWith('m.') || host.startsWith('mobile.')) host = host.slice(host.indexOf('.') + 1);
+  const direct = NETWORKS[host];
+  if (direct) return direct;
+  // country and regional subdomains: de.linkedin.com, pinterest.co.uk
+  const parts = host.split('.');
+  if (parts.length > 2) return NETWORKS[parts.slice(-2).join('.')] ?? null;
+  return null;
+}
+
+const check: CheckDefinition = {
+  id: 'social',
+  category: 'miscellaneous',
+  priority: 'low',
+  title: 'The page links to social networks',
+  failTitle: 'The page has no links to social networks',
+  howToFix:
+    "Link to the site's profiles on the social networks its audience uses (usually in the header or footer).",
+  needsContent: true,
+  run(a) {
+    const found = new Set<string>();
+    for (const x of a.anchors) {
+      if (x.internal !== false || x.url === null) continue;
+      const n = networkOf(x.url);
+      if (n) found.add(n);
+    }
+    if (found.size === 0) return { passed: false, message: 'The page links to no social network profiles.', value: [] };
+    const list = [...found];
+    return { passed: true, message: `The page links to ${list.join(', ')}.`, value: list };
+  },
+};
+
+export default check;
