@@ -1,26 +1,51 @@
-// createServices({db, analyze, config}) → Services. (Implementation in progress: signatures are stable.)
-import type { Kysely } from 'kysely';
+// createServices({db, analyze, config}) → Services: the business rules. Services open the
+// transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
+import type { Db } from '../store/database.js';
+import { createAccountServices } from './accounts.service.js';
+import { createProjectServices } from './projects.service.js';
+import { createReportServices } from './reports.service.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 
 export * from './types.js';
 
 export interface ServicesDeps {
   /** from createDb(databaseUrl).db, migrated */
-  db: Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  db: Db;
   analyze: AnalyzeFn;
   config: ServicesConfig;
   /** clock, for tests; default () => new Date() */
   now?: () => Date;
 }
 
-export function createServices(_deps: ServicesDeps): Services {
-  throw new Error('not implemented yet');
+export function createServices(deps: ServicesDeps): Services {
+  const ctx = { ...deps, now: deps.now ?? (() => new Date()) };
+  const accounts = createAccountServices(ctx);
+  return {
+    ...accounts,
+    reports: createReportServices(ctx),
+    projects: createProjectServices(ctx),
+  };
 }
+
+/** The bootstrap user's name. */
+export const BOOTSTRAP_USER = 'admin';
 
 /**
  * First start: on an empty users table creates user `admin` with a key (config.bootstrapKey
  * when set, else random) and returns that key so the server prints it once; otherwise null.
+ * Safe when several processes start at once (the unique name lets one win).
  */
-export async function bootstrap(_services: Services, _config: Pick<ServicesConfig, 'bootstrapKey'>): Promise<string | null> {
-  throw new Error('not implemented yet');
+export async function bootstrap(
+  services: Services,
+  config: Pick<ServicesConfig, 'bootstrapKey'>,
+): Promise<string | null> {
+  if ((await services.users.list()).length > 0) return null;
+  try {
+    const { key } = await services.users.create(BOOTSTRAP_USER, { key: config.bootstrapKey ?? undefined });
+    return key.key;
+  } catch (err) {
+    // another process created it first
+    if ((await services.users.find(BOOTSTRAP_USER)) !== null) return null;
+    throw err;
+  }
 }

@@ -195,8 +195,11 @@ export interface Services {
     delete(userId: number, project: string): Promise<{ reportsDeleted: number }>;
   };
   users: {
-    /** a new user and its first key; 422 `name` when taken or invalid */
-    create(name: string): Promise<{ user: User; key: IssuedKey }>;
+    /**
+     * A new user and its first key; 422 `name` when taken or invalid. `key` fixes the first
+     * key's secret (PAGEGRADE_BOOTSTRAP_KEY); otherwise it is random.
+     */
+    create(name: string, options?: { key?: string | undefined }): Promise<{ user: User; key: IssuedKey }>;
     /** by name, or by id when `nameOrId` is all digits (a name is tried first) */
     find(nameOrId: string | number): Promise<User | null>;
     get(id: number): Promise<User | null>;

@@ -1,0 +1,48 @@
+// Projects: listing (counts come from the projects table) and deleting with all their reports.
+import { notFound } from '../errors.js';
+import { withTransaction } from '../store/database.js';
+import { countProjects, deleteProjectRow, listProjects } from '../store/projects.repository.js';
+import { deleteProjectReports } from '../store/reports.repository.js';
+import { adjustUserCounters, getUserCounters } from '../store/users.repository.js';
+import type { ServiceContext } from './context.js';
+import type { ListProjectsQuery, Services } from './types.js';
+
+export function createProjectServices(ctx: ServiceContext): Services['projects'] {
+  const { db } = ctx;
+  return {
+    async list(userId: number, q: ListProjectsQuery) {
+      const perPage = q.perPage ?? 10;
+      const page = q.page ?? 1;
+      const search = q.search ? q.search : undefined;
+      const total = search ? await countProjects(db, userId, search) : (await getUserCounters(db, userId)).projects;
+      const offset = (page - 1) * perPage;
+      if (offset >= total) return { items: [], total };
+      const rows = await listProjects(db, userId, {
+        search,
+        sortBy: q.sortBy ?? 'created_at',
+        sort: q.sort ?? 'desc',
+        limit: perPage,
+        offset,
+      });
+      return { items: rows.map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount })), total };
+    },
+
+    async delete(userId: number, project: string) {
+      return withTransaction(db, async (trx) => {
+        // deleting the row first locks it: a concurrent delete of the same project waits,
+        // then finds nothing (404); a concurrent create waits, then starts the project anew
+        if (!(await deleteProjectRow(trx, userId, project))) throw notFound('No such project.');
+        const deleted = await deleteProjectReports(trx, userId, project);
+        const reportsDeleted = deleted.good + deleted.decent + deleted.bad;
+        await adjustUserCounters(trx, userId, {
+          projects: -1,
+          reports: -reportsDeleted,
+          good: -deleted.good,
+          decent: -deleted.decent,
+          bad: -deleted.bad,
+        });
+        return { reportsDeleted };
+      });
+    },
+  };
+}

@@ -1,0 +1,207 @@
+// createDb(DATABASE_URL): SQLite (better-sqlite3) or PostgreSQL (pg Pool) behind one Kysely
+// interface; migrate(db) applies the in-code migrations (once, even with several processes).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type ColumnType,
+  type Generated,
+  type MigrationResultSet,
+} from 'kysely';
+import { migrations } from './migrations/index.js';
+
+/** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
+type Timestamp = ColumnType<Date | string, string, string>;
+type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  created_at: Timestamp;
+  projects_count: Generated<number>;
+  reports_count: Generated<number>;
+  good_count: Generated<number>;
+  decent_count: Generated<number>;
+  bad_count: Generated<number>;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  prefix: string;
+  /** hex SHA-256 of the whole key */
+  hash: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  final_url: string;
+  project: string;
+  result: string;
+  /** good 0, decent 1, bad 2 (sort_by=result) */
+  result_rank: number;
+  score: number;
+  privacy: number;
+  /** scrypt$N$r$p$salt$hash, or null */
+  password_hash: string | null;
+  /** JSON text */
+  categories: string;
+  results: string;
+  page: string;
+  generated_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReportRunsTable {
+  id: Generated<number>;
+  report_id: number;
+  final_url: string;
+  result: string;
+  score: number;
+  categories: string;
+  results: string;
+  page: string;
+  generated_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  created_at: Timestamp;
+  reports_count: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  reports: ReportsTable;
+  report_runs: ReportRunsTable;
+  projects: ProjectsTable;
+  settings: SettingsTable;
+}
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** The file path of a `sqlite:` URL (`sqlite:./data/x.db`, `sqlite:///abs/x.db`, `sqlite::memory:`). */
+export function sqlitePath(databaseUrl: string): string {
+  let path = databaseUrl.slice('sqlite:'.length);
+  if (path.startsWith('//')) path = path.slice(2);
+  if (path === '') throw new Error('DATABASE_URL: sqlite: needs a file path');
+  return path;
+}
+
+export function createDb(databaseUrl: string): DatabaseHandle {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = sqlitePath(databaseUrl);
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    const database = new SqliteDatabase(path);
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // an idle client's error (server restart) must not crash the process; the next query reconnects
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  throw new Error('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Runs `fn` in one transaction and hands it the transaction. SQLite: BEGIN IMMEDIATE (takes
+ * the write lock up front, so two processes never deadlock upgrading a read lock; waits up to
+ * busy_timeout). PostgreSQL: READ COMMITTED; the repositories order their writes so that
+ * row locks (project, user counters) serialise the transactions that must not interleave.
+ */
+export async function withTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'postgres') {
+    // a deadlock or serialization failure rolls the whole transaction back: run it again
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction().execute(fn);
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw err;
+      }
+    }
+  }
+  return db.connection().execute(async (conn) => {
+    await sql`BEGIN IMMEDIATE`.execute(conn);
+    try {
+      const out = await fn(conn);
+      await sql`COMMIT`.execute(conn);
+      return out;
+    } catch (err) {
+      await sql`ROLLBACK`.execute(conn).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+const provider = { getMigrations: () => Promise.resolve(migrations) };
+
+/** An arbitrary fixed key for pg_advisory_lock: "pagegrade migrations". */
+const MIGRATION_LOCK = 7_347_201_337;
+
+function check(result: MigrationResultSet): void {
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`database migration ${failed ?? ''} failed: ${reason}`, { cause: result.error });
+  }
+}
+
+/**
+ * Applies every pending migration. On PostgreSQL a session-level advisory lock, taken on the
+ * connection that runs them, makes processes starting together apply them once.
+ */
+export async function migrate(db: Db): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await db.connection().execute(async (conn) => {
+      await sql`SELECT pg_advisory_lock(${sql.lit(MIGRATION_LOCK)})`.execute(conn);
+      try {
+        check(await new Migrator({ db: conn, provider }).migrateToLatest());
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${sql.lit(MIGRATION_LOCK)})`.execute(conn);
+      }
+    });
+    return;
+  }
+  check(await new Migrator({ db, provider }).migrateToLatest());
+}

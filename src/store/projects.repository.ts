@@ -1,0 +1,114 @@
+// projects: one row per (user, host) while it holds reports, with its reports_count maintained
+// in the transactions that insert and delete reports — listing never aggregates over reports.
+import { dialectOf, type Db } from './database.js';
+import { substringMatch, toIso, toNumber } from './sql-helpers.js';
+
+export interface ProjectRow {
+  name: string;
+  createdAt: string;
+  reportsCount: number;
+}
+
+export interface ProjectListOptions {
+  search?: string;
+  sortBy: 'created_at' | 'project';
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Counts one more report in a project, creating the project row when it has none.
+ * Returns true when the row was created. (INSERT … DO NOTHING then UPDATE, retried: a project
+ * deleted by a concurrent transaction between the two is simply created again.)
+ */
+export async function addReportToProject(db: Db, userId: number, name: string, now: string): Promise<boolean> {
+  for (;;) {
+    const inserted = await db
+      .insertInto('projects')
+      .values({ user_id: userId, name, created_at: now, reports_count: 1 })
+      .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return true;
+    const updated = await db
+      .updateTable('projects')
+      .set((eb) => ({ reports_count: eb('reports_count', '+', 1) }))
+      .where('user_id', '=', userId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return false;
+  }
+}
+
+/** Counts one report less; deletes the project when it was the last. Returns true when deleted. */
+export async function removeReportFromProject(db: Db, userId: number, name: string, count = 1): Promise<boolean> {
+  const row = await db
+    .updateTable('projects')
+    .set((eb) => ({ reports_count: eb('reports_count', '-', count) }))
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .returning('reports_count')
+    .executeTakeFirst();
+  if (!row || toNumber(row.reports_count) > 0) return false;
+  const deleted = await db
+    .deleteFrom('projects')
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .where('reports_count', '<=', 0)
+    .executeTakeFirst();
+  return deleted.numDeletedRows > 0n;
+}
+
+/** Deletes a project row (locks it until commit on PostgreSQL); false when it does not exist. */
+export async function deleteProjectRow(db: Db, userId: number, name: string): Promise<boolean> {
+  const res = await db.deleteFrom('projects').where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+  return res.numDeletedRows > 0n;
+}
+
+export async function findProject(db: Db, userId: number, name: string): Promise<ProjectRow | null> {
+  const row = await db
+    .selectFrom('projects')
+    .select(['name', 'created_at', 'reports_count'])
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row ? { name: row.name, createdAt: toIso(row.created_at), reportsCount: toNumber(row.reports_count) } : null;
+}
+
+function filtered(db: Db, userId: number, search: string | undefined) {
+  let q = db.selectFrom('projects').where('projects.user_id', '=', userId);
+  if (search) q = q.where(substringMatch(dialectOf(db), 'projects', 'name', search));
+  return q;
+}
+
+export async function listProjects(db: Db, userId: number, o: ProjectListOptions): Promise<ProjectRow[]> {
+  let q = filtered(db, userId, o.search).select(['projects.name', 'projects.created_at', 'projects.reports_count']);
+  q = o.sortBy === 'created_at' ? q.orderBy('projects.created_at', o.sort) : q;
+  const rows = await q.orderBy('projects.name', o.sort).limit(o.limit).offset(o.offset).execute();
+  return rows.map((r) => ({ name: r.name, createdAt: toIso(r.created_at), reportsCount: toNumber(r.reports_count) }));
+}
+
+/** Counts matching projects (only used with a search; the unfiltered count is users.projects_count). */
+export async function countProjects(db: Db, userId: number, search: string | undefined): Promise<number> {
+  const row = await filtered(db, userId, search)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+/**
+ * Locks a project row until the transaction ends (PostgreSQL; no-op on SQLite, whose
+ * transactions hold the write lock). Taken before touching its reports so that every
+ * transaction locks project → reports → user in the same order (no deadlocks).
+ */
+export async function lockProject(db: Db, userId: number, name: string): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await db
+    .selectFrom('projects')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .forUpdate()
+    .execute();
+}

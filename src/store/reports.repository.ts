@@ -1,0 +1,355 @@
+// reports and report_runs: every SQL statement on them. JSON columns are stored as text
+// (exact round trip, key order kept) and parsed here; dates come back as ISO strings.
+import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../analyzer/types.js';
+import { dialectOf, type Db } from './database.js';
+import { substringMatch, toIso, toNumber } from './sql-helpers.js';
+
+export const RESULT_RANK: Record<ResultBand, number> = { good: 0, decent: 1, bad: 2 };
+
+export interface ReportSummaryRow {
+  id: number;
+  userId: number;
+  url: string;
+  finalUrl: string;
+  project: string;
+  result: ResultBand;
+  score: number;
+  privacy: 0 | 1 | 2;
+  hasPassword: boolean;
+  generatedAt: string;
+  createdAt: string;
+  updatedAt: string;
+  categories: Record<Category, CategoryScore>;
+}
+
+export interface ReportRow extends ReportSummaryRow {
+  results: Record<string, CheckResult>;
+  page: PageInfo;
+}
+
+export interface RunRow {
+  id: number;
+  reportId: number;
+  finalUrl: string;
+  result: ResultBand;
+  score: number;
+  generatedAt: string;
+  categories: Record<Category, CategoryScore>;
+  results: Record<string, CheckResult>;
+  page: PageInfo;
+}
+
+/** The audit part of a report, as written. */
+export interface AuditColumns {
+  finalUrl: string;
+  result: ResultBand;
+  score: number;
+  generatedAt: string;
+  categories: Record<Category, CategoryScore>;
+  results: Record<string, CheckResult>;
+  page: PageInfo;
+}
+
+export interface ReportFilter {
+  search?: string;
+  project?: string;
+  result?: ResultBand;
+}
+
+export interface ReportListOptions extends ReportFilter {
+  sortBy: 'id' | 'generated_at' | 'url' | 'result';
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const summaryColumns = [
+  'reports.id',
+  'reports.user_id',
+  'reports.url',
+  'reports.final_url',
+  'reports.project',
+  'reports.result',
+  'reports.score',
+  'reports.privacy',
+  'reports.password_hash',
+  'reports.generated_at',
+  'reports.created_at',
+  'reports.updated_at',
+  'reports.categories',
+] as const;
+
+interface SummarySelect {
+  id: number;
+  user_id: number;
+  url: string;
+  final_url: string;
+  project: string;
+  result: string;
+  score: number;
+  privacy: number;
+  password_hash: string | null;
+  generated_at: Date | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  categories: string;
+}
+
+function toSummary(r: SummarySelect): ReportSummaryRow {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    url: r.url,
+    finalUrl: r.final_url,
+    project: r.project,
+    result: r.result as ResultBand,
+    score: toNumber(r.score),
+    privacy: toNumber(r.privacy) as 0 | 1 | 2,
+    hasPassword: r.password_hash !== null,
+    generatedAt: toIso(r.generated_at),
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
+    categories: JSON.parse(r.categories) as Record<Category, CategoryScore>,
+  };
+}
+
+const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
+
+export async function insertReport(
+  db: Db,
+  r: AuditColumns & {
+    userId: number;
+    url: string;
+    project: string;
+    privacy: number;
+    passwordHash: string | null;
+    now: string;
+  },
+): Promise<number> {
+  const row = await db
+    .insertInto('reports')
+    .values({
+      user_id: r.userId,
+      url: r.url,
+      final_url: r.finalUrl,
+      project: r.project,
+      result: r.result,
+      result_rank: RESULT_RANK[r.result],
+      score: r.score,
+      privacy: r.privacy,
+      password_hash: r.passwordHash,
+      categories: JSON.stringify(r.categories),
+      results: JSON.stringify(r.results),
+      page: JSON.stringify(r.page),
+      generated_at: r.generatedAt,
+      created_at: r.now,
+      updated_at: r.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * One report with its results and page; `userId` scopes it to its owner (null = any owner).
+ * `forUpdate` locks the row until the transaction ends (PostgreSQL; SQLite's transactions
+ * already hold the write lock).
+ */
+export async function findReport(
+  db: Db,
+  id: number,
+  userId: number | null,
+  forUpdate = false,
+): Promise<ReportRow | null> {
+  if (!validId(id)) return null;
+  let q = db
+    .selectFrom('reports')
+    .select([...summaryColumns, 'reports.results', 'reports.page'])
+    .where('reports.id', '=', id);
+  if (userId !== null) q = q.where('reports.user_id', '=', userId);
+  if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
+  const r = await q.executeTakeFirst();
+  if (!r) return null;
+  return {
+    ...toSummary(r),
+    results: JSON.parse(r.results) as Record<string, CheckResult>,
+    page: JSON.parse(r.page) as PageInfo,
+  };
+}
+
+export async function getPasswordHash(db: Db, id: number): Promise<string | null> {
+  if (!validId(id)) return null;
+  const row = await db.selectFrom('reports').select('password_hash').where('id', '=', id).executeTakeFirst();
+  return row?.password_hash ?? null;
+}
+
+function filtered(db: Db, userId: number, f: ReportFilter) {
+  let q = db.selectFrom('reports').where('reports.user_id', '=', userId);
+  if (f.project !== undefined) q = q.where('reports.project', '=', f.project);
+  if (f.result !== undefined) q = q.where('reports.result_rank', '=', RESULT_RANK[f.result]);
+  if (f.search) q = q.where(substringMatch(dialectOf(db), 'reports', 'url', f.search));
+  return q;
+}
+
+const sortColumn = {
+  id: null,
+  generated_at: 'reports.generated_at',
+  url: 'reports.url',
+  result: 'reports.result_rank',
+} as const;
+
+/** A page of report summaries (no results/page columns are read). Ties broken by id, same direction. */
+export async function listReports(db: Db, userId: number, o: ReportListOptions): Promise<ReportSummaryRow[]> {
+  let q = filtered(db, userId, o).select(summaryColumns);
+  const column = sortColumn[o.sortBy];
+  if (column !== null) q = q.orderBy(column, o.sort);
+  const rows = await q.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
+  return rows.map(toSummary);
+}
+
+/** Counts through the indexes (used when a filter applies; unfiltered totals are counters). */
+export async function countReports(db: Db, userId: number, f: ReportFilter): Promise<number> {
+  const row = await filtered(db, userId, f)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+export async function updateReportSettings(
+  db: Db,
+  id: number,
+  s: { privacy: number; passwordHash: string | null; now: string },
+): Promise<void> {
+  await db
+    .updateTable('reports')
+    .set({ privacy: s.privacy, password_hash: s.passwordHash, updated_at: s.now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function updateReportAudit(db: Db, id: number, a: AuditColumns): Promise<void> {
+  await db
+    .updateTable('reports')
+    .set({
+      final_url: a.finalUrl,
+      result: a.result,
+      result_rank: RESULT_RANK[a.result],
+      score: a.score,
+      categories: JSON.stringify(a.categories),
+      results: JSON.stringify(a.results),
+      page: JSON.stringify(a.page),
+      generated_at: a.generatedAt,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes one of a user's reports; returns what the counters need, or null when there was none. */
+export async function deleteReport(
+  db: Db,
+  id: number,
+  userId: number,
+): Promise<{ project: string; result: ResultBand } | null> {
+  if (!validId(id)) return null;
+  const row = await db
+    .deleteFrom('reports')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning(['project', 'result'])
+    .executeTakeFirst();
+  return row ? { project: row.project, result: row.result as ResultBand } : null;
+}
+
+/** Deletes every report of a project (their runs cascade); returns how many of each result. */
+export async function deleteProjectReports(
+  db: Db,
+  userId: number,
+  project: string,
+): Promise<Record<ResultBand, number>> {
+  const rows = await db
+    .deleteFrom('reports')
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .returning('result_rank')
+    .execute();
+  const out: Record<ResultBand, number> = { good: 0, decent: 0, bad: 0 };
+  for (const r of rows) {
+    const rank = toNumber(r.result_rank);
+    if (rank === 0) out.good++;
+    else if (rank === 1) out.decent++;
+    else out.bad++;
+  }
+  return out;
+}
+
+export async function insertRun(db: Db, reportId: number, a: AuditColumns): Promise<void> {
+  await db
+    .insertInto('report_runs')
+    .values({
+      report_id: reportId,
+      final_url: a.finalUrl,
+      result: a.result,
+      score: a.score,
+      categories: JSON.stringify(a.categories),
+      results: JSON.stringify(a.results),
+      page: JSON.stringify(a.page),
+      generated_at: a.generatedAt,
+    })
+    .execute();
+}
+
+/** A report's earlier runs, newest first. */
+export async function listRuns(db: Db, reportId: number): Promise<RunRow[]> {
+  const rows = await db
+    .selectFrom('report_runs')
+    .selectAll()
+    .where('report_id', '=', reportId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    reportId: r.report_id,
+    finalUrl: r.final_url,
+    result: r.result as ResultBand,
+    score: toNumber(r.score),
+    generatedAt: toIso(r.generated_at),
+    categories: JSON.parse(r.categories) as Record<Category, CategoryScore>,
+    results: JSON.parse(r.results) as Record<string, CheckResult>,
+    page: JSON.parse(r.page) as PageInfo,
+  }));
+}
+
+export async function countRuns(db: Db, reportId: number): Promise<number> {
+  const row = await db
+    .selectFrom('report_runs')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('report_id', '=', reportId)
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+/** The project of one of a user's reports, without locking (a report never changes project). */
+export async function findReportProject(db: Db, id: number, userId: number): Promise<string | null> {
+  if (!validId(id)) return null;
+  const row = await db
+    .selectFrom('reports')
+    .select('project')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.project ?? null;
+}
+
+/** Keeps a report's newest `keep` runs. */
+export async function pruneRuns(db: Db, reportId: number, keep: number): Promise<void> {
+  const cutoff = await db
+    .selectFrom('report_runs')
+    .select('id')
+    .where('report_id', '=', reportId)
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst();
+  if (!cutoff) return;
+  await db.deleteFrom('report_runs').where('report_id', '=', reportId).where('id', '<=', cutoff.id).execute();
+}

@@ -1,0 +1,51 @@
+// Small helpers the repositories share: dates, numbers, and the substring search.
+import { sql, type RawBuilder } from 'kysely';
+import type { Dialect } from './database.js';
+
+/** A stored date (ISO text on SQLite, Date on PostgreSQL) as an ISO 8601 UTC string. */
+export function toIso(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+export function toIsoOrNull(value: Date | string | null | undefined): string | null {
+  return value === null || value === undefined ? null : toIso(value);
+}
+
+/** count(*) and sums come back as strings from PostgreSQL (bigint/numeric). */
+export function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value ?? 0);
+}
+
+/** Escapes a LIKE pattern so that %, _ and \ match themselves (used with ESCAPE '\'). */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Search terms this long (in characters) use the trigram index on SQLite. */
+export const TRIGRAM_MIN = 3;
+
+/**
+ * A case-insensitive, literal substring condition on `column`.
+ * - PostgreSQL: `column ILIKE '%term%' ESCAPE '\'`, served by a pg_trgm GIN index
+ *   (terms under 3 characters cannot use trigrams and scan the user's rows).
+ * - SQLite, ≥ 3 characters: the rowid is in the FTS5 trigram table's matches for the term as
+ *   one phrase (a phrase of consecutive trigrams is exactly a substring; case folded).
+ * - SQLite, shorter: `column LIKE '%term%' ESCAPE '\'` (ASCII case-insensitive), scanning the
+ *   user's rows through the (user_id, …) index.
+ */
+export function substringMatch(
+  dialect: Dialect,
+  table: 'reports' | 'projects',
+  column: 'url' | 'name',
+  term: string,
+): RawBuilder<boolean> {
+  const ref = sql.ref(`${table}.${column}`);
+  const pattern = `%${escapeLike(term)}%`;
+  if (dialect === 'postgres') return sql<boolean>`${ref} ILIKE ${pattern} ESCAPE '\\'`;
+  if ([...term].length >= TRIGRAM_MIN) {
+    const fts = sql.table(`${table}_fts`);
+    const phrase = `"${term.replaceAll('"', '""')}"`;
+    return sql<boolean>`${sql.ref(`${table}.id`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${phrase})`;
+  }
+  return sql<boolean>`${ref} LIKE ${pattern} ESCAPE '\\'`;
+}

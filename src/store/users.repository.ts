@@ -1,0 +1,89 @@
+// users: accounts and their per-user counters (kept in the same transaction as the rows they count).
+import type { Db } from './database.js';
+import { toIso, toNumber } from './sql-helpers.js';
+
+export interface UserRow {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+export interface UserCounters {
+  projects: number;
+  reports: number;
+  good: number;
+  decent: number;
+  bad: number;
+}
+
+const columns = ['id', 'name', 'created_at'] as const;
+
+function toUser(row: { id: number; name: string; created_at: Date | string }): UserRow {
+  return { id: row.id, name: row.name, createdAt: toIso(row.created_at) };
+}
+
+export async function insertUser(db: Db, name: string, now: string): Promise<UserRow> {
+  const row = await db
+    .insertInto('users')
+    .values({ name, created_at: now })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function findUserByName(db: Db, name: string): Promise<UserRow | null> {
+  const row = await db.selectFrom('users').select(columns).where('name', '=', name).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function findUserById(db: Db, id: number): Promise<UserRow | null> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  const row = await db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function listUsers(db: Db): Promise<UserRow[]> {
+  const rows = await db.selectFrom('users').select(columns).orderBy('id').execute();
+  return rows.map(toUser);
+}
+
+export async function hasAnyUser(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function getUserCounters(db: Db, userId: number): Promise<UserCounters> {
+  const row = await db
+    .selectFrom('users')
+    .select(['projects_count', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return {
+    projects: toNumber(row?.projects_count),
+    reports: toNumber(row?.reports_count),
+    good: toNumber(row?.good_count),
+    decent: toNumber(row?.decent_count),
+    bad: toNumber(row?.bad_count),
+  };
+}
+
+/** Adds the deltas to a user's counters (one UPDATE; call inside the transaction that changed the rows). */
+const counterColumns = {
+  projects: 'projects_count',
+  reports: 'reports_count',
+  good: 'good_count',
+  decent: 'decent_count',
+  bad: 'bad_count',
+} as const;
+
+export async function adjustUserCounters(db: Db, userId: number, delta: Partial<UserCounters>): Promise<void> {
+  const entries = (Object.entries(counterColumns) as [keyof UserCounters, (typeof counterColumns)[keyof UserCounters]][]).filter(
+    ([key]) => (delta[key] ?? 0) !== 0,
+  );
+  if (entries.length === 0) return;
+  await db
+    .updateTable('users')
+    .set((eb) => Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])))
+    .where('id', '=', userId)
+    .execute();
+}
