@@ -141,8 +141,9 @@ describe('site files', () => {
     assert.equal(snap.robots?.status, null);
     assert.match(snap.robots!.error!, /did not finish within the audit's time allowance/);
     assert.equal(snap.favicon?.status, null);
-    // the sitemap waits for robots.txt, so it is skipped too; the probe is unaffected
-    assert.equal(snap.sitemap?.status, null);
+    // /sitemap.xml was asked for alongside robots.txt, and the probe is unaffected
+    assert.equal(snap.sitemap?.url, `${site.origin}/sitemap.xml`);
+    assert.equal(snap.sitemap?.status, 200);
     assert.equal(snap.notFoundProbe?.status, 404);
   });
 

@@ -112,14 +112,13 @@ class Session {
     const host = normalizeHost(url.hostname);
     if (!host) throw new FetchError('invalid_url', `The URL ${url.href} has an invalid host.`);
     let pending = this.dns.get(host.host);
-    const first = pending === undefined;
     if (!pending) {
       pending = resolveHost(host, this.policy, signal);
       this.dns.set(host.host, pending);
     }
     const resolved = await pending;
-    // a host already resolved during this fetch costs no DNS time
-    const dnsMs = first ? resolved.dnsMs : host.family === 0 ? 0 : null;
+    // one lookup per host per fetch, shared by the page and the site files: its time is the host's DNS time
+    const dnsMs = resolved.dnsMs;
     const key = `${kind} ${url.origin}`;
     let entry = this.dispatchers.get(key);
     if (!entry) {
@@ -378,29 +377,42 @@ export async function fetchPage(
   const extrasSignal = AbortSignal.any([pageSignal, extrasLimit.signal]);
   let extrasTimer: NodeJS.Timeout | undefined;
 
+  // robots.txt (then the sitemap) and the 404 probe start with the page, for the requested
+  // URL's origin; if redirects end on another origin, that batch is dropped and a new one
+  // starts for the final origin (the site files always belong to the final URL).
   let siteExtras: Promise<[ExtraResource, ExtraResource, ExtraResource]> | null = null;
-  const startExtras = (finalUrl: URL) => {
-    const origin = finalUrl.origin;
-    const robotsUrl = `${origin}/robots.txt`;
-    const robotsAndSitemap = fetchExtra(session, robotsUrl, EXTRA_CAPS.robots, extrasSignal, userAgent).then(
-      async (robots) => {
-        const fromRobots =
-          robots.status !== null && robots.status >= 200 && robots.status < 300
-            ? sitemapFromRobots(robots.body, robots.finalUrl, finalUrl.href)
-            : null;
-        const sitemapUrl = fromRobots ?? `${origin}/sitemap.xml`;
-        const sitemap = await fetchExtra(session, sitemapUrl, EXTRA_CAPS.sitemap, extrasSignal, userAgent);
-        return [robots, sitemap] as const;
-      },
+  let extrasOrigin = '';
+  let dropBatch: AbortController | null = null;
+  const startExtras = (pageUrl: URL) => {
+    const origin = pageUrl.origin;
+    if (origin === extrasOrigin) return;
+    const previous = siteExtras;
+    dropBatch?.abort();
+    dropBatch = new AbortController();
+    const signal = AbortSignal.any([extrasSignal, dropBatch.signal]);
+    extrasOrigin = origin;
+    const get = (path: string, cap: number) =>
+      fetchExtra(session, `${origin}${path}`, cap, signal, userAgent);
+    // /sitemap.xml is asked for at once, in parallel with robots.txt; it is kept when
+    // robots.txt names no same-site sitemap or names that one
+    const defaultSitemap = get('/sitemap.xml', EXTRA_CAPS.sitemap);
+    const robotsAndSitemap = get('/robots.txt', EXTRA_CAPS.robots).then(async (robots) => {
+      const fromRobots =
+        robots.status !== null && robots.status >= 200 && robots.status < 300
+          ? sitemapFromRobots(robots.body, robots.finalUrl, pageUrl.href)
+          : null;
+      if (fromRobots === null || fromRobots === `${origin}/sitemap.xml`)
+        return [robots, await defaultSitemap] as const;
+      const sitemap = await fetchExtra(session, fromRobots, EXTRA_CAPS.sitemap, signal, userAgent);
+      return [robots, sitemap] as const;
+    });
+    const probe = get(`/pagegrade-404-check-${randomBytes(8).toString('hex')}`, EXTRA_CAPS.notFoundProbe);
+    const batch = Promise.all([robotsAndSitemap, probe, defaultSitemap]).then(
+      ([[robots, sitemap], p]) => [robots, sitemap, p] as [ExtraResource, ExtraResource, ExtraResource],
     );
-    const probeUrl = `${origin}/pagegrade-404-check-${randomBytes(8).toString('hex')}`;
-    const probe = fetchExtra(session, probeUrl, EXTRA_CAPS.notFoundProbe, extrasSignal, userAgent);
-    siteExtras = Promise.all([robotsAndSitemap, probe]).then(([[robots, sitemap], p]) => [
-      robots,
-      sitemap,
-      p,
-    ]);
+    siteExtras = previous ? Promise.allSettled([previous]).then(() => batch) : batch;
   };
+  startExtras(new URL(normalized));
 
   try {
     let page: ResourceResult;
