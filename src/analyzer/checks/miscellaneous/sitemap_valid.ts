@@ -31,7 +31,10 @@ const check: CheckDefinition = {
   needsContent: false,
   run(a) {
     const s = a.sitemap;
-    if (s === null || s.status === null || s.status < 200 || s.status >= 300) return 'not_applicable';
+    if (s === null || s.status === null || s.status < 200 || s.status >= 300 || s.body.trim() === '') return 'not_applicable';
+    // an HTML page at /sitemap.xml with no sitemap named in robots.txt: the `sitemap` check already fails
+    const declared = a.robots?.parsed?.getSitemaps() ?? [];
+    if (s.contentType === 'text/html' && declared.length === 0) return 'not_applicable';
     const where = s.finalUrl || s.url;
     if (!s.isXml) {
       // plain-text sitemaps (one absolute URL a line) are allowed by the major search engines

@@ -1,7 +1,8 @@
-// Resources in <head> that stop the first paint: synchronous external scripts, and stylesheets
-// that apply to every medium. (A few stylesheets are normal; synchronous scripts rarely are.)
+// Resources in <head> that stop the first paint, counted together: synchronous external scripts
+// and stylesheets that apply to every medium. A few are normal; many delay the first paint.
+// (defer_javascript fails on any synchronous head script; this check judges the total.)
 import type { CheckDefinition } from '../types.js';
-import { clip, tableDetails } from '../types.js';
+import { clip, plural, tableDetails } from '../types.js';
 
 /** A stylesheet blocks rendering unless its media cannot match the screen or is conditional. */
 export function blockingMedia(media: string | null): boolean {
@@ -20,12 +21,10 @@ const check: CheckDefinition = {
     'Add defer (or async, or type="module") to scripts in the <head>; inline the critical CSS and load the rest with media attributes or after the first paint, and merge small stylesheets.',
   needsContent: true,
   thresholds: {
-    max_scripts: { default: 0, description: 'synchronous external scripts in <head> allowed' },
-    max_stylesheets: { default: 2, description: 'render-blocking stylesheets in <head> allowed' },
+    max_resources: { default: 3, description: 'render-blocking scripts and stylesheets in <head> allowed, together' },
   },
   run(a, t) {
-    const maxScripts = t.max_scripts ?? 0;
-    const maxStyles = t.max_stylesheets ?? 2;
+    const max = t.max_resources ?? 3;
     const scripts = a.scripts.filter(
       (s) => s.inHead && s.src !== null && !s.async && !s.defer && !s.module && !s.nonExecutable,
     );
@@ -38,14 +37,22 @@ const check: CheckDefinition = {
       ...styles.map((l) => ['stylesheet', clip(l.url ?? l.href ?? '', 120)]),
     ];
     const details = rows.length ? { details: tableDetails(['type', 'url'], rows) } : {};
-    const summary = `${scripts.length} synchronous script${scripts.length === 1 ? '' : 's'} (limit ${maxScripts}) and ${styles.length} stylesheet${styles.length === 1 ? '' : 's'} (limit ${maxStyles}) block rendering in <head>`;
-    const value = scripts.length + styles.length;
-    if (scripts.length > maxScripts || styles.length > maxStyles) {
-      return { passed: false, message: `${summary}.`, value, ...details };
+    const value = rows.length;
+    const parts = `${plural(scripts.length, 'synchronous script')} and ${plural(styles.length, 'stylesheet')}`;
+    if (value > max) {
+      return {
+        passed: false,
+        message: `${value} resources in <head> block the first render (${parts}); at most ${max} allowed — each is a request the browser waits for before painting.`,
+        value,
+        ...details,
+      };
     }
     return {
       passed: true,
-      message: value === 0 ? 'No external script or stylesheet in <head> blocks rendering.' : `${summary}: within limits.`,
+      message:
+        value === 0
+          ? 'No external script or stylesheet in <head> blocks rendering.'
+          : `${value} resource${value === 1 ? '' : 's'} in <head> block${value === 1 ? 's' : ''} the first render (${parts}), within the ${max} allowed.`,
       value,
       ...details,
     };
