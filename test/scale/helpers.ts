@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export const ADMIN_POSTGRES_URL = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? 'postgres://127.0.0.1:5432/test';
+export const ADMIN_POSTGRES_URL = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.PAGEGRADE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A random suffix safe in database names and Redis prefixes. */
