@@ -16,6 +16,13 @@ import noindex from './seo/noindex.js';
 import inPageLinks from './seo/in_page_links.js';
 import language from './seo/language.js';
 import favicon from './seo/favicon.js';
+import httpStatus from './seo/http_status.js';
+import redirects from './seo/redirects.js';
+import canonical from './seo/canonical.js';
+import hreflang from './seo/hreflang.js';
+import crawlableAnchors from './seo/crawlable_anchors.js';
+import linkText from './seo/link_text.js';
+import robotsTxtValid from './seo/robots_txt_valid.js';
 import textCompression from './performance/text_compression.js';
 import loadTime from './performance/load_time.js';
 import pageSize from './performance/page_size.js';
@@ -23,11 +30,18 @@ import httpRequests from './performance/http_requests.js';
 import imageFormat from './performance/image_format.js';
 import deferJavascript from './performance/defer_javascript.js';
 import domSize from './performance/dom_size.js';
+import imageDimensions from './performance/image_dimensions.js';
+import lazyImages from './performance/lazy_images.js';
+import renderBlocking from './performance/render_blocking.js';
+import cacheHeaders from './performance/cache_headers.js';
 import httpsEncryption from './security/https_encryption.js';
 import mixedContent from './security/mixed_content.js';
 import serverSignature from './security/server_signature.js';
 import unsafeCrossOriginLinks from './security/unsafe_cross_origin_links.js';
 import plaintextEmail from './security/plaintext_email.js';
+import hsts from './security/hsts.js';
+import contentSecurityPolicy from './security/content_security_policy.js';
+import xContentTypeOptions from './security/x_content_type_options.js';
 import structuredData from './miscellaneous/structured_data.js';
 import metaViewport from './miscellaneous/meta_viewport.js';
 import charset from './miscellaneous/charset.js';
@@ -37,6 +51,10 @@ import contentLength from './miscellaneous/content_length.js';
 import textHtmlRatio from './miscellaneous/text_html_ratio.js';
 import inlineCss from './miscellaneous/inline_css.js';
 import deprecatedHtml from './miscellaneous/deprecated_html.js';
+import doctype from './miscellaneous/doctype.js';
+import jsonLdValid from './miscellaneous/json_ld_valid.js';
+import openGraph from './miscellaneous/open_graph.js';
+import sitemapValid from './miscellaneous/sitemap_valid.js';
 
 export const checks: readonly CheckDefinition[] = [
   title,
@@ -51,6 +69,13 @@ export const checks: readonly CheckDefinition[] = [
   inPageLinks,
   language,
   favicon,
+  httpStatus,
+  redirects,
+  canonical,
+  hreflang,
+  crawlableAnchors,
+  linkText,
+  robotsTxtValid,
   textCompression,
   loadTime,
   pageSize,
@@ -58,11 +83,18 @@ export const checks: readonly CheckDefinition[] = [
   imageFormat,
   deferJavascript,
   domSize,
+  imageDimensions,
+  lazyImages,
+  renderBlocking,
+  cacheHeaders,
   httpsEncryption,
   mixedContent,
   serverSignature,
   unsafeCrossOriginLinks,
   plaintextEmail,
+  hsts,
+  contentSecurityPolicy,
+  xContentTypeOptions,
   structuredData,
   metaViewport,
   charset,
@@ -72,4 +104,8 @@ export const checks: readonly CheckDefinition[] = [
   textHtmlRatio,
   inlineCss,
   deprecatedHtml,
+  doctype,
+  jsonLdValid,
+  openGraph,
+  sitemapValid,
 ];
