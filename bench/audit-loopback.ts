@@ -1,0 +1,141 @@
+// Benchmark: a full audit of a real page served on 127.0.0.1, against the page's slowest single
+// fetch, and the peak RSS of 20 concurrent audits.
+//
+//   npx tsx bench/audit-loopback.ts [corpus-file.html] [--runs N]
+//
+// The page comes from ../shared/corpus/pages (relative to the repo root; never copied into the
+// repo). The server answers /, /robots.txt (with a Sitemap: line), /sitemap.xml, /favicon.ico
+// and 404s, each after a fixed delay: 0 ms (raw loopback) and 50 ms (a nearby server), since on
+// raw loopback a fetch takes about a millisecond and the ratio only measures the parsing.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from 'undici';
+import { fetchPage } from '../src/analyzer/fetch/index.js';
+
+const args = process.argv.slice(2);
+const runsFlag = args.indexOf('--runs');
+const RUNS = runsFlag !== -1 ? Number(args[runsFlag + 1]) : 15;
+const file = args.find((a, i) => a.endsWith('.html') && args[i - 1] !== '--runs') ?? 'hpb-bbc-news-2013.html';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pageHtml = readFileSync(join(root, '../shared/corpus/pages', file));
+const CONCURRENT = 20;
+
+type Audit = (url: string) => Promise<unknown>;
+let audit: Audit;
+let auditName = 'analyze()';
+try {
+  const { analyze } = await import('../src/analyzer/index.js');
+  audit = (url) => analyze(url, { allowPrivateHosts: true });
+} catch (err) {
+  auditName = 'fetchPage() (analyze() not available)';
+  console.error(`analyze() could not be loaded (${String(err)}); timing fetchPage() instead`);
+  audit = (url) => fetchPage(url, { allowPrivateHosts: true });
+}
+
+async function serve(latencyMs: number): Promise<{ origin: string; server: Server }> {
+  let origin = '';
+  const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
+    { length: 200 },
+    (_, i) => `<url><loc>ORIGIN/page-${i}</loc></url>`,
+  ).join('\n')}\n</urlset>\n`;
+  const server = createServer((req, res) => {
+    const reply = () => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'max-age=60' });
+        res.end(pageHtml);
+      } else if (path === '/robots.txt') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap.xml\n`);
+      } else if (path === '/sitemap.xml') {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(sitemap.replaceAll('ORIGIN', origin));
+      } else if (path === '/favicon.ico') {
+        res.writeHead(200, { 'content-type': 'image/x-icon' });
+        res.end(Buffer.alloc(1150, 0));
+      } else {
+        res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Not found</title><h1>Not found</h1>');
+      }
+    };
+    if (latencyMs > 0) setTimeout(reply, latencyMs);
+    else reply();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, server };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+/** A plain undici GET on a new connection, body read to the end. */
+async function plainGet(origin: string, path: string): Promise<number> {
+  const client = new Client(origin);
+  const t0 = performance.now();
+  const res = await client.request({ path, method: 'GET', headers: { 'accept-encoding': 'identity' } });
+  await res.body.arrayBuffer();
+  const ms = performance.now() - t0;
+  await client.close();
+  return ms;
+}
+
+const rows: string[] = [];
+for (const latency of [0, 50]) {
+  const { origin, server } = await serve(latency);
+  const url = `${origin}/`;
+  // warm up both paths
+  for (let i = 0; i < 3; i++) {
+    await plainGet(origin, '/');
+    await audit(url);
+  }
+  const paths = ['/', '/robots.txt', '/sitemap.xml', '/pagegrade-404-check-0123456789abcdef', '/favicon.ico'];
+  const singles: Record<string, number> = {};
+  for (const p of paths) {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) times.push(await plainGet(origin, p));
+    singles[p] = median(times);
+  }
+  const [slowestPath, slowest] = Object.entries(singles).sort((a, b) => b[1] - a[1])[0]!;
+  const auditTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await audit(url);
+    auditTimes.push(performance.now() - t0);
+  }
+  const auditMs = median(auditTimes);
+
+  // 20 concurrent audits: wall time and peak RSS (sampled every 5 ms)
+  globalThis.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENT }, () => audit(url)));
+  const wall = performance.now() - t0;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+
+  rows.push(
+    `| ${latency} ms | ${slowest.toFixed(1)} ms (${slowestPath}) | ${auditMs.toFixed(1)} ms | ${(auditMs / slowest).toFixed(2)}x | ${wall.toFixed(0)} ms | ${(peak / 1048576).toFixed(0)} MB (+${((peak - rssBefore) / 1048576).toFixed(0)} MB) |`,
+  );
+  await new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+console.log(
+  `\nPage: ${file} (${(pageHtml.length / 1024).toFixed(0)} KB), ${RUNS} runs each, medians; audit = ${auditName}\n`,
+);
+console.log(
+  `| server delay | slowest single fetch (plain undici GET) | full audit | ratio (target ≤ 1.2x) | ${CONCURRENT} concurrent audits | peak RSS (${CONCURRENT} concurrent) |`,
+);
+console.log('|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
