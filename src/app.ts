@@ -15,6 +15,7 @@ import { registerOpenApi, registerOpenApiRoutes } from './http/plugins/openapi.j
 import { registerHealth } from './http/routes/health.js';
 import { reportRoutes } from './http/routes/reports.js';
 import { projectRoutes } from './http/routes/projects.js';
+import { pagesPlugin } from './pages/plugin.js';
 
 export const API_PREFIX = '/api/v1';
 export const VERSION = '0.1.0';
@@ -89,6 +90,7 @@ export async function buildApp(
   // The root not-found and error handlers answer JSON under /api and a minimal HTML page
   // elsewhere (src/http/html-error.ts); the pages plugin may set its own error handler in its
   // scope for richer HTML pages.
+  await app.register(pagesPlugin, { services: deps.services, config, redis: deps.redis ?? null });
 
   return app;
 }

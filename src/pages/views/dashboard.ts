@@ -114,7 +114,7 @@ function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
 </form>`;
 }
 
-function reportRow(r: ReportSummary, csrf: string): SafeHtml {
+function reportRow(r: ReportSummary, csrf: string, back: string): SafeHtml {
   const pwId = `pw-${r.id}`;
   return html`<li class="report-row" id="report-${r.id}">
   <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}</div>
@@ -125,6 +125,7 @@ function reportRow(r: ReportSummary, csrf: string): SafeHtml {
   <div class="report-row__actions">
     <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
       <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="back" value="${back}">
       <button type="submit" class="button button--small">Re-run<span class="visually-hidden"> report ${r.id}</span></button>
       <p class="busy" aria-live="polite" hidden></p>
     </form>
@@ -132,6 +133,7 @@ function reportRow(r: ReportSummary, csrf: string): SafeHtml {
       <summary class="button button--small">Privacy<span class="visually-hidden"> of report ${r.id}</span></summary>
       <form method="post" action="/dashboard/reports/${r.id}/privacy" class="settings__form">
         <input type="hidden" name="_csrf" value="${csrf}">
+        <input type="hidden" name="back" value="${back}">
         <div class="field">
           <label for="privacy-${r.id}">Who can see it</label>
           <select id="privacy-${r.id}" name="privacy">${privacyOptions(String(r.privacy))}</select>
@@ -145,6 +147,7 @@ function reportRow(r: ReportSummary, csrf: string): SafeHtml {
     </details>
     <form method="post" action="/dashboard/reports/${r.id}/delete" data-confirm="Delete this report? This cannot be undone.">
       <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="back" value="${back}">
       <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> report ${r.id}</span></button>
     </form>
   </div>
@@ -158,6 +161,8 @@ export interface DashboardData {
   create: CreateFormState;
   /** the list parameters as sent (to refill the filters and build page links) */
   raw: Record<string, string>;
+  /** the dashboard URL to come back to after an action on a report */
+  back: string;
   /** null when the parameters were invalid (the flash says why) */
   query: ListReportsQuery | null;
   list: Page<ReportSummary> | null;
@@ -175,7 +180,7 @@ export function dashboardView(d: DashboardData): SafeHtml {
   } else if (d.list.items.length === 0) {
     listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
   } else {
-    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf))}</ul>`;
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back))}</ul>`;
   }
   const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
   return html`<div class="page-head">

@@ -287,7 +287,7 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
         <div><dt>Load time</dt><dd>${formatMs(p.timings.total_ms)}</dd></div>
         <div><dt>HTML size</dt><dd>${formatBytes(p.sizes.html_bytes)}</dd></div>
         <div><dt>Transferred</dt><dd>${formatBytes(p.sizes.transfer_bytes)}</dd></div>
-        ${requests.length ? html`<div class="facts__wide"><dt>Resources</dt><dd>${requests.map(([k, n], i) => html`${i ? ', ' : ''}${n} ${k}`)}</dd></div>` : ''}
+        ${requests.length ? html`<div class="facts__wide"><dt>Resources</dt><dd>${requests.map(([k, n], i) => html`${i ? ' · ' : ''}${k} ${n}`)}</dd></div>` : ''}
       </dl>
     </div>
   </div>
