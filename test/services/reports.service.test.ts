@@ -1,0 +1,265 @@
+// Report and project services over every dialect, auditing pages of a fixture site on
+// 127.0.0.1 with the real engine: store, fetch failures, privacy and passwords, re-audit and
+// history, ownership, deletes, counters, and concurrent creates/deletes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../src/analyzer/index.js';
+import { AppError } from '../../src/errors.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { HISTORY_LIMIT } from '../../src/services/reports.service.js';
+import { countReports } from '../../src/store/reports.repository.js';
+import { getUserCounters, insertUser } from '../../src/store/users.repository.js';
+import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
+
+const config = {
+  allowPrivateHosts: true,
+  fetchTimeoutMs: 5000,
+  fetchMaxBytes: 5_000_000,
+  userAgent: null,
+  sessionSecret: null,
+  bootstrapKey: null,
+};
+
+const MID =
+  '<!doctype html><html lang="en"><head><title>A page about things</title>' +
+  '<meta name="viewport" content="width=device-width"></head><body><h1>Hi</h1><p>Some text here.</p></body></html>';
+
+async function rejects422(p: Promise<unknown>, field: string, pattern?: RegExp): Promise<AppError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof AppError, `expected an AppError, got ${String(err)}`);
+    assert.equal(err.status, 422);
+    assert.ok(err.fields?.[field]?.length, `expected errors under ${field}: ${JSON.stringify(err.fields)}`);
+    if (pattern) assert.match(err.fields[field]![0]!, pattern);
+    return err;
+  }
+  assert.fail('expected a 422');
+}
+
+async function rejects404(p: Promise<unknown>): Promise<void> {
+  await assert.rejects(p, (err: unknown) => err instanceof AppError && err.status === 404);
+}
+
+let site: FixtureServer;
+before(async () => {
+  site = await startFixtureServer({
+    '/good': html(goodPage('http://127.0.0.1')),
+    '/mid': html(MID),
+    '/text': { headers: { 'content-type': 'text/plain' }, body: 'not a page' },
+  });
+});
+after(() => site?.close());
+
+for (const dialect of dialects) {
+  describe(`reports service [${dialect.name}]`, { skip: dialect.skip }, () => {
+    let t: TestDb;
+    let s: Services;
+    let alice: number;
+    let bob: number;
+
+    before(async () => {
+      t = await openTestDb(dialect);
+      s = createServices({ db: t.db, analyze, config });
+      alice = (await insertUser(t.db, 'alice', new Date().toISOString())).id;
+      bob = (await insertUser(t.db, 'bob', new Date().toISOString())).id;
+    });
+    after(() => t?.cleanup());
+
+    async function assertCountersExact(userId: number) {
+      const c = await getUserCounters(t.db, userId);
+      assert.equal(c.reports, await countReports(t.db, userId, {}));
+      for (const r of ['good', 'decent', 'bad'] as const) assert.equal(c[r], await countReports(t.db, userId, { result: r }));
+      const projects = await s.projects.list(userId, { perPage: 100 });
+      assert.equal(c.projects, projects.items.length);
+      for (const p of projects.items) {
+        assert.equal(p.reportsCount, await countReports(t.db, userId, { project: p.project }));
+        assert.ok(p.reportsCount > 0);
+      }
+    }
+
+    test('create audits, stores and keeps counters', async () => {
+      const r = await s.reports.create(alice, { url: `${site.origin}/mid?a=1#frag` });
+      assert.equal(r.url, `${site.origin}/mid?a=1`);
+      assert.equal(r.project, '127.0.0.1');
+      assert.equal(r.userId, alice);
+      assert.equal(r.result, 'decent');
+      assert.equal(r.privacy, 0);
+      assert.equal(r.hasPassword, false);
+      assert.ok(Object.keys(r.results).length > 10);
+      assert.equal(r.page.status, 200);
+      assert.match(r.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.equal(r.createdAt, r.updatedAt);
+      assert.deepEqual(await s.reports.get(alice, r.id), r);
+      const list = await s.reports.list(alice, {});
+      assert.equal(list.total, 1);
+      assert.equal(list.items[0]!.id, r.id);
+      await assertCountersExact(alice);
+    });
+
+    test('a page that cannot be fetched is a 422 under url and stores nothing', async () => {
+      const before = (await getUserCounters(t.db, alice)).reports;
+      await rejects422(s.reports.create(alice, { url: 'http://127.0.0.1:1/' }), 'url', /refused/i);
+      await rejects422(s.reports.create(alice, { url: `${site.origin}/text` }), 'url');
+      assert.equal((await getUserCounters(t.db, alice)).reports, before);
+      assert.equal(await countReports(t.db, alice, {}), before);
+    });
+
+    test('privacy 2 needs a password; passwords are hashed and checked', async () => {
+      await rejects422(s.reports.create(alice, { url: `${site.origin}/mid`, privacy: 2 }), 'password');
+      const r = await s.reports.create(alice, { url: `${site.origin}/mid?p=2`, privacy: 2, password: 'sesame' });
+      assert.equal(r.privacy, 2);
+      assert.equal(r.hasPassword, true);
+      assert.equal(JSON.stringify(r).includes('sesame'), false);
+      assert.equal(await s.reports.verifyPassword(r.id, 'sesame'), true);
+      assert.equal(await s.reports.verifyPassword(r.id, 'Sesame'), false);
+      assert.equal(await s.reports.verifyPassword(r.id, ''), false);
+      const stored = await t.db.selectFrom('reports').select('password_hash').where('id', '=', r.id).executeTakeFirstOrThrow();
+      assert.match(stored.password_hash!, /^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/);
+      // a password sent with privacy 0 or 1 is ignored
+      const pub = await s.reports.create(alice, { url: `${site.origin}/mid?p=0`, privacy: 1, password: 'ignored' });
+      assert.equal(pub.hasPassword, false);
+      assert.equal(await s.reports.verifyPassword(pub.id, 'ignored'), false);
+      assert.equal(await s.reports.verifyPassword(999_999, 'x'), false);
+    });
+
+    test('update: privacy and password rules of SPEC §3', async () => {
+      const r = await s.reports.create(alice, { url: `${site.origin}/mid?u=1` });
+      await rejects422(s.reports.update(alice, r.id, { privacy: 2 }), 'password');
+      assert.equal((await s.reports.get(alice, r.id)).privacy, 0, 'unchanged after a 422');
+      const p2 = await s.reports.update(alice, r.id, { privacy: 2, password: 'one' });
+      assert.equal(p2.privacy, 2);
+      assert.equal(p2.hasPassword, true);
+      assert.ok(p2.updatedAt >= r.updatedAt);
+      // privacy 2 again without a password keeps the one it has
+      const again = await s.reports.update(alice, r.id, { privacy: 2 });
+      assert.equal(again.hasPassword, true);
+      assert.equal(await s.reports.verifyPassword(r.id, 'one'), true);
+      // a new password without privacy on a privacy-2 report replaces it
+      await s.reports.update(alice, r.id, { password: 'two' });
+      assert.equal(await s.reports.verifyPassword(r.id, 'one'), false);
+      assert.equal(await s.reports.verifyPassword(r.id, 'two'), true);
+      // moving away from 2 clears the password
+      const p1 = await s.reports.update(alice, r.id, { privacy: 1, password: 'ignored' });
+      assert.equal(p1.privacy, 1);
+      assert.equal(p1.hasPassword, false);
+      assert.equal(await s.reports.verifyPassword(r.id, 'two'), false);
+      await rejects422(s.reports.update(alice, r.id, { privacy: 2 }), 'password');
+      // the audit is untouched by settings updates
+      assert.equal((await s.reports.get(alice, r.id)).generatedAt, r.generatedAt);
+    });
+
+    test('results=1 re-audits, keeps history; a failed re-audit changes nothing', async () => {
+      site.route('/flip', html(goodPage(site.origin)));
+      const r = await s.reports.create(alice, { url: `${site.origin}/flip` });
+      assert.equal(r.result, 'good');
+      assert.deepEqual(await s.reports.history(alice, r.id), []);
+      site.route('/flip', html(MID));
+      const u = await s.reports.update(alice, r.id, { results: true });
+      assert.equal(u.result, 'decent');
+      assert.notEqual(u.score, r.score);
+      assert.ok(u.generatedAt > r.generatedAt);
+      assert.equal(u.createdAt, r.createdAt);
+      const history = await s.reports.history(alice, r.id);
+      assert.equal(history.length, 1);
+      assert.equal(history[0]!.result, 'good');
+      assert.equal(history[0]!.score, r.score);
+      assert.equal(history[0]!.generatedAt, r.generatedAt);
+      assert.deepEqual(history[0]!.results, r.results);
+      await assertCountersExact(alice);
+
+      site.route('/flip', { headers: { 'content-type': 'application/pdf' }, body: '%PDF' });
+      await rejects422(s.reports.update(alice, r.id, { results: true, privacy: 1 }), 'url');
+      const unchanged = await s.reports.get(alice, r.id);
+      assert.deepEqual(unchanged, u);
+      assert.equal((await s.reports.history(alice, r.id)).length, 1);
+      assert.ok(HISTORY_LIMIT >= 10);
+    });
+
+    test("another user's report answers 404 everywhere", async () => {
+      const r = await s.reports.create(alice, { url: `${site.origin}/mid?own=1` });
+      await rejects404(s.reports.get(bob, r.id));
+      await rejects404(s.reports.update(bob, r.id, { privacy: 1 }));
+      await rejects404(s.reports.delete(bob, r.id));
+      await rejects404(s.reports.history(bob, r.id));
+      await rejects404(s.projects.delete(bob, '127.0.0.1'));
+      await rejects404(s.reports.get(alice, 987_654));
+      await rejects404(s.reports.get(alice, 2 ** 40));
+      assert.equal((await s.reports.list(bob, {})).total, 0);
+      assert.equal((await s.reports.get(alice, r.id)).privacy, 0);
+      assert.equal((await s.reports.find(r.id))?.id, r.id);
+      assert.equal(await s.reports.find(987_654), null);
+    });
+
+    test('delete report keeps counters; the last one removes its project', async () => {
+      const r1 = await s.reports.create(bob, { url: `${site.origin}/mid?d=1` });
+      const r2 = await s.reports.create(bob, { url: `${site.origin}/mid?d=2` });
+      assert.equal((await s.projects.list(bob, {})).items[0]?.reportsCount, 2);
+      await s.reports.delete(bob, r1.id);
+      await rejects404(s.reports.delete(bob, r1.id));
+      assert.equal((await s.projects.list(bob, {})).items[0]?.reportsCount, 1);
+      await s.reports.delete(bob, r2.id);
+      assert.deepEqual(await s.projects.list(bob, {}), { items: [], total: 0 });
+      assert.deepEqual(await getUserCounters(t.db, bob), { projects: 0, reports: 0, good: 0, decent: 0, bad: 0 });
+    });
+
+    test('delete project removes its reports and runs in one go', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await s.reports.create(bob, { url: `${site.origin}/mid?dp=${i}` })).id);
+      await s.reports.update(bob, ids[0]!, { results: true });
+      const res = await s.projects.delete(bob, '127.0.0.1');
+      assert.deepEqual(res, { reportsDeleted: 3 });
+      await rejects404(s.projects.delete(bob, '127.0.0.1'));
+      const runs = await t.db
+        .selectFrom('report_runs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('report_id', 'in', ids)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(runs.n), 0, 'no orphan runs');
+      assert.deepEqual(await getUserCounters(t.db, bob), { projects: 0, reports: 0, good: 0, decent: 0, bad: 0 });
+      await assertCountersExact(alice);
+    });
+
+    test('concurrent creates and deletes leave exact counts', async () => {
+      const created = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => s.reports.create(bob, { url: `${site.origin}/mid?c=${i}` })),
+      );
+      assert.equal(new Set(created.map((r) => r.id)).size, 8);
+      await assertCountersExact(bob);
+      assert.equal((await s.reports.list(bob, {})).total, 8);
+      // delete half while creating more
+      const ops = await Promise.allSettled([
+        ...created.slice(0, 4).map((r) => s.reports.delete(bob, r.id)),
+        ...Array.from({ length: 4 }, (_, i) => s.reports.create(bob, { url: `${site.origin}/mid?c2=${i}` })),
+        s.reports.delete(bob, created[0]!.id),
+      ]);
+      assert.equal(ops.filter((o) => o.status === 'rejected').length, 1, 'only the double delete fails');
+      await assertCountersExact(bob);
+      assert.equal((await s.reports.list(bob, {})).total, 8);
+      // concurrent deletes of the same project: exactly one success, the other 404
+      const both = await Promise.allSettled([s.projects.delete(bob, '127.0.0.1'), s.projects.delete(bob, '127.0.0.1')]);
+      const ok = both.filter((o) => o.status === 'fulfilled');
+      const failed = both.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      assert.equal(ok.length, 1);
+      assert.deepEqual((ok[0] as PromiseFulfilledResult<{ reportsDeleted: number }>).value, { reportsDeleted: 8 });
+      assert.equal(failed.length, 1);
+      assert.ok(failed[0]!.reason instanceof AppError && failed[0]!.reason.status === 404);
+      assert.equal(await countReports(t.db, bob, {}), 0);
+      assert.deepEqual(await getUserCounters(t.db, bob), { projects: 0, reports: 0, good: 0, decent: 0, bad: 0 });
+    });
+
+    test('deleting a project while reports are being created leaves no orphans', async () => {
+      await s.reports.create(bob, { url: `${site.origin}/mid?race=0` });
+      await Promise.allSettled([
+        s.projects.delete(bob, '127.0.0.1'),
+        ...Array.from({ length: 4 }, (_, i) => s.reports.create(bob, { url: `${site.origin}/mid?race=${i + 1}` })),
+        s.projects.delete(bob, '127.0.0.1'),
+      ]);
+      await assertCountersExact(bob);
+      const remaining = await countReports(t.db, bob, {});
+      const projects = await s.projects.list(bob, {});
+      assert.equal(projects.items[0]?.reportsCount ?? 0, remaining);
+    });
+  });
+}
