@@ -10,12 +10,12 @@ import { htmlErrorPage } from '../html-error.js';
 export const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Any thrown value → the AppError the client sees (null: an unexpected fault, a 500). */
-export function toAppError(err: unknown): AppError | null {
+export function toAppError(err: unknown, request?: FastifyRequest): AppError | null {
   if (err instanceof AppError) return err;
   const e = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (e && Array.isArray(e.validation)) {
     // a path parameter that is not a valid id names no resource: 404, as SPEC §4 asks
-    if (e.validationContext === 'params') return notFound();
+    if (e.validationContext === 'params') return notFound(request?.routeOptions.config.notFoundMessage);
     return validationError(fieldErrors(e.validation));
   }
   switch (e?.code) {
@@ -45,7 +45,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
-    const appError = toAppError(err);
+    const appError = toAppError(err, request);
     if (appError) {
       if (appError.status >= 500) request.log.error({ err }, 'request failed');
       return sendError(request, reply, appError);
@@ -58,4 +58,11 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     const message = isApiPath(request.url) ? 'Not found.' : 'There is no page at this address.';
     return sendError(request, reply, notFound(message));
   });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** the 404 message for a path parameter that names nothing (as the service's for a missing one) */
+    notFoundMessage?: string;
+  }
 }

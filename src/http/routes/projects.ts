@@ -57,6 +57,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         params: ProjectParams,
         response: { 200: ProjectDeleted, ...errorResponses(401, 404, 429) },
       },
+      config: { notFoundMessage: 'No such project.' },
     },
     async (request) => {
       const { userId } = requireAuth(request);

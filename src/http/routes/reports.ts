@@ -31,6 +31,7 @@ const blankToUndefined = (s: string | undefined) => (s === undefined || s === ''
 export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
   const tags = ['reports'];
   const security = [{ bearerAuth: [] }];
+  const config404 = { notFoundMessage: 'No such report.' };
 
   app.get(
     '/reports',
@@ -79,6 +80,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         params: ReportParams,
         response: { 200: ReportEnvelope, ...errorResponses(401, 404, 429) },
       },
+      config: config404,
     },
     async (request) => {
       const { userId } = requireAuth(request);
@@ -117,6 +119,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     app.route({
       method,
       url: '/reports/:id',
+      config: config404,
       schema: {
         summary: method === 'PUT' ? 'Update a report' : 'Update a report (same as PUT)',
         description:
@@ -150,6 +153,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         params: ReportParams,
         response: { 200: ReportDeleted, ...errorResponses(401, 404, 429) },
       },
+      config: config404,
     },
     async (request) => {
       const { userId } = requireAuth(request);

@@ -1,0 +1,244 @@
+// The API test harness: the real app (buildApp) over the real services on a real database —
+// a SQLite file always, PostgreSQL when it answers — with the real analyzer fetching pages
+// from a fixture site on 127.0.0.1 (host names of the form *.test resolve to 127.0.0.1 through
+// the analyzer's `lookup` option, so that tests can have several projects).
+//
+// Every response a test receives through `h.request` is recorded; `checkAgainstOpenApi`
+// validates them all against the response schemas of the served OpenAPI document.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { after, before, describe } from 'node:test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import pino from 'pino';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type App } from '../../src/app.js';
+import { analyze } from '../../src/analyzer/index.js';
+import { createDb, migrate, type DatabaseHandle, type Dialect } from '../../src/store/database.js';
+import { createServices } from '../../src/services/index.js';
+import type { AnalyzeFn, Services } from '../../src/services/types.js';
+import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { createTempDatabase, postgresUnavailable, type TempDatabase } from '../scale/helpers.js';
+import { checkAgainstOpenApi } from './openapi-check.js';
+
+export const PUBLIC_URL = 'http://pagegrade.test:8080';
+
+export interface DialectTarget {
+  dialect: Dialect;
+  /** null when usable, else why not (the suite skips with it) */
+  unavailable: () => Promise<string | null>;
+  create: () => Promise<{ url: string; drop: () => Promise<void> }>;
+}
+
+export const DIALECTS: DialectTarget[] = [
+  {
+    dialect: 'sqlite',
+    unavailable: async () => null,
+    create: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pagegrade-api-'));
+      return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    dialect: 'postgres',
+    unavailable: () => postgresUnavailable(),
+    create: async () => {
+      const tmp: TempDatabase = await createTempDatabase('pagegrade_api');
+      return { url: tmp.url, drop: () => tmp.drop() };
+    },
+  },
+];
+
+export interface Recorded {
+  method: string;
+  url: string;
+  status: number;
+  contentType: string;
+  body: unknown;
+}
+
+export interface HarnessOptions {
+  rateLimit?: number;
+  rateLimitWindowMs?: number;
+  /** wraps the real services (fault injection for the 500 test) */
+  wrapServices?: (s: Services) => Services;
+  logLevel?: string;
+}
+
+export interface Harness {
+  dialect: Dialect;
+  app: App;
+  services: Services;
+  database: DatabaseHandle;
+  fixture: FixtureServer;
+  /** `http://<name>.test:<port>` on the fixture server */
+  site(name: string): string;
+  alice: { id: number; key: string; auth: Record<string, string> };
+  bob: { id: number; key: string; auth: Record<string, string> };
+  logs: string[];
+  recorded: Recorded[];
+  request(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+const testLookup = async (hostname: string) => {
+  if (hostname.endsWith('.test') || hostname === '127.0.0.1' || hostname === 'localhost') {
+    return [{ address: '127.0.0.1', family: 4 }];
+  }
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
+/** The real analyzer, with *.test host names resolving to 127.0.0.1. */
+export const testAnalyze: AnalyzeFn = (url, options) => analyze(url, { ...options, lookup: testLookup });
+
+/** Fixture pages: `/` a well-made page, `/bad` a poor one, `/json` not HTML, `/gone` 404 HTML. */
+export function fixtureRoutes(fixture: FixtureServer): void {
+  fixture.route('/', html(goodPage(fixture.origin)));
+  fixture.route('/bad', html('<html><body><p>hi</p></body></html>'));
+  fixture.route('/json', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+  fixture.route('/robots.txt', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' });
+}
+
+export async function createHarness(target: DialectTarget, opts: HarnessOptions = {}): Promise<Harness> {
+  const dbInfo = await target.create();
+  const database = createDb(dbInfo.url);
+  await migrate(database.db);
+  const fixture = await startFixtureServer();
+  fixtureRoutes(fixture);
+
+  const real = createServices({
+    db: database.db,
+    analyze: testAnalyze,
+    config: {
+      allowPrivateHosts: true,
+      fetchTimeoutMs: 5000,
+      fetchMaxBytes: 5 * 1024 * 1024,
+      userAgent: null,
+      sessionSecret: 'x'.repeat(32),
+      bootstrapKey: null,
+    },
+  });
+  const services = opts.wrapServices ? opts.wrapServices(real) : real;
+
+  const logs: string[] = [];
+  const logger = pino(
+    { level: opts.logLevel ?? 'info' },
+    new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    }),
+  );
+
+  const app = await buildApp(
+    { publicUrl: PUBLIC_URL, rateLimit: opts.rateLimit ?? 0, logLevel: 'info' },
+    {
+      services,
+      healthCheck: async () => {
+        await sql`select 1`.execute(database.db);
+      },
+      logger,
+      ...(opts.rateLimitWindowMs ? { rateLimitWindowMs: opts.rateLimitWindowMs } : {}),
+    },
+  );
+  await app.ready();
+
+  const a = await real.users.create('alice');
+  const b = await real.users.create('bob');
+  const recorded: Recorded[] = [];
+
+  return {
+    dialect: target.dialect,
+    app,
+    services: real,
+    database,
+    fixture,
+    site: (name) => `http://${name}.test:${fixture.port}`,
+    alice: { id: a.user.id, key: a.key.key, auth: { authorization: `Bearer ${a.key.key}` } },
+    bob: { id: b.user.id, key: b.key.key, auth: { authorization: `Bearer ${b.key.key}` } },
+    logs,
+    recorded,
+    async request(o) {
+      const res = await app.inject(o);
+      const contentType = String(res.headers['content-type'] ?? '');
+      recorded.push({
+        method: String(o.method ?? 'GET').toUpperCase(),
+        url: String(o.url),
+        status: res.statusCode,
+        contentType,
+        body: contentType.startsWith('application/json') ? res.json() : res.body,
+      });
+      return res;
+    },
+    async close() {
+      await app.close();
+      await fixture.close();
+      await database.close();
+      await dbInfo.drop();
+    },
+  };
+}
+
+export type Fields = Record<string, string | number | boolean | null | undefined>;
+
+/** Options for a request with a body, form-encoded (default, as SPEC §3) or JSON. */
+export function withBody(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  auth: Record<string, string>,
+  fields: Fields,
+  as: 'form' | 'json' = 'form',
+): InjectOptions {
+  if (as === 'json') {
+    return { method, url, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(fields) };
+  }
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null) params.append(k, String(v));
+  return {
+    method,
+    url,
+    headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: params.toString(),
+  };
+}
+
+/**
+ * Declares `body` once per dialect (a SQLite file always; PostgreSQL when it answers, else
+ * skipped with the printed reason — failed instead when PAGEGRADE_REQUIRE_POSTGRES=1). The
+ * harness is created before and closed after; every recorded response is checked against the
+ * OpenAPI document before closing.
+ */
+export async function forEachDialect(
+  name: string,
+  body: (h: () => Harness) => void,
+  opts: HarnessOptions = {},
+): Promise<void> {
+  for (const target of DIALECTS) {
+    const reason = await target.unavailable();
+    if (reason !== null && process.env.PAGEGRADE_REQUIRE_POSTGRES === '1') {
+      throw new Error(`${reason} — and PAGEGRADE_REQUIRE_POSTGRES=1`);
+    }
+    if (reason !== null) console.log(`# skipped ${name} [${target.dialect}]: ${reason}`);
+    let harness: Harness | null = null;
+    describe(`${name} [${target.dialect}]`, { skip: reason ?? false }, () => {
+      before(async () => {
+        harness = await createHarness(target, opts);
+      });
+      after(async () => {
+        if (!harness) return;
+        try {
+          const checked = await checkAgainstOpenApi(harness);
+          console.log(`# ${name} [${target.dialect}]: ${checked} responses valid against the OpenAPI document`);
+        } finally {
+          await harness.close();
+        }
+      });
+      body(() => {
+        if (!harness) throw new Error('harness not ready');
+        return harness;
+      });
+    });
+  }
+}
