@@ -96,6 +96,7 @@ export function guardedConnector(
   policy: GuardPolicy,
   info: ConnectionInfo,
   signal: AbortSignal,
+  ca?: string | Buffer,
 ): buildConnector.connector {
   return (opts, callback) => {
     const https = opts.protocol === 'https:';
@@ -162,6 +163,7 @@ export function guardedConnector(
           host: resolved.host,
           ...(servername ? { servername } : {}),
           ALPNProtocols: ['h2', 'http/1.1'],
+          ...(ca ? { ca } : {}),
         });
         current = tlsSock;
         sock.removeListener('error', onError);

@@ -40,6 +40,8 @@ export { ACCEPT_ENCODING } from './body.js';
  */
 export interface FetchTestSeams {
   classifyAddress?: (ip: string) => string | null;
+  /** extra CA certificate(s) to trust for https (tests with a self-signed server) */
+  tlsCa?: string | Buffer;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -102,18 +104,17 @@ class Session {
   constructor(
     readonly policy: GuardPolicy,
     readonly budgetMs: number,
+    /** DNS lookups and the page's connections end with the page's signal; site files' connections with theirs */
+    private readonly signals: Record<'page' | 'extra', AbortSignal>,
+    private readonly tlsCa?: string | Buffer,
   ) {}
 
-  async open(
-    url: URL,
-    kind: 'page' | 'extra',
-    signal: AbortSignal,
-  ): Promise<{ entry: DispatcherEntry; dnsMs: number | null }> {
+  async open(url: URL, kind: 'page' | 'extra'): Promise<{ entry: DispatcherEntry; dnsMs: number | null }> {
     const host = normalizeHost(url.hostname);
     if (!host) throw new FetchError('invalid_url', `The URL ${url.href} has an invalid host.`);
     let pending = this.dns.get(host.host);
     if (!pending) {
-      pending = resolveHost(host, this.policy, signal);
+      pending = resolveHost(host, this.policy, this.signals.page);
       this.dns.set(host.host, pending);
     }
     const resolved = await pending;
@@ -124,7 +125,7 @@ class Session {
     if (!entry) {
       const info: ConnectionInfo = { fresh: false, connectMs: null, tlsMs: null, alpn: null };
       const common = {
-        connect: guardedConnector(resolved, this.policy, info, signal),
+        connect: guardedConnector(resolved, this.policy, info, this.signals[kind], this.tlsCa),
         allowH2: true,
         headersTimeout: this.budgetMs,
         bodyTimeout: this.budgetMs,
@@ -181,7 +182,7 @@ async function fetchResource(
   let url = new URL(startUrl);
   for (;;) {
     const hopStart = performance.now();
-    const { entry, dnsMs } = await session.open(url, o.kind, o.signal);
+    const { entry, dnsMs } = await session.open(url, o.kind);
     entry.info.fresh = false;
     const res = await entry.dispatcher.request({
       origin: url.origin,
@@ -363,7 +364,6 @@ export async function fetchPage(
     classify: options.classifyAddress ?? classifyAddress,
     lookup: options.lookup ?? defaultLookup,
   };
-  const session = new Session(policy, timeoutMs);
 
   // the whole audit's budget
   const budget = new AbortController();
@@ -375,6 +375,7 @@ export async function fetchPage(
   // the extras' own, shorter limit (set once the page is in)
   const extrasLimit = new AbortController();
   const extrasSignal = AbortSignal.any([pageSignal, extrasLimit.signal]);
+  const session = new Session(policy, timeoutMs, { page: pageSignal, extra: extrasSignal }, options.tlsCa);
   let extrasTimer: NodeJS.Timeout | undefined;
 
   // robots.txt (then the sitemap) and the 404 probe start with the page, for the requested

@@ -1,0 +1,137 @@
+// https through the guarded connector: the connection goes to the checked IP while SNI, the
+// certificate check and Host keep the name; HTTP/2 by ALPN; TLS failures are 'tls' errors.
+// A throwaway self-signed certificate is made with openssl (skipped, with the reason, without it).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { fetchPage } from '../../src/analyzer/fetch/index.js';
+import { FetchError } from '../../src/analyzer/types.js';
+
+function makeCert(): { key: Buffer; cert: Buffer } | string {
+  const dir = mkdtempSync(join(tmpdir(), 'pagegrade-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=site.test',
+        '-addext',
+        'subjectAltName=DNS:site.test',
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } catch (err) {
+    return `openssl could not make a test certificate (${String(err)})`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const PAGE =
+  '<!doctype html><html><head><title>Secure</title><link rel="icon" href="/i.png"></head><body>ok</body></html>';
+const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
+
+describe('https', () => {
+  const made = makeCert();
+  let h2: Http2SecureServer;
+  let h1: HttpsServer;
+  let h2Port = 0;
+  let h1Port = 0;
+  const seen: { servername: string | false; authority: string }[] = [];
+
+  before(async () => {
+    if (typeof made === 'string') return;
+    h2 = createSecureServer({ ...made, allowHTTP1: true }, (req, res) => {
+      seen.push({
+        servername: (req.socket as TLSSocket).servername ?? false,
+        authority: String(req.headers[':authority'] ?? req.headers.host),
+      });
+      res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(PAGE);
+    });
+    h1 = createHttpsServer(made, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(PAGE);
+    });
+    await new Promise<void>((r) => h2.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => h1.listen(0, '127.0.0.1', r));
+    h2Port = (h2.address() as AddressInfo).port;
+    h1Port = (h1.address() as AddressInfo).port;
+  });
+  after(async () => {
+    if (typeof made === 'string') return;
+    h1.closeAllConnections();
+    await Promise.all([new Promise((r) => h2.close(r)), new Promise((r) => h1.close(r))]);
+  });
+
+  test('HTTP/2 over TLS to the checked IP, with SNI and :authority of the name', async (t) => {
+    if (typeof made === 'string') return t.skip(made);
+    const snap = await fetchPage(`https://site.test:${h2Port}/`, {
+      allowPrivateHosts: true,
+      lookup,
+      tlsCa: made.cert,
+    });
+    assert.equal(snap.status, 200);
+    assert.equal(snap.httpVersion, '2');
+    assert.equal(snap.text, PAGE);
+    assert.ok(snap.timings.tls_ms !== null && snap.timings.tls_ms > 0);
+    assert.ok(snap.timings.connect_ms !== null);
+    assert.ok(seen.length >= 1);
+    assert.deepEqual(seen[0], { servername: 'site.test', authority: `site.test:${h2Port}` });
+    assert.equal(snap.robots?.status, 404, 'site files go over https too');
+  });
+
+  test('HTTP/1.1 over TLS', async (t) => {
+    if (typeof made === 'string') return t.skip(made);
+    const snap = await fetchPage(`https://site.test:${h1Port}/`, {
+      allowPrivateHosts: true,
+      lookup,
+      tlsCa: made.cert,
+    });
+    assert.equal(snap.httpVersion, '1.1');
+    assert.equal(snap.status, 200);
+  });
+
+  test('an untrusted (self-signed) certificate and a name mismatch are tls errors', async (t) => {
+    if (typeof made === 'string') return t.skip(made);
+    await assert.rejects(
+      fetchPage(`https://site.test:${h2Port}/`, { allowPrivateHosts: true, lookup }),
+      (err: unknown) => {
+        assert.ok(err instanceof FetchError);
+        assert.equal(err.code, 'tls');
+        assert.match(err.message, /^The secure \(TLS\) connection to site\.test failed: .*self[- ]signed/);
+        return true;
+      },
+    );
+    await assert.rejects(
+      fetchPage(`https://other.test:${h2Port}/`, { allowPrivateHosts: true, lookup, tlsCa: made.cert }),
+      (err: unknown) => {
+        assert.ok(err instanceof FetchError);
+        assert.equal(err.code, 'tls');
+        assert.match(err.message, /other\.test/);
+        return true;
+      },
+    );
+  });
+});
