@@ -115,13 +115,40 @@ function hostKey(host: string): string {
 interface Capture {
   depth: number;
   parts: string[];
-  done: (text: string) => void;
+  /** where the text goes: a heading or an anchor (filled in place), or null for a title */
+  target: { text: string } | null;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+}
+
+/** whitespace-only text (indentation between tags) */
+function isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return false;
+  return true;
 }
 
 function collapse(parts: string[]): string {
   if (parts.length === 0) return '';
   const s = parts.length === 1 ? parts[0]! : parts.join('');
-  return s.replace(/\s+/g, ' ').trim();
+  return /\s\s|[\t\n\r\f]/.test(s) ? s.replace(/\s+/g, ' ').trim() : s.trim();
+}
+
+/** Length of `s` once whitespace runs are collapsed to one space and the ends trimmed. */
+function collapsedLength(s: string): number {
+  let n = 0;
+  let pendingSpace = false;
+  for (let i = 0; i < s.length; i++) {
+    if (isSpace(s.charCodeAt(i))) {
+      pendingSpace = n > 0;
+    } else {
+      if (pendingSpace) n++;
+      pendingSpace = false;
+      n++;
+    }
+  }
+  return n;
 }
 
 function isCjk(c: number): boolean {
@@ -269,6 +296,15 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   /** the tag names that increased `hidden`, by depth, to undo on close */
   const hiddenAt: number[] = [];
 
+  const finish = (c: Capture): void => {
+    const text = collapse(c.parts);
+    if (c.target === null) f.titles.push(text);
+    else c.target.text = text;
+  };
+
+  /** a word boundary is due before the next text (an element other than an inline one ended) */
+  let needSpace = false;
+
   const addEmailsFrom = (s: string): void => {
     if (emails.size >= 50 || s.indexOf('@') === -1) return;
     for (const m of s.matchAll(EMAIL_RE)) {
@@ -345,7 +381,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
             break;
           case 'title':
             if (svgDepth === 0) {
-              captures.push({ depth, parts: [], done: (t) => f.titles.push(t) });
+              captures.push({ depth, parts: [], target: null });
             }
             break;
           case 'meta': {
@@ -433,8 +469,9 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           case 'h5':
           case 'h6': {
             if (svgDepth > 0) break;
-            const level = (name.charCodeAt(1) - 48) as Heading['level'];
-            captures.push({ depth, parts: [], done: (t) => f.headings.push({ level, text: t }) });
+            const heading: Heading = { level: (name.charCodeAt(1) - 48) as Heading['level'], text: '' };
+            f.headings.push(heading);
+            captures.push({ depth, parts: [], target: heading });
             break;
           }
           case 'a':
@@ -466,13 +503,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
             };
             f.anchors.push(anchor);
             if (name === 'a') {
-              captures.push({
-                depth,
-                parts: [],
-                done: (t) => {
-                  anchor.text = t;
-                },
-              });
+              captures.push({ depth, parts: [], target: anchor });
             } else {
               anchor.text = (a.alt ?? '').trim();
             }
@@ -585,6 +616,14 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         if (captures.length > 0) for (const c of captures) c.parts.push(data);
         if (hidden === 0 && bodyStarted) {
+          if (isBlank(data)) {
+            needSpace = true;
+            return;
+          }
+          if (needSpace) {
+            textParts.push(' ');
+            needSpace = false;
+          }
           textParts.push(data);
           if (data.indexOf('@') !== -1) addEmailsFrom(data);
         }
@@ -599,8 +638,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         if (name === 'head') startBody();
         while (captures.length > 0 && captures[captures.length - 1]!.depth >= depth) {
-          const c = captures.pop()!;
-          c.done(collapse(c.parts));
+          finish(captures.pop()!);
         }
         while (hiddenAt.length > 0 && hiddenAt[hiddenAt.length - 1]! >= depth) {
           hiddenAt.pop();
@@ -610,7 +648,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         if (pictureDepth === depth) pictureDepth = -1;
         // element boundaries (but not inline ones) separate words in the text
-        if (bodyStarted && hidden === 0 && !INLINE_TAGS.has(name)) textParts.push(' ');
+        if (!needSpace && bodyStarted && hidden === 0 && !INLINE_TAGS.has(name)) needSpace = true;
         depth--;
       },
     },
@@ -619,17 +657,14 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   parser.write(html);
   parser.end();
   // unterminated captures (missing </title> etc.)
-  while (captures.length > 0) {
-    const c = captures.pop()!;
-    c.done(collapse(c.parts));
-  }
+  while (captures.length > 0) finish(captures.pop()!);
   if (rawKind === 'jsonld') f.jsonLd.push(rawParts.join(''));
 
   // svg/noscript counters may be left unbalanced by broken markup; that is fine here.
   f.baseHref = baseHref;
   f.baseUrl = base.href;
-  f.text = collapse(textParts);
-  f.textLength = f.text.length;
+  f.text = textParts.join('');
+  f.textLength = collapsedLength(f.text);
   f.wordCount = countWords(f.text);
   f.emails = [...emails];
   f.microdataTypes = [...microdata];

@@ -276,9 +276,9 @@ export interface Artifacts {
   maxDepth: number;
   /** elements inside <body> (or after </head>) — for position estimates */
   bodyElementCount: number;
-  /** visible text of the body (script/style/template/noscript/svg excluded), whitespace collapsed */
+  /** visible text of the body (script/style/template/noscript/svg excluded), element boundaries as spaces; whitespace runs are NOT collapsed */
   text: string;
-  /** characters of `text` */
+  /** characters of `text` with whitespace runs collapsed to one space, trimmed */
   textLength: number;
   /** words in `text` (runs of letters/digits; CJK counted per character) */
   wordCount: number;
