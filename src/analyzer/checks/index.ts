@@ -1,5 +1,5 @@
 // The registry: one import line per check, and one entry per check in the list below, in the
-// order reports list them (by category, high priority first within it is not required).
+// order reports list them.
 // Adding a check = its file in checks/<category>/<id>.ts, its test beside it, and its line in
 // both places here; registry.test.ts keeps ids, folders, files and tests in step.
 import type { CheckDefinition } from './types.js';
