@@ -18,7 +18,10 @@ test('doctype: missing or quirks-mode doctypes fail', () => {
   const q = runOn(check, '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><p>x');
   assert.equal(q.passed, false);
   assert.match(q.message, /puts browsers in quirks mode/);
-  assert.match(runOn(check, '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN"><p>x').message, /quirks mode/);
+  assert.match(
+    runOn(check, '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN"><p>x').message,
+    /quirks mode/,
+  );
 });
 
 test('doctype: edge — limited-quirks and legacy strict doctypes, and a late doctype, fail', () => {
@@ -27,7 +30,10 @@ test('doctype: edge — limited-quirks and legacy strict doctypes, and a late do
     '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd"><p>x',
   );
   assert.match(xhtml.message, /limited-quirks/);
-  const strict = runOn(check, '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><p>x');
+  const strict = runOn(
+    check,
+    '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><p>x',
+  );
   assert.equal(strict.passed, false);
   assert.match(strict.message, /legacy \(pre-HTML5\)/);
   const late = runOn(check, '<p>x</p><!DOCTYPE html>');

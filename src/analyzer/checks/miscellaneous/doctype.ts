@@ -30,7 +30,11 @@ const QUIRKS_PREFIXES = [
   '-//w3o//dtd w3 html 3.0//',
   '-//webtechs//dtd mozilla html',
 ];
-const QUIRKS_EXACT = new Set(['-//w3o//dtd w3 html strict 3.0//en//', '-/w3c/dtd html 4.0 transitional/en', 'html']);
+const QUIRKS_EXACT = new Set([
+  '-//w3o//dtd w3 html strict 3.0//en//',
+  '-/w3c/dtd html 4.0 transitional/en',
+  'html',
+]);
 
 export type RenderingMode = 'quirks' | 'limited-quirks' | 'standards';
 
@@ -42,9 +46,14 @@ export function renderingMode(d: Doctype | null): RenderingMode {
   if (sys === 'http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd') return 'quirks';
   if (pub !== null) {
     if (QUIRKS_EXACT.has(pub) || QUIRKS_PREFIXES.some((p) => pub.startsWith(p))) return 'quirks';
-    const html401Loose = pub.startsWith('-//w3c//dtd html 4.01 frameset//') || pub.startsWith('-//w3c//dtd html 4.01 transitional//');
+    const html401Loose =
+      pub.startsWith('-//w3c//dtd html 4.01 frameset//') ||
+      pub.startsWith('-//w3c//dtd html 4.01 transitional//');
     if (html401Loose) return sys === null ? 'quirks' : 'limited-quirks';
-    if (pub.startsWith('-//w3c//dtd xhtml 1.0 frameset//') || pub.startsWith('-//w3c//dtd xhtml 1.0 transitional//')) {
+    if (
+      pub.startsWith('-//w3c//dtd xhtml 1.0 frameset//') ||
+      pub.startsWith('-//w3c//dtd xhtml 1.0 transitional//')
+    ) {
       return 'limited-quirks';
     }
   }
@@ -79,7 +88,11 @@ const check: CheckDefinition = {
       };
     }
     if (mode === 'quirks') {
-      return { passed: false, message: `The doctype ${written} puts browsers in quirks mode.`, value: written };
+      return {
+        passed: false,
+        message: `The doctype ${written} puts browsers in quirks mode.`,
+        value: written,
+      };
     }
     if (mode === 'limited-quirks') {
       return {

@@ -7,7 +7,9 @@ import { clip, tableDetails } from '../types.js';
 function unwrap(raw: string): string {
   let s = raw.trim();
   s = s.replace(/^(?:\/\/\s*)?<!--/, '').replace(/(?:\/\/\s*)?-->$/, '');
-  s = s.replace(/^(?:\/\*\s*)?(?:\/\/\s*)?<!\[CDATA\[(?:\s*\*\/)?/, '').replace(/(?:\/\*\s*)?(?:\/\/\s*)?\]\]>(?:\s*\*\/)?$/, '');
+  s = s
+    .replace(/^(?:\/\*\s*)?(?:\/\/\s*)?<!\[CDATA\[(?:\s*\*\/)?/, '')
+    .replace(/(?:\/\*\s*)?(?:\/\/\s*)?\]\]>(?:\s*\*\/)?$/, '');
   return s.trim();
 }
 
@@ -50,7 +52,8 @@ export function inspectJsonLd(value: unknown): { problems: string[]; types: stri
           types.push(...t);
         }
       }
-      if (untyped > 0) problems.push(`${where}${untyped} @graph node${untyped === 1 ? '' : 's'} without @type`);
+      if (untyped > 0)
+        problems.push(`${where}${untyped} @graph node${untyped === 1 ? '' : 's'} without @type`);
       return;
     }
     const t = typesOf(item);
@@ -86,7 +89,11 @@ const check: CheckDefinition = {
         value = JSON.parse(text);
       } catch (err) {
         bad++;
-        rows.push([i + 1, '', `invalid JSON: ${clip(err instanceof Error ? err.message : String(err), 120)}`]);
+        rows.push([
+          i + 1,
+          '',
+          `invalid JSON: ${clip(err instanceof Error ? err.message : String(err), 120)}`,
+        ]);
         return;
       }
       const { problems, types } = inspectJsonLd(value);

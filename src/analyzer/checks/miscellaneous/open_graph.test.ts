@@ -5,7 +5,10 @@ import { page, runOn } from '../test-helpers.js';
 
 const og = (p: string, c: string) => `<meta property="${p}" content="${c}">`;
 const complete =
-  og('og:title', 'Fresh bread') + og('og:description', 'Daily') + og('og:image', 'https://example.com/i.jpg') + og('og:url', 'https://example.com/');
+  og('og:title', 'Fresh bread') +
+  og('og:description', 'Daily') +
+  og('og:image', 'https://example.com/i.jpg') +
+  og('og:url', 'https://example.com/');
 
 test('open_graph: the four tags with absolute URLs pass', () => {
   const r = runOn(check, page('x', `<title>t</title>${complete}${og('og:type', 'website')}`));
@@ -18,9 +21,15 @@ test('open_graph: none, missing or relative tags fail', () => {
   const none = runOn(check, page('x'));
   assert.equal(none.passed, false);
   assert.match(none.message, /no Open Graph tags/);
-  const r = runOn(check, page('x', og('og:title', 'T') + og('og:image', '/i.jpg') + og('og:description', '')));
+  const r = runOn(
+    check,
+    page('x', og('og:title', 'T') + og('og:image', '/i.jpg') + og('og:description', '')),
+  );
   assert.equal(r.passed, false);
-  assert.equal(r.message, 'Open Graph tags are incomplete: missing og:description, og:url; og:image is not an absolute http(s) URL.');
+  assert.equal(
+    r.message,
+    'Open Graph tags are incomplete: missing og:description, og:url; og:image is not an absolute http(s) URL.',
+  );
   assert.deepEqual(r.value, ['og:description', 'og:url', 'og:image']);
 });
 

@@ -49,18 +49,37 @@ const check: CheckDefinition = {
     const rows: (string | null)[][] = [];
     for (const k of REQUIRED) {
       const v = og.get(k);
-      rows.push([k, v ? clip(v, 100) : null, !v ? 'missing' : relative.includes(k) ? 'not an absolute URL' : 'ok']);
+      rows.push([
+        k,
+        v ? clip(v, 100) : null,
+        !v ? 'missing' : relative.includes(k) ? 'not an absolute URL' : 'ok',
+      ]);
     }
-    for (const k of relative) if (!REQUIRED.includes(k as (typeof REQUIRED)[number])) rows.push([k, clip(og.get(k) ?? '', 100), 'not an absolute URL']);
+    for (const k of relative)
+      if (!REQUIRED.includes(k as (typeof REQUIRED)[number]))
+        rows.push([k, clip(og.get(k) ?? '', 100), 'not an absolute URL']);
     const details = tableDetails(['property', 'content', 'result'], rows);
     const problems: string[] = [];
     if (missing.length) problems.push(`missing ${missing.join(', ')}`);
-    if (relative.length) problems.push(`${relative.join(', ')} ${relative.length === 1 ? 'is' : 'are'} not an absolute http(s) URL`);
+    if (relative.length)
+      problems.push(
+        `${relative.join(', ')} ${relative.length === 1 ? 'is' : 'are'} not an absolute http(s) URL`,
+      );
     if (problems.length) {
-      return { passed: false, message: `Open Graph tags are incomplete: ${problems.join('; ')}.`, value: [...missing, ...relative], details };
+      return {
+        passed: false,
+        message: `Open Graph tags are incomplete: ${problems.join('; ')}.`,
+        value: [...missing, ...relative],
+        details,
+      };
     }
     const advice = og.has('og:type') ? '' : ' Consider og:type too (e.g. website, article).';
-    return { passed: true, message: `og:title, og:description, og:image and og:url are present and valid.${advice}`, value: [], details };
+    return {
+      passed: true,
+      message: `og:title, og:description, og:image and og:url are present and valid.${advice}`,
+      value: [],
+      details,
+    };
   },
 };
 

@@ -31,16 +31,29 @@ const check: CheckDefinition = {
   needsContent: false,
   run(a) {
     const s = a.sitemap;
-    if (s === null || s.status === null || s.status < 200 || s.status >= 300 || s.body.trim() === '') return 'not_applicable';
+    if (s === null || s.status === null || s.status < 200 || s.status >= 300 || s.body.trim() === '')
+      return 'not_applicable';
     // an HTML page at /sitemap.xml with no sitemap named in robots.txt: the `sitemap` check already fails
     const declared = a.robots?.parsed?.getSitemaps() ?? [];
     if (s.contentType === 'text/html' && declared.length === 0) return 'not_applicable';
     const where = s.finalUrl || s.url;
     if (!s.isXml) {
       // plain-text sitemaps (one absolute URL a line) are allowed by the major search engines
-      const lines = s.body.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-      if (lines.length > 0 && lines.length <= 50_000 && !s.body.trimStart().startsWith('<') && lines.every((l) => /^https?:\/\/\S+$/i.test(l))) {
-        return { passed: true, message: `${where} is a plain-text sitemap with ${lines.length} URL${lines.length === 1 ? '' : 's'}.`, value: lines.length };
+      const lines = s.body
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+      if (
+        lines.length > 0 &&
+        lines.length <= 50_000 &&
+        !s.body.trimStart().startsWith('<') &&
+        lines.every((l) => /^https?:\/\/\S+$/i.test(l))
+      ) {
+        return {
+          passed: true,
+          message: `${where} is a plain-text sitemap with ${lines.length} URL${lines.length === 1 ? '' : 's'}.`,
+          value: lines.length,
+        };
       }
       return {
         passed: false,
@@ -50,7 +63,11 @@ const check: CheckDefinition = {
     }
     const root = rootElement(s.body);
     if (root === 'rss' || root === 'feed') {
-      return { passed: true, message: `${where} is an ${root === 'rss' ? 'RSS' : 'Atom'} feed, which search engines accept as a sitemap.`, value: s.urls.length };
+      return {
+        passed: true,
+        message: `${where} is an ${root === 'rss' ? 'RSS' : 'Atom'} feed, which search engines accept as a sitemap.`,
+        value: s.urls.length,
+      };
     }
     if (root !== 'urlset' && root !== 'sitemapindex') {
       return {
@@ -84,7 +101,10 @@ const check: CheckDefinition = {
       }
     }
     if (foreignCount > 0) {
-      const details = { ...listDetails(foreign), ...(foreignCount > foreign.length ? { truncated: foreignCount - foreign.length } : {}) };
+      const details = {
+        ...listDetails(foreign),
+        ...(foreignCount > foreign.length ? { truncated: foreignCount - foreign.length } : {}),
+      };
       return {
         passed: false,
         message: `${foreignCount} of ${s.urls.length} URLs in the ${kind} ${where} are not absolute URLs of ${host}; search engines ignore them.`,

@@ -20,7 +20,17 @@ test('cache_headers: no policy at all fails', () => {
 });
 
 test('cache_headers: edge — validators alone pass; Expires alone fails; no-store is noted', () => {
-  assert.equal(runOn(check, page('x'), { headers: { ...html, 'last-modified': 'Wed, 21 Oct 2015 07:28:00 GMT' } }).passed, true);
-  assert.equal(runOn(check, page('x'), { headers: { ...html, expires: 'Wed, 21 Oct 2015 07:28:00 GMT' } }).passed, false);
-  assert.match(runOn(check, page('x'), { headers: { ...html, 'cache-control': 'private, no-store' } }).message, /never stored/);
+  assert.equal(
+    runOn(check, page('x'), { headers: { ...html, 'last-modified': 'Wed, 21 Oct 2015 07:28:00 GMT' } })
+      .passed,
+    true,
+  );
+  assert.equal(
+    runOn(check, page('x'), { headers: { ...html, expires: 'Wed, 21 Oct 2015 07:28:00 GMT' } }).passed,
+    false,
+  );
+  assert.match(
+    runOn(check, page('x'), { headers: { ...html, 'cache-control': 'private, no-store' } }).message,
+    /never stored/,
+  );
 });

@@ -41,7 +41,9 @@ const check: CheckDefinition = {
     if (etag !== null) parts.push('an ETag');
     if (lastModified !== null) parts.push('Last-Modified');
     let note = '';
-    if (/\bno-store\b/.test(directives)) note = ' The page is never stored (no-store), which suits private pages but forces a full download each visit.';
+    if (/\bno-store\b/.test(directives))
+      note =
+        ' The page is never stored (no-store), which suits private pages but forces a full download each visit.';
     else if (cc === null) note = ' Without Cache-Control, caches apply heuristic freshness.';
     return {
       passed: true,

@@ -48,7 +48,10 @@ const check: CheckDefinition = {
     }
     return {
       passed: true,
-      message: rows.length === 0 ? `All ${total} images declare width and height.` : `${rows.length} of ${total} images lack width or height, within the ${max} allowed.`,
+      message:
+        rows.length === 0
+          ? `All ${total} images declare width and height.`
+          : `${rows.length} of ${total} images lack width or height, within the ${max} allowed.`,
       value: rows.length,
       ...extra,
     };

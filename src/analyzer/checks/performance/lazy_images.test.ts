@@ -3,10 +3,14 @@ import assert from 'node:assert/strict';
 import check from './lazy_images.js';
 import { page, runOn } from '../test-helpers.js';
 
-const img = (n: number, lazy: boolean) => `<img src="/i${n}.jpg" alt="" width="10" height="10"${lazy ? ' loading="lazy"' : ''}>`;
+const img = (n: number, lazy: boolean) =>
+  `<img src="/i${n}.jpg" alt="" width="10" height="10"${lazy ? ' loading="lazy"' : ''}>`;
 
 test('lazy_images: eager hero, lazy images further down pass', () => {
-  const r = runOn(check, page([img(1, false), img(2, false), img(3, false), img(4, true), img(5, true)].join('')));
+  const r = runOn(
+    check,
+    page([img(1, false), img(2, false), img(3, false), img(4, true), img(5, true)].join('')),
+  );
   assert.equal(r.passed, true);
   assert.equal(r.message, '2 of 5 images load lazily; the images near the top load eagerly.');
 });
@@ -24,7 +28,10 @@ test('lazy_images: offscreen eager images fail; a lazy first image fails', () =>
 test('lazy_images: edge — no images is not applicable; data: URIs and the threshold', () => {
   assert.equal(runOn(check, page('<p>x</p>')).inconclusive_reason, 'not_applicable');
   const inline = '<img src="data:image/gif;base64,R0lGOD" alt="">';
-  assert.equal(runOn(check, page([img(1, false), img(2, false), img(3, false), inline].join(''))).passed, true);
+  assert.equal(
+    runOn(check, page([img(1, false), img(2, false), img(3, false), inline].join(''))).passed,
+    true,
+  );
   const many = page([1, 2, 3, 4].map((n) => img(n, false)).join(''));
   assert.equal(runOn(check, many, {}, { 'lazy_images.max_eager_offscreen': 1 }).passed, true);
 });

@@ -14,7 +14,10 @@ const check: CheckDefinition = {
     'Add loading="lazy" to images further down the page so they load only when scrolled to, and remove it from the first, largest image at the top (the LCP image), which should load at once (fetchpriority="high" helps).',
   needsContent: true,
   thresholds: {
-    max_eager_offscreen: { default: 0, description: 'likely offscreen images without loading="lazy" allowed' },
+    max_eager_offscreen: {
+      default: 0,
+      description: 'likely offscreen images without loading="lazy" allowed',
+    },
   },
   run(a, t) {
     const max = t.max_eager_offscreen ?? 0;
@@ -26,16 +29,29 @@ const check: CheckDefinition = {
       (i) => !i.likelyAboveFold && i.loading !== 'lazy' && !(i.src !== null && i.src.startsWith('data:')),
     );
     const rows: (string | number)[][] = [];
-    if (lcpLazy) rows.push([clip(first.src ?? first.srcset ?? '', 100), first.imageIndex + 1, 'first image is lazy (delays LCP)']);
-    for (const i of eager) rows.push([clip(i.src ?? i.srcset ?? '', 100), i.imageIndex + 1, 'likely offscreen, loads eagerly']);
+    if (lcpLazy)
+      rows.push([
+        clip(first.src ?? first.srcset ?? '', 100),
+        first.imageIndex + 1,
+        'first image is lazy (delays LCP)',
+      ]);
+    for (const i of eager)
+      rows.push([clip(i.src ?? i.srcset ?? '', 100), i.imageIndex + 1, 'likely offscreen, loads eagerly']);
     const details = rows.length ? { details: tableDetails(['image', 'position', 'problem'], rows) } : {};
     const problems: string[] = [];
     if (lcpLazy) problems.push('the first image, the likely LCP element, has loading="lazy"');
     if (eager.length > max) {
-      problems.push(`${eager.length} of ${visible.length} images are likely offscreen yet load eagerly${max > 0 ? ` (at most ${max} allowed)` : ''}`);
+      problems.push(
+        `${eager.length} of ${visible.length} images are likely offscreen yet load eagerly${max > 0 ? ` (at most ${max} allowed)` : ''}`,
+      );
     }
     if (problems.length > 0) {
-      return { passed: false, message: `${problems.join('; ')}.`.replace(/^./, (c) => c.toUpperCase()), value: eager.length, ...details };
+      return {
+        passed: false,
+        message: `${problems.join('; ')}.`.replace(/^./, (c) => c.toUpperCase()),
+        value: eager.length,
+        ...details,
+      };
     }
     const lazyCount = visible.filter((i) => i.loading === 'lazy').length;
     return {

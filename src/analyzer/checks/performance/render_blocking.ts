@@ -21,7 +21,10 @@ const check: CheckDefinition = {
     'Add defer (or async, or type="module") to scripts in the <head>; inline the critical CSS and load the rest with media attributes or after the first paint, and merge small stylesheets.',
   needsContent: true,
   thresholds: {
-    max_resources: { default: 3, description: 'render-blocking scripts and stylesheets in <head> allowed, together' },
+    max_resources: {
+      default: 3,
+      description: 'render-blocking scripts and stylesheets in <head> allowed, together',
+    },
   },
   run(a, t) {
     const max = t.max_resources ?? 3;
@@ -30,7 +33,11 @@ const check: CheckDefinition = {
     );
     const styles = a.links.filter(
       (l) =>
-        l.inHead && l.href !== null && l.rel.includes('stylesheet') && !l.rel.includes('alternate') && blockingMedia(l.media),
+        l.inHead &&
+        l.href !== null &&
+        l.rel.includes('stylesheet') &&
+        !l.rel.includes('alternate') &&
+        blockingMedia(l.media),
     );
     const rows: string[][] = [
       ...scripts.map((s) => ['script', clip(s.url ?? s.src ?? '', 120)]),

@@ -14,14 +14,22 @@ export function parsePolicy(text: string, source: string): Policy {
     const tokens = part.trim().split(/\s+/).filter(Boolean);
     const name = tokens.shift()?.toLowerCase();
     // the first occurrence of a directive wins
-    if (name && !directives.has(name)) directives.set(name, tokens.map((x) => x.toLowerCase()));
+    if (name && !directives.has(name))
+      directives.set(
+        name,
+        tokens.map((x) => x.toLowerCase()),
+      );
   }
   return { source, text: text.trim(), directives };
 }
 
 /** Why a policy does not stop injected scripts; null when it restricts them. */
 export function scriptWeakness(p: Policy): string | null {
-  const name = p.directives.has('script-src') ? 'script-src' : p.directives.has('default-src') ? 'default-src' : null;
+  const name = p.directives.has('script-src')
+    ? 'script-src'
+    : p.directives.has('default-src')
+      ? 'default-src'
+      : null;
   if (name === null) return 'it has neither script-src nor default-src, so any script may run';
   const list = p.directives.get(name) ?? [];
   const hasNonceOrHash = list.some((s) => s.startsWith("'nonce-") || /^'sha(256|384|512)-/.test(s));
@@ -70,7 +78,9 @@ const check: CheckDefinition = {
     }
     const weaknesses = policies.map((p) => scriptWeakness(p));
     const strong = policies.find((_, i) => weaknesses[i] === null);
-    const items = policies.map((p, i) => `${p.source}: ${clip(p.text, 200)}${weaknesses[i] ? ` — ${weaknesses[i]}` : ''}`);
+    const items = policies.map(
+      (p, i) => `${p.source}: ${clip(p.text, 200)}${weaknesses[i] ? ` — ${weaknesses[i]}` : ''}`,
+    );
     const details = listDetails(items);
     if (strong === undefined) {
       return {
@@ -83,7 +93,8 @@ const check: CheckDefinition = {
     const notes: string[] = [];
     const scriptList = strong.directives.get('script-src') ?? strong.directives.get('default-src') ?? [];
     if (scriptList.includes("'unsafe-eval'")) notes.push("it allows 'unsafe-eval'");
-    if (!strong.directives.has('object-src') && !strong.directives.has('default-src')) notes.push('object-src is not restricted');
+    if (!strong.directives.has('object-src') && !strong.directives.has('default-src'))
+      notes.push('object-src is not restricted');
     const noteText = notes.length ? ` Note: ${notes.join('; ')}.` : '';
     return {
       passed: true,

@@ -8,7 +8,10 @@ const h = (v: string) => ({ headers: { 'content-type': 'text/html', 'strict-tran
 test('hsts: a year or more passes', () => {
   const r = runOn(check, page('x'), h('max-age=63072000; includeSubDomains; preload'));
   assert.equal(r.passed, true);
-  assert.equal(r.message, 'Strict-Transport-Security max-age is 63072000 s (730 days) (includeSubDomains, preload).');
+  assert.equal(
+    r.message,
+    'Strict-Transport-Security max-age is 63072000 s (730 days) (includeSubDomains, preload).',
+  );
 });
 
 test('hsts: missing or short max-age fails', () => {
@@ -17,7 +20,10 @@ test('hsts: missing or short max-age fails', () => {
   assert.match(missing.message, /sends no Strict-Transport-Security header/);
   const short = runOn(check, page('x'), h('max-age=86400'));
   assert.equal(short.passed, false);
-  assert.equal(short.message, 'Strict-Transport-Security max-age is 86400 s (1 day); at least 31536000 s (365 days) is expected.');
+  assert.equal(
+    short.message,
+    'Strict-Transport-Security max-age is 86400 s (1 day); at least 31536000 s (365 days) is expected.',
+  );
   assert.equal(runOn(check, page('x'), h('max-age=86400'), { 'hsts.min_max_age': 3600 }).passed, true);
 });
 
@@ -25,5 +31,9 @@ test('hsts: edge — not applicable over http; max-age=0 and a missing max-age f
   assert.equal(runOn(check, page('x'), { url: 'http://example.com/' }).inconclusive_reason, 'not_applicable');
   assert.match(runOn(check, page('x'), h('max-age=0')).message, /turns HSTS off/);
   assert.match(runOn(check, page('x'), h('includeSubDomains')).message, /no valid max-age/);
-  assert.deepEqual(parseHsts('max-age="300" ; preload, max-age=1'), { maxAge: 300, includeSubDomains: false, preload: true });
+  assert.deepEqual(parseHsts('max-age="300" ; preload, max-age=1'), {
+    maxAge: 300,
+    includeSubDomains: false,
+    preload: true,
+  });
 });

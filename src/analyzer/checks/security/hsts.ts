@@ -4,7 +4,11 @@ import { clip } from '../types.js';
 
 const YEAR = 31_536_000;
 
-export function parseHsts(value: string): { maxAge: number | null; includeSubDomains: boolean; preload: boolean } {
+export function parseHsts(value: string): {
+  maxAge: number | null;
+  includeSubDomains: boolean;
+  preload: boolean;
+} {
   // repeated headers are joined with ", "; browsers use the first one
   const first = value.split(',')[0] ?? '';
   let maxAge: number | null = null;
@@ -15,7 +19,10 @@ export function parseHsts(value: string): { maxAge: number | null; includeSubDom
     const eq = d.indexOf('=');
     const name = (eq === -1 ? d : d.slice(0, eq)).trim().toLowerCase();
     if (name === 'max-age' && eq !== -1) {
-      const v = d.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const v = d
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (/^\d+$/.test(v)) maxAge = Number(v);
     } else if (name === 'includesubdomains') includeSubDomains = true;
     else if (name === 'preload') preload = true;
@@ -47,12 +54,15 @@ const check: CheckDefinition = {
     if (raw === undefined || raw.trim() === '') {
       return {
         passed: false,
-        message: 'The https page sends no Strict-Transport-Security header: a first visit over http can be intercepted.',
+        message:
+          'The https page sends no Strict-Transport-Security header: a first visit over http can be intercepted.',
         value: null,
       };
     }
     const { maxAge, includeSubDomains, preload } = parseHsts(raw);
-    const flags = [includeSubDomains ? 'includeSubDomains' : '', preload ? 'preload' : ''].filter(Boolean).join(', ');
+    const flags = [includeSubDomains ? 'includeSubDomains' : '', preload ? 'preload' : '']
+      .filter(Boolean)
+      .join(', ');
     const flagText = flags ? ` (${flags})` : '';
     if (maxAge === null) {
       return {
@@ -62,7 +72,11 @@ const check: CheckDefinition = {
       };
     }
     if (maxAge === 0) {
-      return { passed: false, message: 'Strict-Transport-Security has max-age=0, which turns HSTS off.', value: raw };
+      return {
+        passed: false,
+        message: 'Strict-Transport-Security has max-age=0, which turns HSTS off.',
+        value: raw,
+      };
     }
     if (maxAge < min) {
       return {

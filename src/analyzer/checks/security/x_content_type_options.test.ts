@@ -4,7 +4,9 @@ import check from './x_content_type_options.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('x_content_type_options: nosniff passes (any case)', () => {
-  const r = runOn(check, page('x'), { headers: { 'content-type': 'text/html', 'x-content-type-options': 'NoSniff' } });
+  const r = runOn(check, page('x'), {
+    headers: { 'content-type': 'text/html', 'x-content-type-options': 'NoSniff' },
+  });
   assert.equal(r.passed, true);
 });
 
@@ -16,6 +18,9 @@ test('x_content_type_options: missing fails', () => {
 
 test('x_content_type_options: edge — a wrong value fails; a repeated nosniff passes', () => {
   assert.equal(runOn(check, page('x'), { headers: { 'x-content-type-options': 'sniff' } }).passed, false);
-  assert.equal(runOn(check, page('x'), { headers: { 'x-content-type-options': 'nosniff, nosniff' } }).passed, true);
+  assert.equal(
+    runOn(check, page('x'), { headers: { 'x-content-type-options': 'nosniff, nosniff' } }).passed,
+    true,
+  );
   assert.equal(check.needsContent, false);
 });

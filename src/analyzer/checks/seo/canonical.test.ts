@@ -6,7 +6,11 @@ import { page, runOn } from '../test-helpers.js';
 const at = { url: 'https://example.com/blog/post?utm_source=x' };
 
 test('canonical: a self-referencing absolute canonical passes', () => {
-  const r = runOn(check, page('x', '<title>t</title><link rel="canonical" href="https://example.com/blog/post?utm_source=x">'), at);
+  const r = runOn(
+    check,
+    page('x', '<title>t</title><link rel="canonical" href="https://example.com/blog/post?utm_source=x">'),
+    at,
+  );
   assert.equal(r.passed, true);
   assert.match(r.message, /is itself/);
   const q = runOn(check, page('x', '<link rel="canonical" href="https://example.com/blog/post">'), at);
@@ -25,16 +29,29 @@ test('canonical: missing, relative, or pointing to the root fails', () => {
 });
 
 test('canonical: HTML and Link header that disagree conflict; body links are ignored', () => {
-  const r = runOn(check, page('<link rel="canonical" href="https://example.com/other">', '<link rel="canonical" href="https://example.com/blog/post">'), {
-    ...at,
-    headers: { 'content-type': 'text/html', link: '<https://example.com/b>; rel="canonical"' },
-  });
+  const r = runOn(
+    check,
+    page(
+      '<link rel="canonical" href="https://example.com/other">',
+      '<link rel="canonical" href="https://example.com/blog/post">',
+    ),
+    {
+      ...at,
+      headers: { 'content-type': 'text/html', link: '<https://example.com/b>; rel="canonical"' },
+    },
+  );
   assert.equal(r.passed, false);
-  assert.match(r.message, /2 conflicting canonical URLs \(https:\/\/example.com\/blog\/post, https:\/\/example.com\/b\)/);
+  assert.match(
+    r.message,
+    /2 conflicting canonical URLs \(https:\/\/example.com\/blog\/post, https:\/\/example.com\/b\)/,
+  );
 });
 
 test('canonical: edge cases — https page to its http twin fails; another site passes with a note', () => {
-  assert.match(runOn(check, page('x', '<link rel="canonical" href="http://example.com/blog/post">'), at).message, /insecure http/);
+  assert.match(
+    runOn(check, page('x', '<link rel="canonical" href="http://example.com/blog/post">'), at).message,
+    /insecure http/,
+  );
   const other = runOn(check, page('x', '<link rel="canonical" href="https://partner.example.org/post">'), at);
   assert.equal(other.passed, true);
   assert.match(other.message, /another site/);

@@ -79,16 +79,21 @@ const check: CheckDefinition = {
   needsContent: true,
   run(a) {
     const list = candidates(a);
-    const details = list.length ? listDetails(list.map((c) => `${c.source}: ${clip(c.raw, 200)}`)) : undefined;
+    const details = list.length
+      ? listDetails(list.map((c) => `${c.source}: ${clip(c.raw, 200)}`))
+      : undefined;
     const withDetails = <T extends object>(o: T) => (details ? { ...o, details } : o);
     if (list.length === 0) {
       return {
         passed: false,
-        message: 'The page declares no canonical URL (no <link rel="canonical"> in the <head>, no Link header): search engines choose one themselves among duplicate URLs.',
+        message:
+          'The page declares no canonical URL (no <link rel="canonical"> in the <head>, no Link header): search engines choose one themselves among duplicate URLs.',
         value: null,
       };
     }
-    const invalid = list.find((c) => c.url === null || (c.url.protocol !== 'http:' && c.url.protocol !== 'https:'));
+    const invalid = list.find(
+      (c) => c.url === null || (c.url.protocol !== 'http:' && c.url.protocol !== 'https:'),
+    );
     if (invalid) {
       return withDetails({
         passed: false,
@@ -135,7 +140,11 @@ const check: CheckDefinition = {
         value: canonical.href,
       });
     }
-    if (page.protocol === 'https:' && canonical.protocol === 'http:' && canonical.hostname === page.hostname) {
+    if (
+      page.protocol === 'https:' &&
+      canonical.protocol === 'http:' &&
+      canonical.hostname === page.hostname
+    ) {
       return withDetails({
         passed: false,
         message: `The canonical URL ${canonical.href} points to the insecure http:// version of this https page.`,
@@ -147,7 +156,10 @@ const check: CheckDefinition = {
       message = `The page's canonical URL is itself (${canonical.href})${dup}.`;
     } else if (canonical.origin === page.origin && canonical.pathname === page.pathname) {
       message = `The canonical URL ${canonical.href} is this page without its query variations${dup}.`;
-    } else if (canonical.hostname === page.hostname || canonical.hostname.replace(/^www\./, '') === page.hostname.replace(/^www\./, '')) {
+    } else if (
+      canonical.hostname === page.hostname ||
+      canonical.hostname.replace(/^www\./, '') === page.hostname.replace(/^www\./, '')
+    ) {
       message = `The canonical URL points to another URL of this site (${canonical.href})${dup}: search engines will index that URL instead of this one — make sure it has the same content.`;
     } else {
       message = `The canonical URL points to another site (${canonical.href})${dup}: right for syndicated copies, otherwise this page will not be indexed.`;

@@ -4,7 +4,12 @@ import check from './crawlable_anchors.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('crawlable_anchors: real hrefs, mailto, in-page and named anchors pass', () => {
-  const r = runOn(check, page('<a href="/a">A</a><a href="https://x.org">X</a><a href="mailto:a@b.c">mail</a><a href="#top">top</a><a name="top"></a><a role="button">Act</a>'));
+  const r = runOn(
+    check,
+    page(
+      '<a href="/a">A</a><a href="https://x.org">X</a><a href="mailto:a@b.c">mail</a><a href="#top">top</a><a name="top"></a><a role="button">Act</a>',
+    ),
+  );
   assert.equal(r.passed, true);
   assert.equal(r.message, 'All 6 links have a crawlable href.');
 });
@@ -12,7 +17,9 @@ test('crawlable_anchors: real hrefs, mailto, in-page and named anchors pass', ()
 test('crawlable_anchors: javascript:, missing href and "#"+onclick fail', () => {
   const r = runOn(
     check,
-    page('<a href="javascript:void(0)">JS</a><a onclick="go()">Go</a><a class="x">Listener</a><a href="#" onclick="go()">Hash</a><a href="/ok">ok</a>'),
+    page(
+      '<a href="javascript:void(0)">JS</a><a onclick="go()">Go</a><a class="x">Listener</a><a href="#" onclick="go()">Hash</a><a href="/ok">ok</a>',
+    ),
   );
   assert.equal(r.passed, false);
   assert.equal(r.value, 4);
@@ -20,7 +27,12 @@ test('crawlable_anchors: javascript:, missing href and "#"+onclick fail', () => 
   assert.ok(r.details?.type === 'table');
   assert.deepEqual(
     r.details.rows.map((row) => row[2]),
-    ['javascript: URL', 'no href, only an onclick handler', 'no href (a script-driven link?)', 'href="#" with an onclick handler'],
+    [
+      'javascript: URL',
+      'no href, only an onclick handler',
+      'no href (a script-driven link?)',
+      'href="#" with an onclick handler',
+    ],
   );
 });
 

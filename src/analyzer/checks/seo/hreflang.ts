@@ -78,7 +78,8 @@ const check: CheckDefinition = {
       alts.push({ source: 'link', hreflang: l.hreflang, href: l.href === null ? null : l.href.trim() });
     }
     for (const e of parseLinkHeader(a.headers['link'])) {
-      if (e.rel.includes('alternate') && e.hreflang !== null) alts.push({ source: 'Link header', hreflang: e.hreflang, href: e.href });
+      if (e.rel.includes('alternate') && e.hreflang !== null)
+        alts.push({ source: 'Link header', hreflang: e.hreflang, href: e.href });
     }
     if (alts.length === 0) return 'not_applicable';
 
@@ -112,14 +113,25 @@ const check: CheckDefinition = {
           }
         }
       }
-      if (problems.length) rows.push([alt.source, alt.hreflang, alt.href === null ? null : clip(alt.href, 120), problems.join('; ')]);
+      if (problems.length)
+        rows.push([
+          alt.source,
+          alt.hreflang,
+          alt.href === null ? null : clip(alt.href, 120),
+          problems.join('; '),
+        ]);
     }
     const bad = rows.length;
     let conflicts = 0;
     for (const [code, urls] of byCode) {
       if (urls.size > 1) {
         conflicts++;
-        rows.push(['(all)', code, [...urls].map((u) => clip(u, 60)).join(' | '), `${urls.size} different URLs for one code`]);
+        rows.push([
+          '(all)',
+          code,
+          [...urls].map((u) => clip(u, 60)).join(' | '),
+          `${urls.size} different URLs for one code`,
+        ]);
       }
     }
     const advice: string[] = [];
@@ -130,7 +142,9 @@ const check: CheckDefinition = {
       return {
         passed: false,
         message: `${[
-          bad > 0 ? `${bad} of ${alts.length} hreflang alternate${alts.length === 1 ? ' is' : 's are'} invalid (bad language code, missing or relative URL)` : '',
+          bad > 0
+            ? `${bad} of ${alts.length} hreflang alternate${alts.length === 1 ? ' is' : 's are'} invalid (bad language code, missing or relative URL)`
+            : '',
           conflicts > 0 ? `${conflicts} code${conflicts === 1 ? ' points' : 's point'} to several URLs` : '',
         ]
           .filter(Boolean)

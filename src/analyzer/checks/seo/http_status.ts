@@ -41,7 +41,8 @@ const check: CheckDefinition = {
     if (s >= 400) {
       const kind = s >= 500 ? 'a server error' : 'a client error';
       let message = `The page answered ${statusLabel(s)}, ${kind}: search engines do not index pages with a 4xx or 5xx status.`;
-      if (a.blocked) message += ` It may be blocking automated visitors (${a.blocked.reason}); check what real visitors get.`;
+      if (a.blocked)
+        message += ` It may be blocking automated visitors (${a.blocked.reason}); check what real visitors get.`;
       return { passed: false, message, value: s };
     }
     // 1xx or an unfollowed 3xx as the final answer

@@ -35,7 +35,19 @@ test('redirects: a chain over the limit fails, with each hop in the details', ()
   assert.ok(r.details?.type === 'table' && r.details.rows.length === 2);
   // the limit is configurable
   assert.equal(
-    runOn(check, page('x'), { url: 'http://example.com/a', finalUrl: 'https://www.example.com/a', redirects: [{ url: 'http://example.com/a', status: 301 }, { url: 'https://example.com/a', status: 301 }] }, { 'redirects.max_hops': 2 }).passed,
+    runOn(
+      check,
+      page('x'),
+      {
+        url: 'http://example.com/a',
+        finalUrl: 'https://www.example.com/a',
+        redirects: [
+          { url: 'http://example.com/a', status: 301 },
+          { url: 'https://example.com/a', status: 301 },
+        ],
+      },
+      { 'redirects.max_hops': 2 },
+    ).passed,
     true,
   );
 });

@@ -52,7 +52,10 @@ const check: CheckDefinition = {
     const chain = `${hops.length} redirect${hops.length === 1 ? '' : 's'} (${hops.map((h) => h.status).join(' → ')})`;
     const extras: string[] = [];
     if (upgrade) extras.push('includes an http → https upgrade');
-    if (temporary > 0) extras.push(`${temporary} temporary (302/303/307) where a permanent 301/308 passes link signals more reliably`);
+    if (temporary > 0)
+      extras.push(
+        `${temporary} temporary (302/303/307) where a permanent 301/308 passes link signals more reliably`,
+      );
     const extra = extras.length ? `; ${extras.join('; ')}` : '';
     if (downgrades.length > 0) {
       return {

@@ -5,9 +5,18 @@ import type { CheckDefinition } from '../types.js';
 import { clip, tableDetails } from '../types.js';
 
 const KNOWN = new Set([
-  'user-agent', 'disallow', 'allow', 'sitemap', // standard and universal
-  'crawl-delay', 'clean-param', 'host', // Bing, Yandex
-  'request-rate', 'visit-time', 'noindex', 'content-signal', 'license', // seen in the wild
+  'user-agent',
+  'disallow',
+  'allow',
+  'sitemap', // standard and universal
+  'crawl-delay',
+  'clean-param',
+  'host', // Bing, Yandex
+  'request-rate',
+  'visit-time',
+  'noindex',
+  'content-signal',
+  'license', // seen in the wild
 ]);
 /** Google reads the first 500 KiB only */
 const GOOGLE_LIMIT = 500 * 1024;
@@ -49,8 +58,10 @@ export function validateRobotsTxt(body: string, cap = 50): { errors: RobotsLineE
       inGroup = true;
     } else if (name === 'allow' || name === 'disallow') {
       if (!inGroup) add(i, rawLine, `${name} before any user-agent line`);
-      else if (value !== '' && value[0] !== '/' && value[0] !== '*') add(i, rawLine, 'the pattern should be empty or start with "/" or "*"');
-      else if (value.indexOf('$') !== -1 && value.indexOf('$') !== value.length - 1) add(i, rawLine, '"$" may only end a pattern');
+      else if (value !== '' && value[0] !== '/' && value[0] !== '*')
+        add(i, rawLine, 'the pattern should be empty or start with "/" or "*"');
+      else if (value.indexOf('$') !== -1 && value.indexOf('$') !== value.length - 1)
+        add(i, rawLine, '"$" may only end a pattern');
     } else if (name === 'sitemap') {
       let ok = false;
       try {
@@ -79,7 +90,8 @@ const check: CheckDefinition = {
   run(a) {
     const r = a.robots;
     if (r === null) return { passed: null, message: 'robots.txt was not fetched.' };
-    if (r.status === null) return { passed: null, message: `robots.txt could not be fetched (${r.error ?? 'no answer'}).` };
+    if (r.status === null)
+      return { passed: null, message: `robots.txt could not be fetched (${r.error ?? 'no answer'}).` };
     const s = r.status;
     if (s === 429 || s >= 500) {
       return {
@@ -96,12 +108,17 @@ const check: CheckDefinition = {
       };
     }
     if (s < 200 || s >= 300) {
-      return { passed: false, message: `robots.txt answered ${s}, neither a file nor "not found".`, value: s };
+      return {
+        passed: false,
+        message: `robots.txt answered ${s}, neither a file nor "not found".`,
+        value: s,
+      };
     }
     if (r.looksLikeHtml) {
       return {
         passed: false,
-        message: 'robots.txt answered 200 with an HTML page instead of a text file (a "soft 404"): crawlers read it as garbage rules.',
+        message:
+          'robots.txt answered 200 with an HTML page instead of a text file (a "soft 404"): crawlers read it as garbage rules.',
         value: s,
       };
     }
@@ -110,7 +127,8 @@ const check: CheckDefinition = {
     }
     const { errors, total } = validateRobotsTxt(r.body);
     const notes: string[] = [];
-    if (r.contentType && r.contentType !== 'text/plain') notes.push(`it is served as ${r.contentType}, not text/plain`);
+    if (r.contentType && r.contentType !== 'text/plain')
+      notes.push(`it is served as ${r.contentType}, not text/plain`);
     if (r.body.length >= GOOGLE_LIMIT) {
       notes.push('it is over 500 KiB; Google reads only the first 500 KiB');
     }
