@@ -64,9 +64,7 @@ class Plan {
   private readonly total: number;
   private readonly start: number;
   private readonly step: number;
-  private readonly otherEvery: number;
   private made = 0;
-  private otherMade = 0;
 
   constructor(private readonly opts: SeedOptions) {
     this.rand = prng(opts.seed ?? 42);
@@ -79,7 +77,7 @@ class Plan {
     // two years of history up to an hour ago
     this.start = Date.now() - 2 * 365 * 86_400_000;
     this.step = (2 * 365 * 86_400_000 - 3_600_000) / Math.max(1, this.total);
-    this.otherEvery = opts.otherUserReports > 0 ? Math.floor(this.total / opts.otherUserReports) : Infinity;
+
   }
 
   /** the next `n` rows (fewer at the end), ids ascending with creation time */
@@ -87,11 +85,11 @@ class Plan {
     const rows: PlannedRow[] = [];
     while (rows.length < n && this.made < this.total) {
       const i = this.made++;
-      const other = this.otherMade < this.opts.otherUserReports && i % this.otherEvery === 0;
+      // the second user's few reports come last, so the main user's ids are one contiguous range
+      const other = i >= this.opts.reports;
       const userIndex = other ? 1 : 0;
       let site: Site;
       if (other) {
-        this.otherMade++;
         site = this.otherSites[Math.floor(this.rand() * this.otherSites.length)]!;
       } else {
         // skewed: density ∝ 1/√x — the biggest site gets ~1.4 % of the reports, the tail a few

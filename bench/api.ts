@@ -1,0 +1,353 @@
+// API benchmark at scale: seeds N reports (default 1,000,000) straight into the store —
+// a SQLite file under bench/.data/ and a fresh PostgreSQL database — then runs the real
+// application in a child process (bench/lib/server.ts: buildApp + a bare Fastify route in
+// the same process) and measures list, search, sort, filter and show queries with
+// autocannon, each next to the bare route. Then, on PostgreSQL, one process against two.
+//
+//   npm run bench -- --reports 1000000 --stores sqlite,postgres --duration 10
+//
+// Options: --reports N, --projects N (5000), --stores sqlite,postgres, --duration S (10),
+// --warmup S (2), --connections N (10), --log-level L (info), --reuse (keep a database
+// seeded by an earlier run with the same --reports), --no-scaling, --out FILE (markdown).
+// Targets: p99 ≤ 20 ms for every query and ≥ 25 % of the bare route's throughput.
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { cpus, loadavg, totalmem } from 'node:os';
+import pg from 'pg';
+import { analyze } from '../src/analyzer/index.js';
+import { configFromEnv } from '../src/config.js';
+import { createDb, migrate } from '../src/store/database.js';
+import { createServices } from '../src/services/index.js';
+import type { AuditReport } from '../src/analyzer/types.js';
+import { goodPage, html, startFixtureServer } from '../test/helpers/fixture-server.js';
+import { synthesizeTemplates, type Band, type Templates } from './lib/corpus.js';
+import { measure, table, type Measurement, type Target } from './lib/load.js';
+import { seedPostgres, seedSqlite, type SeedResult } from './lib/seed.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DATA = join(ROOT, 'bench/.data');
+const ADMIN_PG = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const P99_TARGET_MS = 20;
+const RATIO_TARGET = 0.25;
+
+const { values: args } = parseArgs({
+  options: {
+    reports: { type: 'string', default: '1000000' },
+    projects: { type: 'string', default: '5000' },
+    stores: { type: 'string', default: 'sqlite,postgres' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    'log-level': { type: 'string', default: 'info' },
+    reuse: { type: 'boolean', default: false },
+    'no-scaling': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const N = Number(args.reports);
+const PROJECTS = Number(args.projects);
+const STORES = args.stores.split(',').map((s) => s.trim()) as ('sqlite' | 'postgres')[];
+const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const OTHER_USER_REPORTS = 50;
+
+const out: string[] = [];
+function emit(line = ''): void {
+  console.log(line);
+  out.push(line);
+}
+
+// ── corpus ────────────────────────────────────────────────────────────────────────────────
+
+/** Results JSON from real audits of fixture pages (good, decent, bad), when the analyzer is complete enough. */
+async function realTemplates(): Promise<Templates | null> {
+  const fx = await startFixtureServer();
+  try {
+    const decentExtra = `<img src="/a.png"><img src="/b.png"><p style="color:red">${'<a href="#">click here</a> '.repeat(5)}</p>`;
+    fx.route('/good', html(goodPage(fx.origin)));
+    fx.route('/decent', html(goodPage(fx.origin, decentExtra).replace(/<meta name="description"[^>]*>/, '')));
+    fx.route('/bad', html('<html><head></head><body><p>Hello</p><img src="/x.gif"><script src="/a.js"></script></body></html>'));
+    const reports: Partial<Record<Band, AuditReport>> = {};
+    for (const band of ['good', 'decent', 'bad'] as const) {
+      reports[band] = await analyze(`${fx.origin}/${band}`, { allowPrivateHosts: true, timeoutMs: 5000 });
+    }
+    const checks = Object.keys(reports.good!.results).length;
+    if (checks < 20) return null;
+    const byBand = Object.fromEntries(
+      (['good', 'decent', 'bad'] as const).map((b) => [
+        b,
+        {
+          categories: JSON.stringify(reports[b]!.categories),
+          results: JSON.stringify(reports[b]!.results),
+          page: JSON.stringify(reports[b]!.page),
+        },
+      ]),
+    ) as Templates['byBand'];
+    return {
+      source: `real audits of fixture pages (${checks} checks; results JSON good ${byBand.good.results.length} B, decent ${byBand.decent.results.length} B, bad ${byBand.bad.results.length} B)`,
+      checks,
+      resultsBytes: byBand.decent.results.length,
+      byBand,
+    };
+  } catch (err) {
+    console.error(`analyzer unavailable for the corpus (${(err as Error).message}); synthesizing`);
+    return null;
+  } finally {
+    await fx.close();
+  }
+}
+
+// ── stores ────────────────────────────────────────────────────────────────────────────────
+
+interface Prepared {
+  store: 'sqlite' | 'postgres';
+  databaseUrl: string;
+  seed: SeedResult;
+  key: string;
+  sizeBytes: number;
+}
+
+async function pgQuery<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(text, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Promise<Prepared> {
+  mkdirSync(DATA, { recursive: true });
+  const tag = `${N}`;
+  const marker = join(DATA, `${store}-${tag}.seed.json`);
+  let databaseUrl: string;
+  let seed: SeedResult | null = null;
+  const log = (l: string) => console.log(l);
+  const opts = { reports: N, projects: PROJECTS, otherUserReports: OTHER_USER_REPORTS, templates, log };
+
+  if (store === 'sqlite') {
+    const file = join(DATA, `bench-${tag}.db`);
+    databaseUrl = `sqlite:${file}`;
+    if (args.reuse && existsSync(marker) && existsSync(file)) {
+      seed = JSON.parse(readFileSync(marker, 'utf8')) as SeedResult;
+    } else {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      console.log(`seeding SQLite ${file} with ${N} reports…`);
+      seed = await seedSqlite(file, opts);
+    }
+  } else {
+    const name = `pagegrade_bench_${tag}`;
+    const u = new URL(ADMIN_PG);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    const exists = (await pgQuery(ADMIN_PG, 'SELECT 1 FROM pg_database WHERE datname = $1', [name])).length > 0;
+    if (args.reuse && exists && existsSync(marker)) {
+      seed = JSON.parse(readFileSync(marker, 'utf8')) as SeedResult;
+    } else {
+      await pgQuery(ADMIN_PG, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await pgQuery(ADMIN_PG, `CREATE DATABASE ${name}`);
+      console.log(`seeding PostgreSQL ${name} with ${N} reports…`);
+      seed = await seedPostgres(databaseUrl, opts);
+    }
+  }
+  writeFileSync(marker, JSON.stringify(seed, null, 2));
+
+  // an API key for the main user, through the real service
+  const handle = createDb(databaseUrl);
+  await migrate(handle.db);
+  const config = configFromEnv({ DATABASE_URL: databaseUrl, PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret' });
+  const services = createServices({ db: handle.db, analyze, config });
+  const issued = await services.keys.create(seed.userId);
+  await handle.close();
+
+  let sizeBytes = 0;
+  if (store === 'sqlite') {
+    const file = databaseUrl.slice('sqlite:'.length);
+    for (const suffix of ['', '-wal']) if (existsSync(file + suffix)) sizeBytes += statSync(file + suffix).size;
+  } else {
+    const [row] = await pgQuery<{ size: string }>(databaseUrl, 'SELECT pg_database_size(current_database())::text AS size');
+    sizeBytes = Number(row!.size);
+  }
+  return { store, databaseUrl, seed, key: issued.key, sizeBytes };
+}
+
+// ── processes under load ──────────────────────────────────────────────────────────────────
+
+interface Server {
+  child: ChildProcess;
+  appOrigin: string;
+  bareOrigin: string;
+  rss(): Promise<{ rss: number; peakRss: number }>;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl: string, label: string): Promise<Server> {
+  const child = fork(join(ROOT, 'bench/lib/server.ts'), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      BENCH_DATABASE_URL: databaseUrl,
+      BENCH_LOG_LEVEL: args['log-level'],
+      BENCH_LOG_FILE: join(DATA, `server-${label}.log`),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<{ appPort: number; barePort: number }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.on('message', (m: { type: string; appPort: number; barePort: number }) => {
+      if (m.type === 'ready') resolve(m);
+    });
+  });
+  return {
+    child,
+    appOrigin: `http://127.0.0.1:${ready.appPort}`,
+    bareOrigin: `http://127.0.0.1:${ready.barePort}`,
+    rss: () =>
+      new Promise((resolve) => {
+        const on = (m: { type: string; rss: number; peakRss: number }) => {
+          if (m.type !== 'rss') return;
+          child.off('message', on);
+          resolve(m);
+        };
+        child.on('message', on);
+        child.send({ type: 'rss' });
+      }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+// ── the queries ───────────────────────────────────────────────────────────────────────────
+
+function targets(p: Prepared): Target[] {
+  const headers = { authorization: `Bearer ${p.key}` };
+  const { minId, maxId, bigProject, medianProject } = p.seed;
+  // a selective search: most of a median project's name
+  const selective = medianProject.split('.')[0]!;
+  let state = 12345;
+  const randomId = (): string => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return `/api/v1/reports/${minId + (state % (maxId - minId + 1))}`;
+  };
+  return [
+    { name: 'GET /api/v1/reports (default list)', paths: ['/api/v1/reports'], headers },
+    { name: 'search=tomato (common substring, ~9 % of URLs)', paths: ['/api/v1/reports?search=tomato'], headers },
+    { name: `search=${selective} (selective substring)`, paths: [`/api/v1/reports?search=${encodeURIComponent(selective)}`], headers },
+    { name: 'result=bad&sort_by=url&sort=asc', paths: ['/api/v1/reports?result=bad&sort_by=url&sort=asc'], headers },
+    { name: 'per_page=100', paths: ['/api/v1/reports?per_page=100'], headers },
+    { name: `project=<largest project>`, paths: [`/api/v1/reports?project=${encodeURIComponent(bigProject)}`], headers },
+    { name: 'GET /api/v1/projects?search=garden', paths: ['/api/v1/projects?search=garden'], headers },
+    { name: 'GET /api/v1/reports/{id} (random ids)', paths: randomId, headers },
+  ];
+}
+
+const bareTarget: Target = { name: 'GET /bare', paths: ['/bare'] };
+
+async function checkAnswers(origin: string, ts: Target[]): Promise<void> {
+  for (const t of ts) {
+    const path = typeof t.paths === 'function' ? t.paths() : t.paths[0]!;
+    const res = await fetch(origin + path, { headers: t.headers });
+    const body = (await res.json()) as { meta?: { total: number }; data?: unknown };
+    if (res.status !== 200) throw new Error(`${t.name}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    const total = body.meta?.total;
+    console.log(`  ${t.name}: 200${total !== undefined ? `, total ${total}` : ''}, ${JSON.stringify(body).length} bytes`);
+  }
+}
+
+const mb = (n: number): string => `${Math.round(n / 1048576)} MB`;
+
+async function runStore(p: Prepared): Promise<void> {
+  const server = await startServer(p.databaseUrl, p.store);
+  try {
+    const ts = targets(p);
+    await checkAnswers(server.appOrigin, ts);
+    const rows: { query: Measurement; bare: Measurement }[] = [];
+    const load = { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP };
+    for (const t of ts) {
+      const bare = await measure(bareTarget, { ...load, origins: [server.bareOrigin] });
+      const query = await measure(t, { ...load, origins: [server.appOrigin] });
+      console.log(
+        `  ${t.name}: p50 ${query.p50} p99 ${query.p99} ms, ${Math.round(query.rps)} req/s (bare ${Math.round(bare.rps)} req/s, p99 ${bare.p99} ms)`,
+      );
+      rows.push({ query, bare });
+    }
+    const { rss, peakRss } = await server.rss();
+    emit(`### ${p.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${p.seed.reports.toLocaleString('en')} reports, ${p.seed.projects.toLocaleString('en')} projects`);
+    emit();
+    emit(`Load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (${cpus().length} cores).`);
+    emit();
+    emit(
+      `Seeded in ${(p.seed.ms / 1000).toFixed(0)} s; database size ${mb(p.sizeBytes)}; largest project ${p.seed.bigProject}; server RSS after the run ${mb(rss)} (peak ${mb(peakRss)}).`,
+    );
+    emit();
+    emit(table(rows, P99_TARGET_MS, RATIO_TARGET));
+    emit();
+  } finally {
+    await server.stop();
+  }
+}
+
+async function scaling(p: Prepared): Promise<void> {
+  const ts = targets(p);
+  const picks = [bareTarget, ts[0]!, ts[7]!, ts[3]!];
+  const results: Record<string, [Measurement, Measurement]> = {};
+  const load = { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP };
+  for (const count of [1, 2]) {
+    const servers = await Promise.all(Array.from({ length: count }, (_, i) => startServer(p.databaseUrl, `${p.store}-x${count}-${i}`)));
+    try {
+      for (const t of picks) {
+        const origins = servers.map((s) => (t === bareTarget ? s.bareOrigin : s.appOrigin));
+        const m = await measure(t, { ...load, origins });
+        console.log(`  ${count} process(es) ${t.name}: ${Math.round(m.rps)} req/s, p99 ${m.p99} ms`);
+        (results[t.name] ??= [m, m])[count - 1] = m;
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }
+  emit(`### PostgreSQL — one process against two (${cpus().length} cores; autocannon runs on the same machine)`);
+  emit();
+  emit('| query | 1 process req/s | 1 process p99 ms | 2 processes req/s | 2 processes p99 ms | speed-up |');
+  emit('|---|---:|---:|---:|---:|---:|');
+  for (const [name, [one, two]] of Object.entries(results)) {
+    emit(`| ${name} | ${Math.round(one.rps)} | ${one.p99} | ${Math.round(two.rps)} | ${two.p99} | ${(two.rps / one.rps).toFixed(2)}× |`);
+  }
+  emit();
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const templates = (await realTemplates()) ?? synthesizeTemplates();
+  console.log(`corpus: ${templates.source}`);
+
+  emit(`## Run of ${started.toISOString()}`);
+  emit();
+  emit(
+    `\`npm run bench -- --reports ${N} --stores ${STORES.join(',')} --duration ${DURATION} --connections ${CONNECTIONS}\` — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${mb(totalmem())} RAM, Node ${process.version}; log level ${args['log-level']}; results JSON: ${templates.source}, ${templates.resultsBytes} bytes for a decent report.`,
+  );
+  emit();
+
+  for (const store of STORES) {
+    const p = await prepare(store, templates);
+    console.log(`${store}: seeded ${p.seed.reports} reports in ${(p.seed.ms / 1000).toFixed(0)} s`);
+    await runStore(p);
+    if (store === 'postgres' && !args['no-scaling']) await scaling(p);
+  }
+
+  const file = args.out ?? join(DATA, `results-${N}-${started.toISOString().replace(/[:.]/g, '-')}.md`);
+  writeFileSync(file, out.join('\n') + '\n');
+  console.log(`\nwritten to ${file}`);
+}
+
+await main();
