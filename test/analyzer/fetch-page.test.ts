@@ -322,7 +322,7 @@ describe('fetchPage', () => {
     await rejectsWith(
       fetchPage(`https://127.0.0.1:${site.port}/`, opts),
       'tls',
-      /^The secure \(TLS\) connection to 127\.0\.0\.1 failed: /,
+      /^The secure \(TLS\) connection to 127\.0\.0\.1 failed: the server did not answer with TLS \(is it plain HTTP on this port\?\)\.$/,
     );
   });
 

@@ -83,6 +83,29 @@ export function blockedError(host: string, ip: string, reason: string): FetchErr
   );
 }
 
+function tlsReason(code: string, host: string, err: unknown): string {
+  switch (code) {
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+    case 'HOSTNAME_MISMATCH':
+      return `the certificate is not valid for ${host}`;
+    case 'CERT_HAS_EXPIRED':
+      return 'the certificate has expired';
+    case 'CERT_NOT_YET_VALID':
+      return 'the certificate is not valid yet';
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+      return 'the certificate is self-signed and not trusted';
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return 'the certificate chain is incomplete or not trusted';
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      return 'the server did not answer with TLS (is it plain HTTP on this port?)';
+    default:
+      return errMessage(err).replace(/\.$/, '');
+  }
+}
+
 /** Maps any error thrown while fetching `url` to a FetchError (FetchErrors pass through). */
 export function toFetchError(err: unknown, url: string, timeoutMs: number): FetchError {
   if (err instanceof FetchError) return err;
@@ -106,9 +129,13 @@ export function toFetchError(err: unknown, url: string, timeoutMs: number): Fetc
     code.startsWith('ERR_TLS_') ||
     /SSL|TLS|certificate/i.test(errMessage(err))
   ) {
-    return new FetchError('tls', `The secure (TLS) connection to ${host} failed: ${errMessage(err)}.`, {
-      cause: err,
-    });
+    return new FetchError(
+      'tls',
+      `The secure (TLS) connection to ${host} failed: ${tlsReason(code, host, err)}.`,
+      {
+        cause: err,
+      },
+    );
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new FetchError(
