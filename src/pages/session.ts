@@ -15,6 +15,45 @@ export const SESSION_TTL_S = 7 * 24 * 3600;
 /** A password pass lasts 12 hours at most (and is a browser-session cookie). */
 export const ACCESS_TTL_S = 12 * 3600;
 
+interface CookieAttributes {
+  path: string;
+  httpOnly: boolean;
+  sameSite: 'lax';
+  secure: boolean;
+  maxAge?: number;
+  expires?: Date;
+}
+
+/** Parses a Cookie header (first value of a name wins, as browsers send the most specific path first). */
+export function parseCookies(header: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in out) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/** A Set-Cookie value; our values are base64url and dots, encoded anyway. */
+export function serializeCookie(name: string, value: string, a: CookieAttributes): string {
+  let out = `${name}=${encodeURIComponent(value)}; Path=${a.path}`;
+  if (a.maxAge !== undefined) out += `; Max-Age=${a.maxAge}`;
+  if (a.expires) out += `; Expires=${a.expires.toUTCString()}`;
+  if (a.httpOnly) out += '; HttpOnly';
+  if (a.secure) out += '; Secure';
+  out += '; SameSite=Lax';
+  return out;
+}
+
 export interface Session {
   userId: number;
   keyId: number;
@@ -45,17 +84,13 @@ export class CookieKit {
   cookies(request: FastifyRequest): Record<string, string> {
     const header = request.headers.cookie;
     if (!header) return {};
-    try {
-      return fastifyCookie.parse(header);
-    } catch {
-      return {};
-    }
+    return parseCookies(header);
   }
 
   private set(reply: FastifyReply, name: string, value: string, path: string, maxAge?: number): void {
     reply.header(
       'set-cookie',
-      fastifyCookie.serialize(name, value, {
+      serializeCookie(name, value, {
         path,
         httpOnly: true,
         sameSite: 'lax',
@@ -68,7 +103,7 @@ export class CookieKit {
   private clear(reply: FastifyReply, name: string, path: string): void {
     reply.header(
       'set-cookie',
-      fastifyCookie.serialize(name, '', {
+      serializeCookie(name, '', {
         path,
         httpOnly: true,
         sameSite: 'lax',
