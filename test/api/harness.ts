@@ -90,6 +90,15 @@ const testLookup = async (hostname: string) => {
 };
 
 /** The real analyzer, with *.test host names resolving to 127.0.0.1. */
+export const TEST_SERVICES_CONFIG = {
+  allowPrivateHosts: true,
+  fetchTimeoutMs: 5000,
+  fetchMaxBytes: 5 * 1024 * 1024,
+  userAgent: null,
+  sessionSecret: 'x'.repeat(32),
+  bootstrapKey: null,
+} as const;
+
 export const testAnalyze: AnalyzeFn = (url, options) => analyze(url, { ...options, lookup: testLookup });
 
 /** Fixture pages: `/` a well-made page, `/bad` a poor one, `/json` not HTML, `/gone` 404 HTML. */
@@ -110,14 +119,7 @@ export async function createHarness(target: DialectTarget, opts: HarnessOptions 
   const real = createServices({
     db: database.db,
     analyze: testAnalyze,
-    config: {
-      allowPrivateHosts: true,
-      fetchTimeoutMs: 5000,
-      fetchMaxBytes: 5 * 1024 * 1024,
-      userAgent: null,
-      sessionSecret: 'x'.repeat(32),
-      bootstrapKey: null,
-    },
+    config: TEST_SERVICES_CONFIG,
   });
   const services = opts.wrapServices ? opts.wrapServices(real) : real;
 
@@ -168,7 +170,7 @@ export async function createHarness(target: DialectTarget, opts: HarnessOptions 
         url: String(o.url),
         status: res.statusCode,
         contentType,
-        body: contentType.startsWith('application/json') ? res.json() : res.body,
+        body: contentType.startsWith('application/json') && res.body !== '' ? res.json() : res.body,
       });
       return res;
     },

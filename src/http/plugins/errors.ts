@@ -8,6 +8,8 @@ import { fieldErrors } from '../validation.js';
 import { htmlErrorPage } from '../html-error.js';
 
 export const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+/** The API and the health check answer errors as JSON; every other path as an HTML page. */
+const wantsJson = (url: string) => isApiPath(url) || url === '/healthz' || url.startsWith('/healthz?');
 
 /** Any thrown value → the AppError the client sees (null: an unexpected fault, a 500). */
 export function toAppError(err: unknown, request?: FastifyRequest): AppError | null {
@@ -37,7 +39,7 @@ export function toAppError(err: unknown, request?: FastifyRequest): AppError | n
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   reply.code(error.status);
-  if (isApiPath(request.url)) {
+  if (wantsJson(request.url)) {
     return reply.send(error.fields ? { message: error.message, errors: error.fields } : { message: error.message });
   }
   return reply.type('text/html; charset=utf-8').send(htmlErrorPage(error.status, error.message));

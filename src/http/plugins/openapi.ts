@@ -9,6 +9,11 @@ export const OPENAPI_PATH = '/api/v1/openapi.json';
 /** Call before the routes are registered (the document collects them as they are). */
 export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string; version: string }): Promise<void> {
   await app.register(swagger, {
+    // the document is the JSON API's (and the health check's): the HTML pages are not in it
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith('/api/') || url === '/healthz' ? schema : { ...schema, hide: true },
+      url,
+    }),
     openapi: {
       openapi: '3.1.0',
       info: {
