@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import check from './robots.js';
 import { page, runOn } from '../test-helpers.js';
 
@@ -22,7 +22,9 @@ test('robots: a group for our agent counts; 404 is allowed; not fetched is not j
   assert.equal(runOn(check, page('')).passed, null);
 });
 
-test('robots: the Lighthouse fixture robots.txt allows everything', () => {
-  const txt = readFileSync(new URL('../../../../../shared/corpus/lighthouse-seo/robots.txt', import.meta.url), 'utf8');
+test('robots: the Lighthouse fixture robots.txt allows everything', (t) => {
+  const file = new URL('../../../../../shared/corpus/lighthouse-seo/robots.txt', import.meta.url);
+  if (!existsSync(file)) return t.skip('Lighthouse fixtures (../shared/corpus) not found');
+  const txt = readFileSync(file, 'utf8');
   assert.equal(runOn(check, page(''), { url: 'http://localhost:10200/seo/seo-tester.html', robotsTxt: txt }).passed, true);
 });
