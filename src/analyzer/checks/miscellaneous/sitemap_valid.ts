@@ -15,9 +15,47 @@ export function rootElement(xml: string): string | null {
   return colon === -1 ? name : name.slice(colon + 1);
 }
 
+/** URLs parsed with new URL() after the prefix test fails; past it they count as foreign */
+const MAX_PARSED = 2000;
+
 function bareHost(h: string): string {
   const l = h.toLowerCase();
   return l.startsWith('www.') ? l.slice(4) : l;
+}
+
+/** URLs that are not absolute http(s) URLs of `host` (www. ignored): a prefix test first, parsing only the rest. */
+export function foreignUrls(urls: readonly string[], host: string): { count: number; examples: string[] } {
+  const p1 = `https://${host}/`;
+  const p2 = `https://www.${host}/`;
+  const p3 = `http://${host}/`;
+  const p4 = `http://www.${host}/`;
+  const examples: string[] = [];
+  let count = 0;
+  let parsed = 0;
+  for (let i = 0; i < urls.length; i++) {
+    const raw = urls[i]!;
+    if (raw.startsWith(p1) || raw.startsWith(p2) || raw.startsWith(p3) || raw.startsWith(p4)) continue;
+    // other spellings (upper case, a port, the bare origin): parse, up to a bound
+    let ok = false;
+    if (parsed < MAX_PARSED) {
+      parsed++;
+      ok = sameHost(raw, host);
+    }
+    if (!ok) {
+      count++;
+      if (examples.length < 50) examples.push(clip(raw, 150));
+    }
+  }
+  return { count, examples };
+}
+
+function sameHost(raw: string, host: string): boolean {
+  try {
+    const u = new URL(raw);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && bareHost(u.hostname) === host;
+  } catch {
+    return false;
+  }
 }
 
 const check: CheckDefinition = {
@@ -82,24 +120,7 @@ const check: CheckDefinition = {
     }
     // same host (www. ignored) as the page; a cheap prefix test first, parsing only the rest
     const host = bareHost(a.finalUrlParsed.hostname);
-    const prefixes = ['http://', 'https://'].flatMap((p) => [`${p}${host}/`, `${p}www.${host}/`]);
-    const foreign: string[] = [];
-    let foreignCount = 0;
-    for (const raw of s.urls) {
-      const lowerStart = raw.slice(0, host.length + 13).toLowerCase();
-      if (prefixes.some((p) => lowerStart.startsWith(p))) continue;
-      let ok = false;
-      try {
-        const u = new URL(raw);
-        ok = (u.protocol === 'http:' || u.protocol === 'https:') && bareHost(u.hostname) === host;
-      } catch {
-        ok = false;
-      }
-      if (!ok) {
-        foreignCount++;
-        if (foreign.length < 50) foreign.push(clip(raw, 150));
-      }
-    }
+    const { count: foreignCount, examples: foreign } = foreignUrls(s.urls, host);
     if (foreignCount > 0) {
       const details = {
         ...listDetails(foreign),
