@@ -44,6 +44,12 @@ test('sitemap_valid: broken XML, a wrong root, no URLs, or other hosts fail', ()
 test('sitemap_valid: edge — not applicable when none was found; sitemap index; text sitemaps', () => {
   assert.equal(runOn(check, page('x')).inconclusive_reason, 'not_applicable');
   assert.equal(runOn(check, page('x'), { sitemapStatus: 404 }).inconclusive_reason, 'not_applicable');
+  // an HTML page at /sitemap.xml with no Sitemap: line in robots.txt is the `sitemap` check's failure, not ours
+  const soft = {
+    sitemapXml: '<!DOCTYPE html><html><body>Home</body></html>',
+    sitemapHeaders: { 'content-type': 'text/html' },
+  };
+  assert.equal(runOn(check, page('x'), soft).inconclusive_reason, 'not_applicable');
   const index = runOn(check, page('x'), {
     sitemapXml:
       '<?xml version="1.0"?><!-- generated --><sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://example.com/s1.xml</sm:loc></sm:sitemap></sm:sitemapindex>',
