@@ -100,6 +100,10 @@ describe('https', () => {
     assert.ok(seen.length >= 1);
     assert.deepEqual(seen[0], { servername: 'site.test', authority: `site.test:${h2Port}` });
     assert.equal(snap.robots?.status, 404, 'site files go over https too');
+    // every connection the fetch opened is closed when it returns (HTTP/2 sessions would stay open otherwise)
+    await new Promise((r) => setTimeout(r, 50));
+    const open = await new Promise<number>((resolve) => h2.getConnections((_e, n) => resolve(n)));
+    assert.equal(open, 0);
   });
 
   test('HTTP/1.1 over TLS', async (t) => {

@@ -158,6 +158,14 @@ describe('fetchPage refuses before connecting', () => {
     }
   });
 
+  test('localhost, through the system resolver (/etc/hosts), is refused', async () => {
+    await expectBlocked(
+      `http://localhost:${site.port}/`,
+      {},
+      /^The host localhost resolves to (127\.0\.0\.1|::1), a loopback address;/,
+    );
+  });
+
   test('[::1] is refused', async () => {
     await expectBlocked(`http://[::1]:${site.port}/`, {}, /The address ::1 is a loopback address/);
   });
