@@ -5,50 +5,24 @@
 //
 // Every response a test receives through `h.request` is recorded; `checkAgainstOpenApi`
 // validates them all against the response schemas of the served OpenAPI document.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pino from 'pino';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import { analyze } from '../../src/analyzer/index.js';
-import { createDb, migrate, type DatabaseHandle, type Dialect } from '../../src/store/database.js';
+import type { Dialect } from '../../src/store/database.js';
 import { createServices } from '../../src/services/index.js';
 import type { AnalyzeFn, Services } from '../../src/services/types.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { createTempDatabase, postgresUnavailable, type TempDatabase } from '../scale/helpers.js';
+import { dialects, openTestDb, type TestDb, type TestDialect } from '../helpers/db.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 
 export const PUBLIC_URL = 'http://pagegrade.test:8080';
 
-export interface DialectTarget {
-  dialect: Dialect;
-  /** null when usable, else why not (the suite skips with it) */
-  unavailable: () => Promise<string | null>;
-  create: () => Promise<{ url: string; drop: () => Promise<void> }>;
-}
-
-export const DIALECTS: DialectTarget[] = [
-  {
-    dialect: 'sqlite',
-    unavailable: async () => null,
-    create: async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'pagegrade-api-'));
-      return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    dialect: 'postgres',
-    unavailable: () => postgresUnavailable(),
-    create: async () => {
-      const tmp: TempDatabase = await createTempDatabase('pagegrade_api');
-      return { url: tmp.url, drop: () => tmp.drop() };
-    },
-  },
-];
+/** The dialect matrix of test/helpers/db.ts: SQLite always, PostgreSQL when it answers. */
+export const DIALECTS: TestDialect[] = dialects;
 
 export interface Recorded {
   method: string;
@@ -70,7 +44,7 @@ export interface Harness {
   dialect: Dialect;
   app: App;
   services: Services;
-  database: DatabaseHandle;
+  database: TestDb;
   fixture: FixtureServer;
   /** `http://<name>.test:<port>` on the fixture server */
   site(name: string): string;
@@ -109,10 +83,8 @@ export function fixtureRoutes(fixture: FixtureServer): void {
   fixture.route('/robots.txt', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' });
 }
 
-export async function createHarness(target: DialectTarget, opts: HarnessOptions = {}): Promise<Harness> {
-  const dbInfo = await target.create();
-  const database = createDb(dbInfo.url);
-  await migrate(database.db);
+export async function createHarness(target: TestDialect, opts: HarnessOptions = {}): Promise<Harness> {
+  const database = await openTestDb(target);
   const fixture = await startFixtureServer();
   fixtureRoutes(fixture);
 
@@ -152,7 +124,7 @@ export async function createHarness(target: DialectTarget, opts: HarnessOptions 
   const recorded: Recorded[] = [];
 
   return {
-    dialect: target.dialect,
+    dialect: target.name,
     app,
     services: real,
     database,
@@ -177,8 +149,7 @@ export async function createHarness(target: DialectTarget, opts: HarnessOptions 
     async close() {
       await app.close();
       await fixture.close();
-      await database.close();
-      await dbInfo.drop();
+      await database.cleanup();
     },
   };
 }
@@ -207,24 +178,19 @@ export function withBody(
 }
 
 /**
- * Declares `body` once per dialect (a SQLite file always; PostgreSQL when it answers, else
- * skipped with the printed reason — failed instead when PAGEGRADE_REQUIRE_POSTGRES=1). The
+ * Declares `body` once per dialect (test/helpers/db.ts: a SQLite file always; PostgreSQL when
+ * it answers, else skipped with the reason printed — failed when PAGEGRADE_REQUIRE_POSTGRES=1). The
  * harness is created before and closed after; every recorded response is checked against the
  * OpenAPI document before closing.
  */
-export async function forEachDialect(
+export function forEachDialect(
   name: string,
   body: (h: () => Harness) => void,
   opts: HarnessOptions = {},
-): Promise<void> {
+): void {
   for (const target of DIALECTS) {
-    const reason = await target.unavailable();
-    if (reason !== null && process.env.PAGEGRADE_REQUIRE_POSTGRES === '1') {
-      throw new Error(`${reason} — and PAGEGRADE_REQUIRE_POSTGRES=1`);
-    }
-    if (reason !== null) console.log(`# skipped ${name} [${target.dialect}]: ${reason}`);
     let harness: Harness | null = null;
-    describe(`${name} [${target.dialect}]`, { skip: reason ?? false }, () => {
+    describe(`${name} [${target.name}]`, { skip: target.skip }, () => {
       before(async () => {
         harness = await createHarness(target, opts);
       });
@@ -232,7 +198,7 @@ export async function forEachDialect(
         if (!harness) return;
         try {
           const checked = await checkAgainstOpenApi(harness);
-          console.log(`# ${name} [${target.dialect}]: ${checked} responses valid against the OpenAPI document`);
+          console.log(`# ${name} [${target.name}]: ${checked} responses valid against the OpenAPI document`);
         } finally {
           await harness.close();
         }

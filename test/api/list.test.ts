@@ -28,7 +28,7 @@ interface ProjectItem {
 
 const RANK = { good: 0, decent: 1, bad: 2 };
 
-await forEachDialect('list endpoints', (h) => {
+forEachDialect('list endpoints', (h) => {
   // alice: 20 reports in beta.test (an exact multiple of 10), 3 in gamma.test, 2 in alpha.test
   const seeded: { project: string; count: number }[] = [
     { project: 'beta', count: 20 },

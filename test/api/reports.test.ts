@@ -25,7 +25,7 @@ interface ReportJson {
   links: { self: string; page: string };
 }
 
-await forEachDialect('reports API', (h) => {
+forEachDialect('reports API', (h) => {
   let first: ReportJson;
 
   async function totalFor(auth: Record<string, string>): Promise<number> {
