@@ -64,8 +64,8 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
       <select id="create-privacy" name="privacy">${privacyOptions(state.privacy || '0')}</select>
     </div>
     <div class="field">
-      <label for="create-password">Password <span class="muted">(for Password)</span></label>
-      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
+      <label for="create-password">Password</label>
+      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="for Password privacy"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
       ${fieldErrors(state.errors, 'password', 'create-password-error')}
     </div>
     <div class="field field--submit">
