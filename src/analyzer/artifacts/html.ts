@@ -86,6 +86,7 @@ function isJsType(type: string | null): boolean {
   }
 }
 
+const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 /** file-name-looking matches like "icon@2x.png" are not e-mail addresses */
 const NOT_EMAIL_TLD = /\.(?:png|jpe?g|gif|webp|avif|svg|css|js|mjs|ico|woff2?|ttf)$/i;
@@ -135,22 +136,6 @@ function collapse(parts: string[]): string {
   return /\s\s|[\t\n\r\f]/.test(s) ? s.replace(/\s+/g, ' ').trim() : s.trim();
 }
 
-/** Length of `s` once whitespace runs are collapsed to one space and the ends trimmed. */
-function collapsedLength(s: string): number {
-  let n = 0;
-  let pendingSpace = false;
-  for (let i = 0; i < s.length; i++) {
-    if (isSpace(s.charCodeAt(i))) {
-      pendingSpace = n > 0;
-    } else {
-      if (pendingSpace) n++;
-      pendingSpace = false;
-      n++;
-    }
-  }
-  return n;
-}
-
 function isCjk(c: number): boolean {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
@@ -168,10 +153,30 @@ function isWordChar(c: number): boolean {
 
 /** Counts words: runs of letters/digits; each CJK ideograph or kana counts as one word. */
 export function countWords(text: string): number {
+  return textStats(text, null).words;
+}
+
+/**
+ * One loop over the visible text: words (runs of letters/digits, apostrophes and hyphens
+ * inside; each CJK ideograph or kana is a word), the length with whitespace runs collapsed
+ * and ends trimmed, and (into `at`, when given) the positions of "@" for the e-mail search.
+ */
+export function textStats(text: string, at: number[] | null): { words: number; length: number } {
   let n = 0;
   let inWord = false;
+  let len = 0;
+  let pendingSpace = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12) {
+      pendingSpace = len > 0;
+      inWord = false;
+      continue;
+    }
+    if (pendingSpace) len++;
+    pendingSpace = false;
+    len++;
+    if (c === 64 && at !== null && at.length < 200) at.push(i);
     if (c > 0x3000 && isCjk(c)) {
       n++;
       inWord = false;
@@ -185,7 +190,7 @@ export function countWords(text: string): number {
       inWord = false;
     }
   }
-  return n;
+  return { words: n, length: len };
 }
 
 export interface HtmlFacts {
@@ -229,15 +234,23 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   let base: URL = pageUrl;
   let baseHref: string | null = null;
 
+  /** resolved URLs by raw reference: pages repeat the same links and image URLs a lot */
+  const urlCache = new Map<string, URL | null>();
   const resolve = (raw: string | null): URL | null => {
     if (raw === null) return null;
+    const cached = urlCache.get(raw);
+    if (cached !== undefined) return cached;
     const s = raw.trim();
-    if (s === '') return null;
-    try {
-      return new URL(s, base);
-    } catch {
-      return null;
+    let u: URL | null = null;
+    if (s !== '') {
+      try {
+        u = new URL(s, base);
+      } catch {
+        u = null;
+      }
     }
+    urlCache.set(raw, u);
+    return u;
   };
 
   const f: HtmlFacts = {
@@ -402,6 +415,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
               try {
                 base = new URL(a.href.trim(), pageUrl);
                 baseHref = base.href;
+                urlCache.clear();
               } catch {
                 /* an invalid base is ignored */
               }
@@ -625,7 +639,6 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
             needSpace = false;
           }
           textParts.push(data);
-          if (data.indexOf('@') !== -1) addEmailsFrom(data);
         }
       },
 
@@ -664,8 +677,20 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   f.baseHref = baseHref;
   f.baseUrl = base.href;
   f.text = textParts.join('');
-  f.textLength = collapsedLength(f.text);
-  f.wordCount = countWords(f.text);
+  const at: number[] = [];
+  const stats = textStats(f.text, at);
+  f.textLength = stats.length;
+  f.wordCount = stats.words;
+  // e-mail addresses in the visible text: only around the "@" signs the loop saw
+  let searchedTo = 0;
+  for (const i of at) {
+    if (i < searchedTo) continue;
+    // back to the start of the local part (at most 64 characters), then forward
+    let from = i;
+    while (from > 0 && i - from < 64 && LOCAL_CHAR.test(f.text[from - 1]!)) from--;
+    searchedTo = Math.min(f.text.length, i + 256);
+    addEmailsFrom(f.text.slice(from, searchedTo));
+  }
   f.emails = [...emails];
   f.microdataTypes = [...microdata];
   // titles were pushed when they closed; keep document order for the rare nested case

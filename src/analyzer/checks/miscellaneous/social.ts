@@ -28,13 +28,27 @@ const NETWORKS: Record<string, string> = {
   'xing.com': 'XING',
 };
 
-function networkOf(url: string): string | null {
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return null;
+/** The host of a resolved (normalised) http(s) URL, by string: no URL parsing per link. */
+function hostOf(url: string): string | null {
+  const start = url.indexOf('//');
+  if (start === -1) return null;
+  let end = start + 2;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c === 47 || c === 63 || c === 35) break; // / ? #
+    end++;
   }
+  let host = url.slice(start + 2, end);
+  const at = host.lastIndexOf('@');
+  if (at !== -1) host = host.slice(at + 1);
+  const colon = host.lastIndexOf(':');
+  if (colon !== -1 && host.indexOf(']') < colon) host = host.slice(0, colon);
+  return host;
+}
+
+function networkOf(url: string): string | null {
+  let host = hostOf(url);
+  if (host === null) return null;
   if (host.startsWith('www.')) host = host.slice(4);
   if (host.startsWith('m.') || host.startsWith('mobile.')) host = host.slice(host.indexOf('.') + 1);
   const direct = NETWORKS[host];
