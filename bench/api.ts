@@ -8,7 +8,7 @@
 //
 // Options: --reports N, --projects N (5000), --stores sqlite,postgres, --duration S (10),
 // --warmup S (2), --connections N (10), --log-level L (info), --reuse (keep a database
-// seeded by an earlier run with the same --reports), --no-scaling, --out FILE (markdown).
+// seeded by an earlier run with the same --reports), --seed-only, --no-scaling, --out FILE.
 // Targets: p99 ≤ 20 ms for every query and ≥ 25 % of the bare route's throughput.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -44,6 +44,7 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     reuse: { type: 'boolean', default: false },
     'no-scaling': { type: 'boolean', default: false },
+    'seed-only': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -340,7 +341,8 @@ async function main(): Promise<void> {
 
   for (const store of STORES) {
     const p = await prepare(store, templates);
-    console.log(`${store}: seeded ${p.seed.reports} reports in ${(p.seed.ms / 1000).toFixed(0)} s`);
+    console.log(`${store}: seeded ${p.seed.reports} reports in ${(p.seed.ms / 1000).toFixed(0)} s, ${mb(p.sizeBytes)}`);
+    if (args['seed-only']) continue;
     await runStore(p);
     if (store === 'postgres' && !args['no-scaling']) await scaling(p);
   }
