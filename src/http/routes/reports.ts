@@ -22,6 +22,9 @@ export interface RouteDeps {
   config: Pick<Config, 'publicUrl'>;
 }
 
+/** Request body types, form first (SPEC §3). */
+const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
+
 const rawQuery = (url: string) => {
   const i = url.indexOf('?');
   return i === -1 ? '' : url.slice(i + 1);
@@ -98,6 +101,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
           'Fetches and audits the page before answering. A page that cannot be fetched answers 422 under `errors.url`, and nothing is stored.',
         tags,
         security,
+        consumes: BODY_TYPES,
         body: StoreReportBody,
         response: { 201: ReportEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },
@@ -127,6 +131,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         security,
         params: ReportParams,
+        consumes: BODY_TYPES,
         body: UpdateReportBody,
         response: { 200: ReportEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
       },

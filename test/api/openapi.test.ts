@@ -1,0 +1,142 @@
+// The OpenAPI 3.1 document (generated from the route schemas) and the interactive reference at
+// /docs (swagger-ui's own bundled assets). Every API suite also validates all of its responses
+// against this document (harness.ts → openapi-check.ts); this file checks the document itself.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { DIALECTS, createHarness, type Harness } from './harness.js';
+import { checkAgainstOpenApi } from './openapi-check.js';
+
+interface Doc {
+  openapi: string;
+  info: { title: string; version: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, {
+    security?: unknown[];
+    parameters?: { name: string; in: string; schema: { enum?: unknown[] } }[];
+    requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required?: string[] } }> };
+    responses: Record<string, { content?: Record<string, { schema: object }> }>;
+  }>>;
+  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+}
+
+describe('OpenAPI document and /docs', () => {
+  let h: Harness;
+  let doc: Doc;
+  before(async () => {
+    h = await createHarness(DIALECTS[0]!);
+    const res = await h.request({ url: '/api/v1/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    doc = res.json() as Doc;
+  });
+  after(() => h.close());
+
+  test('is OpenAPI 3.1 with every endpoint of SPEC §3, and nothing else', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.title, 'Pagegrade API');
+    assert.equal(doc.servers[0]?.url, 'http://pagegrade.test:8080');
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    assert.deepEqual(ops.sort(), [
+      'DELETE /api/v1/projects/{project}',
+      'DELETE /api/v1/reports/{id}',
+      'GET /api/v1/projects',
+      'GET /api/v1/reports',
+      'GET /api/v1/reports/{id}',
+      'GET /healthz',
+      'PATCH /api/v1/reports/{id}',
+      'POST /api/v1/reports',
+      'PUT /api/v1/reports/{id}',
+    ]);
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'An API key.' });
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [m, op] of Object.entries(methods)) {
+        if (path === '/healthz') continue;
+        assert.deepEqual(op.security, [{ bearerAuth: [] }], `${m} ${path}`);
+        assert.ok(op.responses['401'], `${m} ${path} documents 401`);
+        assert.ok(op.responses['429'], `${m} ${path} documents 429`);
+      }
+    }
+  });
+
+  test('documents every list parameter with its allowed values', () => {
+    const params = (path: string) =>
+      Object.fromEntries((doc.paths[path]!.get!.parameters ?? []).map((p) => [p.name, p.schema.enum ?? null]));
+    assert.deepEqual(params('/api/v1/reports'), {
+      search: null,
+      search_by: ['url'],
+      project: null,
+      result: ['good', 'decent', 'bad'],
+      sort_by: ['id', 'generated_at', 'url', 'result'],
+      sort: ['desc', 'asc'],
+      per_page: [10, 25, 50, 100],
+      page: null,
+    });
+    assert.deepEqual(params('/api/v1/projects'), {
+      search: null,
+      search_by: ['project'],
+      sort_by: ['created_at', 'project'],
+      sort: ['desc', 'asc'],
+      per_page: [10, 25, 50, 100],
+      page: null,
+    });
+  });
+
+  test('documents the bodies as form and JSON', () => {
+    const store = doc.paths['/api/v1/reports']!.post!.requestBody!.content;
+    assert.deepEqual(Object.keys(store), ['application/x-www-form-urlencoded', 'application/json']);
+    assert.deepEqual(store['application/json']!.schema.required, ['url']);
+    assert.deepEqual(Object.keys(store['application/json']!.schema.properties), ['url', 'privacy', 'password']);
+    const update = doc.paths['/api/v1/reports/{id}']!.patch!.requestBody!.content;
+    assert.deepEqual(Object.keys(update), ['application/x-www-form-urlencoded', 'application/json']);
+    assert.deepEqual(Object.keys(update['application/json']!.schema.properties), ['privacy', 'password', 'results']);
+  });
+
+  test('every response schema compiles', () => {
+    const ajv = new Ajv({ strict: false });
+    addFormats.default(ajv);
+    let n = 0;
+    for (const methods of Object.values(doc.paths)) {
+      for (const op of Object.values(methods)) {
+        for (const r of Object.values(op.responses)) {
+          const schema = r.content?.['application/json']?.schema;
+          assert.ok(schema);
+          ajv.compile(schema);
+          n++;
+        }
+      }
+    }
+    assert.ok(n > 30);
+  });
+
+  test('the checker rejects a response that does not match the document', async () => {
+    h.recorded.push({
+      method: 'GET',
+      url: '/api/v1/reports/1',
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      body: { data: { id: 'one' } },
+    });
+    await assert.rejects(checkAgainstOpenApi(h), /GET \/api\/v1\/reports\/\{id\} 200/);
+    h.recorded.pop();
+    h.recorded.push({ method: 'GET', url: '/api/v1/reports', status: 418, contentType: 'application/json; charset=utf-8', body: {} });
+    await assert.rejects(checkAgainstOpenApi(h), /does not document/);
+    h.recorded.pop();
+  });
+
+  test('/docs serves the interactive reference from its own assets (no CDN)', async () => {
+    const page = await h.app.inject({ url: '/docs' });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    const srcs = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(srcs.length > 0);
+    for (const src of srcs) {
+      assert.ok(!/^(https?:)?\/\//.test(src), `no external asset: ${src}`);
+      const asset = await h.app.inject({ url: new URL(src, 'http://x/docs/').pathname });
+      assert.equal(asset.statusCode, 200, src);
+    }
+    const json = await h.app.inject({ url: '/docs/json' });
+    assert.equal(json.statusCode, 200);
+    assert.equal((json.json() as Doc).openapi, '3.1.0');
+  });
+});
