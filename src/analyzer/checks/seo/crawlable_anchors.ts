@@ -7,6 +7,8 @@ import { clip, tableDetails } from '../types.js';
 /** Why a crawler cannot follow this anchor; null when it can (or it is not meant as a link). */
 export function uncrawlableReason(x: Anchor): string | null {
   if (x.role !== null && x.role !== '') return null; // role=button etc.: not presented as a link
+  // fast path: an http(s) URL without a click handler (the vast majority)
+  if (!x.hasOnclick && (x.protocol === 'https:' || x.protocol === 'http:')) return null;
   if (x.href === null) {
     if (x.named) return null; // <a id|name="…">: a fragment target, not a link
     return x.hasOnclick ? 'no href, only an onclick handler' : 'no href (a script-driven link?)';

@@ -174,6 +174,7 @@ const GENERIC: Record<string, ReadonlySet<string>> = {
   sv: new Set(['här', 'klicka här', 'läs mer', 'mer', 'mer info', 'mer information']),
 };
 const ALL = Object.values(GENERIC);
+const LONGEST = Math.max(...ALL.flatMap((l) => [...l].map((p) => p.length)));
 
 /** Trims quotes, arrows and trailing punctuation ("Read more »" → "read more"). */
 export function normalizeLinkText(text: string): string {
@@ -184,13 +185,24 @@ export function normalizeLinkText(text: string): string {
 }
 
 /** Whether the text is generic in the given language (primary subtag), or in any language when unknown. */
-export function isGeneric(text: string, lang: string | null): boolean {
-  const term = normalizeLinkText(text);
-  if (term === '') return false;
+/** The phrase lists for a language tag: its own list, or every list when unknown. */
+function listsFor(lang: string | null): readonly ReadonlySet<string>[] {
   const primary = lang ? (lang.trim().toLowerCase().split(/[-_]/)[0] ?? '') : '';
   const list = GENERIC[primary];
-  if (list) return list.has(term);
-  return ALL.some((l) => l.has(term));
+  return list ? [list] : ALL;
+}
+
+/** Whether the text is generic in the given language (primary subtag), or in any language when unknown. */
+export function isGeneric(
+  text: string,
+  lang: string | null,
+  lists: readonly ReadonlySet<string>[] = listsFor(lang),
+): boolean {
+  if (text.length > LONGEST + 8) return false; // cheap: longer texts cannot be a listed phrase
+  const term = normalizeLinkText(text);
+  if (term === '') return false;
+  for (const l of lists) if (l.has(term)) return true;
+  return false;
 }
 
 function isFullUrl(text: string): boolean {
@@ -217,20 +229,27 @@ const check: CheckDefinition = {
   },
   run(a, t) {
     const max = t.max_generic ?? 0;
-    const pageKey = a.finalUrlParsed.href.replace(/#.*$/, '');
+    const page = a.finalUrlParsed.href;
+    const hash = page.indexOf('#');
+    const pageKey = hash === -1 ? page : page.slice(0, hash);
+    const pageKeyHash = `${pageKey}#`;
     const pageLang = a.htmlLang;
+    const pageLists = listsFor(pageLang);
     const rows: (string | null)[][] = [];
     let judged = 0;
     for (const x of a.anchors) {
       if (x.url === null || (x.protocol !== 'http:' && x.protocol !== 'https:')) continue;
-      if (x.rel.includes('nofollow')) continue;
-      if (x.url.replace(/#.*$/, '') === pageKey) continue; // in-page links
+      if (x.rel.length > 0 && x.rel.includes('nofollow')) continue;
+      if (x.url === pageKey || x.url.startsWith(pageKeyHash)) continue; // in-page links
       const text = x.text;
       if (text === '') continue;
       judged++;
       const lang = x.lang ?? pageLang;
-      if (isFullUrl(text)) rows.push([clip(x.url, 100), clip(text, 80), lang, 'a bare URL']);
-      else if (isGeneric(text, lang)) rows.push([clip(x.url, 100), clip(text, 80), lang, 'generic']);
+      if (text.charCodeAt(0) === 104 && isFullUrl(text))
+        rows.push([clip(x.url, 100), clip(text, 80), lang, 'a bare URL']);
+      else if (isGeneric(text, lang, x.lang === null ? pageLists : listsFor(x.lang))) {
+        rows.push([clip(x.url, 100), clip(text, 80), lang, 'generic']);
+      }
     }
     if (judged === 0) return 'not_applicable';
     const details = rows.length ? tableDetails(['href', 'text', 'lang', 'problem'], rows) : undefined;
