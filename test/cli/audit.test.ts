@@ -28,7 +28,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-const POOR_PAGE = `<html><head><title>x</title><script src="/a.js"></script></head>
+const POOR_PAGE = `<html><head><title>x</title><meta name="robots" content="noindex"><script src="/a.js"></script></head>
 <body><center><font>hi</font></center><img src="/a.png"><a href="javascript:void(0)">click here</a>
 <p style="color:red">Write to me at someone@example.com</p></body></html>`;
 
@@ -39,7 +39,7 @@ describe('pagegrade audit', () => {
   before(async () => {
     site = await startFixtureServer();
     site.route('/', html(goodPage(site.origin)));
-    site.route('/poor', html(POOR_PAGE));
+    site.route('/poor', html(POOR_PAGE, { server: 'Apache/2.2.3 (CentOS)', 'x-powered-by': 'PHP/5.3.3' }));
     site.route('/robots.txt', {
       headers: { 'content-type': 'text/plain' },
       body: `User-agent: *\nAllow: /\nSitemap: ${site.origin}/sitemap.xml\n`,
