@@ -279,6 +279,32 @@ describe('sign-in, CSRF and the dashboard', () => {
     }
   });
 
+  test('an unexpected fault is the HTML 500 page, with nothing of the fault in it', async () => {
+    const failing = {
+      ...h.services,
+      reports: {
+        ...h.services.reports,
+        find: async () => {
+          throw new Error('database on fire at /var/secret/path');
+        },
+      },
+    };
+    const app = await buildApp(
+      { publicUrl: 'http://pagegrade.test', rateLimit: 0, logLevel: 'silent' },
+      { services: failing, healthCheck: async () => {} },
+    );
+    try {
+      const res = await app.inject({ url: '/reports/1' });
+      assert.equal(res.statusCode, 500);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assertSecurityHeaders(res);
+      assert.ok(res.body.includes('Something went wrong'));
+      assert.ok(!res.body.includes('fire') && !res.body.includes('/var/secret'));
+    } finally {
+      await app.close();
+    }
+  });
+
   test('revoking the key ends its sessions; logout ends the session', async () => {
     const issued = await h.services.keys.create(h.bob.id);
     const b = new Browser(h.app);
