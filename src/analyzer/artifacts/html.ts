@@ -14,6 +14,7 @@ import type {
   StyleBlock,
   SubresourceRef,
 } from './types.js';
+import { makeResolver, type Resolved } from './resolve.js';
 
 /** images among the first this many count as possibly above the fold */
 export const ABOVE_FOLD_IMAGES = 3;
@@ -234,24 +235,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   let base: URL = pageUrl;
   let baseHref: string | null = null;
 
-  /** resolved URLs by raw reference: pages repeat the same links and image URLs a lot */
-  const urlCache = new Map<string, URL | null>();
-  const resolve = (raw: string | null): URL | null => {
-    if (raw === null) return null;
-    const cached = urlCache.get(raw);
-    if (cached !== undefined) return cached;
-    const s = raw.trim();
-    let u: URL | null = null;
-    if (s !== '') {
-      try {
-        u = new URL(s, base);
-      } catch {
-        u = null;
-      }
-    }
-    urlCache.set(raw, u);
-    return u;
-  };
+  let resolve = makeResolver(base);
 
   const f: HtmlFacts = {
     doctype: null,
@@ -326,7 +310,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
     }
   };
 
-  const addSub = (kind: SubresourceRef['kind'], u: URL | null, from: string): void => {
+  const addSub = (kind: SubresourceRef['kind'], u: Resolved | null, from: string): void => {
     if (u === null) return;
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return;
     f.subresources.push({ kind, url: u.href, from });
@@ -415,7 +399,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
               try {
                 base = new URL(a.href.trim(), pageUrl);
                 baseHref = base.href;
-                urlCache.clear();
+                resolve = makeResolver(base);
               } catch {
                 /* an invalid base is ignored */
               }
