@@ -169,6 +169,46 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
     assert.equal((await api(b!.origin, await newKey(), 'GET', '/api/v1/reports')).status, 200);
   });
 
+  test('wrong report passwords are throttled across both processes (Redis)', async (t) => {
+    if (!ready(t)) return;
+    const key = await newKey();
+    const created = await api(a!.origin, key, 'POST', '/api/v1/reports', {
+      url: `${fixture.origin}/`,
+      privacy: '2',
+      password: 'the right one',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.data.id as number;
+
+    // a browser: the form (and its CSRF cookie) from one process, wrong passwords to both
+    const form = await fetch(`${b!.origin}/reports/${id}`);
+    const page = await form.text();
+    assert.equal(form.status, 200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
+    assert.ok(csrf, 'the password form carries a CSRF token');
+    const cookie = form.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const attempt = async (origin: string, password: string) => {
+      const res = await fetch(`${origin}/reports/${id}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ _csrf: csrf, password }).toString(),
+      });
+      await res.arrayBuffer();
+      return res;
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await attempt(i % 2 ? a!.origin : b!.origin, `wrong ${i}`)).status);
+    // 5 wrong attempts a minute per report and address, counted by both processes together
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429]);
+    const blocked = await attempt(a!.origin, 'the right one');
+    assert.equal(blocked.status, 429, 'even the right password waits out the window');
+    assert.ok(Number(blocked.headers.get('retry-after')) > 0);
+  });
+
   test('concurrent deletes of one project from both processes: one succeeds, no orphans', async (t) => {
     if (!ready(t)) return;
     for (let round = 0; round < 2; round++) {
