@@ -80,7 +80,8 @@ function loadAssets(): Map<string, Asset> {
 
 // --- helpers -----------------------------------------------------------------------------------
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '');
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '';
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const b = request.body;
@@ -117,7 +118,16 @@ function validationMessages(v: FastifySchemaValidationError[] | undefined): Reco
   return v ? fieldErrors(v) : {};
 }
 
-const REPORT_LIST_KEYS = ['search', 'search_by', 'project', 'result', 'sort_by', 'sort', 'per_page', 'page'] as const;
+const REPORT_LIST_KEYS = [
+  'search',
+  'search_by',
+  'project',
+  'result',
+  'sort_by',
+  'sort',
+  'per_page',
+  'page',
+] as const;
 const PROJECT_LIST_KEYS = ['search', 'search_by', 'sort_by', 'sort', 'per_page', 'page'] as const;
 
 const NOTICES: Record<string, string> = {
@@ -169,13 +179,25 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
     return v ? { name: v.name, csrf: kit.csrfToken(request, reply, v.userId) } : { name: null, csrf: null };
   };
 
-  const send = (reply: FastifyReply, status: number, title: string, viewer: Viewer, body: SafeHtml, extra: { mainClass?: string; loginNext?: string } = {}) =>
+  const send = (
+    reply: FastifyReply,
+    status: number,
+    title: string,
+    viewer: Viewer,
+    body: SafeHtml,
+    extra: { mainClass?: string; loginNext?: string } = {},
+  ) =>
     reply
       .code(status)
       .type('text/html; charset=utf-8')
       .send(layout({ title, assets: assetUrls, viewer, body, ...extra }).value);
 
-  const sendError = async (request: FastifyRequest, reply: FastifyReply, status: number, retryAfter?: number | null) => {
+  const sendError = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    retryAfter?: number | null,
+  ) => {
     const page = errorPage(status);
     if (retryAfter) reply.header('retry-after', String(retryAfter));
     reply.header('cache-control', 'no-store');
@@ -203,7 +225,10 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
     if (request.method !== 'POST') return;
     const fetchSite = request.headers['sec-fetch-site'];
     const viewer = await viewerOf(request);
-    if (fetchSite === 'cross-site' || !kit.checkCsrf(request, str(bodyOf(request)[CSRF_FIELD]), viewer?.userId ?? null)) {
+    if (
+      fetchSite === 'cross-site' ||
+      !kit.checkCsrf(request, str(bodyOf(request)[CSRF_FIELD]), viewer?.userId ?? null)
+    ) {
       throw new AppError(403, 'csrf', 'The form has expired.');
     }
   });
@@ -218,15 +243,18 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
 
   // --- assets --------------------------------------------------------------------------------
 
-  app.get<{ Params: { name: string }; Querystring: { v?: string } }>('/assets/:name', async (request, reply) => {
-    const asset = assets.get(request.params.name);
-    if (!asset) return notFoundPage(request, reply);
-    reply.header(
-      'cache-control',
-      request.query.v === asset.hash ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-    );
-    return reply.type(asset.type).send(asset.body);
-  });
+  app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
+    '/assets/:name',
+    async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return notFoundPage(request, reply);
+      reply.header(
+        'cache-control',
+        request.query.v === asset.hash ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
 
   // --- report page -----------------------------------------------------------------------------
 
@@ -240,7 +268,13 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
     return { report, owner };
   };
 
-  const showPasswordForm = async (request: FastifyRequest, reply: FastifyReply, id: number, status: number, error: string | null) => {
+  const showPasswordForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    status: number,
+    error: string | null,
+  ) => {
     const viewer = await viewerFor(request, reply);
     const v = await viewerOf(request);
     const csrf = kit.csrfToken(request, reply, v?.userId ?? null);
@@ -284,7 +318,10 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
       const wait = await blockedFor(attempts, key, PASSWORD_RULE);
       if (wait !== null) return sendError(request, reply, 429, wait);
       const password = str(bodyOf(request).password);
-      const ok = password.length > 0 && password.length <= 128 && (await services.reports.verifyPassword(id, password));
+      const ok =
+        password.length > 0 &&
+        password.length <= 128 &&
+        (await services.reports.verifyPassword(id, password));
       if (!ok) {
         await attempts.hit(key, PASSWORD_RULE.windowMs);
         return showPasswordForm(request, reply, id, 401, 'That password is not right.');
@@ -296,7 +333,13 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
 
   // --- sign-in ---------------------------------------------------------------------------------
 
-  const showLogin = (request: FastifyRequest, reply: FastifyReply, status: number, next: string, error: string | null) => {
+  const showLogin = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    next: string,
+    error: string | null,
+  ) => {
     const csrf = kit.csrfToken(request, reply, null);
     return send(reply, status, 'Sign in', { name: null, csrf: null }, loginView({ csrf, next, error }), {
       mainClass: 'narrow',
@@ -397,17 +440,25 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
       if (!v) return reply;
       const raw = rawQuery(request, REPORT_LIST_KEYS);
       const extra = rawQuery(request, ['done', 'error']);
-      let flash: Flash | null = extra.done && NOTICES[extra.done] ? { kind: 'success', text: NOTICES[extra.done]! } : null;
+      let flash: Flash | null =
+        extra.done && NOTICES[extra.done] ? { kind: 'success', text: NOTICES[extra.done]! } : null;
       let query: ReportsQuery | null = null;
       let status = 200;
       if (request.validationError) {
         const errors = validationMessages(request.validationError.validation);
-        flash = { kind: 'error', text: Object.values(errors).flat().join(' ') || 'The filters are not valid.' };
+        flash = {
+          kind: 'error',
+          text: Object.values(errors).flat().join(' ') || 'The filters are not valid.',
+        };
         status = 422;
       } else {
         query = toReportsQuery(request.query as Record<string, unknown>);
       }
-      return renderDashboard(request, reply, v, status, raw, query, flash, { url: '', privacy: '0', errors: {} });
+      return renderDashboard(request, reply, v, status, raw, query, flash, {
+        url: '',
+        privacy: '0',
+        errors: {},
+      });
     },
   );
 
@@ -424,31 +475,35 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
     return renderDashboard(request, reply, v, 422, {}, {}, { kind: 'error', text }, create);
   };
 
-  app.post('/dashboard/reports', { schema: { body: StoreReportBody }, attachValidation: true }, async (request, reply) => {
-    const v = await requireViewer(request, reply);
-    if (!v) return reply;
-    const body = bodyOf(request);
-    const form: CreateFormState = { url: str(body.url), privacy: String(body.privacy ?? '0'), errors: {} };
-    if (request.validationError) {
-      form.errors = validationMessages(request.validationError.validation);
-      return dashboardWithErrors(request, reply, v, form.errors, form);
-    }
-    try {
-      const privacy = (typeof body.privacy === 'number' ? body.privacy : 0) as Privacy;
-      const report = await services.reports.create(v.userId, {
-        url: form.url,
-        privacy,
-        password: privacy === 2 ? str(body.password) || null : null,
-      });
-      return reply.redirect(`/reports/${report.id}`, 303);
-    } catch (err) {
-      if (err instanceof AppError && err.status === 422 && err.fields) {
-        form.errors = err.fields;
-        return dashboardWithErrors(request, reply, v, err.fields, form);
+  app.post(
+    '/dashboard/reports',
+    { schema: { body: StoreReportBody }, attachValidation: true },
+    async (request, reply) => {
+      const v = await requireViewer(request, reply);
+      if (!v) return reply;
+      const body = bodyOf(request);
+      const form: CreateFormState = { url: str(body.url), privacy: String(body.privacy ?? '0'), errors: {} };
+      if (request.validationError) {
+        form.errors = validationMessages(request.validationError.validation);
+        return dashboardWithErrors(request, reply, v, form.errors, form);
       }
-      throw err;
-    }
-  });
+      try {
+        const privacy = (typeof body.privacy === 'number' ? body.privacy : 0) as Privacy;
+        const report = await services.reports.create(v.userId, {
+          url: form.url,
+          privacy,
+          password: privacy === 2 ? str(body.password) || null : null,
+        });
+        return reply.redirect(`/reports/${report.id}`, 303);
+      } catch (err) {
+        if (err instanceof AppError && err.status === 422 && err.fields) {
+          form.errors = err.fields;
+          return dashboardWithErrors(request, reply, v, err.fields, form);
+        }
+        throw err;
+      }
+    },
+  );
 
   const backTo = (request: FastifyRequest) => safePath(str(bodyOf(request).back), '/dashboard', '/dashboard');
 
@@ -464,10 +519,19 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
         const v = await requireViewer(request, reply);
         if (!v) return reply;
         const validation = request.validationError?.validation;
-        if (request.validationError && request.validationError.validationContext === 'params') return notFoundPage(request, reply);
+        if (request.validationError && request.validationError.validationContext === 'params')
+          return notFoundPage(request, reply);
         const id = request.params.id;
         const empty = { url: '', privacy: '0', errors: {} };
-        if (validation) return dashboardWithErrors(request, reply, v, validationMessages(validation), empty, `Report #${id}: `);
+        if (validation)
+          return dashboardWithErrors(
+            request,
+            reply,
+            v,
+            validationMessages(validation),
+            empty,
+            `Report #${id}: `,
+          );
         try {
           const done = await act(v, id, bodyOf(request));
           return reply.redirect(withParams(backTo(request), { done }), 303);
@@ -532,7 +596,13 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
       }
       const list = query ? await services.projects.list(v.userId, query) : null;
       const viewer = await viewerFor(request, reply);
-      return send(reply, status, 'Projects', viewer, projectsView({ csrf: viewer.csrf ?? '', flash, raw, query, list }));
+      return send(
+        reply,
+        status,
+        'Projects',
+        viewer,
+        projectsView({ csrf: viewer.csrf ?? '', flash, raw, query, list }),
+      );
     },
   );
 
@@ -555,7 +625,9 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
 
   // --- everything else outside /api: the HTML 404 page ------------------------------------------
 
-  app.get('/', async (request, reply) => reply.redirect((await viewerOf(request)) ? '/dashboard' : '/login', 303));
+  app.get('/', async (request, reply) =>
+    reply.redirect((await viewerOf(request)) ? '/dashboard' : '/login', 303),
+  );
 
   app.get('/*', async (request, reply) => {
     if (isApiPath(request.url)) return reply.callNotFound();

@@ -149,7 +149,10 @@ export class CookieKit {
    * makes (a new password, privacy, a re-run) locks the page again.
    */
   private accessPayload(reportId: number, stamp: string, expiresAt: number): string {
-    const digest = createHmac('sha256', this.accessKey).update(`${reportId}|${stamp}`).digest('base64url').slice(0, 22);
+    const digest = createHmac('sha256', this.accessKey)
+      .update(`${reportId}|${stamp}`)
+      .digest('base64url')
+      .slice(0, 22);
     return `a1.${reportId}.${expiresAt}.${digest}`;
   }
 
@@ -161,7 +164,10 @@ export class CookieKit {
   }
 
   grantAccess(reply: FastifyReply, reportId: number, stamp: string): void {
-    const value = fastifyCookie.sign(this.accessPayload(reportId, stamp, this.now() + ACCESS_TTL_S), this.accessKey);
+    const value = fastifyCookie.sign(
+      this.accessPayload(reportId, stamp, this.now() + ACCESS_TTL_S),
+      this.accessKey,
+    );
     // no Max-Age: a browser-session cookie, scoped to this report's path
     this.set(reply, ACCESS_COOKIE, value, `/reports/${reportId}`);
   }

@@ -68,7 +68,11 @@ export const PASSWORD_RULE: ThrottleRule = { limit: 5, windowMs: 60_000 };
 export const LOGIN_RULE: ThrottleRule = { limit: 10, windowMs: 60_000 };
 
 /** Seconds to wait when `key` has used up its attempts, else null. */
-export async function blockedFor(store: AttemptStore, key: string, rule: ThrottleRule): Promise<number | null> {
+export async function blockedFor(
+  store: AttemptStore,
+  key: string,
+  rule: ThrottleRule,
+): Promise<number | null> {
   const c = await store.peek(key);
   if (c === null || c.count < rule.limit) return null;
   return Math.max(1, Math.ceil(c.resetMs / 1000));

@@ -19,7 +19,9 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.PAGEGRADE_REQUIRE_BROWSER === '1') {
   throw new Error(`Chromium is required (PAGEGRADE_REQUIRE_BROWSER=1) but ${CHROMIUM} is missing`);
 }
-const skip = available ? false : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium): browser tests skipped`;
+const skip = available
+  ? false
+  : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium): browser tests skipped`;
 if (skip) console.log(`# ${skip}`);
 
 describe('pages in headless Chromium', { skip }, () => {
@@ -38,7 +40,9 @@ describe('pages in headless Chromium', { skip }, () => {
     h.fixture.route('/slow', async (_req, res) => {
       await new Promise((r) => setTimeout(r, 1200));
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html lang="en"><head><title>Slow page</title></head><body><h1>Slow</h1></body></html>');
+      res.end(
+        '<!doctype html><html lang="en"><head><title>Slow page</title></head><body><h1>Slow</h1></body></html>',
+      );
     });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({
@@ -76,15 +80,35 @@ describe('pages in headless Chromium', { skip }, () => {
   async function signIn(page: Page, key: string): Promise<void> {
     await page.goto(`${base}/login`);
     await page.fill('#api-key', key);
-    await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('button[type=submit]:has-text("Sign in")')]);
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard`),
+      page.click('button[type=submit]:has-text("Sign in")'),
+    ]);
   }
 
   async function seriousViolations(page: Page): Promise<string[]> {
     await page.addScriptTag({ path: AXE });
     const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-      const r = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+      const axe = (
+        globalThis as unknown as {
+          axe: {
+            run: (
+              o: unknown,
+            ) => Promise<{
+              violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+            }>;
+          };
+        }
+      ).axe;
+      const r = await axe.run({
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+      return r.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+      }));
     });
     return violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -96,7 +120,10 @@ describe('pages in headless Chromium', { skip }, () => {
     const res = await page.goto(`${base}/reports/${pub.id}`);
     assert.equal(res?.status(), 200);
     assert.equal(await page.textContent('h1.summary__url'), pub.url);
-    assert.equal(await page.getAttribute('.summary svg.gauge', 'aria-label'), `Score ${pub.score} out of 100: ${pub.result[0]!.toUpperCase()}${pub.result.slice(1)}`);
+    assert.equal(
+      await page.getAttribute('.summary svg.gauge', 'aria-label'),
+      `Score ${pub.score} out of 100: ${pub.result[0]!.toUpperCase()}${pub.result.slice(1)}`,
+    );
     assert.equal(await page.locator('.check').count(), Object.keys(pub.results).length);
     assert.ok(await page.locator('.check--failed .check__fix').first().isVisible());
     // the stylesheet applied (served by the app, allowed by the CSP)
@@ -104,9 +131,16 @@ describe('pages in headless Chromium', { skip }, () => {
     assert.equal(headerBg, 'rgb(17, 26, 46)');
     await page.screenshot({ path: new URL('report-desktop.png', OUT).pathname, fullPage: true });
 
-    const phone = await newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    const phone = await newPage({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+    });
     await phone.goto(`${base}/reports/${pub.id}`);
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await phone.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `no sideways scrolling on a phone (overflow ${overflow}px)`);
     await phone.screenshot({ path: new URL('report-phone.png', OUT).pathname, fullPage: true });
   });
@@ -116,7 +150,15 @@ describe('pages in headless Chromium', { skip }, () => {
     await page.goto(`${base}/reports/${pub.id}`);
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('.site-header').isVisible(), false, 'no navigation in print');
-    assert.equal(await page.locator('button').first().isVisible().catch(() => false), false, 'no buttons in print');
+    assert.equal(
+      await page
+        .locator('button')
+        .first()
+        .isVisible()
+        .catch(() => false),
+      false,
+      'no buttons in print',
+    );
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
     writeFileSync(new URL('report.pdf', OUT), pdf);
     const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page\b(?!s)/g) ?? []).length;
@@ -162,7 +204,10 @@ describe('pages in headless Chromium', { skip }, () => {
     const other = await h.report(h.alice, '/', 2, 'open sesame');
     await page.goto(`${base}/reports/${other.id}`);
     await page.fill('#report-password', 'open sesame');
-    await Promise.all([page.waitForURL(`${base}/reports/${other.id}`), page.click('button:has-text("Open report")')]);
+    await Promise.all([
+      page.waitForURL(`${base}/reports/${other.id}`),
+      page.click('button:has-text("Open report")'),
+    ]);
     assert.equal(await page.textContent('h1.summary__url'), other.url);
     await page.reload();
     assert.equal(await page.textContent('h1.summary__url'), other.url);
@@ -210,7 +255,10 @@ describe('pages in headless Chromium', { skip }, () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const row = page.locator(`#report-${id}`);
     const before = (await h.services.reports.get(h.bob.id, id)).generatedAt;
-    await Promise.all([page.waitForURL(/done=rerun/, { timeout: 15_000 }), row.locator('button:has-text("Re-run")').click()]);
+    await Promise.all([
+      page.waitForURL(/done=rerun/, { timeout: 15_000 }),
+      row.locator('button:has-text("Re-run")').click(),
+    ]);
     assert.ok(await page.locator('text=The report was audited again.').isVisible());
     assert.notEqual((await h.services.reports.get(h.bob.id, id)).generatedAt, before);
 
@@ -231,7 +279,10 @@ describe('pages in headless Chromium', { skip }, () => {
     await h.report(h.bob, '/', 0, undefined, 'bobs');
     await page.goto(`${base}/dashboard/projects`);
     const project = page.locator('.project-row', { hasText: 'bobs.test' });
-    await Promise.all([page.waitForURL(/done=project_deleted/), project.locator('button:has-text("Delete")').click()]);
+    await Promise.all([
+      page.waitForURL(/done=project_deleted/),
+      project.locator('button:has-text("Delete")').click(),
+    ]);
     assert.equal(await page.locator('.project-row', { hasText: 'bobs.test' }).count(), 0);
   });
 
@@ -248,7 +299,8 @@ describe('pages in headless Chromium', { skip }, () => {
     assert.ok(text.includes(XSS_TITLE), 'the title shows as text');
     assert.ok(text.includes(XSS_ATTR), 'the attribute-breaking string shows as text');
     const injected = await page.evaluate(
-      () => document.querySelectorAll('main script, main img, main [onerror], main [onload], main iframe').length,
+      () =>
+        document.querySelectorAll('main script, main img, main [onerror], main [onload], main iframe').length,
     );
     assert.equal(injected, 0);
     await page.waitForTimeout(200);

@@ -38,7 +38,11 @@ function fixtureRoutes(f: FixtureServer): void {
 <p>${'A page about scripts and alerts. '.repeat(10)}</p></body></html>`),
   );
   f.route('/json', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
-  f.route('/robots.txt', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' });
+  f.route('/robots.txt', {
+    status: 200,
+    headers: { 'content-type': 'text/plain' },
+    body: 'User-agent: *\nAllow: /\n',
+  });
 }
 
 export interface User {
@@ -56,7 +60,13 @@ export interface PagesHarness {
   alice: User;
   bob: User;
   /** a report stored through the services (the real analyzer) */
-  report(user: User, path?: string, privacy?: 0 | 1 | 2, password?: string, host?: string): Promise<StoredReport>;
+  report(
+    user: User,
+    path?: string,
+    privacy?: 0 | 1 | 2,
+    password?: string,
+    host?: string,
+  ): Promise<StoredReport>;
   close(): Promise<void>;
 }
 
@@ -119,7 +129,10 @@ export class Browser {
   cookieHeader(url: string): string {
     const path = url.split('?')[0]!;
     return [...this.cookies]
-      .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/')
+      .filter(
+        ([, c]) =>
+          path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/',
+      )
       .map(([k, c]) => `${k}=${c.value}`)
       .join('; ');
   }

@@ -6,7 +6,14 @@ import { buildApp } from '../../src/app.js';
 import { escapeHtml, html, raw } from '../../src/pages/html.js';
 import { MemoryAttemptStore } from '../../src/pages/throttle.js';
 import type { StoredReport } from '../../src/services/types.js';
-import { Browser, createPagesHarness, SECURITY_HEADERS, XSS_ATTR, XSS_TITLE, type PagesHarness } from './harness.js';
+import {
+  Browser,
+  createPagesHarness,
+  SECURITY_HEADERS,
+  XSS_ATTR,
+  XSS_TITLE,
+  type PagesHarness,
+} from './harness.js';
 
 function assertSecurityHeaders(res: { headers: Record<string, unknown> }): void {
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[k], v, k);
@@ -15,7 +22,10 @@ function assertSecurityHeaders(res: { headers: Record<string, unknown> }): void 
 describe('html tag', () => {
   test('escapes interpolations unless raw, joins arrays, drops null/false', () => {
     const out = html`<p title="${`"'<>&`}">${XSS_TITLE}${raw('<b>ok</b>')}${[1, '<i>', null, false]}</p>`;
-    assert.equal(out.value, '<p title="&quot;&#39;&lt;&gt;&amp;">&lt;script&gt;alert(1)&lt;/script&gt;<b>ok</b>1&lt;i&gt;</p>');
+    assert.equal(
+      out.value,
+      '<p title="&quot;&#39;&lt;&gt;&amp;">&lt;script&gt;alert(1)&lt;/script&gt;<b>ok</b>1&lt;i&gt;</p>',
+    );
     assert.equal(escapeHtml('`'), '&#96;');
   });
 });
@@ -60,7 +70,8 @@ describe('report pages', () => {
     assertSecurityHeaders(res);
     assert.ok(res.body.includes(escapeHtml(pub.url)));
     assert.ok(res.body.includes(`Score ${pub.score} out of 100`));
-    for (const name of ['SEO', 'Performance', 'Security', 'Miscellaneous']) assert.ok(res.body.includes(`>${name}</h2>`), name);
+    for (const name of ['SEO', 'Performance', 'Security', 'Miscellaneous'])
+      assert.ok(res.body.includes(`>${name}</h2>`), name);
     for (const c of Object.values(pub.results)) assert.ok(res.body.includes(`id="check-${c.id}"`), c.id);
     assert.ok(!/<script>(?!<\/script>)/.test(res.body), 'no inline script');
     assert.ok(!/ style=/.test(res.body), 'no inline style');
@@ -73,7 +84,10 @@ describe('report pages', () => {
     await owner.login(h.alice.key);
     const page = await owner.get(`/reports/${priv.id}`);
     assert.equal(page.statusCode, 200);
-    const section = page.body.slice(page.body.indexOf('id="category-seo"'), page.body.indexOf('id="category-performance"'));
+    const section = page.body.slice(
+      page.body.indexOf('id="category-seo"'),
+      page.body.indexOf('id="category-performance"'),
+    );
     const states = [...section.matchAll(/class="check check--(\w+)"/g)].map((m) => m[1]);
     const order = { failed: 0, inconclusive: 1, passed: 2 } as Record<string, number>;
     assert.ok(states.length > 3);
@@ -160,7 +174,10 @@ describe('report pages', () => {
     // the pass is for this report only: moved to another password report it opens nothing
     const other = await h.report(h.alice, '/', 2, 'another');
     const value = b.cookies.get('pg_access')!.value;
-    const res = await h.app.inject({ url: `/reports/${other.id}`, headers: { cookie: `pg_access=${value}` } });
+    const res = await h.app.inject({
+      url: `/reports/${other.id}`,
+      headers: { cookie: `pg_access=${value}` },
+    });
     assert.ok(res.body.includes('name="password"'));
 
     // a change by the owner (new password) locks the page again
@@ -259,7 +276,10 @@ describe('sign-in, CSRF and the dashboard', () => {
 
     // a tampered session is no session
     const v = b.cookies.get('pg_session')!.value;
-    const tampered = await h.app.inject({ url: '/dashboard', headers: { cookie: `pg_session=${v.replace(/^s1\.\d+/, `s1.${h.bob.id}`)}` } });
+    const tampered = await h.app.inject({
+      url: '/dashboard',
+      headers: { cookie: `pg_session=${v.replace(/^s1\.\d+/, `s1.${h.bob.id}`)}` },
+    });
     assert.equal(tampered.statusCode, 303);
     assert.match(String(tampered.headers.location), /^\/login\?next=/);
   });
@@ -349,7 +369,11 @@ describe('sign-in, CSRF and the dashboard', () => {
     assert.equal((await b.post('/logout', {})).statusCode, 403);
     // cross-site form posts are refused even with a token
     const token = await b.csrf('/dashboard');
-    const cross = await b.post('/dashboard/reports', { _csrf: token, url: `${h.site('csrf')}/` }, { 'sec-fetch-site': 'cross-site' });
+    const cross = await b.post(
+      '/dashboard/reports',
+      { _csrf: token, url: `${h.site('csrf')}/` },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     assert.equal(cross.statusCode, 403);
     assert.equal((await h.services.reports.list(h.alice.id, { search: 'csrf' })).total, 0);
   });
@@ -366,18 +390,31 @@ describe('sign-in, CSRF and the dashboard', () => {
     let token = await b.csrf('/dashboard');
 
     // create: a page that cannot be fetched shows the 422 message
-    const bad = await b.post('/dashboard/reports', { _csrf: token, url: `${h.site('one')}/json`, privacy: '0' });
+    const bad = await b.post('/dashboard/reports', {
+      _csrf: token,
+      url: `${h.site('one')}/json`,
+      privacy: '0',
+    });
     assert.equal(bad.statusCode, 422);
     assert.match(bad.body, /alert--error/);
     assert.match(bad.body, /class="field__error" id="create-url-error">[^<]+</);
     const badScheme = await b.post('/dashboard/reports', { _csrf: token, url: 'ftp://x', privacy: '0' });
     assert.equal(badScheme.statusCode, 422);
     assert.ok(badScheme.body.includes('The url must be an http or https URL.'));
-    const noPw = await b.post('/dashboard/reports', { _csrf: token, url: `${h.site('one')}/`, privacy: '2', password: '' });
+    const noPw = await b.post('/dashboard/reports', {
+      _csrf: token,
+      url: `${h.site('one')}/`,
+      privacy: '2',
+      password: '',
+    });
     assert.equal(noPw.statusCode, 422);
     assert.ok(noPw.body.includes('create-password-error'));
 
-    const created = await b.post('/dashboard/reports', { _csrf: token, url: `${h.site('one')}/`, privacy: '0' });
+    const created = await b.post('/dashboard/reports', {
+      _csrf: token,
+      url: `${h.site('one')}/`,
+      privacy: '0',
+    });
     assert.equal(created.statusCode, 303);
     const id = Number(/^\/reports\/(\d+)$/.exec(String(created.headers.location))![1]);
     await b.post('/dashboard/reports', { _csrf: token, url: `${h.site('two')}/bad`, privacy: '1' });
@@ -401,15 +438,27 @@ describe('sign-in, CSRF and the dashboard', () => {
     // re-run
     token = await b.csrf('/dashboard');
     const before = (await h.services.reports.get(h.alice.id, id)).generatedAt;
-    const rerun = await b.post(`/dashboard/reports/${id}/rerun`, { _csrf: token, back: '/dashboard?project=one.test' });
+    const rerun = await b.post(`/dashboard/reports/${id}/rerun`, {
+      _csrf: token,
+      back: '/dashboard?project=one.test',
+    });
     assert.equal(rerun.statusCode, 303);
     assert.equal(rerun.headers.location, '/dashboard?project=one.test&done=rerun');
     assert.notEqual((await h.services.reports.get(h.alice.id, id)).generatedAt, before);
 
     // privacy: password without one is refused, with one it is set
-    const noPass = await b.post(`/dashboard/reports/${id}/privacy`, { _csrf: token, privacy: '2', password: '' });
+    const noPass = await b.post(`/dashboard/reports/${id}/privacy`, {
+      _csrf: token,
+      privacy: '2',
+      password: '',
+    });
     assert.equal(noPass.statusCode, 422);
-    const setPw = await b.post(`/dashboard/reports/${id}/privacy`, { _csrf: token, privacy: '2', password: 'pw123', back: '//evil' });
+    const setPw = await b.post(`/dashboard/reports/${id}/privacy`, {
+      _csrf: token,
+      privacy: '2',
+      password: 'pw123',
+      back: '//evil',
+    });
     assert.equal(setPw.statusCode, 303);
     assert.equal(setPw.headers.location, '/dashboard?done=privacy');
     const r = await h.services.reports.get(h.alice.id, id);
@@ -420,7 +469,10 @@ describe('sign-in, CSRF and the dashboard', () => {
     const bobReports = await h.services.reports.list(h.bob.id, {});
     const bobId = bobReports.items[0]!.id;
     assert.equal((await b.post(`/dashboard/reports/${bobId}/delete`, { _csrf: token })).statusCode, 404);
-    assert.equal((await b.post(`/dashboard/reports/${bobId}/privacy`, { _csrf: token, privacy: '1' })).statusCode, 404);
+    assert.equal(
+      (await b.post(`/dashboard/reports/${bobId}/privacy`, { _csrf: token, privacy: '1' })).statusCode,
+      404,
+    );
 
     // delete
     const del = await b.post(`/dashboard/reports/${id}/delete`, { _csrf: token });

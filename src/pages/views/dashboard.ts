@@ -1,6 +1,12 @@
 // The signed-in user's dashboard: create a report, filter/sort/page their reports, and act on
 // each (open, re-run, privacy and password, delete); and the projects page.
-import type { ListProjectsQuery, ListReportsQuery, Page, ProjectSummary, ReportSummary } from '../../services/types.js';
+import type {
+  ListProjectsQuery,
+  ListReportsQuery,
+  Page,
+  ProjectSummary,
+  ReportSummary,
+} from '../../services/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
 
@@ -28,7 +34,13 @@ function privacyOptions(current: string): SafeHtml[] {
   return PRIVACY_LABELS.map((label, i) => option(String(i), label, current));
 }
 
-function pager(path: string, raw: Record<string, string>, page: number, lastPage: number, label: string): SafeHtml | '' {
+function pager(
+  path: string,
+  raw: Record<string, string>,
+  page: number,
+  lastPage: number,
+  label: string,
+): SafeHtml | '' {
   if (lastPage <= 1 && page <= 1) return '';
   const link = (n: number) => {
     const q = new URLSearchParams({ ...raw, page: String(n) });

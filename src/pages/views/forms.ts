@@ -42,13 +42,23 @@ export interface ErrorPage {
 
 export const ERROR_PAGES: Record<number, Omit<ErrorPage, 'status'>> = {
   400: { title: 'Bad request', message: 'The request could not be understood.' },
-  403: { title: 'Form expired', message: 'This form has expired or did not come from this site. Go back, reload the page and try again.' },
-  404: { title: 'Page not found', message: 'There is no page here. The link may be wrong, or the report may have been deleted or made private.' },
+  403: {
+    title: 'Form expired',
+    message: 'This form has expired or did not come from this site. Go back, reload the page and try again.',
+  },
+  404: {
+    title: 'Page not found',
+    message:
+      'There is no page here. The link may be wrong, or the report may have been deleted or made private.',
+  },
   405: { title: 'Method not allowed', message: 'This page cannot be used that way.' },
   413: { title: 'Too large', message: 'The form sent was too large.' },
   415: { title: 'Unsupported form', message: 'The form was sent in a format this site does not accept.' },
   429: { title: 'Too many attempts', message: 'Too many attempts. Wait a minute before you try again.' },
-  500: { title: 'Something went wrong', message: 'Something went wrong on our side. Please try again in a moment.' },
+  500: {
+    title: 'Something went wrong',
+    message: 'Something went wrong on our side. Please try again in a moment.',
+  },
 };
 
 export function errorPage(status: number): ErrorPage {

@@ -29,7 +29,8 @@ const FAVICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%231d4ed8'/%3E%3Cpath d='M9 17l5 5 9-11' stroke='white' stroke-width='4' fill='none' stroke-linecap='round' stroke-linejoin='round'/%3E%3C/svg%3E";
 
 export function layout(o: LayoutOptions): SafeHtml {
-  const next = o.loginNext && o.loginNext !== '/login' ? `/login?next=${encodeURIComponent(o.loginNext)}` : '/login';
+  const next =
+    o.loginNext && o.loginNext !== '/login' ? `/login?next=${encodeURIComponent(o.loginNext)}` : '/login';
   const nav =
     o.viewer.name !== null
       ? html`<a href="/dashboard">Dashboard</a>

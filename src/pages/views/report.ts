@@ -131,7 +131,13 @@ function renderValue(value: CheckValue | undefined): SafeHtml | '' {
   if (value === undefined) return '';
   let shown: SafeHtml;
   if (Array.isArray(value)) {
-    shown = value.length === 0 ? html`<em>none</em>` : join(value.map((v) => html`<code>${v}</code>`), ', ');
+    shown =
+      value.length === 0
+        ? html`<em>none</em>`
+        : join(
+            value.map((v) => html`<code>${v}</code>`),
+            ', ',
+          );
   } else if (value === null || value === '') {
     shown = html`<em>none</em>`;
   } else if (typeof value === 'boolean') {
@@ -170,7 +176,9 @@ export function renderDetails(details: Details | undefined, label: string): Safe
 function renderCheck(c: CheckResult): SafeHtml {
   const state = stateOf(c);
   const reason =
-    state === 'inconclusive' && c.inconclusive_reason ? html`<p class="check__reason">${INCONCLUSIVE_REASONS[c.inconclusive_reason]}</p>` : '';
+    state === 'inconclusive' && c.inconclusive_reason
+      ? html`<p class="check__reason">${INCONCLUSIVE_REASONS[c.inconclusive_reason]}</p>`
+      : '';
   const fix =
     state !== 'passed' && c.how_to_fix
       ? html`<div class="check__fix"><h4>How to fix</h4><p>${c.how_to_fix}</p></div>`
@@ -273,7 +281,8 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
       <h3 class="panel__title">Failed checks by priority</h3>
       <ul class="priority-counts">
         ${PRIORITIES.map(
-          (pr) => html`<li class="priority-count priority-count--${pr}${failed[pr] === 0 ? ' is-zero' : ''}"><span class="priority-count__n">${failed[pr]}</span><span class="priority-count__label">${PRIORITY_LABELS[pr]}</span></li>`,
+          (pr) =>
+            html`<li class="priority-count priority-count--${pr}${failed[pr] === 0 ? ' is-zero' : ''}"><span class="priority-count__n">${failed[pr]}</span><span class="priority-count__label">${PRIORITY_LABELS[pr]}</span></li>`,
         )}
       </ul>
       <p class="muted">${checks.length} checks: ${totalPassed} passed, ${totalFailed} failed${totalInconclusive ? html`, ${totalInconclusive} not judged` : ''}.</p>
