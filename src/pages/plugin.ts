@@ -101,10 +101,17 @@ function rawQuery(request: FastifyRequest, keys: readonly string[]): Record<stri
 
 /** A same-site path to return to (never `//host` or a scheme). */
 function safePath(value: string, fallback: string, prefix = '/'): string {
-  if (!value.startsWith(prefix) || value.startsWith('//') || value.includes('\\') || /[\r\n]/.test(value)) {
+  // eslint-disable-next-line no-control-regex
+  if (!value.startsWith('/') || value.startsWith('//') || /[\u0000-\u001f\u007f\\]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, 'http://local.invalid');
+  } catch {
     return fallback;
   }
-  return value;
+  if (url.origin !== 'http://local.invalid') return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith(prefix) ? path : fallback;
 }
 
 function withParams(path: string, params: Record<string, string>): string {

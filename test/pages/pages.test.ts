@@ -263,6 +263,18 @@ describe('sign-in, CSRF and the dashboard', () => {
     const ok = await b.post('/login', { _csrf: token, key: h.alice.key, next: '//evil.example/' });
     assert.equal(ok.statusCode, 303);
     assert.equal(ok.headers.location, '/dashboard', 'next must be a local path');
+    for (const next of ['/\t/evil.example/', '/\\evil.example', 'https://evil.example/', '/%0d%0aSet-Cookie:x']) {
+      const c = new Browser(h.app, '10.1.0.2');
+      const t = await c.csrf('/login');
+      const res = await c.post('/login', { _csrf: t, key: h.alice.key, next });
+      assert.equal(res.statusCode, 303);
+      const location = String(res.headers.location);
+      assert.ok(location.startsWith('/') && !location.startsWith('//') && !/[\r\n\t]/.test(location), location);
+    }
+    const unicode = new Browser(h.app, '10.1.0.3');
+    const ut = await unicode.csrf('/login');
+    const ures = await unicode.post('/login', { _csrf: ut, key: h.alice.key, next: '/dashboard?search=café' });
+    assert.equal(ures.headers.location, '/dashboard?search=caf%C3%A9');
     const cookie = [ok.headers['set-cookie']].flat().find((c) => c?.startsWith('pg_session='))!;
     assert.match(cookie, /HttpOnly/);
     assert.match(cookie, /SameSite=Lax/);
