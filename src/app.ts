@@ -35,10 +35,12 @@ export interface AppDeps {
 export type App = FastifyInstance;
 
 export async function buildApp(
-  config: Pick<Config, 'publicUrl' | 'rateLimit' | 'logLevel'>,
+  config: Pick<Config, 'publicUrl' | 'rateLimit' | 'logLevel'> & Partial<Pick<Config, 'trustProxy'>>,
   deps: AppDeps,
 ): Promise<App> {
   const app = Fastify({
+    // behind a load balancer: the client address from X-Forwarded-For (PAGEGRADE_TRUST_PROXY)
+    trustProxy: config.trustProxy ?? false,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     genReqId,
     bodyLimit: BODY_LIMIT,
@@ -57,6 +59,17 @@ export async function buildApp(
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+  });
+
+  // Graceful close: requests in flight finish, and their connections close after the answer
+  // (keep-alive would otherwise hold app.close() open for the keep-alive timeout).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.server.closeIdleConnections?.();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
 
   registerErrorHandlers(app);
