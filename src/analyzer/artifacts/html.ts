@@ -49,6 +49,51 @@ export const DEPRECATED_TAGS: ReadonlySet<string> = new Set([
   'xmp',
 ]);
 
+const HANDLED = 1;
+const DEPRECATED = 2;
+/** tag name → what onopentag does with it (one lookup per element) */
+const TAG_FLAGS: ReadonlyMap<string, number> = (() => {
+  const m = new Map<string, number>();
+  for (const t of [
+    'html',
+    'head',
+    'body',
+    'title',
+    'meta',
+    'base',
+    'link',
+    'script',
+    'style',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'a',
+    'area',
+    'img',
+    'picture',
+    'source',
+    'iframe',
+    'frame',
+    'embed',
+    'object',
+    'video',
+    'audio',
+    'track',
+    'input',
+    'form',
+    'svg',
+    'noscript',
+    'template',
+    'select',
+  ])
+    m.set(t, HANDLED);
+  for (const t of DEPRECATED_TAGS) m.set(t, (m.get(t) ?? 0) | DEPRECATED);
+  return m;
+})();
+
 /** elements that may appear before <body> without starting it */
 const HEAD_TAGS: ReadonlySet<string> = new Set([
   'html',
@@ -65,8 +110,36 @@ const HEAD_TAGS: ReadonlySet<string> = new Set([
 
 /** closing these does not separate words ("<b>word</b>s") */
 const INLINE_TAGS: ReadonlySet<string> = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 's', 'samp',
-  'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'font', 'big', 'tt', 'strike', 'label', 'wbr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'font',
+  'big',
+  'tt',
+  'strike',
+  'label',
+  'wbr',
 ]);
 
 /** script types that the browser executes */
@@ -328,9 +401,10 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
       onprocessinginstruction(name, data) {
         if (name === '!doctype' && f.doctype === null) {
           const raw = data.slice(1);
-          const m = /^doctype\s+([^\s>]+)(?:\s+public\s+(?:"([^"]*)"|'([^']*)'))?(?:\s*(?:system\s+)?(?:"([^"]*)"|'([^']*)'))?/i.exec(
-            raw,
-          );
+          const m =
+            /^doctype\s+([^\s>]+)(?:\s+public\s+(?:"([^"]*)"|'([^']*)'))?(?:\s*(?:system\s+)?(?:"([^"]*)"|'([^']*)'))?/i.exec(
+              raw,
+            );
           f.doctype = {
             raw,
             name: (m?.[1] ?? '').toLowerCase(),
@@ -355,15 +429,19 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           f.styleAttrCount++;
           if (f.styleAttrSamples.length < 50) f.styleAttrSamples.push(name);
         }
-        if (a.itemscope !== undefined) f.hasMicrodata = true;
-        if (a.itemtype !== undefined) {
+        // itemtype only means something with itemscope
+        if (a.itemscope !== undefined) {
           f.hasMicrodata = true;
-          for (const t of a.itemtype.trim().split(/\s+/)) if (t) microdata.add(t);
+          if (a.itemtype !== undefined)
+            for (const t of a.itemtype.trim().split(/\s+/)) if (t) microdata.add(t);
         }
-        if (a.typeof !== undefined || a.vocab !== undefined) f.hasRdfa = true;
-        if (svgDepth === 0 && DEPRECATED_TAGS.has(name)) {
+        if (a.typeof !== undefined) f.hasRdfa = true;
+        const flags = TAG_FLAGS.get(name);
+        if (flags === undefined) return; // most elements (div, span, li, p, td…) need nothing more
+        if ((flags & DEPRECATED) !== 0 && svgDepth === 0) {
           f.deprecatedTags[name] = (f.deprecatedTags[name] ?? 0) + 1;
         }
+        if (name === 'html' && a.vocab !== undefined) f.hasRdfa = true;
 
         switch (name) {
           case 'html':
@@ -428,7 +506,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
               else if (as === 'style') addSub('stylesheet', u, 'link preload');
               else if (as === 'image') addSub('image', u, 'link preload');
               else addSub('other', u, 'link preload');
-            } else if (rel.includes('icon') || rel.includes('apple-touch-icon')) addSub('other', u, 'link icon');
+            } else if (rel.includes('icon') || rel.includes('apple-touch-icon'))
+              addSub('other', u, 'link icon');
             break;
           }
           case 'script': {
@@ -479,7 +558,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
             const u = resolve(href);
             const proto = u?.protocol ?? null;
             let internal: boolean | null = null;
-            if (u !== null && (proto === 'http:' || proto === 'https:')) internal = hostKey(u.hostname) === pageHost;
+            if (u !== null && (proto === 'http:' || proto === 'https:'))
+              internal = hostKey(u.hostname) === pageHost;
             if (href !== null && href.length > 7 && href.slice(0, 7).toLowerCase() === 'mailto:') {
               addEmailsFrom(decodeURIComponentSafe(href.slice(7).split('?')[0] ?? ''));
             }
@@ -550,7 +630,13 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
               if (t !== null) pictureSources.push(t);
             } else {
               const u = resolve(attr(a, 'src'));
-              f.frames.push({ tag: 'source', src: attr(a, 'src'), url: u?.href ?? null, loading: null, title: null });
+              f.frames.push({
+                tag: 'source',
+                src: attr(a, 'src'),
+                url: u?.href ?? null,
+                loading: null,
+                title: null,
+              });
               addSub('media', u, 'source src');
             }
             break;
@@ -558,7 +644,13 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           case 'frame': {
             const src = attr(a, 'src');
             const u = resolve(src);
-            f.frames.push({ tag: name, src, url: u?.href ?? null, loading: lower(a, 'loading'), title: attr(a, 'title') });
+            f.frames.push({
+              tag: name,
+              src,
+              url: u?.href ?? null,
+              loading: lower(a, 'loading'),
+              title: attr(a, 'title'),
+            });
             if (noscriptDepth === 0) addSub('iframe', u, `${name} src`);
             break;
           }
@@ -571,11 +663,13 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
             const u = resolve(src);
             f.frames.push({ tag: name, src, url: u?.href ?? null, loading: null, title: attr(a, 'title') });
             addSub('media', u, `${name} ${name === 'object' ? 'data' : 'src'}`);
-            if (name === 'video' && a.poster !== undefined) addSub('image', resolve(a.poster), 'video poster');
+            if (name === 'video' && a.poster !== undefined)
+              addSub('image', resolve(a.poster), 'video poster');
             break;
           }
           case 'input':
-            if (a.type !== undefined && a.type.toLowerCase() === 'image') addSub('image', resolve(attr(a, 'src')), 'input src');
+            if (a.type !== undefined && a.type.toLowerCase() === 'image')
+              addSub('image', resolve(attr(a, 'src')), 'input src');
             break;
           case 'form': {
             const action = attr(a, 'action');
