@@ -19,6 +19,12 @@ export interface Config {
   readonly redisUrl: string | null;
   /** prefix of every Redis key this deployment writes (PAGEGRADE_REDIS_PREFIX, default `pagegrade:`) */
   readonly redisPrefix: string;
+  /**
+   * PAGEGRADE_TRUST_PROXY: whose X-Forwarded-For to believe for the client address (which keys
+   * the password throttle): false (default), true (any: only when a proxy is the sole way in),
+   * or a comma-separated list of proxy addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | string;
   readonly logLevel: string;
   /** secret for signed cookies; null = generated once and kept in the database */
   readonly sessionSecret: string | null;
@@ -78,6 +84,19 @@ function str(env: Env, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+function trustProxy(env: Env): boolean | string {
+  const raw = str(env, 'PAGEGRADE_TRUST_PROXY');
+  if (raw === null) return false;
+  const v = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p))) {
+    throw new ConfigError('PAGEGRADE_TRUST_PROXY', `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`);
+  }
+  return parts.join(',');
+}
+
 /**
  * Builds the configuration from an environment. `loadConfig()` is the entry the server
  * and CLI use; tests call this with a plain object.
@@ -133,6 +152,7 @@ export function configFromEnv(env: Env): Config {
     fetchMaxBytes: int(env, 'PAGEGRADE_FETCH_MAX_BYTES', 5_242_880, 1024, 1_073_741_824),
     redisUrl,
     redisPrefix: str(env, 'PAGEGRADE_REDIS_PREFIX') ?? 'pagegrade:',
+    trustProxy: trustProxy(env),
     logLevel,
     sessionSecret,
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),

@@ -56,6 +56,8 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       PAGEGRADE_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
       PAGEGRADE_SESSION_SECRET: `scale-test-session-secret-${randomId()}-${randomId()}`,
       PAGEGRADE_FETCH_TIMEOUT_MS: '5000',
+      // as behind a load balancer on this host: the client address comes from X-Forwarded-For
+      PAGEGRADE_TRUST_PROXY: '127.0.0.1',
     };
     // both start at once on the empty database: migrations and the first user race
     const started = await Promise.allSettled([startService(env), startService(env)]);
@@ -169,7 +171,7 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
     assert.equal((await api(b!.origin, await newKey(), 'GET', '/api/v1/reports')).status, 200);
   });
 
-  test('wrong report passwords are throttled across both processes (Redis)', async (t) => {
+  test('wrong report passwords are throttled across both processes (Redis), per client address', async (t) => {
     if (!ready(t)) return;
     const key = await newKey();
     const created = await api(a!.origin, key, 'POST', '/api/v1/reports', {
@@ -190,11 +192,11 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
-    const attempt = async (origin: string, password: string) => {
+    const attempt = async (origin: string, password: string, client = '203.0.113.5') => {
       const res = await fetch(`${origin}/reports/${id}`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'x-forwarded-for': client },
         body: new URLSearchParams({ _csrf: csrf, password }).toString(),
       });
       await res.arrayBuffer();
@@ -207,6 +209,9 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
     const blocked = await attempt(a!.origin, 'the right one');
     assert.equal(blocked.status, 429, 'even the right password waits out the window');
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
+    // another client behind the same load balancer keeps its own attempts
+    assert.equal((await attempt(b!.origin, 'wrong again', '198.51.100.7')).status, 401);
+    assert.equal((await attempt(a!.origin, 'the right one', '198.51.100.7')).status, 303);
   });
 
   test('concurrent deletes of one project from both processes: one succeeds, no orphans', async (t) => {
