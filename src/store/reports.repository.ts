@@ -198,13 +198,31 @@ const sortColumn = {
   result: 'reports.result_rank',
 } as const;
 
-/** A page of report summaries (no results/page columns are read). Ties broken by id, same direction. */
+/**
+ * A page of report summaries (no results/page columns are read). Ties broken by id, same
+ * direction. The page's ids come first from the index alone (deep offsets skip index entries,
+ * not table rows), then the rows for those ids.
+ */
 export async function listReports(db: Db, userId: number, o: ReportListOptions): Promise<ReportSummaryRow[]> {
-  let q = filtered(db, userId, o).select(summaryColumns);
+  let ids = filtered(db, userId, o).select('reports.id');
   const column = sortColumn[o.sortBy];
-  if (column !== null) q = q.orderBy(column, o.sort);
-  const rows = await q.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
-  return rows.map(toSummary);
+  if (column !== null) ids = ids.orderBy(column, o.sort);
+  const page = await ids.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
+  if (page.length === 0) return [];
+  const rows = await db
+    .selectFrom('reports')
+    .select(summaryColumns)
+    .where(
+      'reports.id',
+      'in',
+      page.map((r) => r.id),
+    )
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return page.flatMap((r) => {
+    const row = byId.get(r.id);
+    return row ? [toSummary(row)] : [];
+  });
 }
 
 /** Counts through the indexes (used when a filter applies; unfiltered totals are counters). */
