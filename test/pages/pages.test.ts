@@ -2,10 +2,12 @@
 // privacy rules, password throttle, sessions, CSRF, escaping, security headers, the dashboard.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { escapeHtml, html, raw } from '../../src/pages/html.js';
 import { MemoryAttemptStore } from '../../src/pages/throttle.js';
 import type { StoredReport } from '../../src/services/types.js';
+import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../scale/helpers.js';
 import {
   Browser,
   createPagesHarness,
@@ -501,5 +503,45 @@ describe('sign-in, CSRF and the dashboard', () => {
     assert.equal((await h.services.reports.list(h.alice.id, { project: 'two.test' })).total, 0);
     assert.equal((await b.post('/dashboard/projects/bobsite.test/delete', { _csrf: token })).statusCode, 404);
     assert.equal((await b.get('/dashboard/projects?sort_by=nope')).statusCode, 422);
+  });
+});
+
+describe('password throttle shared through Redis', () => {
+  test('two app instances given the same Redis count wrong passwords together', async (t) => {
+    if (skipUnlessRequired(t, await redisUnavailable(), 'PAGEGRADE_REQUIRE_REDIS')) return;
+    const h = await createPagesHarness();
+    const prefix = `pagegrade-test-pages-${randomId()}:`;
+    const redis = new Redis(REDIS_URL, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+    redis.on('error', () => {});
+    const apps = await Promise.all(
+      [1, 2].map(() =>
+        buildApp(
+          { publicUrl: 'http://pagegrade.test', rateLimit: 0, logLevel: 'silent' },
+          { services: h.services, healthCheck: async () => {}, redis },
+        ),
+      ),
+    );
+    try {
+      const r = await h.report(h.alice, '/', 2, 'shared');
+      for (let i = 0; i < 5; i++) {
+        // alternate between the two instances, as a load balancer would
+        const b = new Browser(apps[i % 2]!, '10.9.0.1');
+        const token = await b.csrf(`/reports/${r.id}`);
+        assert.equal((await b.post(`/reports/${r.id}`, { _csrf: token, password: 'no' })).statusCode, 401);
+      }
+      for (const app of apps) {
+        const b = new Browser(app, '10.9.0.1');
+        const token = await b.csrf(`/reports/${r.id}`);
+        const res = await b.post(`/reports/${r.id}`, { _csrf: token, password: 'shared' });
+        assert.equal(res.statusCode, 429);
+        assert.ok(Number(res.headers['retry-after']) >= 1);
+      }
+      assert.ok((await redis.keys(`${prefix}*`)).length > 0, 'the counts live in Redis under the prefix');
+    } finally {
+      for (const app of apps) await app.close();
+      redis.disconnect();
+      await clearRedisPrefix(prefix);
+      await h.close();
+    }
   });
 });
