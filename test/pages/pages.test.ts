@@ -344,8 +344,12 @@ describe('sign-in, CSRF and the dashboard', () => {
     const b = new Browser(h.app);
     await b.login(issued.key);
     assert.equal((await b.get('/dashboard')).statusCode, 200);
+    const staleToken = await b.csrf('/dashboard');
     await h.services.keys.revoke(issued.info.id);
     assert.equal((await b.get('/dashboard')).statusCode, 303);
+    // the sign-out button of a page rendered before the revocation still signs out
+    assert.equal((await b.post('/logout', { _csrf: staleToken })).statusCode, 303);
+    assert.equal(b.cookies.has('pg_session'), false);
 
     const c = new Browser(h.app);
     await c.login(h.bob.key);
