@@ -305,7 +305,8 @@ forEachDialect('list endpoints', (h) => {
     assert.equal(missing.statusCode, 404);
     assert.deepEqual(missing.json(), { message: 'No such project.' });
 
-    const res = await h().request({ method: 'DELETE', url: '/api/v1/projects/gamma.test', headers: h().alice.auth });
+    // the name is matched lower-cased
+    const res = await h().request({ method: 'DELETE', url: '/api/v1/projects/Gamma.TEST', headers: h().alice.auth });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { project: 'gamma.test', object: 'project', deleted: true, reports_deleted: 3 });
     const left = await list('?project=gamma.test');

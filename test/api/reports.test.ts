@@ -207,6 +207,11 @@ forEachDialect('reports API', (h) => {
     assert.equal(data.privacy, 0);
     assert.equal(data.has_password, false, 'moving away from privacy 2 clears the password');
 
+    const jsonTypes = await h().request(withBody('PUT', url, h().alice.auth, { privacy: '1', results: false }, 'json'));
+    assert.equal(jsonTypes.statusCode, 200, 'numeric strings and booleans are accepted for 0/1 fields in JSON');
+    assert.equal((jsonTypes.json() as { data: ReportJson }).data.privacy, 1);
+    await h().request(withBody('PUT', url, h().alice.auth, { privacy: 0 }, 'json'));
+
     const empty = await h().request({ method: 'PATCH', url, headers: h().alice.auth });
     assert.equal(empty.statusCode, 200, 'an empty update changes nothing');
     assert.equal((empty.json() as { data: ReportJson }).data.privacy, 0);

@@ -36,13 +36,15 @@ function start(env: Record<string, string>): Proc {
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+// generous: starting tsx on a busy two-core machine can take a while
+async function waitFor(cond: () => boolean | Promise<boolean>, what: string, p?: Proc, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await cond()) return;
+    if (p && p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode} before ${what}: ${p.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what}${p ? `: ${p.stderr()}` : ''}`);
 }
 
 describe('server process', () => {
@@ -93,7 +95,7 @@ describe('server process', () => {
     const base = `http://127.0.0.1:${port}`;
     const p = start(env);
     running.push(p);
-    await waitFor(() => /API key \(shown once\):\n(\S+)\n/.test(p.stdout()), 'the key');
+    await waitFor(() => /API key \(shown once\):\n(\S+)\n/.test(p.stdout()), 'the key', p);
     const key = /Created user admin\. API key \(shown once\):\n(\S+)\n/.exec(p.stdout())![1]!;
     assert.ok(key.length >= 24);
 
@@ -128,7 +130,7 @@ describe('server process', () => {
     // a second start on the same database prints no key, and the stored report is there
     const again = start(env);
     running.push(again);
-    await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 'the second start');
+    await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 'the second start', again);
     assert.doesNotMatch(again.stdout(), /shown once/);
     const stored = await fetch(`${base}/api/v1/reports`, { headers: auth });
     assert.equal(((await stored.json()) as { meta: { total: number } }).meta.total, 1);
@@ -141,7 +143,7 @@ describe('server process', () => {
     const fixed = 'pg_fixed-bootstrap-key-for-scripts-0123456789';
     const p = start({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'fixed.db')}`, PAGEGRADE_BOOTSTRAP_KEY: fixed });
     running.push(p);
-    await waitFor(() => p.stdout().includes('shown once'), 'the key');
+    await waitFor(() => p.stdout().includes('shown once'), 'the key', p);
     assert.ok(p.stdout().includes(`\n${fixed}\n`));
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/projects`, { headers: { authorization: `Bearer ${fixed}` } });
     assert.equal(res.status, 200);
