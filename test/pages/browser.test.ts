@@ -186,6 +186,7 @@ describe('pages in headless Chromium', { skip }, () => {
     const page = await newPage();
     await page.goto(`${base}/reports/${locked.id}`);
     assert.equal(await page.textContent('h1'), 'This report is protected');
+    await page.screenshot({ path: new URL('password-form.png', OUT).pathname });
     for (let i = 0; i < 5; i++) {
       await page.fill('#report-password', `wrong ${i}`);
       await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Open report")')]);
@@ -199,6 +200,7 @@ describe('pages in headless Chromium', { skip }, () => {
     assert.equal(throttled.status(), 429);
     assert.ok(Number(throttled.headers()['retry-after']) > 0);
     await page.waitForSelector('h1:has-text("Too many attempts")');
+    await page.screenshot({ path: new URL('password-429.png', OUT).pathname });
 
     // the right password (on a report this browser has not hammered) opens it, and keeps it open
     const other = await h.report(h.alice, '/', 2, 'open sesame');

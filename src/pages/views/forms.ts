@@ -54,7 +54,7 @@ export const ERROR_PAGES: Record<number, Omit<ErrorPage, 'status'>> = {
   405: { title: 'Method not allowed', message: 'This page cannot be used that way.' },
   413: { title: 'Too large', message: 'The form sent was too large.' },
   415: { title: 'Unsupported form', message: 'The form was sent in a format this site does not accept.' },
-  429: { title: 'Too many attempts', message: 'Too many attempts. Wait a minute before you try again.' },
+  429: { title: 'Too many attempts', message: 'For your security, further attempts are paused for a short while.' },
   500: {
     title: 'Something went wrong',
     message: 'Something went wrong on our side. Please try again in a moment.',
