@@ -1,0 +1,80 @@
+// Configuration: SPEC §6 defaults, every variable parsed, bad values named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, configFromEnv, parseDotEnv } from '../src/config.js';
+
+test('defaults are those of SPEC §6', () => {
+  const c = configFromEnv({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.databaseUrl, 'sqlite:./data/pagegrade.db');
+  assert.equal(c.publicUrl, 'http://127.0.0.1:8080');
+  assert.equal(c.bootstrapKey, null);
+  assert.equal(c.rateLimit, 60);
+  assert.equal(c.allowPrivateHosts, false);
+  assert.equal(c.fetchTimeoutMs, 10_000);
+  assert.equal(c.fetchMaxBytes, 5_242_880);
+  assert.equal(c.redisUrl, null);
+  assert.ok(Object.isFrozen(c));
+});
+
+test('every variable is read', () => {
+  const c = configFromEnv({
+    PORT: '9000',
+    HOST: '0.0.0.0',
+    DATABASE_URL: 'postgres://u@127.0.0.1/db',
+    PAGEGRADE_PUBLIC_URL: 'https://audit.example.com/',
+    PAGEGRADE_BOOTSTRAP_KEY: 'pg_0123456789abcdefghijklmnop',
+    PAGEGRADE_RATE_LIMIT: '0',
+    PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+    PAGEGRADE_FETCH_TIMEOUT_MS: '2500',
+    PAGEGRADE_FETCH_MAX_BYTES: '100000',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+  });
+  assert.equal(c.port, 9000);
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.databaseUrl, 'postgres://u@127.0.0.1/db');
+  assert.equal(c.publicUrl, 'https://audit.example.com', 'trailing slash dropped');
+  assert.equal(c.bootstrapKey, 'pg_0123456789abcdefghijklmnop');
+  assert.equal(c.rateLimit, 0);
+  assert.equal(c.allowPrivateHosts, true);
+  assert.equal(c.fetchTimeoutMs, 2500);
+  assert.equal(c.fetchMaxBytes, 100000);
+  assert.equal(c.redisUrl, 'redis://127.0.0.1:6379');
+});
+
+test('the public URL follows HOST and PORT when not set', () => {
+  assert.equal(configFromEnv({ PORT: '3000' }).publicUrl, 'http://127.0.0.1:3000');
+  assert.equal(configFromEnv({ HOST: '::1' }).publicUrl, 'http://[::1]:8080');
+});
+
+test('bad values stop the boot with the variable named', () => {
+  const cases: [Record<string, string>, string, RegExp][] = [
+    [{ PORT: 'eighty' }, 'PORT', /whole number/],
+    [{ PORT: '70000' }, 'PORT', /between 0 and 65535/],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /sqlite: or postgres:\/\//],
+    [{ PAGEGRADE_PUBLIC_URL: 'ftp://x' }, 'PAGEGRADE_PUBLIC_URL', /http\(s\) URL/],
+    [{ PAGEGRADE_BOOTSTRAP_KEY: 'short' }, 'PAGEGRADE_BOOTSTRAP_KEY', /at least 24/],
+    [{ PAGEGRADE_RATE_LIMIT: '-1' }, 'PAGEGRADE_RATE_LIMIT', /whole number/],
+    [{ PAGEGRADE_ALLOW_PRIVATE_HOSTS: 'maybe' }, 'PAGEGRADE_ALLOW_PRIVATE_HOSTS', /0 or 1/],
+    [{ PAGEGRADE_FETCH_TIMEOUT_MS: '10' }, 'PAGEGRADE_FETCH_TIMEOUT_MS', /between/],
+    [{ PAGEGRADE_FETCH_MAX_BYTES: '1e6' }, 'PAGEGRADE_FETCH_MAX_BYTES', /whole number/],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', /redis:\/\//],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
+  ];
+  for (const [env, variable, message] of cases) {
+    assert.throws(
+      () => configFromEnv(env),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable && message.test(err.message),
+      `${JSON.stringify(env)}`,
+    );
+  }
+});
+
+test('.env files: comments, quotes, export prefix', () => {
+  assert.deepEqual(parseDotEnv('# c\nPORT=9001\nexport HOST="0.0.0.0"\nX=\'a b\'\n\nbad line\n'), {
+    PORT: '9001',
+    HOST: '0.0.0.0',
+    X: 'a b',
+  });
+});
