@@ -396,300 +396,347 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
     }
   };
 
+  const doctype = (name: string, data: string): void => {
+    if (name === '!doctype' && f.doctype === null) {
+      const raw = data.slice(1);
+      const m =
+        /^doctype\s+([^\s>]+)(?:\s+public\s+(?:"([^"]*)"|'([^']*)'))?(?:\s*(?:system\s+)?(?:"([^"]*)"|'([^']*)'))?/i.exec(
+          raw,
+        );
+      f.doctype = {
+        raw,
+        name: (m?.[1] ?? '').toLowerCase(),
+        publicId: m?.[2] ?? m?.[3] ?? null,
+        systemId: m?.[4] ?? m?.[5] ?? null,
+        first: !seenElement,
+      };
+    }
+  };
+
+  /** The start tag whose attributes the parser is still reporting; handled at the next event. */
+  let pendingName: string | null = null;
+  let pendingFlags = 0;
+  /** all attributes, kept only for the elements flush() looks at (TAG_FLAGS) */
+  let pendingAttrs: Record<string, string> | null = null;
+  let pStyle = false;
+  let pItemscope = false;
+  let pItemtype: string | null = null;
+
+  /**
+   * A start tag with all its attributes. The parser reports attributes one by one
+   * (onattribute) and we act at the next event, so that no attribs object is built for the
+   * elements we only count.
+   */
+  const flush = (): void => {
+    const name = pendingName!;
+    pendingName = null;
+    seenElement = true;
+    depth++;
+    if (depth > f.maxDepth) f.maxDepth = depth;
+    f.elementCount++;
+    const elementIndex = f.elementCount - 1;
+    if (!bodyStarted && svgDepth === 0 && !HEAD_TAGS.has(name)) startBody();
+    if (bodyStarted) f.bodyElementCount++;
+    if (pStyle) {
+      f.styleAttrCount++;
+      if (f.styleAttrSamples.length < 50) f.styleAttrSamples.push(name);
+    }
+    // itemtype only means something with itemscope
+    if (pItemscope) {
+      f.hasMicrodata = true;
+      if (pItemtype !== null) for (const t of pItemtype.trim().split(/\s+/)) if (t) microdata.add(t);
+    }
+    const a = pendingAttrs;
+    if (a === null) return; // most elements (div, span, li, p, td…) need nothing more
+    const flags = pendingFlags;
+    if ((flags & DEPRECATED) !== 0 && svgDepth === 0) {
+      f.deprecatedTags[name] = (f.deprecatedTags[name] ?? 0) + 1;
+    }
+    if (name === 'html' && a.vocab !== undefined) f.hasRdfa = true;
+
+    switch (name) {
+      case 'html':
+        if (f.htmlLang === null && a.lang !== undefined) f.htmlLang = a.lang;
+        if (f.htmlXmlLang === null && a['xml:lang'] !== undefined) f.htmlXmlLang = a['xml:lang'];
+        if (f.htmlDir === null && a.dir !== undefined) f.htmlDir = a.dir;
+        break;
+      case 'head':
+        break;
+      case 'body':
+        startBody();
+        break;
+      case 'title':
+        if (svgDepth === 0) {
+          captures.push({ depth, parts: [], target: null });
+        }
+        break;
+      case 'meta': {
+        const m: MetaTag = {
+          name: lower(a, 'name'),
+          property: lower(a, 'property'),
+          httpEquiv: lower(a, 'http-equiv'),
+          itemprop: attr(a, 'itemprop'),
+          content: attr(a, 'content'),
+          charset: attr(a, 'charset'),
+          inHead: !bodyStarted,
+        };
+        f.metas.push(m);
+        break;
+      }
+      case 'base':
+        if (baseHref === null && a.href !== undefined) {
+          try {
+            base = new URL(a.href.trim(), pageUrl);
+            baseHref = base.href;
+            resolve = makeResolver(base);
+          } catch {
+            /* an invalid base is ignored */
+          }
+        }
+        break;
+      case 'link': {
+        const rel = relTokens(a.rel);
+        const href = attr(a, 'href');
+        const u = resolve(href);
+        const as = lower(a, 'as');
+        f.links.push({
+          rel,
+          href,
+          url: u?.href ?? null,
+          hreflang: attr(a, 'hreflang'),
+          type: attr(a, 'type'),
+          sizes: attr(a, 'sizes'),
+          as,
+          media: attr(a, 'media'),
+          inHead: !bodyStarted,
+        });
+        if (rel.includes('stylesheet')) addSub('stylesheet', u, 'link stylesheet');
+        else if (rel.includes('preload') || rel.includes('modulepreload')) {
+          if (as === 'font') addSub('font', u, 'link preload');
+          else if (as === 'script' || rel.includes('modulepreload')) addSub('script', u, 'link preload');
+          else if (as === 'style') addSub('stylesheet', u, 'link preload');
+          else if (as === 'image') addSub('image', u, 'link preload');
+          else addSub('other', u, 'link preload');
+        } else if (rel.includes('icon') || rel.includes('apple-touch-icon')) addSub('other', u, 'link icon');
+        break;
+      }
+      case 'script': {
+        const type = lower(a, 'type');
+        const src = attr(a, 'src');
+        const u = resolve(src);
+        const module = type === 'module';
+        const s: ScriptTag = {
+          src,
+          url: u?.href ?? null,
+          async: a.async !== undefined,
+          defer: a.defer !== undefined,
+          type,
+          module,
+          nonExecutable: !isJsType(type),
+          nomodule: a.nomodule !== undefined,
+          inHead: !bodyStarted,
+          inlineLength: 0,
+        };
+        f.scripts.push(s);
+        if (src !== null && !s.nonExecutable) addSub('script', u, 'script src');
+        rawKind = type === 'application/ld+json' ? 'jsonld' : 'script';
+        rawScript = s;
+        rawParts.length = 0;
+        break;
+      }
+      case 'style':
+        rawStyle = { inHead: !bodyStarted, length: 0, media: attr(a, 'media') };
+        f.styles.push(rawStyle);
+        rawKind = 'style';
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6': {
+        if (svgDepth > 0) break;
+        const heading: Heading = { level: (name.charCodeAt(1) - 48) as Heading['level'], text: '' };
+        f.headings.push(heading);
+        captures.push({ depth, parts: [], target: heading });
+        break;
+      }
+      case 'a':
+      case 'area': {
+        if (svgDepth > 0 && name === 'a' && a.href === undefined && a['xlink:href'] === undefined) break;
+        const href = attr(a, 'href') ?? (svgDepth > 0 ? attr(a, 'xlink:href') : null);
+        const u = resolve(href);
+        const proto = u?.protocol ?? null;
+        let internal: boolean | null = null;
+        if (u !== null && (proto === 'http:' || proto === 'https:'))
+          internal = hostKey(u.hostname) === pageHost;
+        if (href !== null && href.length > 7 && href.slice(0, 7).toLowerCase() === 'mailto:') {
+          addEmailsFrom(decodeURIComponentSafe(href.slice(7).split('?')[0] ?? ''));
+        }
+        const anchor: Anchor = {
+          tag: name,
+          href,
+          url: u?.href ?? null,
+          text: '',
+          rel: relTokens(a.rel),
+          target: attr(a, 'target'),
+          title: attr(a, 'title'),
+          ariaLabel: attr(a, 'aria-label'),
+          role: lower(a, 'role'),
+          hasOnclick: a.onclick !== undefined,
+          lang: attr(a, 'lang'),
+          named: a.id !== undefined || a.name !== undefined,
+          internal,
+          protocol: proto,
+        };
+        f.anchors.push(anchor);
+        if (name === 'a') {
+          captures.push({ depth, parts: [], target: anchor });
+        } else {
+          anchor.text = (a.alt ?? '').trim();
+        }
+        break;
+      }
+      case 'img': {
+        const src = attr(a, 'src');
+        const u = src !== null && src.startsWith('data:') ? null : resolve(src);
+        const alt = attr(a, 'alt');
+        const imageIndex = f.images.length;
+        const style = a.style;
+        f.images.push({
+          src,
+          url: src !== null && src.startsWith('data:') ? src : (u?.href ?? null),
+          alt,
+          width: attr(a, 'width'),
+          height: attr(a, 'height'),
+          loading: lower(a, 'loading'),
+          srcset: attr(a, 'srcset'),
+          sizes: attr(a, 'sizes'),
+          decoding: lower(a, 'decoding'),
+          fetchpriority: lower(a, 'fetchpriority'),
+          inPicture: pictureDepth >= 0,
+          pictureSourceTypes: pictureDepth >= 0 ? pictureSources.slice() : [],
+          imageIndex,
+          elementIndex,
+          likelyAboveFold: imageIndex < ABOVE_FOLD_IMAGES && f.bodyElementCount <= ABOVE_FOLD_ELEMENTS,
+          hidden:
+            noscriptDepth > 0 ||
+            (style !== undefined && /display\s*:\s*none/i.test(style)) ||
+            a.hidden !== undefined,
+        });
+        if (noscriptDepth === 0) addSub('image', u, 'img src');
+        if (alt !== null && captures.length > 0) for (const c of captures) c.parts.push(' ', alt, ' ');
+        break;
+      }
+      case 'picture':
+        if (pictureDepth < 0) {
+          pictureDepth = depth;
+          pictureSources = [];
+        }
+        break;
+      case 'source':
+        if (pictureDepth >= 0) {
+          const t = lower(a, 'type');
+          if (t !== null) pictureSources.push(t);
+        } else {
+          const u = resolve(attr(a, 'src'));
+          f.frames.push({
+            tag: 'source',
+            src: attr(a, 'src'),
+            url: u?.href ?? null,
+            loading: null,
+            title: null,
+          });
+          addSub('media', u, 'source src');
+        }
+        break;
+      case 'iframe':
+      case 'frame': {
+        const src = attr(a, 'src');
+        const u = resolve(src);
+        f.frames.push({
+          tag: name,
+          src,
+          url: u?.href ?? null,
+          loading: lower(a, 'loading'),
+          title: attr(a, 'title'),
+        });
+        if (noscriptDepth === 0) addSub('iframe', u, `${name} src`);
+        break;
+      }
+      case 'embed':
+      case 'object':
+      case 'video':
+      case 'audio':
+      case 'track': {
+        const src = name === 'object' ? attr(a, 'data') : attr(a, 'src');
+        const u = resolve(src);
+        f.frames.push({ tag: name, src, url: u?.href ?? null, loading: null, title: attr(a, 'title') });
+        addSub('media', u, `${name} ${name === 'object' ? 'data' : 'src'}`);
+        if (name === 'video' && a.poster !== undefined) addSub('image', resolve(a.poster), 'video poster');
+        break;
+      }
+      case 'input':
+        if (a.type !== undefined && a.type.toLowerCase() === 'image')
+          addSub('image', resolve(attr(a, 'src')), 'input src');
+        break;
+      case 'form': {
+        const action = attr(a, 'action');
+        f.forms.push({ action, url: resolve(action)?.href ?? null, method: lower(a, 'method') });
+        break;
+      }
+      case 'svg':
+        svgDepth++;
+        hidden++;
+        hiddenAt.push(depth);
+        break;
+      case 'noscript':
+        noscriptDepth++;
+        hidden++;
+        hiddenAt.push(depth);
+        break;
+      case 'template':
+      case 'select':
+        hidden++;
+        hiddenAt.push(depth);
+        break;
+      default:
+        break;
+    }
+  };
+
   const parser = new Parser(
     {
       onprocessinginstruction(name, data) {
-        if (name === '!doctype' && f.doctype === null) {
-          const raw = data.slice(1);
-          const m =
-            /^doctype\s+([^\s>]+)(?:\s+public\s+(?:"([^"]*)"|'([^']*)'))?(?:\s*(?:system\s+)?(?:"([^"]*)"|'([^']*)'))?/i.exec(
-              raw,
-            );
-          f.doctype = {
-            raw,
-            name: (m?.[1] ?? '').toLowerCase(),
-            publicId: m?.[2] ?? m?.[3] ?? null,
-            systemId: m?.[4] ?? m?.[5] ?? null,
-            first: !seenElement,
-          };
-        }
+        if (pendingName !== null) flush();
+        doctype(name, data);
       },
 
-      onopentag(name, a) {
-        seenElement = true;
-        depth++;
-        if (depth > f.maxDepth) f.maxDepth = depth;
-        f.elementCount++;
-        const elementIndex = f.elementCount - 1;
-        if (!bodyStarted && !HEAD_TAGS.has(name) && svgDepth === 0) startBody();
-        if (bodyStarted) f.bodyElementCount++;
-
-        // attribute-level facts, for every element
-        if (a.style !== undefined && a.style.trim() !== '') {
-          f.styleAttrCount++;
-          if (f.styleAttrSamples.length < 50) f.styleAttrSamples.push(name);
-        }
-        // itemtype only means something with itemscope
-        if (a.itemscope !== undefined) {
-          f.hasMicrodata = true;
-          if (a.itemtype !== undefined)
-            for (const t of a.itemtype.trim().split(/\s+/)) if (t) microdata.add(t);
-        }
-        if (a.typeof !== undefined) f.hasRdfa = true;
+      onopentagname(name) {
+        if (pendingName !== null) flush();
+        pendingName = name;
         const flags = TAG_FLAGS.get(name);
-        if (flags === undefined) return; // most elements (div, span, li, p, td…) need nothing more
-        if ((flags & DEPRECATED) !== 0 && svgDepth === 0) {
-          f.deprecatedTags[name] = (f.deprecatedTags[name] ?? 0) + 1;
-        }
-        if (name === 'html' && a.vocab !== undefined) f.hasRdfa = true;
+        pendingFlags = flags ?? 0;
+        pendingAttrs = flags === undefined ? null : {};
+        pStyle = false;
+        pItemscope = false;
+        pItemtype = null;
+      },
 
-        switch (name) {
-          case 'html':
-            if (f.htmlLang === null && a.lang !== undefined) f.htmlLang = a.lang;
-            if (f.htmlXmlLang === null && a['xml:lang'] !== undefined) f.htmlXmlLang = a['xml:lang'];
-            if (f.htmlDir === null && a.dir !== undefined) f.htmlDir = a.dir;
+      onattribute(name, value) {
+        if (pendingAttrs !== null && pendingAttrs[name] === undefined) pendingAttrs[name] = value;
+        switch (name.length) {
+          case 5:
+            if (name === 'style' && !isBlank(value)) pStyle = true;
             break;
-          case 'head':
+          case 6:
+            if (name === 'typeof') f.hasRdfa = true;
             break;
-          case 'body':
-            startBody();
+          case 8:
+            if (name === 'itemtype') pItemtype = value;
             break;
-          case 'title':
-            if (svgDepth === 0) {
-              captures.push({ depth, parts: [], target: null });
-            }
-            break;
-          case 'meta': {
-            const m: MetaTag = {
-              name: lower(a, 'name'),
-              property: lower(a, 'property'),
-              httpEquiv: lower(a, 'http-equiv'),
-              itemprop: attr(a, 'itemprop'),
-              content: attr(a, 'content'),
-              charset: attr(a, 'charset'),
-              inHead: !bodyStarted,
-            };
-            f.metas.push(m);
-            break;
-          }
-          case 'base':
-            if (baseHref === null && a.href !== undefined) {
-              try {
-                base = new URL(a.href.trim(), pageUrl);
-                baseHref = base.href;
-                resolve = makeResolver(base);
-              } catch {
-                /* an invalid base is ignored */
-              }
-            }
-            break;
-          case 'link': {
-            const rel = relTokens(a.rel);
-            const href = attr(a, 'href');
-            const u = resolve(href);
-            const as = lower(a, 'as');
-            f.links.push({
-              rel,
-              href,
-              url: u?.href ?? null,
-              hreflang: attr(a, 'hreflang'),
-              type: attr(a, 'type'),
-              sizes: attr(a, 'sizes'),
-              as,
-              media: attr(a, 'media'),
-              inHead: !bodyStarted,
-            });
-            if (rel.includes('stylesheet')) addSub('stylesheet', u, 'link stylesheet');
-            else if (rel.includes('preload') || rel.includes('modulepreload')) {
-              if (as === 'font') addSub('font', u, 'link preload');
-              else if (as === 'script' || rel.includes('modulepreload')) addSub('script', u, 'link preload');
-              else if (as === 'style') addSub('stylesheet', u, 'link preload');
-              else if (as === 'image') addSub('image', u, 'link preload');
-              else addSub('other', u, 'link preload');
-            } else if (rel.includes('icon') || rel.includes('apple-touch-icon'))
-              addSub('other', u, 'link icon');
-            break;
-          }
-          case 'script': {
-            const type = lower(a, 'type');
-            const src = attr(a, 'src');
-            const u = resolve(src);
-            const module = type === 'module';
-            const s: ScriptTag = {
-              src,
-              url: u?.href ?? null,
-              async: a.async !== undefined,
-              defer: a.defer !== undefined,
-              type,
-              module,
-              nonExecutable: !isJsType(type),
-              nomodule: a.nomodule !== undefined,
-              inHead: !bodyStarted,
-              inlineLength: 0,
-            };
-            f.scripts.push(s);
-            if (src !== null && !s.nonExecutable) addSub('script', u, 'script src');
-            rawKind = type === 'application/ld+json' ? 'jsonld' : 'script';
-            rawScript = s;
-            rawParts.length = 0;
-            break;
-          }
-          case 'style':
-            rawStyle = { inHead: !bodyStarted, length: 0, media: attr(a, 'media') };
-            f.styles.push(rawStyle);
-            rawKind = 'style';
-            break;
-          case 'h1':
-          case 'h2':
-          case 'h3':
-          case 'h4':
-          case 'h5':
-          case 'h6': {
-            if (svgDepth > 0) break;
-            const heading: Heading = { level: (name.charCodeAt(1) - 48) as Heading['level'], text: '' };
-            f.headings.push(heading);
-            captures.push({ depth, parts: [], target: heading });
-            break;
-          }
-          case 'a':
-          case 'area': {
-            if (svgDepth > 0 && name === 'a' && a.href === undefined && a['xlink:href'] === undefined) break;
-            const href = attr(a, 'href') ?? (svgDepth > 0 ? attr(a, 'xlink:href') : null);
-            const u = resolve(href);
-            const proto = u?.protocol ?? null;
-            let internal: boolean | null = null;
-            if (u !== null && (proto === 'http:' || proto === 'https:'))
-              internal = hostKey(u.hostname) === pageHost;
-            if (href !== null && href.length > 7 && href.slice(0, 7).toLowerCase() === 'mailto:') {
-              addEmailsFrom(decodeURIComponentSafe(href.slice(7).split('?')[0] ?? ''));
-            }
-            const anchor: Anchor = {
-              tag: name,
-              href,
-              url: u?.href ?? null,
-              text: '',
-              rel: relTokens(a.rel),
-              target: attr(a, 'target'),
-              title: attr(a, 'title'),
-              ariaLabel: attr(a, 'aria-label'),
-              role: lower(a, 'role'),
-              hasOnclick: a.onclick !== undefined,
-              lang: attr(a, 'lang'),
-              named: a.id !== undefined || a.name !== undefined,
-              internal,
-              protocol: proto,
-            };
-            f.anchors.push(anchor);
-            if (name === 'a') {
-              captures.push({ depth, parts: [], target: anchor });
-            } else {
-              anchor.text = (a.alt ?? '').trim();
-            }
-            break;
-          }
-          case 'img': {
-            const src = attr(a, 'src');
-            const u = src !== null && src.startsWith('data:') ? null : resolve(src);
-            const alt = attr(a, 'alt');
-            const imageIndex = f.images.length;
-            const style = a.style;
-            f.images.push({
-              src,
-              url: src !== null && src.startsWith('data:') ? src : (u?.href ?? null),
-              alt,
-              width: attr(a, 'width'),
-              height: attr(a, 'height'),
-              loading: lower(a, 'loading'),
-              srcset: attr(a, 'srcset'),
-              sizes: attr(a, 'sizes'),
-              decoding: lower(a, 'decoding'),
-              fetchpriority: lower(a, 'fetchpriority'),
-              inPicture: pictureDepth >= 0,
-              pictureSourceTypes: pictureDepth >= 0 ? pictureSources.slice() : [],
-              imageIndex,
-              elementIndex,
-              likelyAboveFold: imageIndex < ABOVE_FOLD_IMAGES && f.bodyElementCount <= ABOVE_FOLD_ELEMENTS,
-              hidden:
-                noscriptDepth > 0 ||
-                (style !== undefined && /display\s*:\s*none/i.test(style)) ||
-                a.hidden !== undefined,
-            });
-            if (noscriptDepth === 0) addSub('image', u, 'img src');
-            if (alt !== null && captures.length > 0) for (const c of captures) c.parts.push(' ', alt, ' ');
-            break;
-          }
-          case 'picture':
-            if (pictureDepth < 0) {
-              pictureDepth = depth;
-              pictureSources = [];
-            }
-            break;
-          case 'source':
-            if (pictureDepth >= 0) {
-              const t = lower(a, 'type');
-              if (t !== null) pictureSources.push(t);
-            } else {
-              const u = resolve(attr(a, 'src'));
-              f.frames.push({
-                tag: 'source',
-                src: attr(a, 'src'),
-                url: u?.href ?? null,
-                loading: null,
-                title: null,
-              });
-              addSub('media', u, 'source src');
-            }
-            break;
-          case 'iframe':
-          case 'frame': {
-            const src = attr(a, 'src');
-            const u = resolve(src);
-            f.frames.push({
-              tag: name,
-              src,
-              url: u?.href ?? null,
-              loading: lower(a, 'loading'),
-              title: attr(a, 'title'),
-            });
-            if (noscriptDepth === 0) addSub('iframe', u, `${name} src`);
-            break;
-          }
-          case 'embed':
-          case 'object':
-          case 'video':
-          case 'audio':
-          case 'track': {
-            const src = name === 'object' ? attr(a, 'data') : attr(a, 'src');
-            const u = resolve(src);
-            f.frames.push({ tag: name, src, url: u?.href ?? null, loading: null, title: attr(a, 'title') });
-            addSub('media', u, `${name} ${name === 'object' ? 'data' : 'src'}`);
-            if (name === 'video' && a.poster !== undefined)
-              addSub('image', resolve(a.poster), 'video poster');
-            break;
-          }
-          case 'input':
-            if (a.type !== undefined && a.type.toLowerCase() === 'image')
-              addSub('image', resolve(attr(a, 'src')), 'input src');
-            break;
-          case 'form': {
-            const action = attr(a, 'action');
-            f.forms.push({ action, url: resolve(action)?.href ?? null, method: lower(a, 'method') });
-            break;
-          }
-          case 'svg':
-            svgDepth++;
-            hidden++;
-            hiddenAt.push(depth);
-            break;
-          case 'noscript':
-            noscriptDepth++;
-            hidden++;
-            hiddenAt.push(depth);
-            break;
-          case 'template':
-          case 'select':
-            hidden++;
-            hiddenAt.push(depth);
+          case 9:
+            if (name === 'itemscope') pItemscope = true;
             break;
           default:
             break;
@@ -697,6 +744,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
       },
 
       ontext(data) {
+        if (pendingName !== null) flush();
         if (rawKind !== null) {
           if (rawKind === 'style') {
             if (rawStyle) rawStyle.length += data.length;
@@ -721,6 +769,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
       },
 
       onclosetag(name) {
+        if (pendingName !== null) flush();
         if (rawKind !== null && (name === 'script' || name === 'style')) {
           if (rawKind === 'jsonld') f.jsonLd.push(rawParts.join(''));
           rawKind = null;
@@ -747,6 +796,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   );
   parser.write(html);
   parser.end();
+  if (pendingName !== null) flush();
   // unterminated captures (missing </title> etc.)
   while (captures.length > 0) finish(captures.pop()!);
   if (rawKind === 'jsonld') f.jsonLd.push(rawParts.join(''));
