@@ -396,6 +396,27 @@ describe('sign-in, CSRF and the dashboard', () => {
     assert.equal((await h.services.reports.list(h.alice.id, { search: 'csrf' })).total, 0);
   });
 
+  test('the dashboard pages its list and keeps the filters in the page links', async () => {
+    const user = await h.services.users.create('pager');
+    const u = { id: user.user.id, key: user.key.key };
+    for (let i = 0; i < 11; i++) await h.report(u, `/?n=${i}`, 0, undefined, 'pages');
+    const b = new Browser(h.app);
+    await b.login(u.key);
+    const first = await b.get('/dashboard?project=pages.test&sort=asc');
+    assert.equal((first.body.match(/class="report-row"/g) ?? []).length, 10);
+    assert.ok(first.body.includes('Page 1 of 2'));
+    assert.ok(first.body.includes('1–10 of 11'));
+    const next = /href="([^"]+)" rel="next"/.exec(first.body)![1]!.replaceAll('&amp;', '&');
+    assert.equal(next, '/dashboard?project=pages.test&sort=asc&page=2');
+    const second = await b.get(next);
+    assert.equal((second.body.match(/class="report-row"/g) ?? []).length, 1);
+    assert.ok(second.body.includes('11–11 of 11'));
+    assert.ok(second.body.includes('rel="prev"'));
+    const past = await b.get('/dashboard?page=9');
+    assert.equal(past.statusCode, 200);
+    assert.ok(past.body.includes('No reports on this page.'));
+  });
+
   test('the dashboard: anonymous are sent to sign in', async () => {
     const res = await h.app.inject({ url: '/dashboard?project=x' });
     assert.equal(res.statusCode, 303);
