@@ -49,7 +49,13 @@ export async function buildApp(
     ajv: {
       // every invalid field is reported (422 errors: {field: [...]}); verbose gives each error
       // its field's schema, from which the message names the allowed values
-      customOptions: { allErrors: true, verbose: true, coerceTypes: 'array', useDefaults: false, removeAdditional: false },
+      customOptions: {
+        allErrors: true,
+        verbose: true,
+        coerceTypes: 'array',
+        useDefaults: false,
+        removeAdditional: false,
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

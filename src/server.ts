@@ -3,13 +3,10 @@
 // Exit codes: 0 after a graceful shutdown (SIGTERM/SIGINT); 78 (EX_CONFIG) when the
 // configuration is invalid (the message names the variable); 1 when the service cannot start
 // (database or Redis unreachable, migration failed, port in use) or a shutdown step failed.
-import { sql } from 'kysely';
-import { buildApp, type App } from './app.js';
+import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { analyze } from './analyzer/index.js';
-import { createDb, migrate, type DatabaseHandle } from './store/database.js';
-import { closeRedis, createRedis, pingRedis, type RedisClient } from './store/redis.js';
-import { bootstrap, createServices } from './services/index.js';
+import type { DatabaseHandle } from './store/database.js';
+import type { RedisClient } from './store/redis.js';
 
 export const EXIT_CONFIG = 78;
 
@@ -24,6 +21,23 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+
+  // the rest of the service is loaded once the configuration is known to be good
+  const [
+    { sql },
+    { buildApp },
+    { analyze },
+    { createDb, migrate },
+    { closeRedis, createRedis, pingRedis },
+    { bootstrap, createServices },
+  ] = await Promise.all([
+    import('kysely'),
+    import('./app.js'),
+    import('./analyzer/index.js'),
+    import('./store/database.js'),
+    import('./store/redis.js'),
+    import('./services/index.js'),
+  ]);
 
   let database: DatabaseHandle | null = null;
   let redis: RedisClient | null = null;

@@ -28,6 +28,13 @@ export function loggerOptions(level: string): NonNullable<Exclude<FastifyServerO
   return {
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
   };
 }

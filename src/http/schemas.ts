@@ -23,9 +23,13 @@ const search = Type.String({ maxLength: 2048, description: 'Case-insensitive sub
 
 export const ListReportsQuery = Type.Object({
   search: Type.Optional(search),
-  search_by: Type.Optional(Type.String({ enum: ['url'], default: 'url', description: 'Field that `search` matches.' })),
+  search_by: Type.Optional(
+    Type.String({ enum: ['url'], default: 'url', description: 'Field that `search` matches.' }),
+  ),
   project: Type.Optional(Type.String({ maxLength: 255, description: 'Only the reports of this project.' })),
-  result: Type.Optional(Type.String({ enum: [...RESULTS], description: 'Only the reports with this result.' })),
+  result: Type.Optional(
+    Type.String({ enum: [...RESULTS], description: 'Only the reports with this result.' }),
+  ),
   sort_by: Type.Optional(
     Type.String({
       enum: ['id', 'generated_at', 'url', 'result'],
@@ -89,7 +93,11 @@ export const UpdateReportBody = Type.Object({
   privacy: Type.Optional(privacy),
   password: Type.Optional(password),
   results: Type.Optional(
-    Type.Integer({ enum: [0, 1], default: 0, description: '1 audits the page again (the earlier run is kept as history).' }),
+    Type.Integer({
+      enum: [0, 1],
+      default: 0,
+      description: '1 audits the page again (the earlier run is kept as history).',
+    }),
   ),
 });
 export type UpdateReportBody = Static<typeof UpdateReportBody>;
@@ -117,13 +125,20 @@ const CategoryScore = Type.Object(
 );
 
 const Categories = Type.Object(
-  Object.fromEntries(CATEGORIES.map((c) => [c, CategoryScore])) as Record<(typeof CATEGORIES)[number], typeof CategoryScore>,
+  Object.fromEntries(CATEGORIES.map((c) => [c, CategoryScore])) as Record<
+    (typeof CATEGORIES)[number],
+    typeof CategoryScore
+  >,
   { additionalProperties: false },
 );
 
 const cell = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 const Details = Type.Union([
-  Type.Object({ type: Type.Literal('list'), items: Type.Array(Type.String()), truncated: Type.Optional(Type.Integer()) }),
+  Type.Object({
+    type: Type.Literal('list'),
+    items: Type.Array(Type.String()),
+    truncated: Type.Optional(Type.Integer()),
+  }),
   Type.Object({
     type: Type.Literal('table'),
     headings: Type.Array(Type.String()),
@@ -141,10 +156,14 @@ const CheckResult = Type.Object(
     passed: nullable(Type.Boolean()),
     title: Type.String(),
     message: Type.String(),
-    value: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.String())])),
+    value: Type.Optional(
+      Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.String())]),
+    ),
     details: Type.Optional(Details),
     how_to_fix: Type.String(),
-    inconclusive_reason: Type.Optional(Type.String({ enum: ['blocked', 'not_applicable', 'no_data', 'error'] })),
+    inconclusive_reason: Type.Optional(
+      Type.String({ enum: ['blocked', 'not_applicable', 'no_data', 'error'] }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -154,9 +173,17 @@ const PageInfo = Type.Object(
   {
     status: Type.Integer(),
     http_version: Type.String(),
-    redirects: Type.Array(Type.Object({ url: Type.String(), status: Type.Integer() }, { additionalProperties: false })),
+    redirects: Type.Array(
+      Type.Object({ url: Type.String(), status: Type.Integer() }, { additionalProperties: false }),
+    ),
     timings: Type.Object(
-      { dns_ms: msOrNull, connect_ms: msOrNull, tls_ms: msOrNull, ttfb_ms: msOrNull, total_ms: Type.Number({ minimum: 0 }) },
+      {
+        dns_ms: msOrNull,
+        connect_ms: msOrNull,
+        tls_ms: msOrNull,
+        ttfb_ms: msOrNull,
+        total_ms: Type.Number({ minimum: 0 }),
+      },
       { additionalProperties: false },
     ),
     sizes: Type.Object(
@@ -236,7 +263,10 @@ const PaginationMeta = Type.Object(
 );
 
 export const paginated = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), links: PaginationLinks, meta: PaginationMeta }, { additionalProperties: false });
+  Type.Object(
+    { data: Type.Array(item), links: PaginationLinks, meta: PaginationMeta },
+    { additionalProperties: false },
+  );
 
 export const ReportList = paginated(ReportSummary);
 export const ProjectList = paginated(Project);
@@ -271,6 +301,12 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
     500: 'An unexpected fault.',
   };
   return Object.fromEntries(
-    statuses.map((s) => [s, Type.Object(ErrorBody.properties, { description: descriptions[s] ?? 'Error.', additionalProperties: false })]),
+    statuses.map((s) => [
+      s,
+      Type.Object(ErrorBody.properties, {
+        description: descriptions[s] ?? 'Error.',
+        additionalProperties: false,
+      }),
+    ]),
   );
 }

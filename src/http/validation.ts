@@ -30,7 +30,8 @@ function describe(field: string, keyword: string, schema: FieldSchema): string {
     return `The ${field} must be ${kind}.`;
   }
   if (schema.type === 'string') {
-    if (keyword === 'maxLength') return `The ${field} must not be longer than ${schema.maxLength} characters.`;
+    if (keyword === 'maxLength')
+      return `The ${field} must not be longer than ${schema.maxLength} characters.`;
     if (keyword === 'minLength' && schema.minLength === 1) return `The ${field} field is required.`;
     if (keyword === 'minLength') return `The ${field} must be at least ${schema.minLength} characters.`;
     return `The ${field} must be a string.`;

@@ -46,15 +46,23 @@ forEachDialect('concurrency', (h) => {
     const aliceIds = ids.filter((_, i) => i % 2 === 0);
     const all = (await call('GET', '/api/v1/reports?per_page=100', alice)).body as Listed;
     assert.equal(all.meta.total, STORES / 2);
-    assert.deepEqual(all.data.map((r) => r.id).sort((a, b) => a - b), [...aliceIds].sort((a, b) => a - b));
+    assert.deepEqual(
+      all.data.map((r) => r.id).sort((a, b) => a - b),
+      [...aliceIds].sort((a, b) => a - b),
+    );
 
     // the same report updated many times at once, others deleted at once (twice each), and
     // bob trying to delete alice's reports at the same time
     const target = aliceIds[0]!;
     const doomed = aliceIds.slice(1, 4);
     const ops = await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => call(i % 2 ? 'PUT' : 'PATCH', `/api/v1/reports/${target}`, alice, { privacy: String(i % 2) })),
-      ...doomed.flatMap((id) => [call('DELETE', `/api/v1/reports/${id}`, alice), call('DELETE', `/api/v1/reports/${id}`, alice)]),
+      ...Array.from({ length: 6 }, (_, i) =>
+        call(i % 2 ? 'PUT' : 'PATCH', `/api/v1/reports/${target}`, alice, { privacy: String(i % 2) }),
+      ),
+      ...doomed.flatMap((id) => [
+        call('DELETE', `/api/v1/reports/${id}`, alice),
+        call('DELETE', `/api/v1/reports/${id}`, alice),
+      ]),
       ...aliceIds.map((id) => call('DELETE', `/api/v1/reports/${id}`, bob)),
       call('PATCH', `/api/v1/reports/${target}`, alice, { results: '1' }),
     ]);
@@ -62,7 +70,11 @@ forEachDialect('concurrency', (h) => {
     const updates = ops.slice(0, 6);
     assert.ok(updates.every((u) => u.status === 200));
     const deletes = ops.slice(6, 6 + doomed.length * 2);
-    assert.equal(deletes.filter((d) => d.status === 200).length, doomed.length, 'each report deleted exactly once');
+    assert.equal(
+      deletes.filter((d) => d.status === 200).length,
+      doomed.length,
+      'each report deleted exactly once',
+    );
     assert.equal(deletes.filter((d) => d.status === 404).length, doomed.length);
     const bobs = ops.slice(6 + doomed.length * 2, 6 + doomed.length * 2 + aliceIds.length);
     assert.ok(bobs.every((b) => b.status === 404));
@@ -80,16 +92,15 @@ forEachDialect('concurrency', (h) => {
     };
     const counted = new Map<string, number>();
     for (const r of after.data) counted.set(r.project, (counted.get(r.project) ?? 0) + 1);
-    assert.deepEqual(
-      new Map(projects.data.map((p) => [p.project, p.reports_count])),
-      counted,
-    );
+    assert.deepEqual(new Map(projects.data.map((p) => [p.project, p.reports_count])), counted);
 
     // deleting a project while reports are stored into it and deleted from it
     const race = await Promise.all([
       call('DELETE', '/api/v1/projects/one.test', alice),
       call('POST', '/api/v1/reports', alice, { url: `${h().site('one')}/?late` }),
-      ...after.data.filter((r) => r.project === 'one.test').map((r) => call('DELETE', `/api/v1/reports/${r.id}`, alice)),
+      ...after.data
+        .filter((r) => r.project === 'one.test')
+        .map((r) => call('DELETE', `/api/v1/reports/${r.id}`, alice)),
     ]);
     for (const o of race) assert.ok(o.status < 500, `no 5xx: ${o.status} ${JSON.stringify(o.body)}`);
     const final = (await call('GET', '/api/v1/reports?per_page=100', alice)).body as Listed;

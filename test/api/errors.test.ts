@@ -23,7 +23,17 @@ const JSON_TYPE = /^application\/json; charset=utf-8$/;
 
 forEachDialect('errors', (h) => {
   test('400: unparsable JSON, JSON that is not an object, an empty JSON body', async () => {
-    for (const payload of ['{bad', '[1,2]', '"a string"', '42', 'null', 'true', '', '   ', '{"__proto__": {"x": 1}}']) {
+    for (const payload of [
+      '{bad',
+      '[1,2]',
+      '"a string"',
+      '42',
+      'null',
+      'true',
+      '',
+      '   ',
+      '{"__proto__": {"x": 1}}',
+    ]) {
       const res = await h().request({
         method: 'POST',
         url: '/api/v1/reports',
@@ -53,12 +63,18 @@ forEachDialect('errors', (h) => {
       payload: '{}',
     });
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json(), { message: 'The url field is required.', errors: { url: ['The url field is required.'] } });
+    assert.deepEqual(res.json(), {
+      message: 'The url field is required.',
+      errors: { url: ['The url field is required.'] },
+    });
   });
 
   test('401 with WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key', async () => {
     const extra = await h().services.keys.create(h().alice.id);
-    const ok = await h().request({ url: '/api/v1/reports', headers: { authorization: `Bearer ${extra.key}` } });
+    const ok = await h().request({
+      url: '/api/v1/reports',
+      headers: { authorization: `Bearer ${extra.key}` },
+    });
     assert.equal(ok.statusCode, 200);
     await h().services.keys.revoke(extra.info.id);
 
@@ -90,7 +106,10 @@ forEachDialect('errors', (h) => {
       }
     }
     // the scheme is case-insensitive
-    const lower = await h().request({ url: '/api/v1/reports', headers: { authorization: `bearer ${h().alice.key}` } });
+    const lower = await h().request({
+      url: '/api/v1/reports',
+      headers: { authorization: `bearer ${h().alice.key}` },
+    });
     assert.equal(lower.statusCode, 200);
   });
 
@@ -157,8 +176,17 @@ forEachDialect('errors', (h) => {
   });
 
   test('415 for a body type other than form or JSON', async () => {
-    for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/octet-stream']) {
-      for (const [method, url] of [['POST', '/api/v1/reports'], ['PATCH', '/api/v1/reports/1'], ['PUT', '/api/v1/reports/1']]) {
+    for (const type of [
+      'text/plain',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      'application/octet-stream',
+    ]) {
+      for (const [method, url] of [
+        ['POST', '/api/v1/reports'],
+        ['PATCH', '/api/v1/reports/1'],
+        ['PUT', '/api/v1/reports/1'],
+      ]) {
         const res = await h().request({
           method: method as 'POST',
           url: url!,
@@ -166,7 +194,10 @@ forEachDialect('errors', (h) => {
           payload: 'url=http://a.test/',
         });
         assert.equal(res.statusCode, 415, `${type} ${method}`);
-        assert.match((res.json() as { message: string }).message, /x-www-form-urlencoded or application\/json/);
+        assert.match(
+          (res.json() as { message: string }).message,
+          /x-www-form-urlencoded or application\/json/,
+        );
       }
     }
   });
@@ -180,7 +211,9 @@ forEachDialect('errors', (h) => {
     });
     assert.equal(res.statusCode, 422);
     assert.ok((res.json() as { errors: Record<string, string[]> }).errors.url);
-    const unknown = await h().request(withBody('PATCH', '/api/v1/reports/999999', h().alice.auth, { colour: 'red' }));
+    const unknown = await h().request(
+      withBody('PATCH', '/api/v1/reports/999999', h().alice.auth, { colour: 'red' }),
+    );
     assert.equal(unknown.statusCode, 404);
   });
 
@@ -194,7 +227,10 @@ forEachDialect('errors', (h) => {
   });
 
   test('request ids: X-Request-Id echoed when sane, generated otherwise, and in the log', async () => {
-    const given = await h().request({ url: '/api/v1/reports', headers: { ...h().alice.auth, 'x-request-id': 'trace-abc.123' } });
+    const given = await h().request({
+      url: '/api/v1/reports',
+      headers: { ...h().alice.auth, 'x-request-id': 'trace-abc.123' },
+    });
     assert.equal(given.headers['x-request-id'], 'trace-abc.123');
     assert.ok(h().logs.some((l) => (JSON.parse(l) as { reqId?: string }).reqId === 'trace-abc.123'));
     const generated = await h().request({ url: '/api/v1/reports', headers: h().alice.auth });
@@ -243,14 +279,19 @@ describe('500: an unexpected fault', () => {
   after(() => h.close());
 
   test('answers a generic message; the details only in the log, with the request id', async () => {
-    const res = await h.request({ url: '/api/v1/reports', headers: { ...h.alice.auth, 'x-request-id': 'req-500' } });
+    const res = await h.request({
+      url: '/api/v1/reports',
+      headers: { ...h.alice.auth, 'x-request-id': 'req-500' },
+    });
     assert.equal(res.statusCode, 500);
     assert.match(String(res.headers['content-type']), JSON_TYPE);
     assert.deepEqual(res.json(), { message: 'Internal server error.' });
     assert.ok(!res.body.includes('kaboom'));
-    const line = h.logs.map((l) => JSON.parse(l) as { reqId?: string; level: number; err?: { message: string; stack: string } }).find(
-      (l) => l.reqId === 'req-500' && l.level >= 50,
-    );
+    const line = h.logs
+      .map(
+        (l) => JSON.parse(l) as { reqId?: string; level: number; err?: { message: string; stack: string } },
+      )
+      .find((l) => l.reqId === 'req-500' && l.level >= 50);
     assert.ok(line?.err?.message.includes('kaboom'), 'the error is logged');
     assert.ok(line?.err?.stack.includes('errors.test.ts'), 'with its stack');
     // the service stays up

@@ -80,7 +80,11 @@ export function fixtureRoutes(fixture: FixtureServer): void {
   fixture.route('/', html(goodPage(fixture.origin)));
   fixture.route('/bad', html('<html><body><p>hi</p></body></html>'));
   fixture.route('/json', { status: 200, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
-  fixture.route('/robots.txt', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' });
+  fixture.route('/robots.txt', {
+    status: 200,
+    headers: { 'content-type': 'text/plain' },
+    body: 'User-agent: *\nAllow: /\n',
+  });
 }
 
 export async function createHarness(target: TestDialect, opts: HarnessOptions = {}): Promise<Harness> {
@@ -165,7 +169,12 @@ export function withBody(
   as: 'form' | 'json' = 'form',
 ): InjectOptions {
   if (as === 'json') {
-    return { method, url, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(fields) };
+    return {
+      method,
+      url,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify(fields),
+    };
   }
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null) params.append(k, String(v));

@@ -12,12 +12,20 @@ interface Doc {
   openapi: string;
   info: { title: string; version: string };
   servers: { url: string }[];
-  paths: Record<string, Record<string, {
-    security?: unknown[];
-    parameters?: { name: string; in: string; schema: { enum?: unknown[] } }[];
-    requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required?: string[] } }> };
-    responses: Record<string, { content?: Record<string, { schema: object }> }>;
-  }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: unknown[];
+        parameters?: { name: string; in: string; schema: { enum?: unknown[] } }[];
+        requestBody?: {
+          content: Record<string, { schema: { properties: Record<string, unknown>; required?: string[] } }>;
+        };
+        responses: Record<string, { content?: Record<string, { schema: object }> }>;
+      }
+    >
+  >;
   components: { securitySchemes: Record<string, { type: string; scheme: string }> };
 }
 
@@ -36,7 +44,9 @@ describe('OpenAPI document and /docs', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.equal(doc.info.title, 'Pagegrade API');
     assert.equal(doc.servers[0]?.url, 'http://pagegrade.test:8080');
-    const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     assert.deepEqual(ops.sort(), [
       'DELETE /api/v1/projects/{project}',
       'DELETE /api/v1/reports/{id}',
@@ -48,7 +58,11 @@ describe('OpenAPI document and /docs', () => {
       'POST /api/v1/reports',
       'PUT /api/v1/reports/{id}',
     ]);
-    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'An API key.' });
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key.',
+    });
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [m, op] of Object.entries(methods)) {
         if (path === '/healthz') continue;
@@ -61,7 +75,9 @@ describe('OpenAPI document and /docs', () => {
 
   test('documents every list parameter with its allowed values', () => {
     const params = (path: string) =>
-      Object.fromEntries((doc.paths[path]!.get!.parameters ?? []).map((p) => [p.name, p.schema.enum ?? null]));
+      Object.fromEntries(
+        (doc.paths[path]!.get!.parameters ?? []).map((p) => [p.name, p.schema.enum ?? null]),
+      );
     assert.deepEqual(params('/api/v1/reports'), {
       search: null,
       search_by: ['url'],
@@ -86,10 +102,18 @@ describe('OpenAPI document and /docs', () => {
     const store = doc.paths['/api/v1/reports']!.post!.requestBody!.content;
     assert.deepEqual(Object.keys(store), ['application/x-www-form-urlencoded', 'application/json']);
     assert.deepEqual(store['application/json']!.schema.required, ['url']);
-    assert.deepEqual(Object.keys(store['application/json']!.schema.properties), ['url', 'privacy', 'password']);
+    assert.deepEqual(Object.keys(store['application/json']!.schema.properties), [
+      'url',
+      'privacy',
+      'password',
+    ]);
     const update = doc.paths['/api/v1/reports/{id}']!.patch!.requestBody!.content;
     assert.deepEqual(Object.keys(update), ['application/x-www-form-urlencoded', 'application/json']);
-    assert.deepEqual(Object.keys(update['application/json']!.schema.properties), ['privacy', 'password', 'results']);
+    assert.deepEqual(Object.keys(update['application/json']!.schema.properties), [
+      'privacy',
+      'password',
+      'results',
+    ]);
   });
 
   test('every response schema compiles', () => {
@@ -119,7 +143,13 @@ describe('OpenAPI document and /docs', () => {
     });
     await assert.rejects(checkAgainstOpenApi(h), /GET \/api\/v1\/reports\/\{id\} 200/);
     h.recorded.pop();
-    h.recorded.push({ method: 'GET', url: '/api/v1/reports', status: 418, contentType: 'application/json; charset=utf-8', body: {} });
+    h.recorded.push({
+      method: 'GET',
+      url: '/api/v1/reports',
+      status: 418,
+      contentType: 'application/json; charset=utf-8',
+      body: {},
+    });
     await assert.rejects(checkAgainstOpenApi(h), /does not document/);
     h.recorded.pop();
   });

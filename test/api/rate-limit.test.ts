@@ -30,7 +30,10 @@ describe('rate limit (in memory)', () => {
     assert.match(String(over.headers['content-type']), /^application\/json; charset=utf-8$/);
     assert.deepEqual(over.json(), { message: 'Too many requests.' });
     const retryAfter = Number(over.headers['retry-after']);
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 2, `Retry-After ${over.headers['retry-after']}`);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 2,
+      `Retry-After ${over.headers['retry-after']}`,
+    );
     assert.equal(over.headers['x-ratelimit-limit'], String(LIMIT));
     assert.equal(over.headers['x-ratelimit-remaining'], '0');
     // every route of the API counts, writes too (and a bad body is still counted)
@@ -43,14 +46,20 @@ describe('rate limit (in memory)', () => {
     assert.equal(bob.statusCode, 200);
     assert.equal(bob.headers['x-ratelimit-remaining'], String(LIMIT - 1));
     const second = await h.services.keys.create(h.alice.id);
-    const res = await h.request({ url: '/api/v1/reports', headers: { authorization: `Bearer ${second.key}` } });
+    const res = await h.request({
+      url: '/api/v1/reports',
+      headers: { authorization: `Bearer ${second.key}` },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['x-ratelimit-remaining'], String(LIMIT - 1));
   });
 
   test('requests without a valid key get 401, are not counted, and health is never limited', async () => {
     for (let i = 0; i < LIMIT + 2; i++) {
-      const res = await h.request({ url: '/api/v1/reports', headers: { authorization: 'Bearer nope-nope-nope' } });
+      const res = await h.request({
+        url: '/api/v1/reports',
+        headers: { authorization: 'Bearer nope-nope-nope' },
+      });
       assert.equal(res.statusCode, 401);
       assert.equal(res.headers['x-ratelimit-limit'], undefined);
       const health = await h.request({ url: '/healthz' });
@@ -79,7 +88,10 @@ describe('rate limit shared through Redis', () => {
     h = await createHarness(DIALECTS[0]!);
     prefix = `pagegrade-test-${randomId()}:`;
     const redisUrl = process.env.PAGEGRADE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    redis = [createRedis({ redisUrl, redisPrefix: prefix })!, createRedis({ redisUrl, redisPrefix: prefix })!];
+    redis = [
+      createRedis({ redisUrl, redisPrefix: prefix })!,
+      createRedis({ redisUrl, redisPrefix: prefix })!,
+    ];
     apps = await Promise.all(
       redis.map((client) =>
         buildApp(

@@ -20,8 +20,18 @@ interface ReportJson {
   created_at: string;
   updated_at: string;
   categories: Record<string, { score: number; passed: number; failed: number }>;
-  results?: Record<string, { category: string; priority: string; passed: boolean | null; title: string; message: string }>;
-  page?: { status: number; http_version: string; redirects: unknown[]; timings: Record<string, number | null>; sizes: Record<string, number>; requests: Record<string, number> };
+  results?: Record<
+    string,
+    { category: string; priority: string; passed: boolean | null; title: string; message: string }
+  >;
+  page?: {
+    status: number;
+    http_version: string;
+    redirects: unknown[];
+    timings: Record<string, number | null>;
+    sizes: Record<string, number>;
+    requests: Record<string, number>;
+  };
   links: { self: string; page: string };
 }
 
@@ -50,7 +60,12 @@ forEachDialect('reports API', (h) => {
     assert.equal(data.privacy, 0);
     assert.equal(data.has_password, false);
     for (const d of [data.generated_at, data.created_at, data.updated_at]) assert.match(d, ISO_UTC);
-    assert.deepEqual(Object.keys(data.categories).sort(), ['miscellaneous', 'performance', 'security', 'seo']);
+    assert.deepEqual(Object.keys(data.categories).sort(), [
+      'miscellaneous',
+      'performance',
+      'security',
+      'seo',
+    ]);
     assert.ok(data.results && Object.keys(data.results).length > 0);
     for (const [, r] of Object.entries(data.results)) {
       assert.ok(['high', 'medium', 'low'].includes(r.priority));
@@ -63,14 +78,33 @@ forEachDialect('reports API', (h) => {
       page: `${PUBLIC_URL}/reports/${data.id}`,
     });
     assert.deepEqual(Object.keys(data), [
-      'id', 'url', 'final_url', 'project', 'result', 'score', 'privacy', 'has_password',
-      'generated_at', 'created_at', 'updated_at', 'categories', 'results', 'page', 'links',
+      'id',
+      'url',
+      'final_url',
+      'project',
+      'result',
+      'score',
+      'privacy',
+      'has_password',
+      'generated_at',
+      'created_at',
+      'updated_at',
+      'categories',
+      'results',
+      'page',
+      'links',
     ]);
   });
 
   test('store with a JSON body, www. removed from the project', async () => {
     const res = await h().request(
-      withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('www.beta')}/`, privacy: 1 }, 'json'),
+      withBody(
+        'POST',
+        '/api/v1/reports',
+        h().alice.auth,
+        { url: `${h().site('www.beta')}/`, privacy: 1 },
+        'json',
+      ),
     );
     assert.equal(res.statusCode, 201, res.body);
     const data = (res.json() as { data: ReportJson }).data;
@@ -79,11 +113,17 @@ forEachDialect('reports API', (h) => {
   });
 
   test('store privacy 2 needs a password; the password is never returned', async () => {
-    const bad = await h().request(withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('alpha')}/`, privacy: 2 }));
+    const bad = await h().request(
+      withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('alpha')}/`, privacy: 2 }),
+    );
     assert.equal(bad.statusCode, 422);
     assert.ok((bad.json() as { errors: Record<string, string[]> }).errors.password);
     const ok = await h().request(
-      withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('alpha')}/`, privacy: 2, password: 's3cret-pass' }),
+      withBody('POST', '/api/v1/reports', h().alice.auth, {
+        url: `${h().site('alpha')}/`,
+        privacy: 2,
+        password: 's3cret-pass',
+      }),
     );
     assert.equal(ok.statusCode, 201, ok.body);
     const data = (ok.json() as { data: ReportJson }).data;
@@ -130,7 +170,11 @@ forEachDialect('reports API', (h) => {
   test('unreachable site, non-HTML page, unresolvable host: 422 under errors.url, nothing stored', async () => {
     const before = await totalFor(h().alice.auth);
     const port = await freePort();
-    for (const url of [`http://127.0.0.1:${port}/`, `${h().fixture.origin}/json`, 'http://no-such-host.invalid/']) {
+    for (const url of [
+      `http://127.0.0.1:${port}/`,
+      `${h().fixture.origin}/json`,
+      'http://no-such-host.invalid/',
+    ]) {
       const res = await h().request(withBody('POST', '/api/v1/reports', h().alice.auth, { url }));
       assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
       const body = res.json() as { message: string; errors: { url: string[] } };
@@ -141,7 +185,9 @@ forEachDialect('reports API', (h) => {
   });
 
   test('a page answering 404 with HTML is audited and stored', async () => {
-    const res = await h().request(withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('alpha')}/gone` }));
+    const res = await h().request(
+      withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('alpha')}/gone` }),
+    );
     assert.equal(res.statusCode, 201, res.body);
     assert.equal((res.json() as { data: ReportJson }).data.page?.status, 404);
   });
@@ -191,7 +237,9 @@ forEachDialect('reports API', (h) => {
     assert.equal(noPassword.statusCode, 422);
     assert.ok((noPassword.json() as { errors: Record<string, string[]> }).errors.password);
 
-    const withPassword = await h().request(withBody('PATCH', url, h().alice.auth, { privacy: 2, password: 'open sesame' }, 'json'));
+    const withPassword = await h().request(
+      withBody('PATCH', url, h().alice.auth, { privacy: 2, password: 'open sesame' }, 'json'),
+    );
     assert.equal(withPassword.statusCode, 200, withPassword.body);
     data = (withPassword.json() as { data: ReportJson }).data;
     assert.equal(data.privacy, 2);
@@ -201,14 +249,22 @@ forEachDialect('reports API', (h) => {
     const keep = await h().request(withBody('PATCH', url, h().alice.auth, { privacy: 2 }));
     assert.equal(keep.statusCode, 200, keep.body);
 
-    const away = await h().request(withBody('PATCH', url, h().alice.auth, { privacy: 0, password: 'ignored' }));
+    const away = await h().request(
+      withBody('PATCH', url, h().alice.auth, { privacy: 0, password: 'ignored' }),
+    );
     assert.equal(away.statusCode, 200);
     data = (away.json() as { data: ReportJson }).data;
     assert.equal(data.privacy, 0);
     assert.equal(data.has_password, false, 'moving away from privacy 2 clears the password');
 
-    const jsonTypes = await h().request(withBody('PUT', url, h().alice.auth, { privacy: '1', results: false }, 'json'));
-    assert.equal(jsonTypes.statusCode, 200, 'numeric strings and booleans are accepted for 0/1 fields in JSON');
+    const jsonTypes = await h().request(
+      withBody('PUT', url, h().alice.auth, { privacy: '1', results: false }, 'json'),
+    );
+    assert.equal(
+      jsonTypes.statusCode,
+      200,
+      'numeric strings and booleans are accepted for 0/1 fields in JSON',
+    );
     assert.equal((jsonTypes.json() as { data: ReportJson }).data.privacy, 1);
     await h().request(withBody('PUT', url, h().alice.auth, { privacy: 0 }, 'json'));
 
@@ -235,7 +291,11 @@ forEachDialect('reports API', (h) => {
   test('results=1 audits again, replaces the results and keeps the earlier run as history', async () => {
     const url = `/api/v1/reports/${first.id}`;
     const before = (await h().request({ url, headers: h().alice.auth })).json() as { data: ReportJson };
-    h().fixture.route('/', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>changed</body></html>' });
+    h().fixture.route('/', {
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><body>changed</body></html>',
+    });
     try {
       const res = await h().request(withBody('PUT', url, h().alice.auth, { results: 1 }));
       assert.equal(res.statusCode, 200, res.body);
@@ -263,25 +323,44 @@ forEachDialect('reports API', (h) => {
   });
 
   test('delete: 200 {id, object, deleted}; then 404', async () => {
-    const created = await h().request(withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('delete-me')}/bad` }));
+    const created = await h().request(
+      withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('delete-me')}/bad` }),
+    );
     const id = (created.json() as { data: ReportJson }).data.id;
-    const res = await h().request({ method: 'DELETE', url: `/api/v1/reports/${id}`, headers: h().alice.auth });
+    const res = await h().request({
+      method: 'DELETE',
+      url: `/api/v1/reports/${id}`,
+      headers: h().alice.auth,
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { id, object: 'report', deleted: true });
-    const again = await h().request({ method: 'DELETE', url: `/api/v1/reports/${id}`, headers: h().alice.auth });
+    const again = await h().request({
+      method: 'DELETE',
+      url: `/api/v1/reports/${id}`,
+      headers: h().alice.auth,
+    });
     assert.equal(again.statusCode, 404);
     const show = await h().request({ url: `/api/v1/reports/${id}`, headers: h().alice.auth });
     assert.equal(show.statusCode, 404);
     const projects = await h().request({ url: '/api/v1/projects?search=delete-me', headers: h().alice.auth });
-    assert.equal((projects.json() as { meta: { total: number } }).meta.total, 0, 'the project went with its last report');
+    assert.equal(
+      (projects.json() as { meta: { total: number } }).meta.total,
+      0,
+      'the project went with its last report',
+    );
   });
 
   test('ids are assigned in ascending creation order', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await h().request(withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('order')}/bad?${i}` }));
+      const r = await h().request(
+        withBody('POST', '/api/v1/reports', h().alice.auth, { url: `${h().site('order')}/bad?${i}` }),
+      );
       ids.push((r.json() as { data: ReportJson }).data.id);
     }
-    assert.deepEqual([...ids].sort((a, b) => a - b), ids);
+    assert.deepEqual(
+      [...ids].sort((a, b) => a - b),
+      ids,
+    );
   });
 });

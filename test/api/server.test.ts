@@ -21,7 +21,9 @@ interface Proc {
 
 function start(env: Record<string, string>): Proc {
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(PORT|HOST|DATABASE_URL|REDIS_URL|LOG_LEVEL)$|^PAGEGRADE_/.test(k)),
+    Object.entries(process.env).filter(
+      ([k]) => !/^(PORT|HOST|DATABASE_URL|REDIS_URL|LOG_LEVEL)$|^PAGEGRADE_/.test(k),
+    ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
@@ -37,11 +39,17 @@ function start(env: Record<string, string>): Proc {
 }
 
 // generous: starting tsx on a busy two-core machine can take a while
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, p?: Proc, ms = 60_000): Promise<void> {
+async function waitFor(
+  cond: () => boolean | Promise<boolean>,
+  what: string,
+  p?: Proc,
+  ms = 60_000,
+): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await cond()) return;
-    if (p && p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode} before ${what}: ${p.stderr()}`);
+    if (p && p.child.exitCode !== null)
+      throw new Error(`exited ${p.child.exitCode} before ${what}: ${p.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}${p ? `: ${p.stderr()}` : ''}`);
@@ -78,7 +86,10 @@ describe('server process', () => {
   });
 
   test('an unreachable database exits 1 with the reason', async () => {
-    const p = start({ PORT: String(await freePort()), DATABASE_URL: `postgres://127.0.0.1:${await freePort()}/none` });
+    const p = start({
+      PORT: String(await freePort()),
+      DATABASE_URL: `postgres://127.0.0.1:${await freePort()}/none`,
+    });
     running.push(p);
     assert.equal(await p.exited, 1);
     assert.match(p.stderr(), /cannot start/);
@@ -110,7 +121,10 @@ describe('server process', () => {
     assert.equal(((await list.json()) as { meta: { total: number } }).meta.total, 0);
 
     // logs are JSON lines with request ids
-    const lines = p.stdout().split('\n').filter((l) => l.startsWith('{'));
+    const lines = p
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     assert.ok(lines.some((l) => (JSON.parse(l) as { reqId?: string }).reqId));
 
     // an audit in flight when SIGTERM arrives still completes
@@ -130,7 +144,11 @@ describe('server process', () => {
     // a second start on the same database prints no key, and the stored report is there
     const again = start(env);
     running.push(again);
-    await waitFor(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200, 'the second start', again);
+    await waitFor(
+      async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200,
+      'the second start',
+      again,
+    );
     assert.doesNotMatch(again.stdout(), /shown once/);
     const stored = await fetch(`${base}/api/v1/reports`, { headers: auth });
     assert.equal(((await stored.json()) as { meta: { total: number } }).meta.total, 1);
@@ -141,11 +159,17 @@ describe('server process', () => {
   test('PAGEGRADE_BOOTSTRAP_KEY fixes the first key', async () => {
     const port = await freePort();
     const fixed = 'pg_fixed-bootstrap-key-for-scripts-0123456789';
-    const p = start({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'fixed.db')}`, PAGEGRADE_BOOTSTRAP_KEY: fixed });
+    const p = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(dir, 'fixed.db')}`,
+      PAGEGRADE_BOOTSTRAP_KEY: fixed,
+    });
     running.push(p);
     await waitFor(() => p.stdout().includes('shown once'), 'the key', p);
     assert.ok(p.stdout().includes(`\n${fixed}\n`));
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/projects`, { headers: { authorization: `Bearer ${fixed}` } });
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/projects`, {
+      headers: { authorization: `Bearer ${fixed}` },
+    });
     assert.equal(res.status, 200);
     p.child.kill('SIGTERM');
     assert.equal(await p.exited, 0);

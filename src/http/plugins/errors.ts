@@ -3,11 +3,19 @@
 // AppError; framework errors (body limit, media type, validation) are mapped here; anything
 // else is a 500 whose details go only to the log.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, badRequest, notFound, payloadTooLarge, unsupportedMediaType, validationError } from '../../errors.js';
+import {
+  AppError,
+  badRequest,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
+  validationError,
+} from '../../errors.js';
 import { fieldErrors } from '../validation.js';
 import { htmlErrorPage } from '../html-error.js';
 
-export const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+export const isApiPath = (url: string) =>
+  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 /** The API and the health check answer errors as JSON; every other path as an HTML page. */
 const wantsJson = (url: string) => isApiPath(url) || url === '/healthz' || url.startsWith('/healthz?');
 
@@ -32,7 +40,8 @@ export function toAppError(err: unknown, request?: FastifyRequest): AppError | n
       return badRequest('The Content-Length does not match the body.');
   }
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
-  if (status >= 400 && status < 500) return new AppError(status, String(e.code ?? 'client_error'), e.message ?? 'Bad request.');
+  if (status >= 400 && status < 500)
+    return new AppError(status, String(e.code ?? 'client_error'), e.message ?? 'Bad request.');
   return null;
 }
 
@@ -40,7 +49,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   if (error.headers) reply.headers(error.headers);
   reply.code(error.status);
   if (wantsJson(request.url)) {
-    return reply.send(error.fields ? { message: error.message, errors: error.fields } : { message: error.message });
+    return reply.send(
+      error.fields ? { message: error.message, errors: error.fields } : { message: error.message },
+    );
   }
   return reply.type('text/html; charset=utf-8').send(htmlErrorPage(error.status, error.message));
 }

@@ -19,7 +19,11 @@ export function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
 }
 
 /** `prefix` is the scope's prefix, stripped from the collected (full) URLs. */
-export function addMethodNotAllowedRoutes(app: FastifyInstance, seen: Map<string, Set<string>>, prefix: string): void {
+export function addMethodNotAllowedRoutes(
+  app: FastifyInstance,
+  seen: Map<string, Set<string>>,
+  prefix: string,
+): void {
   for (const [url, methods] of [...seen]) {
     const allow = METHODS.filter((m) => methods.has(m));
     const missing = METHODS.filter((m) => !methods.has(m));

@@ -7,7 +7,10 @@ import swaggerUi from '@fastify/swagger-ui';
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
 /** Call before the routes are registered (the document collects them as they are). */
-export async function registerOpenApi(app: FastifyInstance, opts: { publicUrl: string; version: string }): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  opts: { publicUrl: string; version: string },
+): Promise<void> {
   await app.register(swagger, {
     // the document is the JSON API's (and the health check's): the HTML pages are not in it
     transform: ({ schema, url }) => ({

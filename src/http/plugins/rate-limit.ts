@@ -33,7 +33,11 @@ export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOpt
       'x-ratelimit-reset': false,
       'retry-after': true,
     },
-    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': false,
+    },
     errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl / 1000),
   });
 }
