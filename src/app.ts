@@ -65,6 +65,7 @@ export async function buildApp(
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
   });
 
   // Graceful close: requests in flight finish, and their connections close after the answer

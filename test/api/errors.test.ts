@@ -224,6 +224,7 @@ forEachDialect('errors', (h) => {
     const slash = await h().request({ url: '/api/v1/reports/', headers: h().alice.auth });
     assert.equal(slash.statusCode, 200);
     assert.match(String(slash.headers['content-type']), JSON_TYPE);
+    assert.equal(slash.headers['x-content-type-options'], 'nosniff');
   });
 
   test('request ids: X-Request-Id echoed when sane, generated otherwise, and in the log', async () => {
