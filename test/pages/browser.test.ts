@@ -126,6 +126,7 @@ describe('pages in headless Chromium', { skip }, () => {
     );
     assert.equal(await page.locator('.check').count(), Object.keys(pub.results).length);
     assert.ok(await page.locator('.check--failed .check__fix').first().isVisible());
+    assert.ok(await page.locator('button[data-print]').isVisible(), 'the script shows the print button');
     // the stylesheet applied (served by the app, allowed by the CSP)
     const headerBg = await page.$eval('.site-header', (e) => getComputedStyle(e).backgroundColor);
     assert.equal(headerBg, 'rgb(17, 26, 46)');

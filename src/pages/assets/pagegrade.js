@@ -29,6 +29,14 @@
       status.hidden = false;
     }
   });
+  // print buttons work only with this script, so they are shown by it
+  var printButtons = document.querySelectorAll('[data-print]');
+  for (var p = 0; p < printButtons.length; p++) {
+    printButtons[p].hidden = false;
+    printButtons[p].addEventListener('click', function () {
+      window.print();
+    });
+  }
   // a page restored from the back/forward cache gets its buttons back
   window.addEventListener('pageshow', function () {
     var forms = document.querySelectorAll('form[data-submitting]');

@@ -267,6 +267,7 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
       <div><dt>Generated</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
       <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
     </dl>
+    <p class="summary__actions no-print"><button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
   </div>
 </header>
 
