@@ -1,32 +1,34 @@
 import type { CheckDefinition } from '../types.js';
 
 /** host (without www.) → network name */
-const NETWORKS: Record<string, string> = {
-  'facebook.com': 'Facebook',
-  'fb.com': 'Facebook',
-  'twitter.com': 'X (Twitter)',
-  'x.com': 'X (Twitter)',
-  'instagram.com': 'Instagram',
-  'linkedin.com': 'LinkedIn',
-  'youtube.com': 'YouTube',
-  'youtu.be': 'YouTube',
-  'pinterest.com': 'Pinterest',
-  'tiktok.com': 'TikTok',
-  'threads.net': 'Threads',
-  'threads.com': 'Threads',
-  'bsky.app': 'Bluesky',
-  'mastodon.social': 'Mastodon',
-  'reddit.com': 'Reddit',
-  'tumblr.com': 'Tumblr',
-  'vk.com': 'VK',
-  'weibo.com': 'Weibo',
-  't.me': 'Telegram',
-  'wa.me': 'WhatsApp',
-  'discord.gg': 'Discord',
-  'snapchat.com': 'Snapchat',
-  'github.com': 'GitHub',
-  'xing.com': 'XING',
-};
+const NETWORKS = new Map<string, string>(
+  Object.entries({
+    'facebook.com': 'Facebook',
+    'fb.com': 'Facebook',
+    'twitter.com': 'X (Twitter)',
+    'x.com': 'X (Twitter)',
+    'instagram.com': 'Instagram',
+    'linkedin.com': 'LinkedIn',
+    'youtube.com': 'YouTube',
+    'youtu.be': 'YouTube',
+    'pinterest.com': 'Pinterest',
+    'tiktok.com': 'TikTok',
+    'threads.net': 'Threads',
+    'threads.com': 'Threads',
+    'bsky.app': 'Bluesky',
+    'mastodon.social': 'Mastodon',
+    'reddit.com': 'Reddit',
+    'tumblr.com': 'Tumblr',
+    'vk.com': 'VK',
+    'weibo.com': 'Weibo',
+    't.me': 'Telegram',
+    'wa.me': 'WhatsApp',
+    'discord.gg': 'Discord',
+    'snapchat.com': 'Snapchat',
+    'github.com': 'GitHub',
+    'xing.com': 'XING',
+  }),
+);
 
 /** The host of a resolved (normalised) http(s) URL, by string: no URL parsing per link. */
 function hostOf(url: string): string | null {
@@ -46,17 +48,16 @@ function hostOf(url: string): string | null {
   return host;
 }
 
-function networkOf(url: string): string | null {
-  let host = hostOf(url);
-  if (host === null) return null;
+function networkOfHost(hostname: string): string | null {
+  let host = hostname;
   if (host.startsWith('www.')) host = host.slice(4);
-  if (host.startsWith('m.') || host.startsWith('mobile.')) host = host.slice(host.indexOf('.') + 1);
-  const direct = NETWORKS[host];
+  else if (host.startsWith('m.') || host.startsWith('mobile.')) host = host.slice(host.indexOf('.') + 1);
+  const direct = NETWORKS.get(host);
   if (direct) return direct;
-  // country and regional subdomains: de.linkedin.com, pinterest.co.uk
-  const parts = host.split('.');
-  if (parts.length > 2) return NETWORKS[parts.slice(-2).join('.')] ?? null;
-  return null;
+  // country and regional subdomains: de.linkedin.com
+  const last = host.lastIndexOf('.');
+  const second = last > 0 ? host.lastIndexOf('.', last - 1) : -1;
+  return second > 0 ? (NETWORKS.get(host.slice(second + 1)) ?? null) : null;
 }
 
 const check: CheckDefinition = {
@@ -70,12 +71,20 @@ const check: CheckDefinition = {
   needsContent: true,
   run(a) {
     const found = new Set<string>();
+    const byHost = new Map<string, string | null>();
     for (const x of a.anchors) {
       if (x.internal !== false || x.url === null) continue;
-      const n = networkOf(x.url);
-      if (n) found.add(n);
+      const host = hostOf(x.url);
+      if (host === null) continue;
+      let n = byHost.get(host);
+      if (n === undefined) {
+        n = networkOfHost(host);
+        byHost.set(host, n);
+      }
+      if (n !== null) found.add(n);
     }
-    if (found.size === 0) return { passed: false, message: 'The page links to no social network profiles.', value: [] };
+    if (found.size === 0)
+      return { passed: false, message: 'The page links to no social network profiles.', value: [] };
     const list = [...found];
     return { passed: true, message: `The page links to ${list.join(', ')}.`, value: list };
   },
