@@ -139,6 +139,7 @@ forEachDialect('list endpoints', (h) => {
     assert.equal(past.body.meta.total, TOTAL);
     assert.equal(past.body.meta.current_page, 9);
     assert.equal(past.body.links.next, null);
+    assert.ok(past.body.links.prev?.endsWith('page=3'), 'prev leads back to the last page');
   });
 
   test('empty list: from and to null, last_page 1', async () => {
