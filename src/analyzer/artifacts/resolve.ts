@@ -12,27 +12,54 @@ export interface Resolved {
 }
 
 /** ASCII characters the URL parser copies unchanged into path, query and fragment. */
-const SAFE_TAIL = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?#%]*$/;
-/** "http(s)://host" + optional tail; hosts plain lower-case DNS names (no port, no user info) */
-const ABSOLUTE = /^(https?):\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(\/[^]*)?$/;
+const SAFE = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&()*+,;=:@/?#%') {
+  SAFE[ch.charCodeAt(0)] = 1;
+}
+/** host characters we take as they are (lower-case DNS names) */
+const HOST = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyz0123456789-.') HOST[ch.charCodeAt(0)] = 1;
 
-function tailIsSafe(tail: string): boolean {
-  // dot segments ("/./", "/../", "%2e") are rewritten by the parser: leave them to it
-  return SAFE_TAIL.test(tail) && tail.indexOf('/.') === -1 && !/%2e/i.test(tail);
+/**
+ * Whether s[from..] passes through the URL parser unchanged: only SAFE characters, and no dot
+ * segments ("/.", "%2e"), which the parser rewrites. One loop, no regex.
+ */
+function tailIsSafe(s: string, from = 0): boolean {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || SAFE[c] === 0) return false;
+    if (c === 47 /* / */ && s.charCodeAt(i + 1) === 46 /* . */) return false;
+    if (c === 37 /* % */ && s.charCodeAt(i + 1) === 50 && (s.charCodeAt(i + 2) | 0x20) === 101) return false;
+  }
+  return true;
 }
 
+/** "http(s)://host[/tail]" with a plain lower-case host (no port, user info, IP or odd dots). */
 function absoluteFast(s: string): Resolved | null {
-  const m = ABSOLUTE.exec(s);
-  if (m === null) return null;
-  const host = m[2]!;
+  const https = s.charCodeAt(4) === 115; // "https"
+  const hostStart = https ? 8 : 7;
+  let i = hostStart;
+  let labelStart = i;
+  let prev = 46; // "." so that a leading dot fails
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 47) break;
+    if (c >= 128 || HOST[c] === 0) return null; // ":", "@", "?", "#", upper case, non-ASCII…
+    if (c === 46) {
+      if (prev === 46) return null;
+      labelStart = i + 1;
+    }
+    prev = c;
+  }
+  if (i === hostStart || prev === 46) return null;
   // numeric or hex-looking last labels are IPv4 forms the parser normalises
-  const last = host.slice(host.lastIndexOf('.') + 1);
-  const c = last.charCodeAt(0);
-  if (c >= 48 && c <= 57) return null;
-  const tail = m[3];
-  if (tail === undefined) return { href: `${s}/`, protocol: `${m[1]}:`, hostname: host };
-  if (!tailIsSafe(tail)) return null;
-  return { href: s, protocol: `${m[1]}:`, hostname: host };
+  const first = s.charCodeAt(labelStart);
+  if (first >= 48 && first <= 57) return null;
+  const hostname = s.slice(hostStart, i);
+  const protocol = https ? 'https:' : 'http:';
+  if (i === s.length) return { href: `${s}/`, protocol, hostname };
+  if (!tailIsSafe(s, i)) return null;
+  return { href: s, protocol, hostname };
 }
 
 function fromUrl(u: URL): Resolved {
@@ -70,7 +97,8 @@ export function makeResolver(base: URL): (raw: string | null) => Resolved | null
       if (s.charCodeAt(1) === 47) return absoluteFast(base.protocol + s) ?? slow(s);
       return tailIsSafe(s) ? { ...baseResolved, href: origin + s } : slow(s);
     }
-    if (c === 104 /* h */ && (s.startsWith('https://') || s.startsWith('http://'))) return absoluteFast(s) ?? slow(s);
+    if (c === 104 /* h */ && (s.startsWith('https://') || s.startsWith('http://')))
+      return absoluteFast(s) ?? slow(s);
     // a plain relative path ("page.html", "a/b?c"): no scheme before the first / ? #
     const isAlnum = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
     if (isAlnum && tailIsSafe(s)) {
@@ -87,10 +115,12 @@ export function makeResolver(base: URL): (raw: string | null) => Resolved | null
     const cached = cache.get(raw);
     if (cached !== undefined) return cached;
     // the parser strips leading/trailing C0 controls and spaces, and removes tabs and newlines
-    let s = raw.trim();
+    let s = raw;
+    const n = s.length;
+    if (n === 0 || s.charCodeAt(0) <= 32 || s.charCodeAt(n - 1) <= 32) s = s.trim();
     let r: Resolved | null = null;
     if (s !== '') {
-      if (/[\t\n\r]/.test(s)) s = s.replace(/[\t\n\r]/g, '');
+      // tabs and newlines inside are removed by the parser; tailIsSafe sends them to the slow path
       r = fast(s);
     }
     cache.set(raw, r);
