@@ -7,7 +7,8 @@ import type { Config } from './config.js';
 import type { Services } from './services/types.js';
 import { genReqId, loggerOptions } from './http/logger.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/plugins/body.js';
-import { registerErrorHandlers } from './http/plugins/errors.js';
+import { registerErrorHandlers, sendError } from './http/plugins/errors.js';
+import { badRequest, notFound } from './errors.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/plugins/method-not-allowed.js';
@@ -46,6 +47,11 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // a URL that cannot be decoded (bad percent-encoding) names nothing: 404, JSON under /api
+    frameworkErrors: (error, request, reply) => {
+      if (error.code === 'FST_ERR_BAD_URL') return sendError(request, reply, notFound());
+      return sendError(request, reply, badRequest(error.message));
+    },
     ajv: {
       // every invalid field is reported (422 errors: {field: [...]}); verbose gives each error
       // its field's schema, from which the message names the allowed values

@@ -217,6 +217,70 @@ forEachDialect('errors', (h) => {
     assert.equal(unknown.statusCode, 404);
   });
 
+  test('odd input never answers 5xx', async () => {
+    const auth = h().alice.auth;
+    const cases: { o: Parameters<Harness['request']>[0]; status: number }[] = [
+      { o: { url: '/api/v1/reports?search=%00%FF%ZZ&page=%', headers: auth }, status: 422 },
+      { o: { url: `/api/v1/reports?search=${'%E2%9C%93'.repeat(2100)}`, headers: auth }, status: 422 },
+      { o: { url: '/api/v1/reports?search=%E2%9C%93%20%27%22%3B--', headers: auth }, status: 200 },
+      { o: { url: '/api/v1/reports?per_page[]=10', headers: auth }, status: 200 },
+      { o: { url: '/api/v1/reports/%E0%A4%A', headers: auth }, status: 404 },
+      { o: { url: '/api/v1/nope/%E0%A4%A', headers: auth }, status: 404 },
+      { o: { method: 'DELETE', url: '/api/v1/projects/a%2Fb', headers: auth }, status: 404 },
+      {
+        o: { method: 'DELETE', url: `/api/v1/projects/${'a'.repeat(300)}.test`, headers: auth },
+        status: 404,
+      },
+      { o: withBody('POST', '/api/v1/reports', auth, { url: { a: 1 } } as never, 'json'), status: 422 },
+      {
+        o: withBody('POST', '/api/v1/reports', auth, { url: ['http://a.test/'] } as never, 'json'),
+        status: 201,
+      },
+      {
+        o: withBody(
+          'POST',
+          '/api/v1/reports',
+          auth,
+          { url: 'http://a.test/', privacy: [1, 2] } as never,
+          'json',
+        ),
+        status: 422,
+      },
+      {
+        o: {
+          method: 'POST',
+          url: '/api/v1/reports',
+          headers: { ...auth, 'content-type': 'application/json' },
+          payload: '['.repeat(5000) + ']'.repeat(5000),
+        },
+        status: 400,
+      },
+      {
+        o: {
+          method: 'POST',
+          url: '/api/v1/reports',
+          headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: '%%%&&&===&url',
+        },
+        status: 422,
+      },
+    ];
+    for (const { o, status } of cases) {
+      const res = await h().request(o);
+      assert.ok(
+        res.statusCode < 500,
+        `${o.method ?? 'GET'} ${String(o.url).slice(0, 80)}: ${res.statusCode} ${res.body.slice(0, 200)}`,
+      );
+      if (status !== 201)
+        assert.equal(
+          res.statusCode,
+          status,
+          `${o.method ?? 'GET'} ${String(o.url).slice(0, 80)}: ${res.body.slice(0, 200)}`,
+        );
+      assert.match(String(res.headers['content-type']), JSON_TYPE);
+    }
+  });
+
   test('HEAD, trailing slash, JSON content type on success', async () => {
     const head = await h().request({ method: 'HEAD', url: '/api/v1/reports', headers: h().alice.auth });
     assert.equal(head.statusCode, 200);
