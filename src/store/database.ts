@@ -188,8 +188,9 @@ function check(result: MigrationResultSet): void {
 }
 
 /**
- * Applies every pending migration. On PostgreSQL a session-level advisory lock, taken on the
- * connection that runs them, makes processes starting together apply them once.
+ * Applies every pending migration, once even when several processes start together. On
+ * PostgreSQL a session-level advisory lock, taken on the connection that runs them, makes the
+ * others wait; on SQLite the write lock of a BEGIN IMMEDIATE transaction does.
  */
 export async function migrate(db: Db): Promise<void> {
   if (dialectOf(db) === 'postgres') {
@@ -203,5 +204,20 @@ export async function migrate(db: Db): Promise<void> {
     });
     return;
   }
-  check(await new Migrator({ db, provider }).migrateToLatest());
+  // SQLite: Kysely's lock only covers this process's connection; BEGIN IMMEDIATE takes the
+  // database's write lock, so another process waits (busy_timeout) and then finds them applied.
+  // The migrations run inside that transaction: all or nothing.
+  await db.connection().execute(async (conn) => {
+    await sql`BEGIN IMMEDIATE`.execute(conn);
+    let result: MigrationResultSet;
+    try {
+      result = await new Migrator({ db: conn, provider }).migrateToLatest();
+    } catch (err) {
+      await sql`ROLLBACK`.execute(conn).catch(() => {});
+      throw err;
+    }
+    if (result.error) await sql`ROLLBACK`.execute(conn).catch(() => {});
+    else await sql`COMMIT`.execute(conn);
+    check(result);
+  });
 }
