@@ -34,7 +34,8 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
 }
 
 function keyId(raw: string): number {
-  if (!/^\d{1,10}$/.test(raw)) throw new CliError(`KEY_ID must be a key's numeric id (see "pagegrade keys list"), got "${raw}"`);
+  if (!/^\d{1,10}$/.test(raw))
+    throw new CliError(`KEY_ID must be a key's numeric id (see "pagegrade keys list"), got "${raw}"`);
   return Number(raw);
 }
 
@@ -47,7 +48,9 @@ function keyTable(keys: ApiKeyInfo[], header: boolean): string {
   const rows = keys.map(keyLine);
   if (header) rows.unshift(['ID', 'USER', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED']);
   const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, c.length)), []);
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
+    .join('\n');
 }
 
 export function registerUserCommands(program: Command): void {
@@ -84,7 +87,9 @@ export function registerKeyCommands(program: Command): void {
     });
   keys
     .command('list')
-    .description('List API keys (all, or one user\'s): id, user, prefix, created, last used, revoked. Never secrets.')
+    .description(
+      "List API keys (all, or one user's): id, user, prefix, created, last used, revoked. Never secrets.",
+    )
     .argument('[user]', "a user's name or id")
     .option('--json', 'print a JSON array of {id, user, prefix, created_at, last_used_at, revoked_at}')
     .action(async (user: string | undefined, opts: { json?: boolean }) => {
@@ -115,7 +120,9 @@ export function registerKeyCommands(program: Command): void {
       const id = keyId(raw);
       await withServices(async (s) => {
         const k = await s.keys.revoke(id);
-        process.stdout.write(`Revoked key ${k.id} (${k.prefix}…) of user "${k.userName}" at ${k.revokedAt}.\n`);
+        process.stdout.write(
+          `Revoked key ${k.id} (${k.prefix}…) of user "${k.userName}" at ${k.revokedAt}.\n`,
+        );
       });
     });
 }

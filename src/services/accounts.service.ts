@@ -10,7 +10,13 @@ import {
   touchKey,
 } from '../store/keys.repository.js';
 import { ensureSetting } from '../store/settings.repository.js';
-import { findUserById, findUserByName, insertUser, listUsers, type UserRow } from '../store/users.repository.js';
+import {
+  findUserById,
+  findUserByName,
+  insertUser,
+  listUsers,
+  type UserRow,
+} from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from './secrets.js';
 import type { ApiKeyInfo, IssuedKey, Services, User } from './types.js';
@@ -19,7 +25,9 @@ import type { ApiKeyInfo, IssuedKey, Services, User } from './types.js';
 const TOUCH_INTERVAL_MS = 60_000;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
-export function createAccountServices(ctx: ServiceContext): Pick<Services, 'auth' | 'users' | 'keys' | 'settings'> {
+export function createAccountServices(
+  ctx: ServiceContext,
+): Pick<Services, 'auth' | 'users' | 'keys' | 'settings'> {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
 
@@ -43,7 +51,12 @@ export function createAccountServices(ctx: ServiceContext): Pick<Services, 'auth
     secret?: string,
   ): Promise<{ id: number; key: string }> {
     const key = secret ?? generateApiKey();
-    const id = await insertKey(trx, { userId, prefix: keyDisplayPrefix(key), hash: hashApiKey(key), createdAt });
+    const id = await insertKey(trx, {
+      userId,
+      prefix: keyDisplayPrefix(key),
+      hash: hashApiKey(key),
+      createdAt,
+    });
     return { id, key };
   }
 
@@ -86,7 +99,8 @@ export function createAccountServices(ctx: ServiceContext): Pick<Services, 'auth
         if (options.key !== undefined && options.key.length < 24) {
           throw validationError({ key: ['A fixed key must be at least 24 characters.'] });
         }
-        if (await findUserByName(db, name)) throw validationError({ name: [`The name "${name}" is already taken.`] });
+        if (await findUserByName(db, name))
+          throw validationError({ name: [`The name "${name}" is already taken.`] });
         try {
           return await withTransaction(db, async (trx) => {
             const now = iso();
@@ -107,7 +121,8 @@ export function createAccountServices(ctx: ServiceContext): Pick<Services, 'auth
         } catch (err) {
           if (err instanceof AppError) throw err;
           // lost a race on the unique name (or the fixed key already exists)
-          if (await findUserByName(db, name)) throw validationError({ name: [`The name "${name}" is already taken.`] });
+          if (await findUserByName(db, name))
+            throw validationError({ name: [`The name "${name}" is already taken.`] });
           throw err;
         }
       },

@@ -14,7 +14,9 @@ export function createProjectServices(ctx: ServiceContext): Services['projects']
       const perPage = q.perPage ?? 10;
       const page = q.page ?? 1;
       const search = q.search ? q.search : undefined;
-      const total = search ? await countProjects(db, userId, search) : (await getUserCounters(db, userId)).projects;
+      const total = search
+        ? await countProjects(db, userId, search)
+        : (await getUserCounters(db, userId)).projects;
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
       const rows = await listProjects(db, userId, {
@@ -24,7 +26,10 @@ export function createProjectServices(ctx: ServiceContext): Services['projects']
         limit: perPage,
         offset,
       });
-      return { items: rows.map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount })), total };
+      return {
+        items: rows.map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount })),
+        total,
+      };
     },
 
     async delete(userId: number, project: string) {

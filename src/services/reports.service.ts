@@ -3,7 +3,12 @@ import { FetchError } from '../analyzer/types.js';
 import type { AuditReport } from '../analyzer/types.js';
 import { notFound, validationError } from '../errors.js';
 import { withTransaction } from '../store/database.js';
-import { addReportToProject, findProject, lockProject, removeReportFromProject } from '../store/projects.repository.js';
+import {
+  addReportToProject,
+  findProject,
+  lockProject,
+  removeReportFromProject,
+} from '../store/projects.repository.js';
 import {
   countReports,
   deleteReport,
@@ -118,7 +123,11 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
           passwordHash,
           now,
         });
-        await adjustUserCounters(trx, userId, { projects: projectCreated ? 1 : 0, reports: 1, [report.result]: 1 });
+        await adjustUserCounters(trx, userId, {
+          projects: projectCreated ? 1 : 0,
+          reports: 1,
+          [report.result]: 1,
+        });
         return id;
       });
       return load(userId, id);
@@ -162,7 +171,11 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
         const gone = await deleteReport(trx, id, userId);
         if (!gone) throw reportNotFound();
         const projectDeleted = await removeReportFromProject(trx, userId, gone.project);
-        await adjustUserCounters(trx, userId, { projects: projectDeleted ? -1 : 0, reports: -1, [gone.result]: -1 });
+        await adjustUserCounters(trx, userId, {
+          projects: projectDeleted ? -1 : 0,
+          reports: -1,
+          [gone.result]: -1,
+        });
       });
     },
 

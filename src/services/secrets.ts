@@ -1,5 +1,11 @@
 // API keys and report passwords: generation, hashing and constant-time comparison.
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import {
+  createHash,
+  randomBytes,
+  scrypt as scryptCb,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
 
 /** Keys are `pg_` + base64url of 24 random bytes (192 bits): 35 characters. */
 export const KEY_PREFIX = 'pg_';
@@ -40,7 +46,9 @@ const KEYLEN = 32;
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFC'), salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scryptCb(password.normalize('NFC'), salt, keylen, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -56,7 +64,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [n, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
   const salt = Buffer.from(parts[4]!, 'base64url');
   const expected = Buffer.from(parts[5]!, 'base64url');
-  if (!Number.isInteger(n) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0) return false;
+  if (!Number.isInteger(n) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0)
+    return false;
   const actual = await scrypt(password, salt, expected.length, { N: n, r, p, maxmem: 256 * 1024 * 1024 });
   return timingSafeEqual(actual, expected);
 }

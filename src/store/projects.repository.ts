@@ -22,7 +22,12 @@ export interface ProjectListOptions {
  * Returns true when the row was created. (INSERT … DO NOTHING then UPDATE, retried: a project
  * deleted by a concurrent transaction between the two is simply created again.)
  */
-export async function addReportToProject(db: Db, userId: number, name: string, now: string): Promise<boolean> {
+export async function addReportToProject(
+  db: Db,
+  userId: number,
+  name: string,
+  now: string,
+): Promise<boolean> {
   for (;;) {
     const inserted = await db
       .insertInto('projects')
@@ -42,7 +47,12 @@ export async function addReportToProject(db: Db, userId: number, name: string, n
 }
 
 /** Counts one report less; deletes the project when it was the last. Returns true when deleted. */
-export async function removeReportFromProject(db: Db, userId: number, name: string, count = 1): Promise<boolean> {
+export async function removeReportFromProject(
+  db: Db,
+  userId: number,
+  name: string,
+  count = 1,
+): Promise<boolean> {
   const row = await db
     .updateTable('projects')
     .set((eb) => ({ reports_count: eb('reports_count', '-', count) }))
@@ -62,7 +72,11 @@ export async function removeReportFromProject(db: Db, userId: number, name: stri
 
 /** Deletes a project row (locks it until commit on PostgreSQL); false when it does not exist. */
 export async function deleteProjectRow(db: Db, userId: number, name: string): Promise<boolean> {
-  const res = await db.deleteFrom('projects').where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+  const res = await db
+    .deleteFrom('projects')
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .executeTakeFirst();
   return res.numDeletedRows > 0n;
 }
 
@@ -73,7 +87,9 @@ export async function findProject(db: Db, userId: number, name: string): Promise
     .where('user_id', '=', userId)
     .where('name', '=', name)
     .executeTakeFirst();
-  return row ? { name: row.name, createdAt: toIso(row.created_at), reportsCount: toNumber(row.reports_count) } : null;
+  return row
+    ? { name: row.name, createdAt: toIso(row.created_at), reportsCount: toNumber(row.reports_count) }
+    : null;
 }
 
 function filtered(db: Db, userId: number, search: string | undefined) {
@@ -83,10 +99,18 @@ function filtered(db: Db, userId: number, search: string | undefined) {
 }
 
 export async function listProjects(db: Db, userId: number, o: ProjectListOptions): Promise<ProjectRow[]> {
-  let q = filtered(db, userId, o.search).select(['projects.name', 'projects.created_at', 'projects.reports_count']);
+  let q = filtered(db, userId, o.search).select([
+    'projects.name',
+    'projects.created_at',
+    'projects.reports_count',
+  ]);
   q = o.sortBy === 'created_at' ? q.orderBy('projects.created_at', o.sort) : q;
   const rows = await q.orderBy('projects.name', o.sort).limit(o.limit).offset(o.offset).execute();
-  return rows.map((r) => ({ name: r.name, createdAt: toIso(r.created_at), reportsCount: toNumber(r.reports_count) }));
+  return rows.map((r) => ({
+    name: r.name,
+    createdAt: toIso(r.created_at),
+    reportsCount: toNumber(r.reports_count),
+  }));
 }
 
 /** Counts matching projects (only used with a search; the unfiltered count is users.projects_count). */

@@ -76,14 +76,20 @@ const counterColumns = {
   bad: 'bad_count',
 } as const;
 
-export async function adjustUserCounters(db: Db, userId: number, delta: Partial<UserCounters>): Promise<void> {
-  const entries = (Object.entries(counterColumns) as [keyof UserCounters, (typeof counterColumns)[keyof UserCounters]][]).filter(
-    ([key]) => (delta[key] ?? 0) !== 0,
-  );
+export async function adjustUserCounters(
+  db: Db,
+  userId: number,
+  delta: Partial<UserCounters>,
+): Promise<void> {
+  const entries = (
+    Object.entries(counterColumns) as [keyof UserCounters, (typeof counterColumns)[keyof UserCounters]][]
+  ).filter(([key]) => (delta[key] ?? 0) !== 0);
   if (entries.length === 0) return;
   await db
     .updateTable('users')
-    .set((eb) => Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])))
+    .set((eb) =>
+      Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])),
+    )
     .where('id', '=', userId)
     .execute();
 }

@@ -98,7 +98,14 @@ for (const dialect of [sqlite]) {
       assert.equal(json.code, 0, json.stderr);
       const keys = JSON.parse(json.stdout) as Record<string, unknown>[];
       assert.equal(keys.length, 2);
-      assert.deepEqual(Object.keys(keys[0]!), ['id', 'user', 'prefix', 'created_at', 'last_used_at', 'revoked_at']);
+      assert.deepEqual(Object.keys(keys[0]!), [
+        'id',
+        'user',
+        'prefix',
+        'created_at',
+        'last_used_at',
+        'revoked_at',
+      ]);
       assert.equal(keys[0]!.user, 'ci-bot');
       assert.equal(keys[0]!.prefix, key1.slice(0, 10));
       assert.equal(keys[0]!.revoked_at, null);
@@ -108,7 +115,10 @@ for (const dialect of [sqlite]) {
       }
       const lines = text.stdout.trimEnd().split('\n');
       assert.equal(lines.length, 2, 'one key a line (no header off a terminal)');
-      assert.match(lines[0]!, new RegExp(`^${keys[0]!.id}\\s+ci-bot\\s+${key1.slice(0, 10)}\\s+\\S+Z\\s+never\\s+-$`));
+      assert.match(
+        lines[0]!,
+        new RegExp(`^${keys[0]!.id}\\s+ci-bot\\s+${key1.slice(0, 10)}\\s+\\S+Z\\s+never\\s+-$`),
+      );
 
       // the key works against the store until revoked
       const handle = createDb(setup.databaseUrl);

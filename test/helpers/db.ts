@@ -45,7 +45,13 @@ const PG_HOST = '127.0.0.1';
 const PG_PORT = 5432;
 
 async function tryConnect(user: string): Promise<boolean> {
-  const client = new pg.Client({ host: PG_HOST, port: PG_PORT, user, database: 'test', connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({
+    host: PG_HOST,
+    port: PG_PORT,
+    user,
+    database: 'test',
+    connectionTimeoutMillis: 2000,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -69,10 +75,14 @@ async function findPostgresUser(): Promise<string | null> {
 const pgUser = await findPostgresUser();
 const requirePostgres = process.env.PAGEGRADE_REQUIRE_POSTGRES === '1';
 if (pgUser === null && requirePostgres) {
-  throw new Error(`PostgreSQL is required (PAGEGRADE_REQUIRE_POSTGRES=1) but ${PG_HOST}:${PG_PORT} database "test" is not reachable`);
+  throw new Error(
+    `PostgreSQL is required (PAGEGRADE_REQUIRE_POSTGRES=1) but ${PG_HOST}:${PG_PORT} database "test" is not reachable`,
+  );
 }
 const pgSkip: false | string =
-  pgUser === null ? `PostgreSQL not reachable at ${PG_HOST}:${PG_PORT} (database "test", trust auth): skipped` : false;
+  pgUser === null
+    ? `PostgreSQL not reachable at ${PG_HOST}:${PG_PORT} (database "test", trust auth): skipped`
+    : false;
 if (pgSkip) console.log(`# ${pgSkip}`);
 
 async function adminQuery(text: string): Promise<void> {

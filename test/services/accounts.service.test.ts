@@ -90,7 +90,10 @@ for (const dialect of dialects) {
       assert.equal(await s.users.find('nobody'), null);
       assert.equal(await s.users.find('99999999999999'), null);
       for (const bad of ['', ' x', '123', 'a'.repeat(65), 'with space', 'ünï']) {
-        await assert.rejects(s.users.create(bad), (e: unknown) => e instanceof AppError && e.status === 422 && !!e.fields?.name);
+        await assert.rejects(
+          s.users.create(bad),
+          (e: unknown) => e instanceof AppError && e.status === 422 && !!e.fields?.name,
+        );
       }
       await assert.rejects(
         s.users.create('carol'),
@@ -107,13 +110,21 @@ for (const dialect of dialects) {
       assert.notEqual(k2.key, k3.key);
       const list = await s.keys.list('erin');
       assert.equal(list.length, 3);
-      assert.ok(list.every((k) => k.userName === 'erin' && k.userId === user.id && k.lastUsedAt === null && k.revokedAt === null));
+      assert.ok(
+        list.every(
+          (k) =>
+            k.userName === 'erin' && k.userId === user.id && k.lastUsedAt === null && k.revokedAt === null,
+        ),
+      );
       assert.equal(JSON.stringify(list).includes(k2.key), false, 'no secret listed');
       const stored = await t.db.selectFrom('api_keys').selectAll().execute();
       assert.equal(JSON.stringify(stored).includes(k2.key), false, 'no secret stored');
       assert.ok(stored.some((r) => r.hash === hashApiKey(k2.key)));
       assert.ok((await s.keys.list()).length >= 4);
-      await assert.rejects(s.keys.create('nobody'), (e: unknown) => e instanceof AppError && e.status === 404);
+      await assert.rejects(
+        s.keys.create('nobody'),
+        (e: unknown) => e instanceof AppError && e.status === 404,
+      );
       await assert.rejects(s.keys.list('nobody'), (e: unknown) => e instanceof AppError && e.status === 404);
 
       assert.deepEqual(await s.auth.authenticate(k2.key), { userId: user.id, keyId: k2.info.id });
@@ -127,7 +138,11 @@ for (const dialect of dialects) {
       assert.equal(await s.auth.authenticate(k2.key), null);
       assert.ok(await s.auth.authenticate(k3.key), 'other keys still work');
       clock = new Date(clock.getTime() + 1000);
-      assert.equal((await s.keys.revoke(k2.info.id)).revokedAt, revoked.revokedAt, 'first revocation date kept');
+      assert.equal(
+        (await s.keys.revoke(k2.info.id)).revokedAt,
+        revoked.revokedAt,
+        'first revocation date kept',
+      );
       await assert.rejects(s.keys.revoke(999_999), (e: unknown) => e instanceof AppError && e.status === 404);
     });
 
@@ -150,7 +165,11 @@ for (const dialect of dialects) {
       assert.ok(a.length >= 40);
       const again = createServices({ db: t.db, analyze, config });
       assert.equal(await again.settings.sessionSecret(), a);
-      const fixed = createServices({ db: t.db, analyze, config: { ...config, sessionSecret: 'f'.repeat(32) } });
+      const fixed = createServices({
+        db: t.db,
+        analyze,
+        config: { ...config, sessionSecret: 'f'.repeat(32) },
+      });
       assert.equal(await fixed.settings.sessionSecret(), 'f'.repeat(32));
     });
   });

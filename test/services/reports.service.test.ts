@@ -70,7 +70,8 @@ for (const dialect of dialects) {
     async function assertCountersExact(userId: number) {
       const c = await getUserCounters(t.db, userId);
       assert.equal(c.reports, await countReports(t.db, userId, {}));
-      for (const r of ['good', 'decent', 'bad'] as const) assert.equal(c[r], await countReports(t.db, userId, { result: r }));
+      for (const r of ['good', 'decent', 'bad'] as const)
+        assert.equal(c[r], await countReports(t.db, userId, { result: r }));
       const projects = await s.projects.list(userId, { perPage: 100 });
       assert.equal(c.projects, projects.items.length);
       for (const p of projects.items) {
@@ -108,17 +109,29 @@ for (const dialect of dialects) {
 
     test('privacy 2 needs a password; passwords are hashed and checked', async () => {
       await rejects422(s.reports.create(alice, { url: `${site.origin}/mid`, privacy: 2 }), 'password');
-      const r = await s.reports.create(alice, { url: `${site.origin}/mid?p=2`, privacy: 2, password: 'sesame' });
+      const r = await s.reports.create(alice, {
+        url: `${site.origin}/mid?p=2`,
+        privacy: 2,
+        password: 'sesame',
+      });
       assert.equal(r.privacy, 2);
       assert.equal(r.hasPassword, true);
       assert.equal(JSON.stringify(r).includes('sesame'), false);
       assert.equal(await s.reports.verifyPassword(r.id, 'sesame'), true);
       assert.equal(await s.reports.verifyPassword(r.id, 'Sesame'), false);
       assert.equal(await s.reports.verifyPassword(r.id, ''), false);
-      const stored = await t.db.selectFrom('reports').select('password_hash').where('id', '=', r.id).executeTakeFirstOrThrow();
+      const stored = await t.db
+        .selectFrom('reports')
+        .select('password_hash')
+        .where('id', '=', r.id)
+        .executeTakeFirstOrThrow();
       assert.match(stored.password_hash!, /^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/);
       // a password sent with privacy 0 or 1 is ignored
-      const pub = await s.reports.create(alice, { url: `${site.origin}/mid?p=0`, privacy: 1, password: 'ignored' });
+      const pub = await s.reports.create(alice, {
+        url: `${site.origin}/mid?p=0`,
+        privacy: 1,
+        password: 'ignored',
+      });
       assert.equal(pub.hasPassword, false);
       assert.equal(await s.reports.verifyPassword(pub.id, 'ignored'), false);
       assert.equal(await s.reports.verifyPassword(999_999, 'x'), false);
@@ -201,12 +214,19 @@ for (const dialect of dialects) {
       assert.equal((await s.projects.list(bob, {})).items[0]?.reportsCount, 1);
       await s.reports.delete(bob, r2.id);
       assert.deepEqual(await s.projects.list(bob, {}), { items: [], total: 0 });
-      assert.deepEqual(await getUserCounters(t.db, bob), { projects: 0, reports: 0, good: 0, decent: 0, bad: 0 });
+      assert.deepEqual(await getUserCounters(t.db, bob), {
+        projects: 0,
+        reports: 0,
+        good: 0,
+        decent: 0,
+        bad: 0,
+      });
     });
 
     test('delete project removes its reports and runs in one go', async () => {
       const ids: number[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await s.reports.create(bob, { url: `${site.origin}/mid?dp=${i}` })).id);
+      for (let i = 0; i < 3; i++)
+        ids.push((await s.reports.create(bob, { url: `${site.origin}/mid?dp=${i}` })).id);
       await s.reports.update(bob, ids[0]!, { results: true });
       const res = await s.projects.delete(bob, '127.0.0.1');
       assert.deepEqual(res, { reportsDeleted: 3 });
@@ -217,7 +237,13 @@ for (const dialect of dialects) {
         .where('report_id', 'in', ids)
         .executeTakeFirstOrThrow();
       assert.equal(Number(runs.n), 0, 'no orphan runs');
-      assert.deepEqual(await getUserCounters(t.db, bob), { projects: 0, reports: 0, good: 0, decent: 0, bad: 0 });
+      assert.deepEqual(await getUserCounters(t.db, bob), {
+        projects: 0,
+        reports: 0,
+        good: 0,
+        decent: 0,
+        bad: 0,
+      });
       await assertCountersExact(alice);
     });
 
@@ -238,22 +264,35 @@ for (const dialect of dialects) {
       await assertCountersExact(bob);
       assert.equal((await s.reports.list(bob, {})).total, 8);
       // concurrent deletes of the same project: exactly one success, the other 404
-      const both = await Promise.allSettled([s.projects.delete(bob, '127.0.0.1'), s.projects.delete(bob, '127.0.0.1')]);
+      const both = await Promise.allSettled([
+        s.projects.delete(bob, '127.0.0.1'),
+        s.projects.delete(bob, '127.0.0.1'),
+      ]);
       const ok = both.filter((o) => o.status === 'fulfilled');
       const failed = both.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
       assert.equal(ok.length, 1);
-      assert.deepEqual((ok[0] as PromiseFulfilledResult<{ reportsDeleted: number }>).value, { reportsDeleted: 8 });
+      assert.deepEqual((ok[0] as PromiseFulfilledResult<{ reportsDeleted: number }>).value, {
+        reportsDeleted: 8,
+      });
       assert.equal(failed.length, 1);
       assert.ok(failed[0]!.reason instanceof AppError && failed[0]!.reason.status === 404);
       assert.equal(await countReports(t.db, bob, {}), 0);
-      assert.deepEqual(await getUserCounters(t.db, bob), { projects: 0, reports: 0, good: 0, decent: 0, bad: 0 });
+      assert.deepEqual(await getUserCounters(t.db, bob), {
+        projects: 0,
+        reports: 0,
+        good: 0,
+        decent: 0,
+        bad: 0,
+      });
     });
 
     test('deleting a project while reports are being created leaves no orphans', async () => {
       await s.reports.create(bob, { url: `${site.origin}/mid?race=0` });
       await Promise.allSettled([
         s.projects.delete(bob, '127.0.0.1'),
-        ...Array.from({ length: 4 }, (_, i) => s.reports.create(bob, { url: `${site.origin}/mid?race=${i + 1}` })),
+        ...Array.from({ length: 4 }, (_, i) =>
+          s.reports.create(bob, { url: `${site.origin}/mid?race=${i + 1}` }),
+        ),
         s.projects.delete(bob, '127.0.0.1'),
       ]);
       await assertCountersExact(bob);

@@ -42,12 +42,21 @@ for (const dialect of dialects) {
         for (const r of runs) assert.equal(r.code, 0, r.stderr);
         await migrate(a.db);
         await migrate(b.db);
-        const rows = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(a.db);
+        const rows = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(
+          a.db,
+        );
         assert.deepEqual(
           rows.rows.map((r) => r.name),
           Object.keys(migrations).sort(),
         );
-        for (const table of ['users', 'api_keys', 'reports', 'report_runs', 'projects', 'settings'] as const) {
+        for (const table of [
+          'users',
+          'api_keys',
+          'reports',
+          'report_runs',
+          'projects',
+          'settings',
+        ] as const) {
           await a.db.selectFrom(table).selectAll().limit(1).execute();
         }
       } finally {

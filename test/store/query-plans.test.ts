@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { analyze } from '../../src/analyzer/index.js';
-import { createServices, type ListProjectsQuery, type ListReportsQuery, type Services } from '../../src/services/index.js';
+import {
+  createServices,
+  type ListProjectsQuery,
+  type ListReportsQuery,
+  type Services,
+} from '../../src/services/index.js';
 import { migrate, type Database } from '../../src/store/database.js';
 import { insertUser } from '../../src/store/users.repository.js';
 
@@ -79,9 +84,9 @@ describe('query plans [sqlite]', () => {
     return captured
       .filter((q) => /^select/i.test(q.sql))
       .map((q) =>
-        (raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.params as unknown[])) as { detail: string }[]).map(
-          (r) => r.detail,
-        ),
+        (
+          raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.params as unknown[])) as { detail: string }[]
+        ).map((r) => r.detail),
       );
   }
 
@@ -102,7 +107,11 @@ describe('query plans [sqlite]', () => {
     ['project + sort result', { project: 'a.example', sortBy: 'result' }, true],
     ['search (trigram)', { search: 'example' }, false],
     ['search (short)', { search: 'ex' }, false],
-    ['search + project + result', { search: 'a.ex', project: 'a.example', result: 'good', sortBy: 'url' }, false],
+    [
+      'search + project + result',
+      { search: 'a.ex', project: 'a.example', result: 'good', sortBy: 'url' },
+      false,
+    ],
   ];
 
   for (const [name, query, indexOrder] of reportShapes) {

@@ -4,7 +4,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, projectOf } from '../../src/analyzer/index.js';
 import type { CategoryScore, ResultBand } from '../../src/analyzer/types.js';
-import { createServices, type ListReportsQuery, type ReportSummary, type Services } from '../../src/services/index.js';
+import {
+  createServices,
+  type ListReportsQuery,
+  type ReportSummary,
+  type Services,
+} from '../../src/services/index.js';
 import { migrate, withTransaction, type Db } from '../../src/store/database.js';
 import { addReportToProject } from '../../src/store/projects.repository.js';
 import { countReports, insertReport } from '../../src/store/reports.repository.js';
@@ -24,7 +29,13 @@ const cat: CategoryScore = { score: 50, passed: 1, failed: 1 };
 const categories = { seo: cat, performance: cat, security: cat, miscellaneous: cat };
 
 /** Stores a report the way the reports service does (report + project + counters, one transaction). */
-async function seed(db: Db, userId: number, url: string, result: ResultBand, generatedAt: string): Promise<number> {
+async function seed(
+  db: Db,
+  userId: number,
+  url: string,
+  result: ResultBand,
+  generatedAt: string,
+): Promise<number> {
   const project = projectOf(url);
   return withTransaction(db, async (trx) => {
     const created = await addReportToProject(trx, userId, project, generatedAt);
@@ -139,7 +150,10 @@ for (const dialect of dialects) {
       assert.equal(page1.total, DATA.length);
       assert.deepEqual(
         page1.items.map((r) => r.id),
-        seeded.map((s) => s.id).sort((a, b) => b - a).slice(0, 10),
+        seeded
+          .map((s) => s.id)
+          .sort((a, b) => b - a)
+          .slice(0, 10),
       );
       const page3 = await services.reports.list(alice, { page: 3 });
       assert.equal(page3.items.length, DATA.length - 20);
@@ -164,7 +178,13 @@ for (const dialect of dialects) {
       for (const sort of ['asc', 'desc'] as const) {
         test(`sort_by=${sortBy} ${sort} is stable with id tie-break`, async () => {
           const key = (s: Seeded) =>
-            sortBy === 'id' ? s.id : sortBy === 'generated_at' ? s.generatedAt : sortBy === 'url' ? s.url : RANK[s.result];
+            sortBy === 'id'
+              ? s.id
+              : sortBy === 'generated_at'
+                ? s.generatedAt
+                : sortBy === 'url'
+                  ? s.url
+                  : RANK[s.result];
           const dir = sort === 'asc' ? 1 : -1;
           const expected = [...seeded]
             .sort((a, b) => dir * (cmp(key(a), key(b)) || cmp(a.id, b.id)))
@@ -201,7 +221,10 @@ for (const dialect of dialects) {
 
     test('filters: project, result, both; totals match', async () => {
       for (const project of ['a.example', 'b.example', 'c.example', 'nope.example']) {
-        const expected = seeded.filter((s) => s.project === project).map((s) => s.id).sort((a, b) => b - a);
+        const expected = seeded
+          .filter((s) => s.project === project)
+          .map((s) => s.id)
+          .sort((a, b) => b - a);
         const { items, total } = await all({ project });
         assert.equal(total, expected.length, project);
         assert.deepEqual(
@@ -210,7 +233,10 @@ for (const dialect of dialects) {
         );
       }
       for (const result of ['good', 'decent', 'bad'] as const) {
-        const expected = seeded.filter((s) => s.result === result).map((s) => s.id).sort((a, b) => b - a);
+        const expected = seeded
+          .filter((s) => s.result === result)
+          .map((s) => s.id)
+          .sort((a, b) => b - a);
         const { items, total } = await all({ result });
         assert.equal(total, expected.length, result);
         assert.deepEqual(
@@ -256,7 +282,10 @@ for (const dialect of dialects) {
     ];
     for (const [term, matches] of searches) {
       test(`search ${JSON.stringify(term)} is a literal, case-insensitive substring`, async () => {
-        const expected = seeded.filter((s) => matches(s.url)).map((s) => s.id).sort((a, b) => b - a);
+        const expected = seeded
+          .filter((s) => matches(s.url))
+          .map((s) => s.id)
+          .sort((a, b) => b - a);
         const { items, total } = await all({ search: term });
         assert.equal(total, expected.length);
         assert.deepEqual(
