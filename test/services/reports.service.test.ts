@@ -286,6 +286,30 @@ for (const dialect of dialects) {
       });
     });
 
+    test('report deletes, re-audits and a project delete at once: no deadlock, exact counts', async () => {
+      const made = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => s.reports.create(bob, { url: `${site.origin}/mid?mix=${i}` })),
+      );
+      const ops = await Promise.allSettled([
+        s.reports.delete(bob, made[0]!.id),
+        s.reports.update(bob, made[1]!.id, { results: true }),
+        s.projects.delete(bob, '127.0.0.1'),
+        s.reports.delete(bob, made[2]!.id),
+        s.reports.update(bob, made[3]!.id, { privacy: 2, password: 'pw' }),
+      ]);
+      for (const o of ops) {
+        if (o.status === 'rejected') {
+          assert.ok(
+            o.reason instanceof AppError && o.reason.status === 404,
+            `only 404s: ${String(o.reason)}`,
+          );
+        }
+      }
+      assert.equal(ops[2]!.status, 'fulfilled', 'the project delete succeeds');
+      await assertCountersExact(bob);
+      assert.equal(await countReports(t.db, bob, {}), 0);
+    });
+
     test('deleting a project while reports are being created leaves no orphans', async () => {
       await s.reports.create(bob, { url: `${site.origin}/mid?race=0` });
       await Promise.allSettled([
