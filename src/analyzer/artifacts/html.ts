@@ -413,6 +413,46 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
     }
   };
 
+  // Counts over the visible text, kept as the chunks arrive (no second pass over the text):
+  // words, length with whitespace runs collapsed and ends trimmed, "@" positions for e-mails.
+  let tWords = 0;
+  let tLen = 0;
+  let tPending = false;
+  let tInWord = false;
+  /** length of textParts joined so far */
+  let tOffset = 0;
+  const at: number[] = [];
+
+  /** Adds a chunk (starting at `offset` in the joined text) to the counts; false when it is all whitespace. */
+  const scanText = (data: string, offset: number): boolean => {
+    let nonBlank = false;
+    for (let i = 0; i < data.length; i++) {
+      const c = data.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12) {
+        if (tLen > 0) tPending = true;
+        tInWord = false;
+        continue;
+      }
+      nonBlank = true;
+      if (tPending) tLen++;
+      tPending = false;
+      tLen++;
+      if (c === 64 && at.length < 200) at.push(offset + i);
+      if (c > 0x3000 && isCjk(c)) {
+        tWords++;
+        tInWord = false;
+      } else if (isWordChar(c)) {
+        if (!tInWord) {
+          tWords++;
+          tInWord = true;
+        }
+      } else if (c !== 39 && c !== 0x2019 && c !== 45) {
+        tInWord = false;
+      }
+    }
+    return nonBlank;
+  };
+
   /** The start tag whose attributes the parser is still reporting; handled at the next event. */
   let pendingName: string | null = null;
   let pendingFlags = 0;
@@ -756,15 +796,22 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         if (captures.length > 0) for (const c of captures) c.parts.push(data);
         if (hidden === 0 && bodyStarted) {
-          if (isBlank(data)) {
+          // the pending separator acts like a space on the counts (idempotent if the chunk is blank)
+          if (needSpace) {
+            if (tLen > 0) tPending = true;
+            tInWord = false;
+          }
+          if (!scanText(data, tOffset + (needSpace ? 1 : 0))) {
             needSpace = true;
             return;
           }
           if (needSpace) {
             textParts.push(' ');
+            tOffset++;
             needSpace = false;
           }
           textParts.push(data);
+          tOffset += data.length;
         }
       },
 
@@ -805,10 +852,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   f.baseHref = baseHref;
   f.baseUrl = base.href;
   f.text = textParts.join('');
-  const at: number[] = [];
-  const stats = textStats(f.text, at);
-  f.textLength = stats.length;
-  f.wordCount = stats.words;
+  f.textLength = tLen;
+  f.wordCount = tWords;
   // e-mail addresses in the visible text: only around the "@" signs the loop saw
   let searchedTo = 0;
   for (const i of at) {

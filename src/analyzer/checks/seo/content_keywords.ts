@@ -34,7 +34,7 @@ function containsWord(hay: string, word: string): boolean {
 }
 
 /** characters of text searched first */
-const WINDOW = 100_000;
+const WINDOW = 10_000;
 
 export function titleWords(title: string, minLength: number): string[] {
   const out: string[] = [];
@@ -65,12 +65,12 @@ const check: CheckDefinition = {
     const words = titleWords(title, t.min_word_length!);
     if (words.length === 0) return 'not_applicable';
     // Look in the first part of the text first (lower-casing megabytes for a few words is
-    // wasteful); only when nothing turns up there is the rest searched.
-    const head = a.text.length > WINDOW ? a.text.slice(0, WINDOW).toLowerCase() : a.text.toLowerCase();
-    let found = words.filter((w) => containsWord(head, w));
-    if (found.length === 0 && a.text.length > WINDOW) {
-      const hay = a.text.toLowerCase();
+    // wasteful), then in larger parts only while nothing turns up.
+    let found: string[] = [];
+    for (let size = WINDOW; found.length === 0; size *= 10) {
+      const hay = (a.text.length > size ? a.text.slice(0, size) : a.text).toLowerCase();
       found = words.filter((w) => containsWord(hay, w));
+      if (size >= a.text.length) break;
     }
     if (found.length === 0) {
       return {
