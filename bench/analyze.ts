@@ -164,7 +164,9 @@ if (asJson) {
   console.log('| page | KB | bare parser median ms | full suite median ms | suite / bare throughput |');
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.page} | ${r.kb.toFixed(1)} | ${r.bare_ms.toFixed(2)} | ${r.suite_ms.toFixed(2)} | ${r.ratio.toFixed(2)} |`);
+    console.log(
+      `| ${r.page} | ${r.kb.toFixed(1)} | ${r.bare_ms.toFixed(2)} | ${r.suite_ms.toFixed(2)} | ${r.ratio.toFixed(2)} |`,
+    );
   }
   console.log(
     `| **total** | ${(totalBytes / 1000).toFixed(0)} | ${totalBare.toFixed(1)} | ${totalSuite.toFixed(1)} | **${summary.ratio.toFixed(2)}** |`,

@@ -5,11 +5,20 @@ import { checks } from './checks/index.js';
 import { artifactsFrom, page } from './checks/test-helpers.js';
 import type { CheckDefinition } from './checks/types.js';
 
-const base = { category: 'seo', priority: 'low', title: 'ok', failTitle: 'not ok', howToFix: 'fix it' } as const;
+const base = {
+  category: 'seo',
+  priority: 'low',
+  title: 'ok',
+  failTitle: 'not ok',
+  howToFix: 'fix it',
+} as const;
 
 test('runChecks: every registered check, keyed by id in registry order', () => {
   const res = runChecks(artifactsFrom(page('<h1>Hi</h1>')));
-  assert.deepEqual(Object.keys(res), checks.map((c) => c.id));
+  assert.deepEqual(
+    Object.keys(res),
+    checks.map((c) => c.id),
+  );
   for (const r of Object.values(res)) {
     assert.ok(r.how_to_fix.length > 0);
     assert.notEqual(r.inconclusive_reason, 'error', `${r.id}: ${r.message}`);
@@ -17,8 +26,20 @@ test('runChecks: every registered check, keyed by id in registry order', () => {
 });
 
 test('runChecks: a check that throws becomes an error result; the others stand', () => {
-  const boom: CheckDefinition = { ...base, id: 'boom', needsContent: false, run: () => { throw new Error('kaput'); } };
-  const fine: CheckDefinition = { ...base, id: 'fine', needsContent: false, run: () => ({ passed: true, message: 'fine' }) };
+  const boom: CheckDefinition = {
+    ...base,
+    id: 'boom',
+    needsContent: false,
+    run: () => {
+      throw new Error('kaput');
+    },
+  };
+  const fine: CheckDefinition = {
+    ...base,
+    id: 'fine',
+    needsContent: false,
+    run: () => ({ passed: true, message: 'fine' }),
+  };
   const res = runChecks(artifactsFrom(page('')), {}, [boom, fine]);
   assert.equal(res.boom!.passed, null);
   assert.equal(res.boom!.inconclusive_reason, 'error');
@@ -29,9 +50,22 @@ test('runChecks: a check that throws becomes an error result; the others stand',
 
 test('runChecks: not applicable, blocked pages and no data', () => {
   const na: CheckDefinition = { ...base, id: 'na', needsContent: false, run: () => 'not_applicable' };
-  const content: CheckDefinition = { ...base, id: 'content', needsContent: true, run: () => ({ passed: true, message: 'x' }) };
-  const nodata: CheckDefinition = { ...base, id: 'nodata', needsContent: false, run: () => ({ passed: null, message: 'no data' }) };
-  const blocked = artifactsFrom('<html><head><title>Just a moment...</title></head><body>Checking</body></html>', { status: 403 });
+  const content: CheckDefinition = {
+    ...base,
+    id: 'content',
+    needsContent: true,
+    run: () => ({ passed: true, message: 'x' }),
+  };
+  const nodata: CheckDefinition = {
+    ...base,
+    id: 'nodata',
+    needsContent: false,
+    run: () => ({ passed: null, message: 'no data' }),
+  };
+  const blocked = artifactsFrom(
+    '<html><head><title>Just a moment...</title></head><body>Checking</body></html>',
+    { status: 403 },
+  );
   const res = runChecks(blocked, {}, [na, content, nodata]);
   assert.equal(res.na!.inconclusive_reason, 'not_applicable');
   assert.equal(res.content!.inconclusive_reason, 'blocked');

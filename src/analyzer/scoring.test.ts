@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { SCORING, bandOf, scoreResults } from './scoring.js';
 import type { Category, CheckResult, Priority } from './types.js';
 
-const r = (category: Category, priority: Priority, passed: boolean | null): Pick<CheckResult, 'category' | 'priority' | 'passed'> => ({
+const r = (
+  category: Category,
+  priority: Priority,
+  passed: boolean | null,
+): Pick<CheckResult, 'category' | 'priority' | 'passed'> => ({
   category,
   priority,
   passed,
@@ -14,7 +18,12 @@ test('scoring: the table', () => {
 });
 
 test('scoring: weighted share of passed checks, null checks not judged', () => {
-  const s = scoreResults([r('seo', 'high', true), r('seo', 'medium', false), r('security', 'low', true), r('security', 'high', null)]);
+  const s = scoreResults([
+    r('seo', 'high', true),
+    r('seo', 'medium', false),
+    r('security', 'low', true),
+    r('security', 'high', null),
+  ]);
   // passed 10 + 1 = 11 of judged 16 → 68.75 → 69
   assert.equal(s.score, 69);
   assert.equal(s.result, 'decent');

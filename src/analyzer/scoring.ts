@@ -3,7 +3,14 @@
 // category. Checks with passed = null are not judged (they count neither way). When nothing
 // is judged the score is 0 (and the result "bad"): an audit that could judge nothing has
 // shown nothing good about the page.
-import { CATEGORIES, type Category, type CategoryScore, type CheckResult, type Priority, type ResultBand } from './types.js';
+import {
+  CATEGORIES,
+  type Category,
+  type CategoryScore,
+  type CheckResult,
+  type Priority,
+  type ResultBand,
+} from './types.js';
 
 export const SCORING = {
   weights: { high: 10, medium: 5, low: 1 } satisfies Record<Priority, number>,

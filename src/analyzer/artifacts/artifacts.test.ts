@@ -109,7 +109,10 @@ test('artifacts: robots.txt and sitemap are parsed', () => {
   assert.equal(a.sitemap?.isIndex, true);
   assert.deepEqual(a.sitemap?.urls, ['https://example.com/a.xml?x=1&y=2']);
 
-  const bad = artifactsFrom('<p>x</p>', { robotsTxt: '<!DOCTYPE html><html><body>soft 404</body></html>', sitemapXml: '<urlset><url>' });
+  const bad = artifactsFrom('<p>x</p>', {
+    robotsTxt: '<!DOCTYPE html><html><body>soft 404</body></html>',
+    sitemapXml: '<urlset><url>',
+  });
   assert.equal(bad.robots?.looksLikeHtml, true);
   assert.equal(bad.robots?.parsed, null);
   assert.equal(bad.sitemap?.isXml, false);
@@ -118,9 +121,13 @@ test('artifacts: robots.txt and sitemap are parsed', () => {
 
 test('artifacts: blocked pages (status and challenge pages)', () => {
   assert.match(artifactsFrom('<p>x</p>', { status: 403 }).blocked?.reason ?? '', /403/);
-  assert.match(artifactsFrom('<title>Just a moment...</title><p>Checking your browser</p>').blocked?.reason ?? '', /challenge/);
   assert.match(
-    artifactsFrom('<p>x</p>', { headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge' } }).blocked?.reason ?? '',
+    artifactsFrom('<title>Just a moment...</title><p>Checking your browser</p>').blocked?.reason ?? '',
+    /challenge/,
+  );
+  assert.match(
+    artifactsFrom('<p>x</p>', { headers: { 'content-type': 'text/html', 'cf-mitigated': 'challenge' } })
+      .blocked?.reason ?? '',
     /Cloudflare/,
   );
   // a long article that mentions recaptcha in a form is not a challenge page

@@ -84,7 +84,8 @@ function sitemapInfo(r: ExtraResource): SitemapInfo {
       isIndex = /<(?:[a-z0-9_-]+:)?sitemapindex[\s>]/i.test(r.body.slice(0, 4096));
       const re = /<(?:[a-z0-9_-]+:)?loc>\s*([^<]*?)\s*<\/(?:[a-z0-9_-]+:)?loc>/gi;
       let m: RegExpExecArray | null;
-      while ((m = re.exec(r.body)) !== null && urls.length < MAX_SITEMAP_URLS) urls.push(decodeXmlText(m[1]!));
+      while ((m = re.exec(r.body)) !== null && urls.length < MAX_SITEMAP_URLS)
+        urls.push(decodeXmlText(m[1]!));
     } else {
       parseError = `${v.err.msg} (line ${v.err.line})`;
     }
@@ -127,7 +128,8 @@ function detectBlocked(s: PageSnapshot, a: Omit<Artifacts, 'blocked'>): { reason
   if (st === 429) return { reason: 'HTTP 429: rate limited' };
   if (st === 503) return { reason: 'HTTP 503: service unavailable' };
   const h = s.headers;
-  if ((h['cf-mitigated'] ?? '').toLowerCase().includes('challenge')) return { reason: 'a Cloudflare bot challenge' };
+  if ((h['cf-mitigated'] ?? '').toLowerCase().includes('challenge'))
+    return { reason: 'a Cloudflare bot challenge' };
   const title = (a.titles[0] ?? '').toLowerCase();
   const small = a.wordCount < 300;
   if (small) {
@@ -144,7 +146,15 @@ function detectBlocked(s: PageSnapshot, a: Omit<Artifacts, 'blocked'>): { reason
 
 function requestCounts(subs: Artifacts['subresources']): Record<string, number> {
   const seen = new Set<string>();
-  const counts: Record<string, number> = { scripts: 0, stylesheets: 0, images: 0, iframes: 0, media: 0, fonts: 0, other: 0 };
+  const counts: Record<string, number> = {
+    scripts: 0,
+    stylesheets: 0,
+    images: 0,
+    iframes: 0,
+    media: 0,
+    fonts: 0,
+    other: 0,
+  };
   const key: Record<string, string> = {
     script: 'scripts',
     stylesheet: 'stylesheets',

@@ -16,16 +16,54 @@ function expected(raw: string, base: URL): string | null {
 }
 
 const SAMPLES = [
-  '#top', '#a b', '?q=1', '?q=a"b', '/', '/path/to?x=1#f', '/a/./b', '/a/../b', '/%2e%2E/x', '//cdn.example.org/x.js',
-  '//CDN.example.org', 'https://Example.COM/a', 'https://example.com', 'https://example.com:443/x', 'http://user@x.org/',
-  'https://127.1/', 'https://x.org/ü', 'https://x.org/a b', "https://x.org/?a='b'", 'page.html', 'a/b?c:d', 'c:d',
-  'mailto:x@y.org', 'javascript:void(0)', 'tel:+1', '  /trim  ', '/tab\tbed', 'http://[::1]/', 'https://x.org/{x}',
-  'https://xn--bcher-kva.example/', 'https://x.org/a%20b', 'https://x.org/a|b', '.', './x', '../x', 'http:foo', 'https://a_b.org/',
-  'https://.x.org/', 'https://x..org/', 'data:image/png;base64,AAAA',
+  '#top',
+  '#a b',
+  '?q=1',
+  '?q=a"b',
+  '/',
+  '/path/to?x=1#f',
+  '/a/./b',
+  '/a/../b',
+  '/%2e%2E/x',
+  '//cdn.example.org/x.js',
+  '//CDN.example.org',
+  'https://Example.COM/a',
+  'https://example.com',
+  'https://example.com:443/x',
+  'http://user@x.org/',
+  'https://127.1/',
+  'https://x.org/ü',
+  'https://x.org/a b',
+  "https://x.org/?a='b'",
+  'page.html',
+  'a/b?c:d',
+  'c:d',
+  'mailto:x@y.org',
+  'javascript:void(0)',
+  'tel:+1',
+  '  /trim  ',
+  '/tab\tbed',
+  'http://[::1]/',
+  'https://x.org/{x}',
+  'https://xn--bcher-kva.example/',
+  'https://x.org/a%20b',
+  'https://x.org/a|b',
+  '.',
+  './x',
+  '../x',
+  'http:foo',
+  'https://a_b.org/',
+  'https://.x.org/',
+  'https://x..org/',
+  'data:image/png;base64,AAAA',
 ];
 
 test('resolve: the fast paths agree with new URL()', () => {
-  for (const b of ['https://example.com/dir/page.html?q=1#h', 'http://example.com', 'https://example.com/dir/']) {
+  for (const b of [
+    'https://example.com/dir/page.html?q=1#h',
+    'http://example.com',
+    'https://example.com/dir/',
+  ]) {
     const base = new URL(b);
     const r = makeResolver(base);
     for (const raw of SAMPLES) assert.equal(r(raw)?.href ?? null, expected(raw, base), `${raw} against ${b}`);

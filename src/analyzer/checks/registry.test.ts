@@ -24,7 +24,10 @@ function checkFiles(): { category: string; id: string }[] {
 
 test('registry: ids are unique', () => {
   const ids = checks.map((c) => c.id);
-  assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+  assert.deepEqual(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    [],
+  );
 });
 
 test('registry: every check file is registered, with id = file name and category = folder', () => {
@@ -35,12 +38,16 @@ test('registry: every check file is registered, with id = file name and category
     assert.equal(c.category, category, `${id}: category ${c.category} but folder ${category}`);
   }
   const files = new Set(checkFiles().map((f) => f.id));
-  for (const c of checks) assert.ok(files.has(c.id), `${c.id} is registered but checks/${c.category}/${c.id}.ts does not exist`);
+  for (const c of checks)
+    assert.ok(files.has(c.id), `${c.id} is registered but checks/${c.category}/${c.id}.ts does not exist`);
 });
 
 test('registry: every check has a test file beside it', () => {
   for (const c of checks) {
-    assert.ok(existsSync(join(dir, c.category, `${c.id}.test.ts`)), `checks/${c.category}/${c.id}.test.ts is missing`);
+    assert.ok(
+      existsSync(join(dir, c.category, `${c.id}.test.ts`)),
+      `checks/${c.category}/${c.id}.test.ts is missing`,
+    );
   }
 });
 
@@ -49,7 +56,8 @@ test('registry: metadata is complete', () => {
     assert.match(c.id, /^[a-z][a-z0-9_]*$/, c.id);
     assert.ok(CATEGORIES.includes(c.category), c.id);
     assert.ok(PRIORITIES.includes(c.priority), c.id);
-    for (const k of ['title', 'failTitle', 'howToFix'] as const) assert.ok(c[k].trim().length > 0, `${c.id}.${k}`);
+    for (const k of ['title', 'failTitle', 'howToFix'] as const)
+      assert.ok(c[k].trim().length > 0, `${c.id}.${k}`);
     assert.equal(typeof c.needsContent, 'boolean', c.id);
     for (const [name, spec] of Object.entries(c.thresholds ?? {})) {
       assert.ok(Number.isFinite(spec.default) && spec.description.length > 0, `${c.id}.thresholds.${name}`);

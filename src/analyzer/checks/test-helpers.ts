@@ -33,7 +33,12 @@ export interface SnapshotOptions {
   faviconStatus?: number | null;
 }
 
-function resource(url: string, status: number | null, body: string, headers: Record<string, string> = {}): ExtraResource {
+function resource(
+  url: string,
+  status: number | null,
+  body: string,
+  headers: Record<string, string> = {},
+): ExtraResource {
   const r: ExtraResource = { url, finalUrl: url, status, headers, body, durationMs: 1 };
   if (status === null) r.error = 'fetch failed';
   return r;
@@ -60,25 +65,43 @@ export function snapshotFrom(html: string, o: SnapshotOptions = {}): PageSnapsho
     transferBytes: o.transferBytes ?? body.length,
     body,
     text: html,
-    charset: o.charset ?? { name: 'utf-8', source: headers['content-type']?.includes('charset') ? 'header' : 'default' },
+    charset: o.charset ?? {
+      name: 'utf-8',
+      source: headers['content-type']?.includes('charset') ? 'header' : 'default',
+    },
     contentType: ct,
     robots:
       o.robotsTxt === undefined && o.robotsStatus === undefined
         ? null
-        : resource(`${origin}/robots.txt`, o.robotsStatus === undefined ? 200 : o.robotsStatus, o.robotsTxt ?? '', {
-            'content-type': 'text/plain',
-            ...o.robotsHeaders,
-          }),
+        : resource(
+            `${origin}/robots.txt`,
+            o.robotsStatus === undefined ? 200 : o.robotsStatus,
+            o.robotsTxt ?? '',
+            {
+              'content-type': 'text/plain',
+              ...o.robotsHeaders,
+            },
+          ),
     sitemap:
       o.sitemapXml === undefined && o.sitemapStatus === undefined
         ? null
-        : resource(o.sitemapUrl ?? `${origin}/sitemap.xml`, o.sitemapStatus === undefined ? 200 : o.sitemapStatus, o.sitemapXml ?? '', {
-            'content-type': 'application/xml',
-            ...o.sitemapHeaders,
-          }),
+        : resource(
+            o.sitemapUrl ?? `${origin}/sitemap.xml`,
+            o.sitemapStatus === undefined ? 200 : o.sitemapStatus,
+            o.sitemapXml ?? '',
+            {
+              'content-type': 'application/xml',
+              ...o.sitemapHeaders,
+            },
+          ),
     notFoundProbe:
-      o.notFoundStatus === undefined ? null : resource(`${origin}/pagegrade-404-probe-8f3a1c`, o.notFoundStatus, ''),
-    favicon: o.faviconStatus === undefined ? null : resource(`${origin}/favicon.ico`, o.faviconStatus, '', { 'content-type': 'image/x-icon' }),
+      o.notFoundStatus === undefined
+        ? null
+        : resource(`${origin}/pagegrade-404-probe-8f3a1c`, o.notFoundStatus, ''),
+    favicon:
+      o.faviconStatus === undefined
+        ? null
+        : resource(`${origin}/favicon.ico`, o.faviconStatus, '', { 'content-type': 'image/x-icon' }),
   };
 }
 

@@ -7,7 +7,9 @@ const bare = '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body>
 
 test('charset: passes with a header charset or a meta charset', () => {
   assert.equal(runOn(check, bare).value, 'utf-8');
-  const r = runOn(check, '<meta charset="UTF-8"><title>x</title>', { headers: { 'content-type': 'text/html' } });
+  const r = runOn(check, '<meta charset="UTF-8"><title>x</title>', {
+    headers: { 'content-type': 'text/html' },
+  });
   assert.equal(r.passed, true);
   assert.equal(r.value, 'utf-8');
 });

@@ -18,10 +18,21 @@ const check: CheckDefinition = {
         value: header,
       };
     }
-    if (header !== null) return { passed: true, message: `The Content-Type header declares ${header}.`, value: header };
-    if (meta !== null) return { passed: true, message: `The page declares ${meta} in a <meta> tag.`, value: meta };
-    if (source === 'bom') return { passed: true, message: `The page starts with a ${a.charset.name} byte order mark.`, value: a.charset.name };
-    return { passed: false, message: 'Neither the Content-Type header nor a <meta> tag declares a character encoding.', value: null };
+    if (header !== null)
+      return { passed: true, message: `The Content-Type header declares ${header}.`, value: header };
+    if (meta !== null)
+      return { passed: true, message: `The page declares ${meta} in a <meta> tag.`, value: meta };
+    if (source === 'bom')
+      return {
+        passed: true,
+        message: `The page starts with a ${a.charset.name} byte order mark.`,
+        value: a.charset.name,
+      };
+    return {
+      passed: false,
+      message: 'Neither the Content-Type header nor a <meta> tag declares a character encoding.',
+      value: null,
+    };
   },
 };
 

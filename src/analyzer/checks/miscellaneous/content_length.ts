@@ -15,7 +15,11 @@ const check: CheckDefinition = {
   run(a, t) {
     const n = a.wordCount;
     if (n < t.min_words!) {
-      return { passed: false, message: `The page has ${n.toLocaleString('en-US')} words of text; aim for at least ${t.min_words}.`, value: n };
+      return {
+        passed: false,
+        message: `The page has ${n.toLocaleString('en-US')} words of text; aim for at least ${t.min_words}.`,
+        value: n,
+      };
     }
     return { passed: true, message: `The page has ${n.toLocaleString('en-US')} words of text.`, value: n };
   },

@@ -11,13 +11,18 @@ const check: CheckDefinition = {
   needsContent: true,
   run(a) {
     const entries = Object.entries(a.deprecatedTags).sort((x, y) => y[1] - x[1]);
-    if (entries.length === 0) return { passed: true, message: 'The page uses no deprecated elements.', value: [] };
+    if (entries.length === 0)
+      return { passed: true, message: 'The page uses no deprecated elements.', value: [] };
     const names = entries.map(([tag]) => `<${tag}>`);
     return {
       passed: false,
       message: `The page uses deprecated elements: ${entries.map(([tag, n]) => `<${tag}> (${n})`).join(', ')}.`,
       value: names,
-      details: { type: 'table', headings: ['element', 'count'], rows: entries.map(([tag, n]) => [`<${tag}>`, n]) },
+      details: {
+        type: 'table',
+        headings: ['element', 'count'],
+        rows: entries.map(([tag, n]) => [`<${tag}>`, n]),
+      },
     };
   },
 };

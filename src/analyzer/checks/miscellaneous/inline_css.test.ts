@@ -10,7 +10,14 @@ test('inline_css: passes without style attributes (style blocks are fine)', () =
 test('inline_css: fails with style attributes and counts them by element', () => {
   const r = runOn(check, page('<p style="color:red">a</p><p style="margin:0">b</p><div style="x">c</div>'));
   assert.equal(r.passed, false);
-  assert.deepEqual(r.details, { type: 'table', headings: ['element', 'count'], rows: [['<p>', 2], ['<div>', 1]] });
+  assert.deepEqual(r.details, {
+    type: 'table',
+    headings: ['element', 'count'],
+    rows: [
+      ['<p>', 2],
+      ['<div>', 1],
+    ],
+  });
 });
 
 test('inline_css: empty style attributes do not count', () => {

@@ -17,7 +17,9 @@ const check: CheckDefinition = {
     if (n > t.max_style_attributes!) {
       const counts = new Map<string, number>();
       for (const tag of a.styleAttrSamples) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-      const rows = [...counts].sort((x, y) => y[1] - x[1]).map(([tag, c]) => [`<${tag}>`, c] as (string | number)[]);
+      const rows = [...counts]
+        .sort((x, y) => y[1] - x[1])
+        .map(([tag, c]) => [`<${tag}>`, c] as (string | number)[]);
       return {
         passed: false,
         message: `${n} element${n === 1 ? ' has' : 's have'} a style attribute.`,
@@ -30,7 +32,11 @@ const check: CheckDefinition = {
         },
       };
     }
-    return { passed: true, message: n === 0 ? 'No element has a style attribute.' : `${n} elements have a style attribute.`, value: n };
+    return {
+      passed: true,
+      message: n === 0 ? 'No element has a style attribute.' : `${n} elements have a style attribute.`,
+      value: n,
+    };
   },
 };
 

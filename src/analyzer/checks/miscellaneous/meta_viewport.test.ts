@@ -4,7 +4,10 @@ import check from './meta_viewport.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('meta_viewport: passes with width=device-width', () => {
-  assert.equal(runOn(check, page('', '<meta name="viewport" content="width=device-width, initial-scale=1">')).passed, true);
+  assert.equal(
+    runOn(check, page('', '<meta name="viewport" content="width=device-width, initial-scale=1">')).passed,
+    true,
+  );
 });
 
 test('meta_viewport: fails when missing', () => {
@@ -12,7 +15,10 @@ test('meta_viewport: fails when missing', () => {
 });
 
 test('meta_viewport: fails when it sets neither width nor initial-scale (Lighthouse legacy fixture case)', () => {
-  const r = runOn(check, page('', '<meta name="viewport" content="invalid-content=should_have_looked_it_up">'));
+  const r = runOn(
+    check,
+    page('', '<meta name="viewport" content="invalid-content=should_have_looked_it_up">'),
+  );
   assert.equal(r.passed, false);
   assert.match(r.message, /neither width nor initial-scale/);
 });

@@ -20,7 +20,11 @@ const check: CheckDefinition = {
         .map((p) => p.split('=')[0]!.trim()),
     );
     if (!keys.has('width') && !keys.has('initial-scale')) {
-      return { passed: false, message: `The viewport "${content}" sets neither width nor initial-scale.`, value: content };
+      return {
+        passed: false,
+        message: `The viewport "${content}" sets neither width nor initial-scale.`,
+        value: content,
+      };
     }
     return { passed: true, message: `The viewport is "${content}".`, value: content };
   },

@@ -12,13 +12,21 @@ const check: CheckDefinition = {
   run(a) {
     const s = a.sitemap;
     const declared = a.robots?.parsed?.getSitemaps() ?? [];
-    if (s !== null && s.status !== null && s.status >= 200 && s.status < 300 && s.contentType !== 'text/html' && s.body.trim() !== '') {
+    if (
+      s !== null &&
+      s.status !== null &&
+      s.status >= 200 &&
+      s.status < 300 &&
+      s.contentType !== 'text/html' &&
+      s.body.trim() !== ''
+    ) {
       return { passed: true, message: `A sitemap was found at ${s.finalUrl}.`, value: s.finalUrl };
     }
     if (declared.length > 0) {
       return { passed: true, message: `robots.txt names a sitemap: ${declared[0]}.`, value: declared[0]! };
     }
-    if (s === null && a.robots === null) return { passed: null, message: 'Neither robots.txt nor a sitemap was fetched.' };
+    if (s === null && a.robots === null)
+      return { passed: null, message: 'Neither robots.txt nor a sitemap was fetched.' };
     const why =
       s === null
         ? 'robots.txt names none'

@@ -4,7 +4,10 @@ import check from './social.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('social: passes with links to profiles', () => {
-  const r = runOn(check, page('<a href="https://www.facebook.com/bakery">f</a><a href="https://x.com/bakery">x</a>'));
+  const r = runOn(
+    check,
+    page('<a href="https://www.facebook.com/bakery">f</a><a href="https://x.com/bakery">x</a>'),
+  );
   assert.deepEqual(r.value, ['Facebook', 'X (Twitter)']);
 });
 

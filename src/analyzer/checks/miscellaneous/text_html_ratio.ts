@@ -10,13 +10,20 @@ const check: CheckDefinition = {
     'Raise the share of visible text in the page: move inline scripts and styles to files, remove unused markup, and give the page real content.',
   needsContent: true,
   thresholds: {
-    min_percent: { default: 10, description: 'lowest share of visible text in the HTML, in percent (characters)' },
+    min_percent: {
+      default: 10,
+      description: 'lowest share of visible text in the HTML, in percent (characters)',
+    },
   },
   run(a, t) {
     if (a.htmlLength === 0) return { passed: false, message: 'The HTML is empty.', value: 0 };
     const pct = Math.round((a.textLength / a.htmlLength) * 1000) / 10;
     if (pct < t.min_percent!) {
-      return { passed: false, message: `Text is ${pct}% of the HTML; aim for at least ${t.min_percent}%.`, value: pct };
+      return {
+        passed: false,
+        message: `Text is ${pct}% of the HTML; aim for at least ${t.min_percent}%.`,
+        value: pct,
+      };
     }
     return { passed: true, message: `Text is ${pct}% of the HTML.`, value: pct };
   },

@@ -4,7 +4,8 @@ import check from './defer_javascript.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('defer_javascript: passes with deferred, async and module scripts', () => {
-  const head = '<script src="/a.js" defer></script><script async src="/b.js"></script><script type="module" src="/c.js"></script>';
+  const head =
+    '<script src="/a.js" defer></script><script async src="/b.js"></script><script type="module" src="/c.js"></script>';
   assert.equal(runOn(check, page('', head)).passed, true);
 });
 

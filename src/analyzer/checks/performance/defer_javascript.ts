@@ -10,8 +10,11 @@ const check: CheckDefinition = {
     'Add defer (or async for independent scripts) to the <script src> tags in the <head>, or load them as type="module", so that the page renders before they run.',
   needsContent: true,
   run(a) {
-    const blocking = a.scripts.filter((s) => s.inHead && s.src !== null && !s.async && !s.defer && !s.module && !s.nonExecutable);
-    if (blocking.length === 0) return { passed: true, message: 'No script in the <head> blocks rendering.', value: 0 };
+    const blocking = a.scripts.filter(
+      (s) => s.inHead && s.src !== null && !s.async && !s.defer && !s.module && !s.nonExecutable,
+    );
+    if (blocking.length === 0)
+      return { passed: true, message: 'No script in the <head> blocks rendering.', value: 0 };
     return {
       passed: false,
       message: `${blocking.length} script${blocking.length === 1 ? '' : 's'} in the <head> load${blocking.length === 1 ? 's' : ''} without async or defer.`,

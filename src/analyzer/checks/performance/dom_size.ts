@@ -15,7 +15,11 @@ const check: CheckDefinition = {
   run(a, t) {
     const msg = `The page has ${a.elementCount.toLocaleString('en-US')} elements, nested up to ${a.maxDepth} deep`;
     if (a.elementCount > t.max_elements!) {
-      return { passed: false, message: `${msg}; keep it under ${t.max_elements!.toLocaleString('en-US')}.`, value: a.elementCount };
+      return {
+        passed: false,
+        message: `${msg}; keep it under ${t.max_elements!.toLocaleString('en-US')}.`,
+        value: a.elementCount,
+      };
     }
     return { passed: true, message: `${msg}.`, value: a.elementCount };
   },

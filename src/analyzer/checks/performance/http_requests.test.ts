@@ -4,7 +4,10 @@ import check from './http_requests.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('http_requests: passes with a few resources', () => {
-  const r = runOn(check, page('<img src="a.png"><script src="/app.js"></script>', '<link rel="stylesheet" href="/s.css">'));
+  const r = runOn(
+    check,
+    page('<img src="a.png"><script src="/app.js"></script>', '<link rel="stylesheet" href="/s.css">'),
+  );
   assert.equal(r.passed, true);
   assert.equal(r.value, 3);
 });
@@ -15,6 +18,9 @@ test('http_requests: fails over 50', () => {
 });
 
 test('http_requests: the same URL counts once; inline scripts and data: images do not count', () => {
-  const r = runOn(check, page('<img src="/a.png">'.repeat(60) + '<script>1</script><img src="data:image/png;base64,AA">'));
+  const r = runOn(
+    check,
+    page('<img src="/a.png">'.repeat(60) + '<script>1</script><img src="data:image/png;base64,AA">'),
+  );
   assert.equal(r.value, 1);
 });

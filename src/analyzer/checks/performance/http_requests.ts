@@ -12,7 +12,10 @@ const check: CheckDefinition = {
     'Cut the files the page loads: bundle scripts and stylesheets, use CSS or SVG sprites for icons, lazy-load images below the fold, and drop unused third-party tags.',
   needsContent: true,
   thresholds: {
-    max_requests: { default: 50, description: 'most distinct scripts, stylesheets, images, iframes and media referenced' },
+    max_requests: {
+      default: 50,
+      description: 'most distinct scripts, stylesheets, images, iframes and media referenced',
+    },
   },
   run(a, t) {
     const c = a.requestCounts;
@@ -24,11 +27,24 @@ const check: CheckDefinition = {
       rows.push([k, n]);
     }
     const details = { type: 'table' as const, headings: ['kind', 'count'], rows };
-    const parts = rows.filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
+    const parts = rows
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
     if (total > t.max_requests!) {
-      return { passed: false, message: `The page references ${total} resources (${parts}); keep it to ${t.max_requests} or fewer.`, value: total, details };
+      return {
+        passed: false,
+        message: `The page references ${total} resources (${parts}); keep it to ${t.max_requests} or fewer.`,
+        value: total,
+        details,
+      };
     }
-    return { passed: true, message: `The page references ${total} resources${parts ? ` (${parts})` : ''}.`, value: total, details };
+    return {
+      passed: true,
+      message: `The page references ${total} resources${parts ? ` (${parts})` : ''}.`,
+      value: total,
+      details,
+    };
   },
 };
 

@@ -38,7 +38,12 @@ const check: CheckDefinition = {
       legacy.push(clip(img.url, 200));
     }
     if (judged === 0) return { passed: true, message: 'The page has no images to judge.', value: 0 };
-    if (legacy.length === 0) return { passed: true, message: `None of the page's ${judged} images use a legacy raster format.`, value: 0 };
+    if (legacy.length === 0)
+      return {
+        passed: true,
+        message: `None of the page's ${judged} images use a legacy raster format.`,
+        value: 0,
+      };
     return {
       passed: false,
       message: `${legacy.length} of ${judged} images are JPEG, PNG, GIF or BMP; serve them as AVIF or WebP.`,

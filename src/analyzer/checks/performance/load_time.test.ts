@@ -15,5 +15,8 @@ test('load_time: fails over 2 s', () => {
 
 test('load_time: exactly 2 s passes; threshold configurable', () => {
   assert.equal(runOn(check, page(''), { timings: { total_ms: 2000 } }).passed, true);
-  assert.equal(runOn(check, page(''), { timings: { total_ms: 900 } }, { 'load_time.max_ms': 500 }).passed, false);
+  assert.equal(
+    runOn(check, page(''), { timings: { total_ms: 900 } }, { 'load_time.max_ms': 500 }).passed,
+    false,
+  );
 });

@@ -17,7 +17,11 @@ const check: CheckDefinition = {
     const s = (ms / 1000).toFixed(2);
     const ttfb = a.timings.ttfb_ms === null ? '' : ` (first byte after ${Math.round(a.timings.ttfb_ms)} ms)`;
     if (ms > t.max_ms!) {
-      return { passed: false, message: `The HTML took ${s} s to load${ttfb}; aim for under ${t.max_ms! / 1000} s.`, value: ms };
+      return {
+        passed: false,
+        message: `The HTML took ${s} s to load${ttfb}; aim for under ${t.max_ms! / 1000} s.`,
+        value: ms,
+      };
     }
     return { passed: true, message: `The HTML loaded in ${s} s${ttfb}.`, value: ms };
   },

@@ -20,7 +20,11 @@ const check: CheckDefinition = {
     const max = t.max_kb! * 1000;
     const wire = a.transferBytes !== a.htmlBytes ? ` (${kb(a.transferBytes)} on the wire)` : '';
     if (a.htmlBytes > max) {
-      return { passed: false, message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${t.max_kb} kB.`, value: a.htmlBytes };
+      return {
+        passed: false,
+        message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${t.max_kb} kB.`,
+        value: a.htmlBytes,
+      };
     }
     return { passed: true, message: `The HTML is ${kb(a.htmlBytes)}${wire}.`, value: a.htmlBytes };
   },

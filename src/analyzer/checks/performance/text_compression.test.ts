@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import check from './text_compression.js';
 import { page, runOn } from '../test-helpers.js';
 
-const h = (ce?: string) => ({ 'content-type': 'text/html', ...(ce === undefined ? {} : { 'content-encoding': ce }) });
+const h = (ce?: string) => ({
+  'content-type': 'text/html',
+  ...(ce === undefined ? {} : { 'content-encoding': ce }),
+});
 
 test('text_compression: passes with br or gzip', () => {
   assert.equal(runOn(check, page(''), { headers: h('br') }).passed, true);

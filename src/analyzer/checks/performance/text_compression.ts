@@ -27,7 +27,10 @@ const check: CheckDefinition = {
     }
     return {
       passed: false,
-      message: ce === '' || ce === 'identity' ? 'The HTML is sent uncompressed (no Content-Encoding).' : `The HTML's Content-Encoding "${ce}" is not a compression.`,
+      message:
+        ce === '' || ce === 'identity'
+          ? 'The HTML is sent uncompressed (no Content-Encoding).'
+          : `The HTML's Content-Encoding "${ce}" is not a compression.`,
       value: ce === '' ? null : ce,
     };
   },

@@ -12,6 +12,12 @@ test('https_encryption: fails on http', () => {
 });
 
 test('https_encryption: judges where redirects ended', () => {
-  assert.equal(runOn(check, page(''), { url: 'http://example.com/', finalUrl: 'https://example.com/' }).passed, true);
-  assert.equal(runOn(check, page(''), { url: 'https://example.com/', finalUrl: 'http://example.com/' }).passed, false);
+  assert.equal(
+    runOn(check, page(''), { url: 'http://example.com/', finalUrl: 'https://example.com/' }).passed,
+    true,
+  );
+  assert.equal(
+    runOn(check, page(''), { url: 'https://example.com/', finalUrl: 'http://example.com/' }).passed,
+    false,
+  );
 });

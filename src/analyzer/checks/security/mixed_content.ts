@@ -12,7 +12,8 @@ const check: CheckDefinition = {
   run(a) {
     if (a.finalUrlParsed.protocol !== 'https:') return 'not_applicable';
     const insecure = a.subresources.filter((r) => r.url.startsWith('http:'));
-    if (insecure.length === 0) return { passed: true, message: 'Every subresource is loaded over HTTPS.', value: 0 };
+    if (insecure.length === 0)
+      return { passed: true, message: 'Every subresource is loaded over HTTPS.', value: 0 };
     return {
       passed: false,
       message: `${insecure.length} subresource${insecure.length === 1 ? ' is' : 's are'} loaded over plain HTTP.`,

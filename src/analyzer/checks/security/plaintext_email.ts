@@ -10,7 +10,8 @@ const check: CheckDefinition = {
     'Replace plain e-mail addresses (and mailto: links) with a contact form, or obfuscate them, so that spam harvesters cannot collect them.',
   needsContent: true,
   run(a) {
-    if (a.emails.length === 0) return { passed: true, message: 'No e-mail address appears in the page.', value: 0 };
+    if (a.emails.length === 0)
+      return { passed: true, message: 'No e-mail address appears in the page.', value: 0 };
     return {
       passed: false,
       message: `The page shows ${a.emails.length} e-mail address${a.emails.length === 1 ? '' : 'es'}: ${a.emails.slice(0, 3).join(', ')}${a.emails.length > 3 ? '…' : ''}.`,

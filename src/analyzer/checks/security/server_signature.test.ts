@@ -11,7 +11,9 @@ test('server_signature: passes when the Server header has no version', () => {
 });
 
 test('server_signature: fails when Server or X-Powered-By names a version', () => {
-  const r = runOn(check, page(''), { headers: h({ server: 'Apache/2.4.41 (Ubuntu)', 'x-powered-by': 'PHP/8.1.2' }) });
+  const r = runOn(check, page(''), {
+    headers: h({ server: 'Apache/2.4.41 (Ubuntu)', 'x-powered-by': 'PHP/8.1.2' }),
+  });
   assert.equal(r.passed, false);
   assert.deepEqual(r.value, ['server: Apache/2.4.41 (Ubuntu)', 'x-powered-by: PHP/8.1.2']);
 });

@@ -1,7 +1,14 @@
 import { listDetails, type CheckDefinition } from '../types.js';
 
 /** headers that name the server software; a digit in the value means a version is given away */
-const SIGNATURE_HEADERS = ['server', 'x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version', 'x-generator', 'x-runtime-version'];
+const SIGNATURE_HEADERS = [
+  'server',
+  'x-powered-by',
+  'x-aspnet-version',
+  'x-aspnetmvc-version',
+  'x-generator',
+  'x-runtime-version',
+];
 
 const check: CheckDefinition = {
   id: 'server_signature',
@@ -17,13 +24,16 @@ const check: CheckDefinition = {
     for (const name of SIGNATURE_HEADERS) {
       const v = a.headers[name];
       if (v === undefined) continue;
-      if (/\d/.test(v) || name === 'x-aspnet-version' || name === 'x-aspnetmvc-version') leaks.push(`${name}: ${v}`);
+      if (/\d/.test(v) || name === 'x-aspnet-version' || name === 'x-aspnetmvc-version')
+        leaks.push(`${name}: ${v}`);
     }
     if (leaks.length === 0) {
       const server = a.headers.server;
       return {
         passed: true,
-        message: server ? `The Server header ("${server}") names no version.` : 'No header names the server software with a version.',
+        message: server
+          ? `The Server header ("${server}") names no version.`
+          : 'No header names the server software with a version.',
         value: null,
       };
     }

@@ -4,7 +4,8 @@ import check from './unsafe_cross_origin_links.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('unsafe_cross_origin_links: passes with noopener or noreferrer', () => {
-  const body = '<a href="https://x.org/" target="_blank" rel="noopener">x</a><a href="https://y.org/" target="_blank" rel="nofollow NoReferrer">y</a>';
+  const body =
+    '<a href="https://x.org/" target="_blank" rel="noopener">x</a><a href="https://y.org/" target="_blank" rel="nofollow NoReferrer">y</a>';
   assert.equal(runOn(check, page(body)).passed, true);
 });
 
@@ -15,6 +16,7 @@ test('unsafe_cross_origin_links: fails for an external _blank link without rel',
 });
 
 test('unsafe_cross_origin_links: same-site links and other targets are fine', () => {
-  const body = '<a href="/a" target="_blank">a</a><a href="https://www.example.com/b" target="_blank">b</a><a href="https://x.org" target="_self">c</a>';
+  const body =
+    '<a href="/a" target="_blank">a</a><a href="https://www.example.com/b" target="_blank">b</a><a href="https://x.org" target="_self">c</a>';
   assert.equal(runOn(check, page(body)).passed, true);
 });

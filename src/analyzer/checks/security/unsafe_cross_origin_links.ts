@@ -18,7 +18,8 @@ const check: CheckDefinition = {
         !x.rel.includes('noopener') &&
         !x.rel.includes('noreferrer'),
     );
-    if (unsafe.length === 0) return { passed: true, message: 'No external link opens a new tab without noopener.', value: 0 };
+    if (unsafe.length === 0)
+      return { passed: true, message: 'No external link opens a new tab without noopener.', value: 0 };
     return {
       passed: false,
       message: `${unsafe.length} external link${unsafe.length === 1 ? '' : 's'} with target="_blank" lack${unsafe.length === 1 ? 's' : ''} rel="noopener".`,

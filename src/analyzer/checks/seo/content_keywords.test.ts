@@ -24,5 +24,8 @@ test('content_keywords: stopwords and short words are ignored; no title is not a
 
 test('content_keywords: CJK titles match inside unspaced text; text in scripts does not count', () => {
   assert.equal(runOn(check, page('<p>这是新闻网站的首页</p>', '<title>新闻</title>', 'zh')).passed, true);
-  assert.equal(runOn(check, page('<script>var croissant=1</script><p>x</p>', '<title>Croissant</title>')).passed, false);
+  assert.equal(
+    runOn(check, page('<script>var croissant=1</script><p>x</p>', '<title>Croissant</title>')).passed,
+    false,
+  );
 });

@@ -12,14 +12,27 @@ const check: CheckDefinition = {
     'Declare an icon in the <head>, e.g. <link rel="icon" href="/favicon.ico">, or serve one at /favicon.ico; browsers and search results show it beside the page.',
   needsContent: true,
   run(a) {
-    const declared = a.links.find((l) => l.href !== null && l.href.trim() !== '' && l.rel.some((r) => ICON_RELS.has(r)));
-    if (declared) return { passed: true, message: `The page declares an icon: ${declared.url ?? declared.href}.`, value: declared.url ?? declared.href };
+    const declared = a.links.find(
+      (l) => l.href !== null && l.href.trim() !== '' && l.rel.some((r) => ICON_RELS.has(r)),
+    );
+    if (declared)
+      return {
+        passed: true,
+        message: `The page declares an icon: ${declared.url ?? declared.href}.`,
+        value: declared.url ?? declared.href,
+      };
     const f = a.favicon;
-    if (f === null) return { passed: null, message: 'The page declares no icon and /favicon.ico was not probed.' };
+    if (f === null)
+      return { passed: null, message: 'The page declares no icon and /favicon.ico was not probed.' };
     if (f.status !== null && f.status >= 200 && f.status < 300 && f.contentType !== 'text/html') {
       return { passed: true, message: `The site serves ${f.finalUrl}.`, value: f.finalUrl };
     }
-    const why = f.status === null ? `could not be fetched (${f.error ?? 'no answer'})` : f.status >= 300 ? `answered ${f.status}` : 'is an HTML page';
+    const why =
+      f.status === null
+        ? `could not be fetched (${f.error ?? 'no answer'})`
+        : f.status >= 300
+          ? `answered ${f.status}`
+          : 'is an HTML page';
     return { passed: false, message: `The page declares no icon and /favicon.ico ${why}.`, value: null };
   },
 };

@@ -27,7 +27,12 @@ const check: CheckDefinition = {
       };
     }
     if (h1.length > t.max_h1!) {
-      return { passed: false, message: `The page has ${h1.length} <h1> headings; keep one.`, value: h1.length, details };
+      return {
+        passed: false,
+        message: `The page has ${h1.length} <h1> headings; keep one.`,
+        value: h1.length,
+        details,
+      };
     }
     return {
       passed: true,

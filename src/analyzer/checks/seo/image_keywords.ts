@@ -13,7 +13,11 @@ const check: CheckDefinition = {
     const missing = a.images.filter((i) => i.alt === null);
     if (a.images.length === 0) return { passed: true, message: 'The page has no images.', value: 0 };
     if (missing.length === 0) {
-      return { passed: true, message: `All ${plural(a.images.length, 'image')} have an alt attribute.`, value: 0 };
+      return {
+        passed: true,
+        message: `All ${plural(a.images.length, 'image')} have an alt attribute.`,
+        value: 0,
+      };
     }
     return {
       passed: false,

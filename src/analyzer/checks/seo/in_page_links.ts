@@ -34,7 +34,12 @@ const check: CheckDefinition = {
       ],
     };
     if (total > max) {
-      return { passed: false, message: `The page has ${total} links (${split}); keep it to ${max} or fewer.`, value: total, details };
+      return {
+        passed: false,
+        message: `The page has ${total} links (${split}); keep it to ${max} or fewer.`,
+        value: total,
+        details,
+      };
     }
     return { passed: true, message: `The page has ${total} links (${split}).`, value: total, details };
   },

@@ -14,10 +14,15 @@ const check: CheckDefinition = {
   needsContent: true,
   run(a) {
     const lang = a.htmlLang?.trim() ?? '';
-    if (a.htmlLang === null) return { passed: false, message: 'The <html> element has no lang attribute.', value: null };
+    if (a.htmlLang === null)
+      return { passed: false, message: 'The <html> element has no lang attribute.', value: null };
     if (lang === '') return { passed: false, message: 'The <html> lang attribute is empty.', value: '' };
     if (!LANG_RE.test(lang)) {
-      return { passed: false, message: `"${lang}" is not a valid language tag (e.g. "en", "pt-BR").`, value: lang };
+      return {
+        passed: false,
+        message: `"${lang}" is not a valid language tag (e.g. "en", "pt-BR").`,
+        value: lang,
+      };
     }
     return { passed: true, message: `The page's language is "${lang}".`, value: lang };
   },

@@ -4,7 +4,10 @@ import check from './meta_description.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('meta_description: passes with a description', () => {
-  const r = runOn(check, page('', '<title>T</title><meta name="description" content="Fresh bread every day.">'));
+  const r = runOn(
+    check,
+    page('', '<title>T</title><meta name="description" content="Fresh bread every day.">'),
+  );
   assert.equal(r.passed, true);
   assert.equal(r.value, 'Fresh bread every day.');
 });

@@ -11,14 +11,19 @@ const check: CheckDefinition = {
   needsContent: true,
   run(a) {
     const tags = a.metas.filter((m) => m.name === 'description');
-    if (tags.length === 0) return { passed: false, message: 'The page has no <meta name="description">.', value: null };
+    if (tags.length === 0)
+      return { passed: false, message: 'The page has no <meta name="description">.', value: null };
     const withContent = tags.find((m) => (m.content ?? '').trim() !== '');
     if (!withContent) {
       return { passed: false, message: 'The meta description is empty.', value: '' };
     }
     const text = withContent.content!.trim();
     const extra = tags.length > 1 ? ` The page has ${tags.length} description tags; keep one.` : '';
-    return { passed: true, message: `The meta description is ${[...text].length} characters long.${extra}`, value: text };
+    return {
+      passed: true,
+      message: `The meta description is ${[...text].length} characters long.${extra}`,
+      value: text,
+    };
   },
 };
 

@@ -5,9 +5,24 @@ const BLOCKING = new Set(['noindex', 'none']);
 /** the names a robots meta tag or an X-Robots-Tag scope may address that concern us */
 const OUR_SCOPES = new Set(['robots', 'googlebot', 'pagegrade', 'bingbot']);
 const KNOWN_DIRECTIVES = new Set([
-  'all', 'noindex', 'nofollow', 'none', 'noarchive', 'nosnippet', 'notranslate', 'noimageindex',
-  'unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview', 'indexifembedded', 'index', 'follow',
-  'nocache', 'noodp', 'noydir',
+  'all',
+  'noindex',
+  'nofollow',
+  'none',
+  'noarchive',
+  'nosnippet',
+  'notranslate',
+  'noimageindex',
+  'unavailable_after',
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+  'indexifembedded',
+  'index',
+  'follow',
+  'nocache',
+  'noodp',
+  'noydir',
 ]);
 
 /** Whether a robots directive list ("nofollow, NOINDEX") blocks indexing. */
@@ -60,7 +75,8 @@ const check: CheckDefinition = {
     }
     const header = a.headers['x-robots-tag'];
     if (header !== undefined && headerBlocks(header)) found.push(`X-Robots-Tag: ${header}`);
-    if (found.length === 0) return { passed: true, message: 'No robots directive forbids indexing.', value: true };
+    if (found.length === 0)
+      return { passed: true, message: 'No robots directive forbids indexing.', value: true };
     return {
       passed: false,
       message: `The page forbids indexing: ${found[0]}.`,

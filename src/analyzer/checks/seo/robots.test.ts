@@ -5,12 +5,18 @@ import check from './robots.js';
 import { page, runOn } from '../test-helpers.js';
 
 test('robots: passes when the page is allowed', () => {
-  const r = runOn(check, page(''), { url: 'https://example.com/shop/', robotsTxt: 'User-agent: *\nDisallow: /admin/\n' });
+  const r = runOn(check, page(''), {
+    url: 'https://example.com/shop/',
+    robotsTxt: 'User-agent: *\nDisallow: /admin/\n',
+  });
   assert.equal(r.passed, true);
 });
 
 test('robots: fails when disallowed for everyone, naming the line', () => {
-  const r = runOn(check, page(''), { url: 'https://example.com/admin/x', robotsTxt: 'User-agent: *\nDisallow: /admin/\n' });
+  const r = runOn(check, page(''), {
+    url: 'https://example.com/admin/x',
+    robotsTxt: 'User-agent: *\nDisallow: /admin/\n',
+  });
   assert.equal(r.passed, false);
   assert.match(r.message, /line 2/);
 });
@@ -26,5 +32,8 @@ test('robots: the Lighthouse fixture robots.txt allows everything', (t) => {
   const file = new URL('../../../../../shared/corpus/lighthouse-seo/robots.txt', import.meta.url);
   if (!existsSync(file)) return t.skip('Lighthouse fixtures (../shared/corpus) not found');
   const txt = readFileSync(file, 'utf8');
-  assert.equal(runOn(check, page(''), { url: 'http://localhost:10200/seo/seo-tester.html', robotsTxt: txt }).passed, true);
+  assert.equal(
+    runOn(check, page(''), { url: 'http://localhost:10200/seo/seo-tester.html', robotsTxt: txt }).passed,
+    true,
+  );
 });

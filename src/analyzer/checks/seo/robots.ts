@@ -12,12 +12,19 @@ const check: CheckDefinition = {
   run(a) {
     const r = a.robots;
     if (r === null) return { passed: null, message: 'robots.txt was not fetched.' };
-    if (r.status === null) return { passed: null, message: `robots.txt could not be fetched (${r.error ?? 'no answer'}).` };
+    if (r.status === null)
+      return { passed: null, message: `robots.txt could not be fetched (${r.error ?? 'no answer'}).` };
     if (r.status >= 400 && r.status < 500) {
-      return { passed: true, message: `robots.txt answered ${r.status}: no rules, crawlers may fetch every page.` };
+      return {
+        passed: true,
+        message: `robots.txt answered ${r.status}: no rules, crawlers may fetch every page.`,
+      };
     }
     if (r.status >= 500) {
-      return { passed: null, message: `robots.txt answered ${r.status}; crawlers may hold off the whole site until it answers.` };
+      return {
+        passed: null,
+        message: `robots.txt answered ${r.status}; crawlers may hold off the whole site until it answers.`,
+      };
     }
     if (r.parsed === null) {
       return { passed: true, message: 'robots.txt holds no rules (it is not a robots file).' };

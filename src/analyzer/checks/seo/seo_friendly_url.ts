@@ -16,7 +16,8 @@ const check: CheckDefinition = {
     // the path and query as sent, plus any raw space that slipped through
     const part = `${u.pathname}${u.search}`;
     const found = UNFRIENDLY.filter((c) => part.includes(c) || (c === ' ' && part.includes('%20')));
-    if (found.length === 0) return { passed: true, message: 'The URL has no unfriendly characters.', value: a.finalUrl };
+    if (found.length === 0)
+      return { passed: true, message: 'The URL has no unfriendly characters.', value: a.finalUrl };
     const names = found.map((c) => (c === ' ' ? 'spaces' : `"${c}"`));
     return {
       passed: false,

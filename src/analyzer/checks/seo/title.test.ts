@@ -30,5 +30,8 @@ test('title: fails with two titles; an SVG title does not count', () => {
 
 test('title: empty title fails; thresholds are configurable', () => {
   assert.equal(runOn(check, page('', '<title>  </title>')).passed, false);
-  assert.equal(runOn(check, page('', '<title>Hello world</title>'), {}, { 'title.max_length': 5 }).passed, false);
+  assert.equal(
+    runOn(check, page('', '<title>Hello world</title>'), {}, { 'title.max_length': 5 }).passed,
+    false,
+  );
 });

@@ -16,7 +16,8 @@ const check: CheckDefinition = {
   run(a, t) {
     const min = t.min_length!;
     const max = t.max_length!;
-    if (a.titles.length === 0) return { passed: false, message: 'The page has no <title> element.', value: null };
+    if (a.titles.length === 0)
+      return { passed: false, message: 'The page has no <title> element.', value: null };
     const title = a.titles[0]!;
     const len = [...title].length;
     if (a.titles.length > 1) {
