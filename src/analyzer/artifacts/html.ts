@@ -267,6 +267,23 @@ export function textStats(text: string, at: number[] | null): { words: number; l
   return { words: n, length: len };
 }
 
+const C_OTHER = 0;
+const C_SPACE = 1;
+const C_WORD = 2;
+const C_AT = 3;
+const C_JOIN = 4;
+const C_CJK = 5;
+/** character classes of ASCII for the text loop */
+const ASCII_CLASS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) t[c] = isWordChar(c) ? C_WORD : C_OTHER;
+  for (const c of [32, 10, 9, 13, 12]) t[c] = C_SPACE;
+  t[64] = C_AT;
+  t[39] = C_JOIN;
+  t[45] = C_JOIN;
+  return t;
+})();
+
 export interface HtmlFacts {
   doctype: Doctype | null;
   htmlLang: string | null;
@@ -425,31 +442,44 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
 
   /** Adds a chunk (starting at `offset` in the joined text) to the counts; false when it is all whitespace. */
   const scanText = (data: string, offset: number): boolean => {
+    // locals in the loop, written back once (closure variables would be loaded and stored per character)
+    let words = tWords;
+    let len = tLen;
+    let pending = tPending;
+    let inWord = tInWord;
     let nonBlank = false;
     for (let i = 0; i < data.length; i++) {
       const c = data.charCodeAt(i);
-      if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12) {
-        if (tLen > 0) tPending = true;
-        tInWord = false;
+      const k = c < 128 ? ASCII_CLASS[c]! : c > 0x3000 && isCjk(c) ? C_CJK : isWordChar(c) ? C_WORD : C_OTHER;
+      if (k === C_SPACE) {
+        if (len > 0) pending = true;
+        inWord = false;
         continue;
       }
       nonBlank = true;
-      if (tPending) tLen++;
-      tPending = false;
-      tLen++;
-      if (c === 64 && at.length < 200) at.push(offset + i);
-      if (c > 0x3000 && isCjk(c)) {
-        tWords++;
-        tInWord = false;
-      } else if (isWordChar(c)) {
-        if (!tInWord) {
-          tWords++;
-          tInWord = true;
+      if (pending) len++;
+      pending = false;
+      len++;
+      if (k === C_WORD) {
+        if (!inWord) {
+          words++;
+          inWord = true;
         }
-      } else if (c !== 39 && c !== 0x2019 && c !== 45) {
-        tInWord = false;
+      } else if (k === C_CJK) {
+        words++;
+        inWord = false;
+      } else if (k === C_AT) {
+        if (at.length < 200) at.push(offset + i);
+        inWord = false;
+      } else if (k === C_OTHER && c !== 0x2019) {
+        inWord = false;
       }
+      // C_JOIN (apostrophe, hyphen) and U+2019 keep a word together
     }
+    tWords = words;
+    tLen = len;
+    tPending = pending;
+    tInWord = inWord;
     return nonBlank;
   };
 
