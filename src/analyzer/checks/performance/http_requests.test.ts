@@ -10,6 +10,7 @@ test('http_requests: passes with a few resources', () => {
   );
   assert.equal(r.passed, true);
   assert.equal(r.value, 3);
+  assert.equal(r.message, 'The page references 3 resources (1 script, 1 stylesheet, 1 image).');
 });
 
 test('http_requests: fails over 50', () => {

@@ -1,6 +1,13 @@
 import type { CheckDefinition } from '../types.js';
 
 const KINDS = ['scripts', 'stylesheets', 'images', 'iframes', 'media'] as const;
+const SINGULAR: Record<string, string> = {
+  scripts: 'script',
+  stylesheets: 'stylesheet',
+  images: 'image',
+  iframes: 'iframe',
+  media: 'media file',
+};
 
 const check: CheckDefinition = {
   id: 'http_requests',
@@ -29,7 +36,7 @@ const check: CheckDefinition = {
     const details = { type: 'table' as const, headings: ['kind', 'count'], rows };
     const parts = rows
       .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${n} ${k}`)
+      .map(([k, n]) => `${n} ${n === 1 ? (SINGULAR[k] ?? k) : k}`)
       .join(', ');
     if (total > t.max_requests!) {
       return {
