@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { registerAuditCommand } from './audit.js';
 import { registerUserCommands, registerKeyCommands } from './accounts.js';
+import { registerMigrateCommand } from './migrate.js';
 
 const program = new Command('pagegrade')
   .description('Pagegrade: audit web pages and keep the reports.')
@@ -12,6 +13,7 @@ const program = new Command('pagegrade')
 registerAuditCommand(program);
 registerUserCommands(program);
 registerKeyCommands(program);
+registerMigrateCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,31 @@
+// `pagegrade migrate`: applies pending database migrations and exits — for deployments that
+// migrate as a release step rather than at the first process's start (which also works: the
+// server migrates at start, under an advisory lock on PostgreSQL).
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { createDb, migrate } from '../store/database.js';
+import { CliError } from './exit-codes.js';
+
+export function registerMigrateCommand(program: Command): void {
+  program
+    .command('migrate')
+    .description('Apply pending database migrations (DATABASE_URL) and exit.')
+    .action(async () => {
+      let config;
+      try {
+        config = loadConfig();
+      } catch (err) {
+        if (err instanceof ConfigError) throw new CliError(err.message);
+        throw err;
+      }
+      const handle = createDb(config.databaseUrl);
+      try {
+        await migrate(handle.db);
+      } catch (err) {
+        throw new CliError(`migration failed: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        await handle.close();
+      }
+      process.stdout.write(`The ${handle.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} database is up to date.\n`);
+    });
+}
