@@ -23,7 +23,7 @@ import { createDb, migrate } from '../src/store/database.js';
 import { createServices } from '../src/services/index.js';
 import type { AuditReport } from '../src/analyzer/types.js';
 import { goodPage, html, startFixtureServer } from '../test/helpers/fixture-server.js';
-import { synthesizeTemplates, type Band, type Templates } from './lib/corpus.js';
+import { selectiveTerm, synthesizeTemplates, type Band, type Templates } from './lib/corpus.js';
 import { measure, table, type Measurement, type Target } from './lib/load.js';
 import { seedPostgres, seedSqlite, type SeedResult } from './lib/seed.js';
 
@@ -235,7 +235,7 @@ function targets(p: Prepared): Target[] {
   const headers = { authorization: `Bearer ${p.key}` };
   const { minId, maxId, bigProject, medianProject } = p.seed;
   // a selective search: most of a median project's name
-  const selective = medianProject.split('.')[0]!;
+  const selective = selectiveTerm(medianProject);
   let state = 12345;
   const randomId = (): string => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;

@@ -169,3 +169,8 @@ function samplePage(): unknown {
     requests: { scripts: 14, stylesheets: 4, images: 38, iframes: 1, media: 0, fonts: 3 },
   };
 }
+
+/** A selective search term from a project name: its longest label (`brightgarden-works` of `blog.brightgarden-works.co.uk`). */
+export function selectiveTerm(project: string): string {
+  return project.split('.').reduce((a, b) => (b.length > a.length ? b : a), '');
+}

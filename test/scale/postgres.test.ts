@@ -11,7 +11,7 @@ import { createServices } from '../../src/services/index.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { configFromEnv } from '../../src/config.js';
 import { seedPostgres, type SeedResult } from '../../bench/lib/seed.js';
-import type { Templates } from '../../bench/lib/corpus.js';
+import { selectiveTerm, type Templates } from '../../bench/lib/corpus.js';
 import { createTempDatabase, postgresUnavailable, skipUnlessRequired, withPg, type TempDatabase } from './helpers.js';
 
 const reason = await postgresUnavailable();
@@ -91,7 +91,7 @@ describe('PostgreSQL', () => {
 
     test('a selective URL search counts and lists through the trigram GIN index', async (t) => {
       if (skipUnlessRequired(t, reason, 'PAGEGRADE_REQUIRE_POSTGRES')) return;
-      const term = seed.medianProject.split('.')[0]!.toUpperCase(); // case-insensitive
+      const term = selectiveTerm(seed.medianProject).toUpperCase(); // case-insensitive
       const count = handle.db
         .selectFrom('reports')
         .select((eb) => eb.fn.countAll().as('n'))
