@@ -86,6 +86,14 @@ export async function buildApp(
   });
 
   registerErrorHandlers(app);
+  // An id in a path is decimal digits: the validator would otherwise coerce `0x1`, `1e0`, `+1`,
+  // ` 1` or `1.0` to report 1. Anything else names nothing (404: JSON under /api, HTML elsewhere).
+  app.addHook('preValidation', async (request) => {
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    if (typeof id === 'string' && !/^[0-9]+$/.test(id)) {
+      throw notFound(request.routeOptions.config.notFoundMessage);
+    }
+  });
   await registerBodyParsers(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: VERSION });
 

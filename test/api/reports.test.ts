@@ -197,7 +197,20 @@ forEachDialect('reports API', (h) => {
     assert.equal(res.statusCode, 200);
     const data = (res.json() as { data: ReportJson }).data;
     assert.deepEqual(data, first);
-    for (const id of ['abc', '0', '-1', '1.5', '1e3', '99999999', '99999999999999999999', `${first.id}x`]) {
+    const n = first.id;
+    // forms the validator would coerce to an existing id (hex, exponent, sign, space, decimal)
+    const coercible = [`0x${n.toString(16)}`, `${n}e0`, `+${n}`, `%20${n}`, `${n}.0`, `${n}%20`];
+    for (const id of [
+      'abc',
+      '0',
+      '-1',
+      '1.5',
+      '1e3',
+      '99999999',
+      '99999999999999999999',
+      `${n}x`,
+      ...coercible,
+    ]) {
       const r = await h().request({ url: `/api/v1/reports/${id}`, headers: h().alice.auth });
       assert.equal(r.statusCode, 404, `id ${id}: ${r.body}`);
       assert.deepEqual(r.json(), { message: 'No such report.' });

@@ -119,6 +119,14 @@ describe('report pages', () => {
     assert.ok(!hidden.body.includes(priv.url));
     const bad = await anon.get('/reports/abc');
     assert.equal(bad.statusCode, 404);
+    // a public report's id in a form the validator would coerce (hex, exponent, sign, decimal)
+    const pub = await h.report(h.alice, '/bad', 0);
+    assert.equal((await anon.get(`/reports/${pub.id}`)).statusCode, 200);
+    for (const id of [`0x${pub.id.toString(16)}`, `${pub.id}e0`, `+${pub.id}`, `${pub.id}.0`]) {
+      const odd = await anon.get(`/reports/${id}`);
+      assert.equal(odd.statusCode, 404, id);
+      assert.match(String(odd.headers['content-type']), /^text\/html/);
+    }
 
     const bob = new Browser(h.app);
     assert.equal((await bob.login(h.bob.key)).statusCode, 303);
