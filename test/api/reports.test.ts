@@ -299,6 +299,32 @@ forEachDialect('reports API', (h) => {
       assert.equal(res.statusCode, 422, res.body);
       assert.match((res.json() as { errors: Record<string, string[]> }).errors[field]![0]!, message);
     }
+    // JSON null is a bad value, not the default (the validator would coerce it to 0 or "")
+    const nullCases: [string, RegExp][] = [
+      ['{"privacy": null}', /0, 1, 2/],
+      ['{"results": null}', /0, 1/],
+      ['{"privacy": 2, "password": null}', /string/],
+    ];
+    for (const [payload, message] of nullCases) {
+      const res = await h().request({
+        method: 'PATCH',
+        url,
+        headers: { ...h().alice.auth, 'content-type': 'application/json' },
+        payload,
+      });
+      assert.equal(res.statusCode, 422, `${payload}: ${res.body}`);
+      const errors = (res.json() as { errors: Record<string, string[]> }).errors;
+      const field = Object.keys(JSON.parse(payload) as object).at(-1)!;
+      assert.match(errors[field]![0]!, message, payload);
+    }
+    const created = await h().request({
+      method: 'POST',
+      url: '/api/v1/reports',
+      headers: { ...h().alice.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: `${h().site('alpha')}/`, privacy: null }),
+    });
+    assert.equal(created.statusCode, 422, created.body);
+    assert.match((created.json() as { errors: Record<string, string[]> }).errors.privacy![0]!, /0, 1, 2/);
   });
 
   test('results=1 audits again, replaces the results and keeps the earlier run as history', async () => {

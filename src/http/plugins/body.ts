@@ -6,6 +6,9 @@ import { badRequest } from '../../errors.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/** Stands for a JSON null field: no schema type accepts (or coerces) an object, so it fails. */
+const NULL_FIELD = Object.freeze({});
+
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
 
@@ -18,6 +21,10 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(badRequest('The JSON body must be an object.'), undefined);
       }
+      // The validator coerces null to 0 or "" (`"privacy": null` would become the default 0):
+      // a null field is instead a value of the wrong type, which validation answers with 422.
+      const fields = value as Record<string, unknown>;
+      for (const key of Object.keys(fields)) if (fields[key] === null) fields[key] = NULL_FIELD;
       done(null, value);
     });
   });
