@@ -174,12 +174,16 @@ forEachDialect('reports API', (h) => {
       `http://127.0.0.1:${port}/`,
       `${h().fixture.origin}/json`,
       'http://no-such-host.invalid/',
+      // credentials would be stored and shown on the report page: refused before any fetch
+      `${h().fixture.origin.replace('://', '://user:secret@')}/`,
+      `${h().fixture.origin.replace('://', '://user@')}/`,
     ]) {
       const res = await h().request(withBody('POST', '/api/v1/reports', h().alice.auth, { url }));
       assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
       const body = res.json() as { message: string; errors: { url: string[] } };
       assert.equal(body.errors.url.length, 1);
       assert.equal(body.message, body.errors.url[0]);
+      if (url.includes('@')) assert.match(body.message, /user name or password/);
     }
     assert.equal(await totalFor(h().alice.auth), before);
   });

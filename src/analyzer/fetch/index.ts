@@ -356,6 +356,10 @@ export async function fetchPage(
   const normalized = normalizeUrl(url);
   if (normalized === null)
     throw new FetchError('invalid_url', 'The URL must be an absolute http or https URL.');
+  // credentials in a URL would be stored and shown with the report (and are never sent)
+  const parsed = new URL(normalized);
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new FetchError('invalid_url', 'The URL must not contain a user name or password.');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
