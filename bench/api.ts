@@ -71,7 +71,12 @@ async function realTemplates(): Promise<Templates | null> {
     const decentExtra = `<img src="/a.png"><img src="/b.png"><p style="color:red">${'<a href="#">click here</a> '.repeat(5)}</p>`;
     fx.route('/good', html(goodPage(fx.origin)));
     fx.route('/decent', html(goodPage(fx.origin, decentExtra).replace(/<meta name="description"[^>]*>/, '')));
-    fx.route('/bad', html('<html><head></head><body><p>Hello</p><img src="/x.gif"><script src="/a.js"></script></body></html>'));
+    fx.route(
+      '/bad',
+      html(
+        '<html><head></head><body><p>Hello</p><img src="/x.gif"><script src="/a.js"></script></body></html>',
+      ),
+    );
     const reports: Partial<Record<Band, AuditReport>> = {};
     for (const band of ['good', 'decent', 'bad'] as const) {
       reports[band] = await analyze(`${fx.origin}/${band}`, { allowPrivateHosts: true, timeoutMs: 5000 });
@@ -112,7 +117,11 @@ interface Prepared {
   sizeBytes: number;
 }
 
-async function pgQuery<T extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+async function pgQuery<T extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -146,7 +155,8 @@ async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Prom
     const u = new URL(ADMIN_PG);
     u.pathname = `/${name}`;
     databaseUrl = u.toString();
-    const exists = (await pgQuery(ADMIN_PG, 'SELECT 1 FROM pg_database WHERE datname = $1', [name])).length > 0;
+    const exists =
+      (await pgQuery(ADMIN_PG, 'SELECT 1 FROM pg_database WHERE datname = $1', [name])).length > 0;
     if (args.reuse && exists && existsSync(marker)) {
       seed = JSON.parse(readFileSync(marker, 'utf8')) as SeedResult;
     } else {
@@ -161,7 +171,10 @@ async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Prom
   // an API key for the main user, through the real service
   const handle = createDb(databaseUrl);
   await migrate(handle.db);
-  const config = configFromEnv({ DATABASE_URL: databaseUrl, PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret' });
+  const config = configFromEnv({
+    DATABASE_URL: databaseUrl,
+    PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+  });
   const services = createServices({ db: handle.db, analyze, config });
   const issued = await services.keys.create(seed.userId);
   await handle.close();
@@ -169,9 +182,13 @@ async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Prom
   let sizeBytes = 0;
   if (store === 'sqlite') {
     const file = databaseUrl.slice('sqlite:'.length);
-    for (const suffix of ['', '-wal']) if (existsSync(file + suffix)) sizeBytes += statSync(file + suffix).size;
+    for (const suffix of ['', '-wal'])
+      if (existsSync(file + suffix)) sizeBytes += statSync(file + suffix).size;
   } else {
-    const [row] = await pgQuery<{ size: string }>(databaseUrl, 'SELECT pg_database_size(current_database())::text AS size');
+    const [row] = await pgQuery<{ size: string }>(
+      databaseUrl,
+      'SELECT pg_database_size(current_database())::text AS size',
+    );
     sizeBytes = Number(row!.size);
   }
   return { store, databaseUrl, seed, key: issued.key, sizeBytes };
@@ -243,11 +260,27 @@ function targets(p: Prepared): Target[] {
   };
   return [
     { name: 'GET /api/v1/reports (default list)', paths: ['/api/v1/reports'], headers },
-    { name: 'search=tomato (common substring, ~9 % of URLs)', paths: ['/api/v1/reports?search=tomato'], headers },
-    { name: `search=${selective} (selective substring)`, paths: [`/api/v1/reports?search=${encodeURIComponent(selective)}`], headers },
-    { name: 'result=bad&sort_by=url&sort=asc', paths: ['/api/v1/reports?result=bad&sort_by=url&sort=asc'], headers },
+    {
+      name: 'search=tomato (common substring, ~9 % of URLs)',
+      paths: ['/api/v1/reports?search=tomato'],
+      headers,
+    },
+    {
+      name: `search=${selective} (selective substring)`,
+      paths: [`/api/v1/reports?search=${encodeURIComponent(selective)}`],
+      headers,
+    },
+    {
+      name: 'result=bad&sort_by=url&sort=asc',
+      paths: ['/api/v1/reports?result=bad&sort_by=url&sort=asc'],
+      headers,
+    },
     { name: 'per_page=100', paths: ['/api/v1/reports?per_page=100'], headers },
-    { name: `project=<largest project>`, paths: [`/api/v1/reports?project=${encodeURIComponent(bigProject)}`], headers },
+    {
+      name: `project=<largest project>`,
+      paths: [`/api/v1/reports?project=${encodeURIComponent(bigProject)}`],
+      headers,
+    },
     { name: 'GET /api/v1/projects?search=garden', paths: ['/api/v1/projects?search=garden'], headers },
     { name: 'GET /api/v1/reports/{id} (random ids)', paths: randomId, headers },
   ];
@@ -262,7 +295,9 @@ async function checkAnswers(origin: string, ts: Target[]): Promise<void> {
     const body = (await res.json()) as { meta?: { total: number }; data?: unknown };
     if (res.status !== 200) throw new Error(`${t.name}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     const total = body.meta?.total;
-    console.log(`  ${t.name}: 200${total !== undefined ? `, total ${total}` : ''}, ${JSON.stringify(body).length} bytes`);
+    console.log(
+      `  ${t.name}: 200${total !== undefined ? `, total ${total}` : ''}, ${JSON.stringify(body).length} bytes`,
+    );
   }
 }
 
@@ -284,9 +319,15 @@ async function runStore(p: Prepared): Promise<void> {
       rows.push({ query, bare });
     }
     const { rss, peakRss } = await server.rss();
-    emit(`### ${p.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${p.seed.reports.toLocaleString('en')} reports, ${p.seed.projects.toLocaleString('en')} projects`);
+    emit(
+      `### ${p.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} — ${p.seed.reports.toLocaleString('en')} reports, ${p.seed.projects.toLocaleString('en')} projects`,
+    );
     emit();
-    emit(`Load average at the end of the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (${cpus().length} cores).`);
+    emit(
+      `Load average at the end of the run: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')} (${cpus().length} cores).`,
+    );
     emit();
     emit(
       `Seeded in ${(p.seed.ms / 1000).toFixed(0)} s; database size ${mb(p.sizeBytes)}; largest project ${p.seed.bigProject}; server RSS after the run ${mb(rss)} (peak ${mb(peakRss)}).`,
@@ -305,7 +346,9 @@ async function scaling(p: Prepared): Promise<void> {
   const results: Record<string, [Measurement, Measurement]> = {};
   const load = { connections: CONNECTIONS, durationS: DURATION, warmupS: WARMUP };
   for (const count of [1, 2]) {
-    const servers = await Promise.all(Array.from({ length: count }, (_, i) => startServer(p.databaseUrl, `${p.store}-x${count}-${i}`)));
+    const servers = await Promise.all(
+      Array.from({ length: count }, (_, i) => startServer(p.databaseUrl, `${p.store}-x${count}-${i}`)),
+    );
     try {
       for (const t of picks) {
         const origins = servers.map((s) => (t === bareTarget ? s.bareOrigin : s.appOrigin));
@@ -317,12 +360,16 @@ async function scaling(p: Prepared): Promise<void> {
       await Promise.all(servers.map((s) => s.stop()));
     }
   }
-  emit(`### PostgreSQL — one process against two (${cpus().length} cores; autocannon runs on the same machine)`);
+  emit(
+    `### PostgreSQL — one process against two (${cpus().length} cores; autocannon runs on the same machine)`,
+  );
   emit();
   emit('| query | 1 process req/s | 1 process p99 ms | 2 processes req/s | 2 processes p99 ms | speed-up |');
   emit('|---|---:|---:|---:|---:|---:|');
   for (const [name, [one, two]] of Object.entries(results)) {
-    emit(`| ${name} | ${Math.round(one.rps)} | ${one.p99} | ${Math.round(two.rps)} | ${two.p99} | ${(two.rps / one.rps).toFixed(2)}× |`);
+    emit(
+      `| ${name} | ${Math.round(one.rps)} | ${one.p99} | ${Math.round(two.rps)} | ${two.p99} | ${(two.rps / one.rps).toFixed(2)}× |`,
+    );
   }
   emit();
 }
@@ -341,7 +388,9 @@ async function main(): Promise<void> {
 
   for (const store of STORES) {
     const p = await prepare(store, templates);
-    console.log(`${store}: seeded ${p.seed.reports} reports in ${(p.seed.ms / 1000).toFixed(0)} s, ${mb(p.sizeBytes)}`);
+    console.log(
+      `${store}: seeded ${p.seed.reports} reports in ${(p.seed.ms / 1000).toFixed(0)} s, ${mb(p.sizeBytes)}`,
+    );
     if (args['seed-only']) continue;
     await runStore(p);
     if (store === 'postgres' && !args['no-scaling']) await scaling(p);

@@ -16,21 +16,149 @@ export function prng(seed: number): () => number {
 }
 
 const ADJ = [
-  'green', 'blue', 'red', 'quick', 'bright', 'silent', 'happy', 'urban', 'little', 'golden', 'north', 'south',
-  'modern', 'classic', 'smart', 'wild', 'fresh', 'open', 'clear', 'royal', 'prime', 'cozy', 'rapid', 'solid',
-  'sunny', 'alpine', 'coastal', 'digital', 'global', 'local', 'simple', 'noble', 'swift', 'lucky', 'vivid', 'true',
+  'green',
+  'blue',
+  'red',
+  'quick',
+  'bright',
+  'silent',
+  'happy',
+  'urban',
+  'little',
+  'golden',
+  'north',
+  'south',
+  'modern',
+  'classic',
+  'smart',
+  'wild',
+  'fresh',
+  'open',
+  'clear',
+  'royal',
+  'prime',
+  'cozy',
+  'rapid',
+  'solid',
+  'sunny',
+  'alpine',
+  'coastal',
+  'digital',
+  'global',
+  'local',
+  'simple',
+  'noble',
+  'swift',
+  'lucky',
+  'vivid',
+  'true',
 ];
 const NOUN = [
-  'garden', 'studio', 'market', 'labs', 'kitchen', 'travel', 'design', 'media', 'works', 'store', 'hub', 'bakery',
-  'clinic', 'school', 'press', 'gallery', 'outdoors', 'bikes', 'books', 'coffee', 'fitness', 'homes', 'pets',
-  'music', 'photo', 'tech', 'games', 'wines', 'farm', 'tools', 'fashion', 'finance', 'legal', 'health', 'dental', 'auto',
+  'garden',
+  'studio',
+  'market',
+  'labs',
+  'kitchen',
+  'travel',
+  'design',
+  'media',
+  'works',
+  'store',
+  'hub',
+  'bakery',
+  'clinic',
+  'school',
+  'press',
+  'gallery',
+  'outdoors',
+  'bikes',
+  'books',
+  'coffee',
+  'fitness',
+  'homes',
+  'pets',
+  'music',
+  'photo',
+  'tech',
+  'games',
+  'wines',
+  'farm',
+  'tools',
+  'fashion',
+  'finance',
+  'legal',
+  'health',
+  'dental',
+  'auto',
 ];
-const TLD = ['com', 'com', 'com', 'org', 'net', 'io', 'co.uk', 'de', 'fr', 'nl', 'ca', 'com.au', 'dev', 'shop', 'eu'];
-const SECTION = ['blog', 'news', 'products', 'docs', 'help', 'category', 'articles', 'shop', 'guides', 'events', 'team', 'en'];
+const TLD = [
+  'com',
+  'com',
+  'com',
+  'org',
+  'net',
+  'io',
+  'co.uk',
+  'de',
+  'fr',
+  'nl',
+  'ca',
+  'com.au',
+  'dev',
+  'shop',
+  'eu',
+];
+const SECTION = [
+  'blog',
+  'news',
+  'products',
+  'docs',
+  'help',
+  'category',
+  'articles',
+  'shop',
+  'guides',
+  'events',
+  'team',
+  'en',
+];
 const WORDS = [
-  'how', 'to', 'best', 'guide', 'spring', 'summer', 'winter', 'sale', 'new', 'review', 'tips', 'for', 'beginners',
-  'pricing', 'faq', 'contact', 'careers', 'recipes', 'tomato', 'herbs', 'balcony', 'repair', 'install', 'update',
-  'release', 'notes', 'city', 'weekend', 'family', 'ultimate', 'checklist', 'compare', 'vs', 'top', 'ten', 'ideas',
+  'how',
+  'to',
+  'best',
+  'guide',
+  'spring',
+  'summer',
+  'winter',
+  'sale',
+  'new',
+  'review',
+  'tips',
+  'for',
+  'beginners',
+  'pricing',
+  'faq',
+  'contact',
+  'careers',
+  'recipes',
+  'tomato',
+  'herbs',
+  'balcony',
+  'repair',
+  'install',
+  'update',
+  'release',
+  'notes',
+  'city',
+  'weekend',
+  'family',
+  'ultimate',
+  'checklist',
+  'compare',
+  'vs',
+  'top',
+  'ten',
+  'ideas',
 ];
 
 export interface Site {
@@ -125,7 +253,9 @@ export function synthesizeTemplates(): Templates {
         category,
         priority: priorities[i % 3],
         passed,
-        title: passed ? `The page has a well-formed ${id.replace('_', ' ')}` : `The page lacks a valid ${id.replace('_', ' ')}`,
+        title: passed
+          ? `The page has a well-formed ${id.replace('_', ' ')}`
+          : `The page lacks a valid ${id.replace('_', ' ')}`,
         message: passed
           ? `Found what was expected for ${id}: 1 element, within the recommended length.`
           : `Expected ${id} to be present and valid; found 3 problems on this page that need attention.`,
@@ -135,10 +265,17 @@ export function synthesizeTemplates(): Templates {
         entry.details = {
           type: 'table',
           headings: ['URL', 'Status', 'Size'],
-          rows: Array.from({ length: 12 }, (_, k) => [`https://cdn.example.com/assets/img/photo-${k}.webp`, 200, 48_000 + k]),
+          rows: Array.from({ length: 12 }, (_, k) => [
+            `https://cdn.example.com/assets/img/photo-${k}.webp`,
+            200,
+            48_000 + k,
+          ]),
         };
       } else if (i % 7 === 0) {
-        entry.details = { type: 'list', items: Array.from({ length: 8 }, (_, k) => `https://example.com/related/page-${k}`) };
+        entry.details = {
+          type: 'list',
+          items: Array.from({ length: 8 }, (_, k) => `https://example.com/related/page-${k}`),
+        };
       }
       if (i % 3 === 0) entry.value = 42 + i;
       results[id] = entry;
@@ -156,7 +293,12 @@ export function synthesizeTemplates(): Templates {
     };
   };
   const byBand = { good: make('good'), decent: make('decent'), bad: make('bad') };
-  return { source: 'synthesized (50 checks)', checks: 50, resultsBytes: byBand.decent.results.length, byBand };
+  return {
+    source: 'synthesized (50 checks)',
+    checks: 50,
+    resultsBytes: byBand.decent.results.length,
+    byBand,
+  };
 }
 
 function samplePage(): unknown {

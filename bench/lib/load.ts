@@ -32,7 +32,12 @@ export interface LoadOptions {
   warmupS: number;
 }
 
-async function runOne(origin: string, target: Target, connections: number, durationS: number): Promise<autocannon.Result> {
+async function runOne(
+  origin: string,
+  target: Target,
+  connections: number,
+  durationS: number,
+): Promise<autocannon.Result> {
   let i = 0;
   const next =
     typeof target.paths === 'function'
@@ -90,7 +95,11 @@ export async function measure(target: Target, opts: LoadOptions): Promise<Measur
 const fmt = (n: number, digits = 1): string => (Number.isInteger(n) ? String(n) : n.toFixed(digits));
 
 /** A markdown table of query measurements, each with its bare-route twin. */
-export function table(rows: { query: Measurement; bare: Measurement }[], p99TargetMs: number, ratioTarget: number): string {
+export function table(
+  rows: { query: Measurement; bare: Measurement }[],
+  p99TargetMs: number,
+  ratioTarget: number,
+): string {
   const head =
     '| query | p50 ms | p99 ms | req/s | bare p50 ms | bare p99 ms | bare req/s | ratio to bare | non-2xx | targets |\n' +
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';

@@ -11,7 +11,16 @@
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { createDb, migrate } from '../../src/store/database.js';
-import { makePath, makeScore, makeSites, prng, BANDS, type Band, type Site, type Templates } from './corpus.js';
+import {
+  makePath,
+  makeScore,
+  makeSites,
+  prng,
+  BANDS,
+  type Band,
+  type Site,
+  type Templates,
+} from './corpus.js';
 
 export interface SeedOptions {
   /** reports of the main user */
@@ -77,7 +86,6 @@ class Plan {
     // two years of history up to an hour ago
     this.start = Date.now() - 2 * 365 * 86_400_000;
     this.step = (2 * 365 * 86_400_000 - 3_600_000) / Math.max(1, this.total);
-
   }
 
   /** the next `n` rows (fewer at the end), ids ascending with creation time */
@@ -116,7 +124,9 @@ class Plan {
 }
 
 function summary(plan: Plan): Pick<SeedResult, 'bigProject' | 'medianProject' | 'projects'> {
-  const mine = [...plan.perProject.entries()].filter(([, p]) => p.userIndex === 0).sort((a, b) => b[1].count - a[1].count);
+  const mine = [...plan.perProject.entries()]
+    .filter(([, p]) => p.userIndex === 0)
+    .sort((a, b) => b[1].count - a[1].count);
   return {
     bigProject: mine[0]![0],
     medianProject: mine[Math.floor(mine.length / 2)]![0],
@@ -142,10 +152,14 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   db.pragma('foreign_keys = OFF');
 
   const indexes = db
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('reports', 'projects') AND sql IS NOT NULL`)
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('reports', 'projects') AND sql IS NOT NULL`,
+    )
     .all() as { name: string; sql: string }[];
   const triggers = db
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('reports', 'projects')`)
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('reports', 'projects')`,
+    )
     .all() as { name: string; sql: string }[];
   for (const i of indexes) db.exec(`DROP INDEX ${i.name}`);
   for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
@@ -169,7 +183,22 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   const insertBatch = db.transaction((rows: PlannedRow[]) => {
     for (const r of rows) {
       const tpl = t[r.band];
-      insert.run(userIds[r.userId], r.url, r.finalUrl, r.project, r.band, r.rank, r.score, r.privacy, tpl.categories, tpl.results, tpl.page, r.at, r.at, r.at);
+      insert.run(
+        userIds[r.userId],
+        r.url,
+        r.finalUrl,
+        r.project,
+        r.band,
+        r.rank,
+        r.score,
+        r.privacy,
+        tpl.categories,
+        tpl.results,
+        tpl.page,
+        r.at,
+        r.at,
+        r.at,
+      );
     }
   });
   let done = 0;
@@ -178,12 +207,16 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
     if (rows.length === 0) break;
     insertBatch(rows);
     done += rows.length;
-    if (done % 200_000 < 50_000) log(`  sqlite: ${done} reports (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    if (done % 200_000 < 50_000)
+      log(`  sqlite: ${done} reports (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
 
-  const insertProject = db.prepare(`INSERT INTO projects (user_id, name, created_at, reports_count) VALUES (?, ?, ?, ?)`);
+  const insertProject = db.prepare(
+    `INSERT INTO projects (user_id, name, created_at, reports_count) VALUES (?, ?, ?, ?)`,
+  );
   db.transaction(() => {
-    for (const [name, p] of plan.perProject) insertProject.run(userIds[p.userIndex], name, p.firstAt, p.count);
+    for (const [name, p] of plan.perProject)
+      insertProject.run(userIds[p.userIndex], name, p.firstAt, p.count);
     const setUser = db.prepare(
       `UPDATE users SET projects_count = ?, reports_count = ?, good_count = ?, decent_count = ?, bad_count = ? WHERE id = ?`,
     );
@@ -209,7 +242,9 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   });
   phase('ANALYZE', () => db.exec('ANALYZE'));
   db.pragma('journal_mode = WAL');
-  const range = db.prepare(`SELECT min(id) AS min, max(id) AS max FROM reports WHERE user_id = ?`).get(userIds[0]) as {
+  const range = db
+    .prepare(`SELECT min(id) AS min, max(id) AS max FROM reports WHERE user_id = ?`)
+    .get(userIds[0]) as {
     min: number;
     max: number;
   };
@@ -251,7 +286,10 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     const now = new Date().toISOString();
     const ids: number[] = [];
     for (const name of [`bench-${Date.now()}`, `bench-other-${Date.now()}`]) {
-      const r = await c.query<{ id: number }>(`INSERT INTO users (name, created_at) VALUES ($1, $2) RETURNING id`, [name, now]);
+      const r = await c.query<{ id: number }>(
+        `INSERT INTO users (name, created_at) VALUES ($1, $2) RETURNING id`,
+        [name, now],
+      );
       ids.push(r.rows[0]!.id);
     }
 
@@ -260,7 +298,12 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     );
     for (const band of BANDS) {
       const t = opts.templates.byBand[band];
-      await c.query(`INSERT INTO bench_templates VALUES ($1, $2, $3, $4)`, [band, t.categories, t.results, t.page]);
+      await c.query(`INSERT INTO bench_templates VALUES ($1, $2, $3, $4)`, [
+        band,
+        t.categories,
+        t.results,
+        t.page,
+      ]);
     }
 
     const plan = new Plan(opts);
@@ -290,14 +333,20 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
         ],
       );
       done += rows.length;
-      if (done % 100_000 < 10_000) log(`  postgres: ${done} reports (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      if (done % 100_000 < 10_000)
+        log(`  postgres: ${done} reports (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
 
     const projects = [...plan.perProject.entries()];
     await c.query(
       `INSERT INTO projects (user_id, name, created_at, reports_count)
        SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::int[])`,
-      [projects.map(([, p]) => ids[p.userIndex]), projects.map(([n]) => n), projects.map(([, p]) => p.firstAt), projects.map(([, p]) => p.count)],
+      [
+        projects.map(([, p]) => ids[p.userIndex]),
+        projects.map(([n]) => n),
+        projects.map(([, p]) => p.firstAt),
+        projects.map(([, p]) => p.count),
+      ],
     );
     for (const [k, u] of plan.perUser.entries()) {
       const projectsCount = projects.filter(([, p]) => p.userIndex === k).length;
@@ -312,7 +361,10 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     await c.query('VACUUM ANALYZE reports');
     await c.query('VACUUM ANALYZE projects');
     await c.query('ANALYZE users');
-    const range = await c.query<{ min: number; max: number }>(`SELECT min(id) AS min, max(id) AS max FROM reports WHERE user_id = $1`, [ids[0]]);
+    const range = await c.query<{ min: number; max: number }>(
+      `SELECT min(id) AS min, max(id) AS max FROM reports WHERE user_id = $1`,
+      [ids[0]],
+    );
     return {
       userId: ids[0]!,
       otherUserId: ids[1]!,

@@ -48,7 +48,8 @@ bare.get('/bare', async () => ({ ok: true }));
 
 await app.listen({ port: 0, host: '127.0.0.1' });
 await bare.listen({ port: 0, host: '127.0.0.1' });
-const portOf = (a: { server: { address(): unknown } }): number => (a.server.address() as { port: number }).port;
+const portOf = (a: { server: { address(): unknown } }): number =>
+  (a.server.address() as { port: number }).port;
 
 let peakRss = process.memoryUsage().rss;
 setInterval(() => {

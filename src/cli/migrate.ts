@@ -26,6 +26,8 @@ export function registerMigrateCommand(program: Command): void {
       } finally {
         await handle.close();
       }
-      process.stdout.write(`The ${handle.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} database is up to date.\n`);
+      process.stdout.write(
+        `The ${handle.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} database is up to date.\n`,
+      );
     });
 }

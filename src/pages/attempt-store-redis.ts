@@ -31,10 +31,12 @@ export class RedisAttemptStore implements AttemptStore {
   ) {}
 
   async hit(key: string, windowMs: number): Promise<AttemptCount> {
-    const [count, ttl] = (await this.client.eval(HIT, 1, this.namespace + key, Math.max(1, Math.round(windowMs)))) as [
-      number,
-      number,
-    ];
+    const [count, ttl] = (await this.client.eval(
+      HIT,
+      1,
+      this.namespace + key,
+      Math.max(1, Math.round(windowMs)),
+    )) as [number, number];
     return { count, resetMs: Math.max(0, ttl) };
   }
 

@@ -12,6 +12,9 @@ test('PAGEGRADE_TRUST_PROXY: off by default, on, or a list of proxy addresses', 
   assert.equal(configFromEnv({}).trustProxy, false);
   assert.equal(configFromEnv({ PAGEGRADE_TRUST_PROXY: '0' }).trustProxy, false);
   assert.equal(configFromEnv({ PAGEGRADE_TRUST_PROXY: '1' }).trustProxy, true);
-  assert.equal(configFromEnv({ PAGEGRADE_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy, '10.0.0.0/8,127.0.0.1,::1');
+  assert.equal(
+    configFromEnv({ PAGEGRADE_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy,
+    '10.0.0.0/8,127.0.0.1,::1',
+  );
   assert.throws(() => configFromEnv({ PAGEGRADE_TRUST_PROXY: 'lb.internal' }), ConfigError);
 });

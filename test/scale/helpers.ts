@@ -16,7 +16,8 @@ import { Redis } from 'ioredis';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export const ADMIN_POSTGRES_URL = process.env.PAGEGRADE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const ADMIN_POSTGRES_URL =
+  process.env.PAGEGRADE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.PAGEGRADE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A random suffix safe in database names and Redis prefixes. */
@@ -38,7 +39,12 @@ export async function postgresUnavailable(): Promise<string | null> {
 
 /** null when Redis answers PING, else the reason it cannot be used. */
 export async function redisUnavailable(): Promise<string | null> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => {});
   try {
     await client.connect();

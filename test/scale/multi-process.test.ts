@@ -45,7 +45,8 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
   before(async () => {
     if (pgReason || redisReason) return;
     fixture = await startFixtureServer();
-    for (const path of ['/', '/one', '/two', '/three', '/four']) fixture.route(path, html(goodPage(fixture.origin)));
+    for (const path of ['/', '/one', '/two', '/three', '/four'])
+      fixture.route(path, html(goodPage(fixture.origin)));
     database = await createTempDatabase();
     const env = {
       DATABASE_URL: database.url,
@@ -67,7 +68,11 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
     // the test's own connection, to make users (each test its own key and rate-limit budget)
     // and to look at the rows behind the API
     handle = createDb(database.url);
-    services = createServices({ db: handle.db, analyze, config: configFromEnv({ DATABASE_URL: database.url }) });
+    services = createServices({
+      db: handle.db,
+      analyze,
+      config: configFromEnv({ DATABASE_URL: database.url }),
+    });
   });
 
   after(async () => {
@@ -130,7 +135,10 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       [['127.0.0.1', 1]],
     );
 
-    const updated = await api(b!.origin, key, 'PATCH', `/api/v1/reports/${id}`, { privacy: '2', password: 'open sesame' });
+    const updated = await api(b!.origin, key, 'PATCH', `/api/v1/reports/${id}`, {
+      privacy: '2',
+      password: 'open sesame',
+    });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.equal(updated.body.data.privacy, 2);
     assert.equal(updated.body.data.has_password, true);
@@ -166,7 +174,10 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       remaining.slice(0, RATE_LIMIT),
       Array.from({ length: RATE_LIMIT }, (_, i) => String(RATE_LIMIT - 1 - i)),
     );
-    assert.ok(retryAfter !== null && Number(retryAfter) > 0 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
+    assert.ok(
+      retryAfter !== null && Number(retryAfter) > 0 && Number(retryAfter) <= 60,
+      `Retry-After ${retryAfter}`,
+    );
     // another key has its own budget
     assert.equal((await api(b!.origin, await newKey(), 'GET', '/api/v1/reports')).status, 200);
   });
@@ -203,7 +214,8 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       return res;
     };
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await attempt(i % 2 ? a!.origin : b!.origin, `wrong ${i}`)).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push((await attempt(i % 2 ? a!.origin : b!.origin, `wrong ${i}`)).status);
     // 5 wrong attempts a minute per report and address, counted by both processes together
     assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429]);
     const blocked = await attempt(a!.origin, 'the right one');
@@ -220,7 +232,9 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       const key = await newKey();
       const paths = ['/two', '/three', '/four'];
       const stored = await Promise.all(
-        paths.map((p, i) => api(i % 2 ? b!.origin : a!.origin, key, 'POST', '/api/v1/reports', { url: fixture.origin + p })),
+        paths.map((p, i) =>
+          api(i % 2 ? b!.origin : a!.origin, key, 'POST', '/api/v1/reports', { url: fixture.origin + p }),
+        ),
       );
       for (const s of stored) assert.equal(s.status, 201, JSON.stringify(s.body));
       const userId = (await services.auth.authenticate(key))!.userId;
@@ -232,7 +246,12 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       const statuses = [ra.status, rb.status].sort();
       assert.deepEqual(statuses, [200, 404], `round ${round}: ${JSON.stringify([ra.body, rb.body])}`);
       const winner = ra.status === 200 ? ra : rb;
-      assert.deepEqual(winner.body, { project: '127.0.0.1', object: 'project', deleted: true, reports_deleted: 3 });
+      assert.deepEqual(winner.body, {
+        project: '127.0.0.1',
+        object: 'project',
+        deleted: true,
+        reports_deleted: 3,
+      });
 
       await withPg(database!.url, async (c) => {
         const reports = await c.query('SELECT count(*)::int AS n FROM reports WHERE user_id = $1', [userId]);
@@ -242,7 +261,9 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
              (SELECT 1 FROM projects p WHERE p.user_id = r.user_id AND p.name = r.project)`,
         );
         assert.equal(orphans.rows[0].n, 0, 'no report outside a project, for any user');
-        const projects = await c.query('SELECT count(*)::int AS n FROM projects WHERE user_id = $1', [userId]);
+        const projects = await c.query('SELECT count(*)::int AS n FROM projects WHERE user_id = $1', [
+          userId,
+        ]);
         assert.equal(projects.rows[0].n, 0);
         const user = await c.query('SELECT reports_count, projects_count FROM users WHERE id = $1', [userId]);
         assert.deepEqual(user.rows[0], { reports_count: 0, projects_count: 0 }, 'counters kept right');

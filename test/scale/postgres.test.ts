@@ -12,7 +12,13 @@ import { analyze } from '../../src/analyzer/index.js';
 import { configFromEnv } from '../../src/config.js';
 import { seedPostgres, type SeedResult } from '../../bench/lib/seed.js';
 import { selectiveTerm, type Templates } from '../../bench/lib/corpus.js';
-import { createTempDatabase, postgresUnavailable, skipUnlessRequired, withPg, type TempDatabase } from './helpers.js';
+import {
+  createTempDatabase,
+  postgresUnavailable,
+  skipUnlessRequired,
+  withPg,
+  type TempDatabase,
+} from './helpers.js';
 
 const reason = await postgresUnavailable();
 const REPORTS = 30_000;
@@ -33,7 +39,14 @@ const tinyTemplates: Templates = {
           miscellaneous: { score: 80, passed: 4, failed: 1 },
         }),
         results: '{}',
-        page: JSON.stringify({ status: 200, http_version: '1.1', redirects: [], timings: { dns_ms: 1, connect_ms: 1, tls_ms: null, ttfb_ms: 5, total_ms: 9 }, sizes: { transfer_bytes: 1, html_bytes: 1 }, requests: {} }),
+        page: JSON.stringify({
+          status: 200,
+          http_version: '1.1',
+          redirects: [],
+          timings: { dns_ms: 1, connect_ms: 1, tls_ms: null, ttfb_ms: 5, total_ms: 9 },
+          sizes: { transfer_bytes: 1, html_bytes: 1 },
+          requests: {},
+        }),
       },
     ]),
   ) as Templates['byBand'],
@@ -46,16 +59,20 @@ describe('PostgreSQL', () => {
     const handles = Array.from({ length: 6 }, () => createDb(database.url));
     try {
       const results = await Promise.allSettled(handles.map((h) => migrate(h.db)));
-      for (const r of results) assert.equal(r.status, 'fulfilled', r.status === 'rejected' ? String(r.reason) : '');
+      for (const r of results)
+        assert.equal(r.status, 'fulfilled', r.status === 'rejected' ? String(r.reason) : '');
       await withPg(database.url, async (c) => {
-        const rows = (await c.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name')).rows;
+        const rows = (await c.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name'))
+          .rows;
         assert.deepEqual(
           rows.map((r) => r.name),
           Object.keys(migrations).sort(),
         );
         const ext = await c.query(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`);
         assert.equal(ext.rowCount, 1);
-        const idx = await c.query(`SELECT indexname FROM pg_indexes WHERE indexname IN ('reports_url_trgm', 'projects_name_trgm')`);
+        const idx = await c.query(
+          `SELECT indexname FROM pg_indexes WHERE indexname IN ('reports_url_trgm', 'projects_name_trgm')`,
+        );
         assert.equal(idx.rowCount, 2);
       });
       // and a later start finds nothing to do
@@ -74,7 +91,12 @@ describe('PostgreSQL', () => {
     before(async () => {
       if (reason) return;
       database = await createTempDatabase('pagegrade_search');
-      seed = await seedPostgres(database.url, { reports: REPORTS, projects: 2000, otherUserReports: 20, templates: tinyTemplates });
+      seed = await seedPostgres(database.url, {
+        reports: REPORTS,
+        projects: 2000,
+        otherUserReports: 20,
+        templates: tinyTemplates,
+      });
       handle = createDb(database.url);
     });
     after(async () => {
@@ -102,7 +124,11 @@ describe('PostgreSQL', () => {
       assert.match(p, /reports_url_trgm/, p);
 
       // the service's total is exact (same as a scan without the index) and cheap
-      const services = createServices({ db: handle.db, analyze, config: configFromEnv({ DATABASE_URL: database!.url }) });
+      const services = createServices({
+        db: handle.db,
+        analyze,
+        config: configFromEnv({ DATABASE_URL: database!.url }),
+      });
       const started = performance.now();
       const page = await services.reports.list(seed.userId, { search: term });
       const ms = performance.now() - started;
@@ -117,13 +143,19 @@ describe('PostgreSQL', () => {
       assert.ok(expected > 0);
       assert.equal(page.total, expected);
       assert.ok(page.items.every((r) => r.url.toLowerCase().includes(term.toLowerCase())));
-      console.log(`# search "${term}": ${page.total} of ${REPORTS} reports, listed and counted in ${ms.toFixed(1)} ms`);
+      console.log(
+        `# search "${term}": ${page.total} of ${REPORTS} reports, listed and counted in ${ms.toFixed(1)} ms`,
+      );
     });
 
-    test('a project search is exact (the planner may scan one user\'s few thousand projects instead of the GIN index)', async (t) => {
+    test("a project search is exact (the planner may scan one user's few thousand projects instead of the GIN index)", async (t) => {
       if (skipUnlessRequired(t, reason, 'PAGEGRADE_REQUIRE_POSTGRES')) return;
       const term = 'GARDEN';
-      const services = createServices({ db: handle.db, analyze, config: configFromEnv({ DATABASE_URL: database!.url }) });
+      const services = createServices({
+        db: handle.db,
+        analyze,
+        config: configFromEnv({ DATABASE_URL: database!.url }),
+      });
       const page = await services.projects.list(seed.userId, { search: term, perPage: 100 });
       const expected = await withPg(database!.url, async (c) => {
         const r = await c.query<{ n: number }>(
@@ -145,20 +177,42 @@ describe('PostgreSQL', () => {
 
     test('unfiltered, result and project totals come from the counters, equal to real counts', async (t) => {
       if (skipUnlessRequired(t, reason, 'PAGEGRADE_REQUIRE_POSTGRES')) return;
-      const services = createServices({ db: handle.db, analyze, config: configFromEnv({ DATABASE_URL: database!.url }) });
+      const services = createServices({
+        db: handle.db,
+        analyze,
+        config: configFromEnv({ DATABASE_URL: database!.url }),
+      });
       const real = await withPg(database!.url, async (c) => {
-        const all = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM reports WHERE user_id = $1', [seed.userId]);
-        const bad = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND result = 'bad'`, [seed.userId]);
-        const big = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND project = $2', [seed.userId, seed.bigProject]);
+        const all = await c.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM reports WHERE user_id = $1',
+          [seed.userId],
+        );
+        const bad = await c.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND result = 'bad'`,
+          [seed.userId],
+        );
+        const big = await c.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND project = $2',
+          [seed.userId, seed.bigProject],
+        );
         return { all: all.rows[0]!.n, bad: bad.rows[0]!.n, big: big.rows[0]!.n };
       });
       assert.equal(real.all, REPORTS);
       assert.equal((await services.reports.list(seed.userId, {})).total, real.all);
       assert.equal((await services.reports.list(seed.userId, { result: 'bad' })).total, real.bad);
       assert.equal((await services.reports.list(seed.userId, { project: seed.bigProject })).total, real.big);
-      const sorted = await services.reports.list(seed.userId, { result: 'bad', sortBy: 'url', sort: 'asc', perPage: 100 });
+      const sorted = await services.reports.list(seed.userId, {
+        result: 'bad',
+        sortBy: 'url',
+        sort: 'asc',
+        perPage: 100,
+      });
       const urls = sorted.items.map((r) => r.url);
-      assert.deepEqual(urls, [...urls].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), 'code point order');
+      assert.deepEqual(
+        urls,
+        [...urls].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
+        'code point order',
+      );
     });
   });
 });
