@@ -184,7 +184,50 @@ export function normalizeLinkText(text: string): string {
     .replace(/^[\s"'«»‹›→←>…:.!?|•·()[\]-]+|[\s"'«»‹›→←>…:.!?|•·()[\]-]+$/g, '');
 }
 
-/** Whether the text is generic in the given language (primary subtag), or in any language when unknown. */
+/** JavaScript's \s (what normalizeLinkText collapses and trims) */
+function isJsSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** the characters normalizeLinkText trims from both ends besides \s */
+const TRIM_CHARS: ReadonlySet<number> = new Set([...'"\'«»‹›→←>…:.!?|•·()[]-'].map((ch) => ch.charCodeAt(0)));
+
+function isTrim(c: number): boolean {
+  return isJsSpace(c) || TRIM_CHARS.has(c);
+}
+
+/**
+ * normalizeLinkText(text) when it can be a listed phrase, or '' / a longer string when it cannot:
+ * finds the ends by index and lower-cases only what is between them (no regex for the usual
+ * texts; anything with whitespace other than single spaces takes normalizeLinkText itself).
+ * Lower-casing never turns a character into or out of the trimmed set, so trimming first is the same.
+ */
+function termOf(text: string): string {
+  let i = 0;
+  let j = text.length;
+  while (i < j && isTrim(text.charCodeAt(i))) i++;
+  while (j > i && isTrim(text.charCodeAt(j - 1))) j--;
+  if (i === j) return '';
+  for (let k = i; k < j; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 32 ? text.charCodeAt(k + 1) === 32 : isJsSpace(c)) return normalizeLinkText(text);
+  }
+  // lower-casing never shortens: a longer core cannot be a phrase
+  if (j - i > LONGEST) return text;
+  return text.slice(i, j).toLowerCase();
+}
+
 /** The phrase lists for a language tag: its own list, or every list when unknown. */
 function listsFor(lang: string | null): readonly ReadonlySet<string>[] {
   const primary = lang ? (lang.trim().toLowerCase().split(/[-_]/)[0] ?? '') : '';
@@ -199,8 +242,8 @@ export function isGeneric(
   lists: readonly ReadonlySet<string>[] = listsFor(lang),
 ): boolean {
   if (text.length > LONGEST + 8) return false; // cheap: longer texts cannot be a listed phrase
-  const term = normalizeLinkText(text);
-  if (term === '') return false;
+  const term = termOf(text);
+  if (term === '' || term.length > LONGEST) return false;
   for (const l of lists) if (l.has(term)) return true;
   return false;
 }
@@ -232,7 +275,7 @@ const check: CheckDefinition = {
     const page = a.finalUrlParsed.href;
     const hash = page.indexOf('#');
     const pageKey = hash === -1 ? page : page.slice(0, hash);
-    const pageKeyHash = `${pageKey}#`;
+    const keyLength = pageKey.length;
     const pageLang = a.htmlLang;
     const pageLists = listsFor(pageLang);
     const rows: (string | null)[][] = [];
@@ -240,7 +283,15 @@ const check: CheckDefinition = {
     for (const x of a.anchors) {
       if (x.url === null || (x.protocol !== 'http:' && x.protocol !== 'https:')) continue;
       if (x.rel.length > 0 && x.rel.includes('nofollow')) continue;
-      if (x.url === pageKey || x.url.startsWith(pageKeyHash)) continue; // in-page links
+      // in-page links: the page itself or "page#…" (the length and "#" first: startsWith is slow on
+      // the sliced strings attribute values are)
+      const u = x.url;
+      if (
+        u.length === keyLength
+          ? u === pageKey
+          : u.length > keyLength && u.charCodeAt(keyLength) === 35 && u.startsWith(pageKey)
+      )
+        continue;
       const text = x.text;
       if (text === '') continue;
       judged++;
