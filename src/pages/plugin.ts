@@ -27,7 +27,7 @@ import type {
   Services,
 } from '../services/types.js';
 import { RedisAttemptStore } from './attempt-store-redis.js';
-import type { SafeHtml } from './html.js';
+import { html, type SafeHtml } from './html.js';
 import { PAGE_SECURITY_HEADERS } from './security.js';
 import { CookieKit, CSRF_FIELD } from './session.js';
 import { blockedFor, LOGIN_RULE, MemoryAttemptStore, PASSWORD_RULE, type AttemptStore } from './throttle.js';
@@ -373,6 +373,18 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
     }
     kit.startSession(reply, auth.userId, auth.keyId);
     return reply.redirect(next, 303);
+  });
+
+  // a person who types /logout gets a sign-out button (signing out is a POST with the CSRF token)
+  app.get('/logout', async (request, reply) => {
+    if (!(await viewerOf(request))) return reply.redirect('/login', 303);
+    const viewer = await viewerFor(request, reply);
+    const body = html`<h1>Sign out</h1>
+      <form method="post" action="/logout" class="stack">
+        <input type="hidden" name="${CSRF_FIELD}" value="${viewer.csrf ?? ''}">
+        <button type="submit">Sign out</button>
+      </form>`;
+    return send(reply, 200, 'Sign out', viewer, body, { mainClass: 'narrow' });
   });
 
   app.post('/logout', async (_request, reply) => {

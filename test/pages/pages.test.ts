@@ -366,6 +366,15 @@ describe('sign-in, CSRF and the dashboard', () => {
     assert.equal(out.statusCode, 303);
     assert.equal(c.cookies.has('pg_session'), false);
     assert.equal((await c.get('/dashboard')).statusCode, 303);
+
+    // GET /logout: a sign-out form when signed in (its token works), /login otherwise
+    assert.equal((await c.get('/logout')).statusCode, 303);
+    await c.login(h.bob.key);
+    const page = await c.get('/logout');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<form method="post" action="\/logout"/);
+    assert.equal((await c.post('/logout', { _csrf: await c.csrf('/logout') })).statusCode, 303);
+    assert.equal(c.cookies.has('pg_session'), false);
   });
 
   test('every POST needs this browser’s CSRF token', async () => {
