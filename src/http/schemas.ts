@@ -81,7 +81,7 @@ export const StoreReportBody = Type.Object({
   url: Type.String({
     minLength: 1,
     maxLength: 2048,
-    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+    pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
     description: 'The page to audit (http or https).',
   }),
   privacy: Type.Optional(Type.Integer({ ...privacy, default: 0 })),

@@ -167,6 +167,17 @@ forEachDialect('reports API', (h) => {
     assert.equal(res.statusCode, 201, res.body.slice(0, 300));
   });
 
+  test('a URL pasted with surrounding white space is stored trimmed', async () => {
+    const url = `${h().site('alpha')}/`;
+    for (const as of ['form', 'json'] as const) {
+      const res = await h().request(
+        withBody('POST', '/api/v1/reports', h().alice.auth, { url: ` \n${url}\t ` }, as),
+      );
+      assert.equal(res.statusCode, 201, `${as}: ${res.body.slice(0, 300)}`);
+      assert.equal((res.json() as { data: ReportJson }).data.url, url);
+    }
+  });
+
   test('unreachable site, non-HTML page, unresolvable host: 422 under errors.url, nothing stored', async () => {
     const before = await totalFor(h().alice.auth);
     const port = await freePort();
