@@ -385,7 +385,7 @@ export async function fetchPage(
   // robots.txt (then the sitemap) and the 404 probe start with the page, for the requested
   // URL's origin; if redirects end on another origin, that batch is dropped and a new one
   // starts for the final origin (the site files always belong to the final URL).
-  let siteExtras: Promise<[ExtraResource, ExtraResource, ExtraResource]> | null = null;
+  let siteExtras: Promise<[ExtraResource, ExtraResource, ExtraResource, ExtraResource]> | null = null;
   let extrasOrigin = '';
   let dropBatch: AbortController | null = null;
   const startExtras = (pageUrl: URL) => {
@@ -412,8 +412,13 @@ export async function fetchPage(
       return [robots, sitemap] as const;
     });
     const probe = get(`/pagegrade-404-check-${randomBytes(8).toString('hex')}`, EXTRA_CAPS.notFoundProbe);
-    const batch = Promise.all([robotsAndSitemap, probe, defaultSitemap]).then(
-      ([[robots, sitemap], p]) => [robots, sitemap, p] as [ExtraResource, ExtraResource, ExtraResource],
+    // /favicon.ico is asked for at once too (headers only, as every browser does); its answer is
+    // used only when the page turns out to declare no icon. Asking after the body instead would
+    // add a whole round trip to every audit of such a page.
+    const favicon = fetchExtra(session, `${origin}/favicon.ico`, 0, signal, userAgent, true);
+    const batch = Promise.all([robotsAndSitemap, probe, favicon, defaultSitemap]).then(
+      ([[robots, sitemap], p, fav]) =>
+        [robots, sitemap, p, fav] as [ExtraResource, ExtraResource, ExtraResource, ExtraResource],
     );
     siteExtras = previous ? Promise.allSettled([previous]).then(() => batch) : batch;
   };
@@ -468,11 +473,9 @@ export async function fetchPage(
       () => extrasLimit.abort(new DOMException('site files took too long', 'TimeoutError')),
       Math.max(0, extrasEnd - (performance.now() - start)),
     );
-    const favicon = declaresIcon(text)
-      ? Promise.resolve(null)
-      : fetchExtra(session, `${new URL(page.finalUrl).origin}/favicon.ico`, 0, extrasSignal, userAgent, true);
-    const [extras, fav] = await Promise.all([siteExtras, favicon]);
+    const extras = await siteExtras;
     if (options.signal?.aborted) throw options.signal.reason;
+    const fav = declaresIcon(text) ? null : (extras?.[3] ?? null);
 
     const timings: PageTimings = {
       dns_ms: round(page.hop.dnsMs),
