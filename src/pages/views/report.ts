@@ -175,12 +175,14 @@ export function renderDetails(details: Details | undefined, label: string): Safe
 
 function renderCheck(c: CheckResult): SafeHtml {
   const state = stateOf(c);
+  const reasonText =
+    state === 'inconclusive' && c.inconclusive_reason ? INCONCLUSIVE_REASONS[c.inconclusive_reason] : '';
+  // the reason only when the message does not already say it
   const reason =
-    state === 'inconclusive' && c.inconclusive_reason
-      ? html`<p class="check__reason">${INCONCLUSIVE_REASONS[c.inconclusive_reason]}</p>`
-      : '';
+    reasonText && reasonText !== c.message ? html`<p class="check__reason">${reasonText}</p>` : '';
+  // nothing to fix on a page a check does not apply to
   const fix =
-    state !== 'passed' && c.how_to_fix
+    state !== 'passed' && c.inconclusive_reason !== 'not_applicable' && c.how_to_fix
       ? html`<div class="check__fix"><h4>How to fix</h4><p>${c.how_to_fix}</p></div>`
       : '';
   return html`<li class="check check--${state}" id="check-${c.id}">
