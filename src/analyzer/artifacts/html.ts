@@ -183,7 +183,7 @@ function lower(a: Record<string, string>, name: string): string | null {
 }
 
 function hostKey(host: string): string {
-  return host.startsWith('www.') ? host.slice(4) : host;
+  return host.charCodeAt(0) === 119 && host.startsWith('www.') ? host.slice(4) : host;
 }
 
 /** A capture collects text for an element still open (title, heading, anchor). */
@@ -225,48 +225,6 @@ function isWordChar(c: number): boolean {
   return true;
 }
 
-/** Counts words: runs of letters/digits; each CJK ideograph or kana counts as one word. */
-export function countWords(text: string): number {
-  return textStats(text, null).words;
-}
-
-/**
- * One loop over the visible text: words (runs of letters/digits, apostrophes and hyphens
- * inside; each CJK ideograph or kana is a word), the length with whitespace runs collapsed
- * and ends trimmed, and (into `at`, when given) the positions of "@" for the e-mail search.
- */
-export function textStats(text: string, at: number[] | null): { words: number; length: number } {
-  let n = 0;
-  let inWord = false;
-  let len = 0;
-  let pendingSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12) {
-      pendingSpace = len > 0;
-      inWord = false;
-      continue;
-    }
-    if (pendingSpace) len++;
-    pendingSpace = false;
-    len++;
-    if (c === 64 && at !== null && at.length < 200) at.push(i);
-    if (c > 0x3000 && isCjk(c)) {
-      n++;
-      inWord = false;
-    } else if (isWordChar(c)) {
-      if (!inWord) {
-        n++;
-        inWord = true;
-      }
-    } else if (c !== 39 && c !== 0x2019 && c !== 45) {
-      // apostrophes and hyphens keep a word together
-      inWord = false;
-    }
-  }
-  return { words: n, length: len };
-}
-
 const C_OTHER = 0;
 const C_SPACE = 1;
 const C_WORD = 2;
@@ -283,6 +241,51 @@ const ASCII_CLASS = (() => {
   t[45] = C_JOIN;
   return t;
 })();
+
+/** Counts words: runs of letters/digits; each CJK ideograph or kana counts as one word. */
+export function countWords(text: string): number {
+  return textStats(text, null).words;
+}
+
+/**
+ * One loop over the visible text: words (runs of letters/digits, apostrophes and hyphens
+ * inside; each CJK ideograph or kana is a word), the length with whitespace runs collapsed
+ * and ends trimmed, and (into `at`, when given) the positions of "@" for the e-mail search.
+ */
+export function textStats(text: string, at: number[] | null): { words: number; length: number } {
+  let words = 0;
+  let len = 0;
+  let pending = false;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const k = c < 128 ? ASCII_CLASS[c]! : c > 0x3000 && isCjk(c) ? C_CJK : isWordChar(c) ? C_WORD : C_OTHER;
+    if (k === C_SPACE) {
+      if (len > 0) pending = true;
+      inWord = false;
+      continue;
+    }
+    if (pending) len++;
+    pending = false;
+    len++;
+    if (k === C_WORD) {
+      if (!inWord) {
+        words++;
+        inWord = true;
+      }
+    } else if (k === C_CJK) {
+      words++;
+      inWord = false;
+    } else if (k === C_AT) {
+      if (at !== null && at.length < 200) at.push(i);
+      inWord = false;
+    } else if (k === C_OTHER && c !== 0x2019) {
+      inWord = false;
+    }
+    // C_JOIN (apostrophe, hyphen) and U+2019 keep a word together
+  }
+  return { words, length: len };
+}
 
 export interface HtmlFacts {
   doctype: Doctype | null;
@@ -428,59 +431,6 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         first: !seenElement,
       };
     }
-  };
-
-  // Counts over the visible text, kept as the chunks arrive (no second pass over the text):
-  // words, length with whitespace runs collapsed and ends trimmed, "@" positions for e-mails.
-  let tWords = 0;
-  let tLen = 0;
-  let tPending = false;
-  let tInWord = false;
-  /** length of textParts joined so far */
-  let tOffset = 0;
-  const at: number[] = [];
-
-  /** Adds a chunk (starting at `offset` in the joined text) to the counts; false when it is all whitespace. */
-  const scanText = (data: string, offset: number): boolean => {
-    // locals in the loop, written back once (closure variables would be loaded and stored per character)
-    let words = tWords;
-    let len = tLen;
-    let pending = tPending;
-    let inWord = tInWord;
-    let nonBlank = false;
-    for (let i = 0; i < data.length; i++) {
-      const c = data.charCodeAt(i);
-      const k = c < 128 ? ASCII_CLASS[c]! : c > 0x3000 && isCjk(c) ? C_CJK : isWordChar(c) ? C_WORD : C_OTHER;
-      if (k === C_SPACE) {
-        if (len > 0) pending = true;
-        inWord = false;
-        continue;
-      }
-      nonBlank = true;
-      if (pending) len++;
-      pending = false;
-      len++;
-      if (k === C_WORD) {
-        if (!inWord) {
-          words++;
-          inWord = true;
-        }
-      } else if (k === C_CJK) {
-        words++;
-        inWord = false;
-      } else if (k === C_AT) {
-        if (at.length < 200) at.push(offset + i);
-        inWord = false;
-      } else if (k === C_OTHER && c !== 0x2019) {
-        inWord = false;
-      }
-      // C_JOIN (apostrophe, hyphen) and U+2019 keep a word together
-    }
-    tWords = words;
-    tLen = len;
-    tPending = pending;
-    tInWord = inWord;
-    return nonBlank;
   };
 
   /** The start tag whose attributes the parser is still reporting; handled at the next event. */
@@ -640,7 +590,12 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         let internal: boolean | null = null;
         if (u !== null && (proto === 'http:' || proto === 'https:'))
           internal = hostKey(u.hostname) === pageHost;
-        if (href !== null && href.length > 7 && href.slice(0, 7).toLowerCase() === 'mailto:') {
+        if (
+          href !== null &&
+          href.length > 7 &&
+          (href.charCodeAt(0) | 0x20) === 109 && // m or M before slicing
+          href.slice(0, 7).toLowerCase() === 'mailto:'
+        ) {
           addEmailsFrom(decodeURIComponentSafe(href.slice(7).split('?')[0] ?? ''));
         }
         const anchor: Anchor = {
@@ -826,22 +781,17 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         if (captures.length > 0) for (const c of captures) c.parts.push(data);
         if (hidden === 0 && bodyStarted) {
-          // the pending separator acts like a space on the counts (idempotent if the chunk is blank)
-          if (needSpace) {
-            if (tLen > 0) tPending = true;
-            tInWord = false;
-          }
-          if (!scanText(data, tOffset + (needSpace ? 1 : 0))) {
+          // a blank chunk only separates words; the counts come from one loop over the joined
+          // text at the end (a flat string: much cheaper to read than the sliced chunks)
+          if (isBlank(data)) {
             needSpace = true;
             return;
           }
           if (needSpace) {
             textParts.push(' ');
-            tOffset++;
             needSpace = false;
           }
           textParts.push(data);
-          tOffset += data.length;
         }
       },
 
@@ -882,8 +832,10 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   f.baseHref = baseHref;
   f.baseUrl = base.href;
   f.text = textParts.join('');
-  f.textLength = tLen;
-  f.wordCount = tWords;
+  const at: number[] = [];
+  const stats = textStats(f.text, at);
+  f.textLength = stats.length;
+  f.wordCount = stats.words;
   // e-mail addresses in the visible text: only around the "@" signs the loop saw
   let searchedTo = 0;
   for (const i of at) {
