@@ -186,6 +186,53 @@ function hostKey(host: string): string {
   return host.charCodeAt(0) === 119 && host.startsWith('www.') ? host.slice(4) : host;
 }
 
+/** the attributes flush() reads (kept for TAG_FLAGS elements; the rest are not stored) */
+const READ_ATTRS: ReadonlyMap<string, string> = new Map(
+  [
+    'action',
+    'alt',
+    'aria-label',
+    'as',
+    'async',
+    'charset',
+    'content',
+    'data',
+    'decoding',
+    'defer',
+    'dir',
+    'fetchpriority',
+    'height',
+    'hidden',
+    'href',
+    'hreflang',
+    'http-equiv',
+    'id',
+    'itemprop',
+    'lang',
+    'loading',
+    'media',
+    'method',
+    'name',
+    'nomodule',
+    'onclick',
+    'poster',
+    'property',
+    'rel',
+    'role',
+    'sizes',
+    'src',
+    'srcset',
+    'style',
+    'target',
+    'title',
+    'type',
+    'vocab',
+    'width',
+    'xlink:href',
+    'xml:lang',
+  ].map((n) => [n, n]),
+);
+
 /** A capture collects text for an element still open (title, heading, anchor). */
 interface Capture {
   depth: number;
@@ -749,7 +796,12 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
       },
 
       onattribute(name, value) {
-        if (pendingAttrs !== null && pendingAttrs[name] === undefined) pendingAttrs[name] = value;
+        if (pendingAttrs !== null) {
+          // the interned name from the table: a keyed store with an attribute-name slice would look
+          // it up in the string table first
+          const key = READ_ATTRS.get(name);
+          if (key !== undefined && pendingAttrs[key] === undefined) pendingAttrs[key] = value;
+        }
         switch (name.length) {
           case 5:
             if (name === 'style' && !isBlank(value)) pStyle = true;
