@@ -27,8 +27,19 @@ const CATEGORY_NAMES: Record<string, string> = {
   miscellaneous: 'Miscellaneous',
 };
 
+/**
+ * Text from the audited page (headings, link text, attribute values…) may hold control
+ * characters: written raw, an ESC would drive the terminal (clear it, set its title, forge
+ * colours). They are shown escaped instead (`\x1b`).
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+export function safeText(text: string): string {
+  return text.replace(CONTROL, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 function wrap(text: string, width: number, indent: string): string {
-  const words = text.split(/\s+/).filter(Boolean);
+  const words = text.split(/\s+/).filter(Boolean).map(safeText);
   const lines: string[] = [];
   let line = '';
   for (const w of words) {
@@ -46,10 +57,10 @@ function wrap(text: string, width: number, indent: string): string {
 function detailLines(details: Details, max = 8): string[] {
   switch (details.type) {
     case 'text':
-      return [details.text];
+      return [safeText(details.text)];
     case 'list': {
       const more = details.items.length - max + (details.truncated ?? 0);
-      const out = details.items.slice(0, max);
+      const out = details.items.slice(0, max).map(safeText);
       if (more > 0) out.push(`… and ${more} more`);
       return out;
     }
@@ -57,7 +68,7 @@ function detailLines(details: Details, max = 8): string[] {
       const more = details.rows.length - max + (details.truncated ?? 0);
       const out = details.rows.slice(0, max).map((r) =>
         r
-          .map((c, i) => `${details.headings[i] ? `${details.headings[i]}: ` : ''}${c === null ? '–' : String(c)}`)
+          .map((c, i) => safeText(`${details.headings[i] ? `${details.headings[i]}: ` : ''}${c === null ? '–' : String(c)}`))
           .join(' · '),
       );
       if (more > 0) out.push(`… and ${more} more`);
@@ -72,8 +83,8 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
   const bandStyle: Style = report.result === 'good' ? 'green' : report.result === 'decent' ? 'yellow' : 'red';
   const out: string[] = [];
 
-  out.push(c('bold', `Pagegrade report for ${report.url}`));
-  if (report.final_url !== report.url) out.push(`Final URL: ${report.final_url}`);
+  out.push(c('bold', `Pagegrade report for ${safeText(report.url)}`));
+  if (report.final_url !== report.url) out.push(`Final URL: ${safeText(report.final_url)}`);
   out.push(
     `Status ${report.page.status} · HTTP/${report.page.http_version} · ${report.page.timings.total_ms} ms · ` +
       `${(report.page.sizes.html_bytes / 1024).toFixed(1)} kB HTML`,
@@ -105,7 +116,7 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
   if (failed.length === 0) out.push('  none');
   for (const r of failed) {
     out.push(
-      `  ${c('red', '✗')} ${c('bold', r.title)} ${c('dim', `[${r.priority}, ${CATEGORY_NAMES[r.category] ?? r.category}, ${r.id}]`)}`,
+      `  ${c('red', '✗')} ${c('bold', safeText(r.title))} ${c('dim', `[${r.priority}, ${CATEGORY_NAMES[r.category] ?? r.category}, ${r.id}]`)}`,
     );
     out.push(wrap(r.message, width, '      '));
     if (r.details) for (const l of detailLines(r.details)) out.push(c('dim', `      - ${l.slice(0, width - 8)}`));
@@ -116,14 +127,14 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
     out.push('');
     out.push(c('bold', `Not judged (${unjudged.length})`));
     for (const r of unjudged) {
-      out.push(`  ${c('yellow', '?')} ${r.title} ${c('dim', `[${r.id}]`)}`);
+      out.push(`  ${c('yellow', '?')} ${safeText(r.title)} ${c('dim', `[${r.id}]`)}`);
       out.push(wrap(r.message, width, '      '));
     }
   }
 
   out.push('');
   out.push(c('bold', `Passed checks (${passed.length})`));
-  for (const r of passed) out.push(`  ${c('green', '✓')} ${r.title} ${c('dim', `[${r.id}]`)}`);
+  for (const r of passed) out.push(`  ${c('green', '✓')} ${safeText(r.title)} ${c('dim', `[${r.id}]`)}`);
   out.push('');
   return out.join('\n');
 }

@@ -87,6 +87,22 @@ describe('pagegrade audit', () => {
     assert.match(r.stdout, /Fix: /);
   });
 
+  test("the page's own text cannot put control characters on the terminal", async () => {
+    // &#27; is ESC: a heading that would clear the screen, link text that would forge colours
+    site.route(
+      '/escapes',
+      html(
+        '<html lang="en"><head><title>Escapes</title></head><body><h1>one&#27;[2J</h1><h1>two</h1>' +
+          '<a>no link&#27;]0;title&#7;</a><a href="/x">here&#27;[31m</a></body></html>',
+      ),
+    );
+    const r = await run(['audit', `${site.origin}/escapes`], allow);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    assert.ok(!r.stdout.includes('\u001b'), 'no raw ESC in the output');
+    assert.ok(!r.stdout.includes('\u0007'), 'no raw BEL in the output');
+    assert.match(r.stdout, /one\\x1b\[2J/);
+  });
+
   test('--fail-on decent fails a decent or bad page; good still passes', async () => {
     const good = await run(['audit', `${site.origin}/`, '--fail-on', 'decent', '--json'], allow);
     const report = JSON.parse(good.stdout) as { result: string };
