@@ -108,6 +108,17 @@ describe('fetchPage', () => {
     );
   });
 
+  test('credentials in a redirect target are dropped from the URLs the snapshot records', async () => {
+    site.route('/creds-end', html(page));
+    site.route('/to-creds', {
+      status: 302,
+      headers: { location: site.origin.replace('://', '://user:secret@') + '/creds-end' },
+    });
+    const snap = await fetchPage(`${site.origin}/to-creds`, opts);
+    assert.equal(snap.finalUrl, `${site.origin}/creds-end`);
+    assert.ok(!JSON.stringify(snap.redirects).includes('secret'));
+  });
+
   test('a redirect to another scheme is refused', async () => {
     site.route('/to-ftp', { status: 302, headers: { location: 'ftp://example.com/' } });
     await rejectsWith(fetchPage(`${site.origin}/to-ftp`, opts), 'invalid_url', /not an http or https URL/);

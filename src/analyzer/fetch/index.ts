@@ -219,6 +219,9 @@ async function fetchResource(
         );
       }
       next.hash = '';
+      // credentials in a Location are never sent; dropped so that no report shows them
+      next.username = '';
+      next.password = '';
       url = next;
       continue;
     }
