@@ -38,14 +38,50 @@ export function substringMatch(
   table: 'reports' | 'projects',
   column: 'url' | 'name',
   term: string,
+  /** SQLite: `+id IN (…)`, so the matches are checked while walking another index, not fetched by rowid */
+  probeInWalk = false,
 ): RawBuilder<boolean> {
+  // stored URLs and names never hold NUL (URLs percent-encode it); as a term it is refused by
+  // PostgreSQL, breaks an FTS5 phrase and cuts a LIKE pattern short in SQLite: it matches nothing
+  if (term.includes('\u0000')) return sql<boolean>`1 = 0`;
   const ref = sql.ref(`${table}.${column}`);
   const pattern = `%${escapeLike(term)}%`;
   if (dialect === 'postgres') return sql<boolean>`${ref} ILIKE ${pattern} ESCAPE '\\'`;
   if ([...term].length >= TRIGRAM_MIN) {
     const fts = sql.table(`${table}_fts`);
     const phrase = `"${term.replaceAll('"', '""')}"`;
-    return sql<boolean>`${sql.ref(`${table}.id`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${phrase})`;
+    const id = probeInWalk ? sql`+${sql.ref(`${table}.id`)}` : sql.ref(`${table}.id`);
+    return sql<boolean>`${id} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${phrase})`;
   }
   return sql<boolean>`${ref} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/**
+ * The same substring condition as `substringMatch`, evaluated row by row while walking
+ * another index (never through the trigram index): for a term common enough that the first
+ * page is found after a few hundred rows of the sort index.
+ * - PostgreSQL: `(column || '') ILIKE …` — the same ILIKE, on an expression the pg_trgm index
+ *   cannot serve, so the planner walks the btree index of the requested order.
+ * - SQLite: `column LIKE …` (ASCII case folding: only for ASCII terms, where it equals the
+ *   FTS5 trigram phrase match on the stored ASCII URLs; see `canFilterRowByRow`).
+ */
+export function substringFilter(
+  dialect: Dialect,
+  table: 'reports' | 'projects',
+  column: 'url' | 'name',
+  term: string,
+): RawBuilder<boolean> {
+  // stored URLs and names never hold NUL (URLs percent-encode it); as a term it is refused by
+  // PostgreSQL, breaks an FTS5 phrase and cuts a LIKE pattern short in SQLite: it matches nothing
+  if (term.includes('\u0000')) return sql<boolean>`1 = 0`;
+  const ref = sql.ref(`${table}.${column}`);
+  const pattern = `%${escapeLike(term)}%`;
+  if (dialect === 'postgres') return sql<boolean>`(${ref} || '') ILIKE ${pattern} ESCAPE '\\'`;
+  return sql<boolean>`${ref} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** Whether `substringFilter` matches exactly what `substringMatch` does for this term. */
+export function canFilterRowByRow(dialect: Dialect, term: string): boolean {
+  // SQLite's LIKE folds ASCII letters only, FTS5 folds Unicode: equal on printable ASCII
+  return dialect === 'postgres' || /^[\x20-\x7e]+$/.test(term);
 }

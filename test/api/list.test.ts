@@ -233,6 +233,15 @@ forEachDialect('list endpoints', (h) => {
     assert.equal(body.meta.total, 0, '% is a literal character');
     ({ body } = await list('?search='));
     assert.equal(body.meta.total, TOTAL, 'an empty search filters nothing');
+    // NUL (short and long terms: LIKE and the trigram index) matches nothing, never a 500
+    for (const term of ['%00', '%00alpha', 'alpha%00', 'a%00']) {
+      const r = await list(`?search=${term}&per_page=100`);
+      assert.equal(r.res.statusCode, 200, `${term}: ${r.res.body}`);
+      assert.equal(r.body.meta.total, 0, term);
+      const p = await projects(`?search=${term}`);
+      assert.equal(p.res.statusCode, 200, `${term}: ${p.res.body}`);
+      assert.equal(p.body.meta.total, 0, term);
+    }
     ({ body } = await list('?project=alpha.test'));
     assert.equal(body.meta.total, 2);
     assert.ok(body.data.every((r) => r.project === 'alpha.test'));
