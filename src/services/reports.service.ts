@@ -24,13 +24,40 @@ import {
   updateReportSettings,
   type AuditColumns,
 } from '../store/reports.repository.js';
-import { adjustUserCounters, getUserCounters } from '../store/users.repository.js';
+import {
+  adjustUserCounters,
+  getReportsState,
+  getReportsVersion,
+  getUserCounters,
+} from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.js';
 
 /** earlier runs kept per report (the oldest go first) */
 export const HISTORY_LIMIT = 50;
+
+/** filtered totals kept per process (entries; the least recently used go first) */
+export const TOTALS_CACHE_SIZE = 10_000;
+
+/** A small LRU: a Map keeps insertion order, a hit moves the entry to the end. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
+}
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
@@ -54,6 +81,7 @@ function isFetchError(err: unknown): err is Error {
 export function createReportServices(ctx: ServiceContext): Services['reports'] {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
+  const totals = new Lru<number>(TOTALS_CACHE_SIZE);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
   async function audit(url: string): Promise<AuditReport> {
@@ -82,23 +110,50 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
       const page = q.page ?? 1;
       const filter = { search: q.search ? q.search : undefined, project: q.project, result: q.result };
       let total: number;
+      // for a search: how many of the user's reports pass the other filters (an upper bound)
+      let rows: number | undefined;
       if (!filter.search && filter.project === undefined) {
         const counters = await getUserCounters(db, userId);
         total = filter.result ? counters[filter.result] : counters.reports;
       } else if (!filter.search && filter.result === undefined) {
         total = (await findProject(db, userId, filter.project!))?.reportsCount ?? 0;
       } else {
-        total = await countReports(db, userId, filter);
+        // Counted once per version of the user's reports: the version changes in the same
+        // transaction as every insert, delete or result change, and URLs and projects never
+        // change, so a total counted at a version is exact while that version is current.
+        // Read again after counting: if it moved meanwhile, the count may belong to either
+        // version and is not kept.
+        const state = await getReportsState(db, userId);
+        if (!state) return { items: [], total: 0 };
+        rows = filter.result ? state[filter.result] : state.reports;
+        const key = JSON.stringify([
+          userId,
+          state.version,
+          filter.search ?? null,
+          filter.project ?? null,
+          filter.result ?? null,
+        ]);
+        const cached = totals.get(key);
+        if (cached !== undefined) total = cached;
+        else {
+          total = await countReports(db, userId, filter);
+          if ((await getReportsVersion(db, userId)) === state.version) totals.set(key, total);
+        }
       }
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
-      const items = await listReports(db, userId, {
-        ...filter,
-        sortBy: q.sortBy ?? 'id',
-        sort: q.sort ?? 'desc',
-        limit: perPage,
-        offset,
-      });
+      const items = await listReports(
+        db,
+        userId,
+        {
+          ...filter,
+          sortBy: q.sortBy ?? 'id',
+          sort: q.sort ?? 'desc',
+          limit: perPage,
+          offset,
+        },
+        filter.search && rows !== undefined ? { matches: total, rows } : undefined,
+      );
       return { items, total };
     },
 

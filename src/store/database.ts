@@ -30,6 +30,8 @@ export interface UsersTable {
   good_count: Generated<number>;
   decent_count: Generated<number>;
   bad_count: Generated<number>;
+  /** bumped with every change of the report counters (a version of the user's report set) */
+  reports_version: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -1,8 +1,8 @@
 // reports and report_runs: every SQL statement on them. JSON columns are stored as text
 // (exact round trip, key order kept) and parsed here; dates come back as ISO strings.
 import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../analyzer/types.js';
-import { dialectOf, type Db } from './database.js';
-import { substringMatch, toIso, toNumber } from './sql-helpers.js';
+import { dialectOf, type Db, type Dialect } from './database.js';
+import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 
 export const RESULT_RANK: Record<ResultBand, number> = { good: 0, decent: 1, bad: 2 };
 
@@ -183,12 +183,69 @@ export async function getPasswordHash(db: Db, id: number): Promise<string | null
   return row?.password_hash ?? null;
 }
 
-function filtered(db: Db, userId: number, f: ReportFilter) {
+/**
+ * How a search condition is evaluated: `trigram` through the trigram index (every match, then
+ * the filters); `rowByRow`: the URL of each row of the walked index is checked (never the
+ * trigram index); `probe` (SQLite): the trigram matches are looked up while walking the
+ * covering sort index, so no table row is read for them.
+ */
+type SearchPlan = 'trigram' | 'rowByRow' | 'probe';
+
+function filtered(db: Db, userId: number, f: ReportFilter, plan: SearchPlan = 'trigram') {
   let q = db.selectFrom('reports').where('reports.user_id', '=', userId);
   if (f.project !== undefined) q = q.where('reports.project', '=', f.project);
   if (f.result !== undefined) q = q.where('reports.result_rank', '=', RESULT_RANK[f.result]);
-  if (f.search) q = q.where(substringMatch(dialectOf(db), 'reports', 'url', f.search));
+  if (f.search) {
+    const dialect = dialectOf(db);
+    q = q.where(
+      plan === 'rowByRow'
+        ? substringFilter(dialect, 'reports', 'url', f.search)
+        : substringMatch(dialect, 'reports', 'url', f.search, plan === 'probe'),
+    );
+  }
   return q;
+}
+
+/** What is known of a search before its page is read: its total, and the rows it is taken from. */
+export interface SearchEstimate {
+  /** the exact number of matches (the list's total) */
+  matches: number;
+  /** how many of the user's reports pass the other filters (or an upper bound) */
+  rows: number;
+}
+
+/** At most this many index entries expected to be walked for a page found row by row. */
+export const WALK_MAX_ROWS = 5_000;
+
+/** SQLite: more trigram matches than this are probed from the sort index rather than fetched by rowid. */
+export const PROBE_MIN_MATCHES = 1_000;
+
+/**
+ * How a search page is found. The trigram index yields every match (cost ∝ matches, then a
+ * sort); walking the index of the requested order and checking each row's URL stops at the
+ * page's last match, after about (offset + limit) × rows / matches entries when the matches
+ * are spread over that order — true of ids, dates and results, not of URLs (a term such as a
+ * host name matches one stretch of the URL order), so sort_by=url never walks row by row.
+ * On SQLite, many trigram matches in an order other than id are probed from the covering
+ * sort index (`probe`), not fetched by rowid: that would read every matching (fat) row.
+ */
+export function searchPlan(
+  dialect: Dialect,
+  o: ReportListOptions,
+  e: SearchEstimate | undefined,
+): SearchPlan {
+  if (!o.search || !e || e.matches <= 0) return 'trigram';
+  const walked = ((o.offset + o.limit) * e.rows) / e.matches;
+  if (
+    o.sortBy !== 'url' &&
+    walked <= WALK_MAX_ROWS &&
+    walked <= e.matches &&
+    canFilterRowByRow(dialect, o.search)
+  ) {
+    return 'rowByRow';
+  }
+  if (dialect === 'sqlite' && o.sortBy !== 'id' && e.matches > PROBE_MIN_MATCHES) return 'probe';
+  return 'trigram';
 }
 
 const sortColumn = {
@@ -200,11 +257,16 @@ const sortColumn = {
 
 /**
  * A page of report summaries (no results/page columns are read). Ties broken by id, same
- * direction. The page's ids come first from the index alone (deep offsets skip index entries,
+ * direction. With a search, `estimate` chooses how the page is found (`searchPlan`). The page's ids come first from the index alone (deep offsets skip index entries,
  * not table rows), then the rows for those ids.
  */
-export async function listReports(db: Db, userId: number, o: ReportListOptions): Promise<ReportSummaryRow[]> {
-  let ids = filtered(db, userId, o).select('reports.id');
+export async function listReports(
+  db: Db,
+  userId: number,
+  o: ReportListOptions,
+  estimate?: SearchEstimate,
+): Promise<ReportSummaryRow[]> {
+  let ids = filtered(db, userId, o, searchPlan(dialectOf(db), o, estimate)).select('reports.id');
   const column = sortColumn[o.sortBy];
   if (column !== null) ids = ids.orderBy(column, o.sort);
   const page = await ids.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();

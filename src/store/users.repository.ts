@@ -87,9 +87,45 @@ export async function adjustUserCounters(
   if (entries.length === 0) return;
   await db
     .updateTable('users')
-    .set((eb) =>
-      Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])),
-    )
+    .set((eb) => ({
+      ...Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])),
+      // every insert, delete or result change of a report changes a counter: a new version
+      reports_version: eb('reports_version', '+', 1),
+    }))
     .where('id', '=', userId)
     .execute();
+}
+
+/** The report counters and the version of the set they count, read together (one row). */
+export async function getReportsState(
+  db: Db,
+  userId: number,
+): Promise<{ version: number; reports: number; good: number; decent: number; bad: number } | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['reports_version', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    version: toNumber(row.reports_version),
+    reports: toNumber(row.reports_count),
+    good: toNumber(row.good_count),
+    decent: toNumber(row.decent_count),
+    bad: toNumber(row.bad_count),
+  };
+}
+
+/**
+ * The version of a user's set of reports (ids, projects, results): it changes in the same
+ * transaction as every change of the report counters, so anything computed from the reports'
+ * url/project/result at one version (a search total) is exact for as long as it is current.
+ */
+export async function getReportsVersion(db: Db, userId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('users')
+    .select('reports_version')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row ? toNumber(row.reports_version) : null;
 }

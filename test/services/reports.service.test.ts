@@ -7,8 +7,9 @@ import { analyze } from '../../src/analyzer/index.js';
 import { AppError } from '../../src/errors.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { HISTORY_LIMIT } from '../../src/services/reports.service.js';
-import { countReports } from '../../src/store/reports.repository.js';
-import { getUserCounters, insertUser } from '../../src/store/users.repository.js';
+import { withTransaction } from '../../src/store/database.js';
+import { countReports, insertReport } from '../../src/store/reports.repository.js';
+import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 
@@ -323,6 +324,79 @@ for (const dialect of dialects) {
       const remaining = await countReports(t.db, bob, {});
       const projects = await s.projects.list(bob, {});
       assert.equal(projects.items[0]?.reportsCount ?? 0, remaining);
+    });
+
+    test('search totals are counted once per version of the user reports, exact after every change', async () => {
+      const carol = (await insertUser(t.db, 'carol', new Date().toISOString())).id;
+      const search = (q: { search: string; result?: 'good' | 'decent'; page?: number }) =>
+        s.reports.list(carol, { perPage: 10, ...q });
+      site.route('/cache-flip', html(goodPage(site.origin)));
+      const a = await s.reports.create(carol, { url: `${site.origin}/mid?cache=1` });
+      const b = await s.reports.create(carol, { url: `${site.origin}/mid?cache=2` });
+      const flip = await s.reports.create(carol, { url: `${site.origin}/cache-flip?cache=3` });
+      assert.equal((await search({ search: 'CACHE=' })).total, 3);
+      assert.equal((await search({ search: 'cache=', result: 'good' })).total, 1);
+      const page1 = await search({ search: 'CACHE=' });
+      assert.deepEqual(
+        page1.items.map((r) => r.id),
+        [flip.id, b.id, a.id],
+      );
+      assert.deepEqual(await search({ search: 'CACHE=', page: 2 }), { items: [], total: 3 });
+
+      // a row written without the counters (so without a new version) is not seen: the
+      // repeated search did not count again
+      const version = await t.db
+        .selectFrom('users')
+        .select('reports_version')
+        .where('id', '=', carol)
+        .executeTakeFirstOrThrow();
+      await withTransaction(t.db, async (trx) => {
+        await insertReport(trx, {
+          userId: carol,
+          url: `${site.origin}/mid?cache=4`,
+          project: '127.0.0.1',
+          privacy: 0,
+          passwordHash: null,
+          now: new Date().toISOString(),
+          finalUrl: `${site.origin}/mid?cache=4`,
+          result: 'decent',
+          score: 60,
+          generatedAt: new Date().toISOString(),
+          categories: a.categories,
+          results: a.results,
+          page: a.page,
+        });
+      });
+      assert.equal((await search({ search: 'CACHE=' })).total, 3, 'cached for this version');
+      // …and is counted once the counters (and the version) move, as they do in the same
+      // transaction as every real insert
+      await adjustUserCounters(t.db, carol, { reports: 1, decent: 1 });
+      const after = await t.db
+        .selectFrom('users')
+        .select('reports_version')
+        .where('id', '=', carol)
+        .executeTakeFirstOrThrow();
+      assert.ok(Number(after.reports_version) > Number(version.reports_version));
+      assert.equal((await search({ search: 'CACHE=' })).total, 4);
+
+      // create, delete, a re-audit that changes the result, a project delete: exact each time
+      await s.reports.create(carol, { url: `${site.origin}/mid?cache=5` });
+      assert.equal((await search({ search: 'CACHE=' })).total, 5);
+      await s.reports.delete(carol, a.id);
+      assert.equal((await search({ search: 'CACHE=' })).total, 4);
+      site.route('/cache-flip', html(MID));
+      assert.equal((await s.reports.update(carol, flip.id, { results: true })).result, 'decent');
+      assert.equal((await search({ search: 'cache=', result: 'good' })).total, 0);
+      assert.equal((await search({ search: 'cache=', result: 'decent' })).total, 4);
+
+      // another process (its own services and cache) writes: this one sees it at once
+      const other = createServices({ db: t.db, analyze, config });
+      await other.reports.create(carol, { url: `${site.origin}/mid?cache=6` });
+      assert.equal((await search({ search: 'CACHE=' })).total, 5);
+      assert.equal((await other.reports.list(carol, { search: 'cache=' })).total, 5);
+      await other.projects.delete(carol, '127.0.0.1');
+      assert.deepEqual(await search({ search: 'CACHE=' }), { items: [], total: 0 });
+      assert.equal((await search({ search: 'cache=', result: 'decent' })).total, 0);
     });
   });
 }

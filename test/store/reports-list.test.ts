@@ -12,7 +12,14 @@ import {
 } from '../../src/services/index.js';
 import { migrate, withTransaction, type Db } from '../../src/store/database.js';
 import { addReportToProject } from '../../src/store/projects.repository.js';
-import { countReports, insertReport } from '../../src/store/reports.repository.js';
+import {
+  countReports,
+  insertReport,
+  listReports,
+  searchPlan,
+  type ReportListOptions,
+  type SearchEstimate,
+} from '../../src/store/reports.repository.js';
 import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 
@@ -308,6 +315,87 @@ for (const dialect of dialects) {
       );
       const empty = await services.reports.list(alice, { search: '', project: 'a.example' });
       assert.equal(empty.total, seeded.filter((s) => s.project === 'a.example').length);
+    });
+
+    // Every way a search page can be found gives the same pages: the trigram index (no
+    // estimate), the sort index walked with the URL checked row by row (a common term), and
+    // (SQLite) trigram matches probed from the covering sort index (many matches).
+    const plans: [string, SearchEstimate | undefined][] = [
+      ['trigram', undefined],
+      ['rowByRow', { matches: 1_000_000, rows: 1 }],
+      ['probe', { matches: 1_000_000, rows: 1_000_000_000 }],
+    ];
+    for (const [planName, estimate] of plans) {
+      test(`search pages through the ${planName} plan: every sort, order and filter`, async () => {
+        const terms: [string, (url: string) => boolean][] = [
+          ['A.EXAMPLE', (u) => u.includes('a.example')],
+          ['example/', (u) => u.includes('example/')],
+          ['a_b', (u) => u.includes('a_b')],
+          ['%', (u) => u.includes('%')],
+          ['Z', (u) => u.toLowerCase().includes('z')],
+          ['e"q', (u) => u.includes('e"q')],
+          ['NOT THERE', () => false],
+        ];
+        const filters: { project?: string; result?: ResultBand }[] = [
+          {},
+          { result: 'good' },
+          { project: 'a.example' },
+          { project: 'b.example', result: 'bad' },
+        ];
+        let planned = 0;
+        for (const [search, matches] of terms)
+          for (const f of filters)
+            for (const sortBy of ['id', 'generated_at', 'url', 'result'] as const)
+              for (const sort of ['asc', 'desc'] as const) {
+                const key = (s: Seeded) =>
+                  sortBy === 'id'
+                    ? s.id
+                    : sortBy === 'generated_at'
+                      ? s.generatedAt
+                      : sortBy === 'url'
+                        ? s.url
+                        : RANK[s.result];
+                const dir = sort === 'asc' ? 1 : -1;
+                const expected = seeded
+                  .filter(
+                    (s) =>
+                      matches(s.url) &&
+                      (f.project === undefined || s.project === f.project) &&
+                      (f.result === undefined || s.result === f.result),
+                  )
+                  .sort((a, b) => dir * (cmp(key(a), key(b)) || cmp(a.id, b.id)))
+                  .map((s) => s.id);
+                const got: number[] = [];
+                for (let offset = 0; offset < expected.length + 3; offset += 3) {
+                  const o: ReportListOptions = { search, ...f, sortBy, sort, limit: 3, offset };
+                  if (searchPlan(t.dialect, o, estimate) === planName) planned++;
+                  got.push(...(await listReports(t.db, alice, o, estimate)).map((r) => r.id));
+                }
+                assert.deepEqual(got, expected, `${search} ${JSON.stringify(f)} ${sortBy} ${sort}`);
+              }
+        // the plan under test is really taken (probe exists on SQLite only; sort_by=url never walks)
+        if (planName !== 'probe' || t.dialect === 'sqlite')
+          assert.ok(planned > 0, `${planName} never chosen`);
+      });
+    }
+
+    test('search plan: a common term walks the sort index, a rare one uses the trigram index', () => {
+      const o: ReportListOptions = { search: 'tomato', sortBy: 'id', sort: 'desc', limit: 10, offset: 0 };
+      const common = { matches: 90_000, rows: 1_000_000 };
+      const rare = { matches: 142, rows: 1_000_000 };
+      assert.equal(searchPlan(t.dialect, o, common), 'rowByRow');
+      assert.equal(searchPlan(t.dialect, o, rare), 'trigram');
+      assert.equal(searchPlan(t.dialect, o, undefined), 'trigram');
+      // deep pages of a common term: walking would pass too many rows
+      assert.equal(searchPlan(t.dialect, { ...o, offset: 10_000 }, common), 'trigram');
+      // URLs cluster by term (host names): sort_by=url never walks row by row
+      const byUrl = searchPlan(t.dialect, { ...o, sortBy: 'url' }, common);
+      assert.equal(byUrl, t.dialect === 'sqlite' ? 'probe' : 'trigram');
+      // SQLite's LIKE folds ASCII only: other terms stay on the trigram index
+      assert.equal(
+        searchPlan(t.dialect, { ...o, search: 'tomaté' }, common),
+        t.dialect === 'sqlite' ? 'trigram' : 'rowByRow',
+      );
     });
 
     test('counters equal real counts', async () => {

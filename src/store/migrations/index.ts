@@ -1,7 +1,9 @@
 // The migrations, in order of their dated names. Each file is frozen once released.
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-21T21-initial.js';
+import * as reportsVersion from './2026-11-21T22-reports-version.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
+  '2026-11-21T22-reports-version': reportsVersion,
 };
