@@ -10,6 +10,9 @@ export const PER_PAGE = [10, 25, 50, 100] as const;
 /** The largest report id a request may name (PostgreSQL `integer`); larger ids answer 404. */
 export const MAX_ID = 2_147_483_647;
 
+/** No NUL character (no host name has one, and PostgreSQL refuses it in text). */
+const NO_NUL = '^[^\\u0000]*$';
+
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 
@@ -26,7 +29,13 @@ export const ListReportsQuery = Type.Object({
   search_by: Type.Optional(
     Type.String({ enum: ['url'], default: 'url', description: 'Field that `search` matches.' }),
   ),
-  project: Type.Optional(Type.String({ maxLength: 255, description: 'Only the reports of this project.' })),
+  project: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      pattern: NO_NUL,
+      description: 'Only the reports of this project.',
+    }),
+  ),
   result: Type.Optional(
     Type.String({ enum: [...RESULTS], description: 'Only the reports with this result.' }),
   ),
@@ -67,7 +76,12 @@ export const ReportParams = Type.Object({
 export type ReportParams = Static<typeof ReportParams>;
 
 export const ProjectParams = Type.Object({
-  project: Type.String({ minLength: 1, maxLength: 255, description: 'Project name (a host name).' }),
+  project: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: NO_NUL,
+    description: 'Project name (a host name).',
+  }),
 });
 export type ProjectParams = Static<typeof ProjectParams>;
 

@@ -242,6 +242,16 @@ forEachDialect('list endpoints', (h) => {
       assert.equal(p.res.statusCode, 200, `${term}: ${p.res.body}`);
       assert.equal(p.body.meta.total, 0, term);
     }
+    // a NUL in a project name: 422 as a filter, 404 as a project to delete (never a 500)
+    const nul = await list('?project=%00');
+    assert.equal(nul.res.statusCode, 422, nul.res.body);
+    assert.ok((nul.res.json() as { errors: Record<string, string[]> }).errors.project);
+    const del = await h().request({
+      method: 'DELETE',
+      url: '/api/v1/projects/a%00',
+      headers: h().alice.auth,
+    });
+    assert.equal(del.statusCode, 404, del.body);
     ({ body } = await list('?project=alpha.test'));
     assert.equal(body.meta.total, 2);
     assert.ok(body.data.every((r) => r.project === 'alpha.test'));
