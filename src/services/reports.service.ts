@@ -57,6 +57,10 @@ class Lru<V> {
     if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
     this.map.set(key, value);
   }
+  /** Removes the entry if it still holds `value`. */
+  delete(key: string, value: V | undefined): void {
+    if (this.map.get(key) === value) this.map.delete(key);
+  }
 }
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
@@ -81,7 +85,7 @@ function isFetchError(err: unknown): err is Error {
 export function createReportServices(ctx: ServiceContext): Services['reports'] {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
-  const totals = new Lru<number>(TOTALS_CACHE_SIZE);
+  const totals = new Lru<Promise<number>>(TOTALS_CACHE_SIZE);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
   async function audit(url: string): Promise<AuditReport> {
@@ -122,7 +126,8 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
         // transaction as every insert, delete or result change, and URLs and projects never
         // change, so a total counted at a version is exact while that version is current.
         // Read again after counting: if it moved meanwhile, the count may belong to either
-        // version and is not kept.
+        // version and is not kept. Concurrent requests for the same total share one count
+        // (the entry holds the promise), so a burst of them does not count N times.
         const state = await getReportsState(db, userId);
         if (!state) return { items: [], total: 0 };
         rows = filter.result ? state[filter.result] : state.reports;
@@ -133,12 +138,18 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
           filter.project ?? null,
           filter.result ?? null,
         ]);
-        const cached = totals.get(key);
-        if (cached !== undefined) total = cached;
-        else {
-          total = await countReports(db, userId, filter);
-          if ((await getReportsVersion(db, userId)) === state.version) totals.set(key, total);
+        let counting = totals.get(key);
+        if (counting === undefined) {
+          const version = state.version;
+          counting = (async () => {
+            const n = await countReports(db, userId, filter);
+            if ((await getReportsVersion(db, userId)) !== version) totals.delete(key, counting);
+            return n;
+          })();
+          totals.set(key, counting);
+          counting.catch(() => totals.delete(key, counting));
         }
+        total = await counting;
       }
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
