@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Services } from './services/types.js';
-import { genReqId, loggerOptions } from './http/logger.js';
+import { RequestLog, genReqId, loggerOptions } from './http/logger.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/plugins/body.js';
 import { registerErrorHandlers, sendError } from './http/plugins/errors.js';
 import { badRequest, notFound } from './errors.js';
@@ -35,6 +35,8 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
+const DIGITS = /^[0-9]+$/;
+
 export async function buildApp(
   config: Pick<Config, 'publicUrl' | 'rateLimit' | 'logLevel'> & Partial<Pick<Config, 'trustProxy'>>,
   deps: AppDeps,
@@ -44,6 +46,8 @@ export async function buildApp(
     trustProxy: config.trustProxy ?? false,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
     genReqId,
+    // one log line per request (when answered), not Fastify's incoming/completed pair
+    logController: new RequestLog(),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
@@ -69,9 +73,11 @@ export async function buildApp(
   // tests check the real output against them, rather than a serializer reshaping it silently.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that run on every request are callback-style (no promise per hook and request).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
+    done();
   });
 
   // Graceful close: requests in flight finish, and their connections close after the answer
@@ -81,18 +87,20 @@ export async function buildApp(
     closing = true;
     app.server.closeIdleConnections?.();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   registerErrorHandlers(app);
   // An id in a path is decimal digits: the validator would otherwise coerce `0x1`, `1e0`, `+1`,
   // ` 1` or `1.0` to report 1. Anything else names nothing (404: JSON under /api, HTML elsewhere).
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const id = (request.params as { id?: unknown } | undefined)?.id;
-    if (typeof id === 'string' && !/^[0-9]+$/.test(id)) {
-      throw notFound(request.routeOptions.config.notFoundMessage);
+    if (typeof id === 'string' && !DIGITS.test(id)) {
+      return done(notFound(request.routeOptions.config.notFoundMessage));
     }
+    done();
   });
   await registerBodyParsers(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: VERSION });

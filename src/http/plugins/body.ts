@@ -32,7 +32,8 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
 
   // A POST, PUT or PATCH without a body is an empty set of fields (then validated as such).
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined || request.body === null) request.body = {};
+    done();
   });
 }

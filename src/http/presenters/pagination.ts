@@ -14,8 +14,9 @@ export interface PaginationInput<T> {
 
 export function paginate<T>({ items, total, page, perPage, path, rawQuery }: PaginationInput<T>) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
+  // parsed once: set() replaces `page` where it stands (or appends it), as on a fresh copy
+  const params = new URLSearchParams(rawQuery);
   const link = (p: number) => {
-    const params = new URLSearchParams(rawQuery);
     params.set('page', String(p));
     return `${path}?${params.toString()}`;
   };
