@@ -1,5 +1,6 @@
 // reports and report_runs: every SQL statement on them. JSON columns are stored as text
 // (exact round trip, key order kept) and parsed here; dates come back as ISO strings.
+import { sql } from 'kysely';
 import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../analyzer/types.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
@@ -187,9 +188,10 @@ export async function getPasswordHash(db: Db, id: number): Promise<string | null
  * How a search condition is evaluated: `trigram` through the trigram index (every match, then
  * the filters); `rowByRow`: the URL of each row of the walked index is checked (never the
  * trigram index); `probe` (SQLite): the trigram matches are looked up while walking the
- * covering sort index, so no table row is read for them.
+ * covering sort index, so no table row is read for them; `sortMatches` (PostgreSQL,
+ * sort_by=url): through the trigram index, sorted on an expression no index serves.
  */
-type SearchPlan = 'trigram' | 'rowByRow' | 'probe';
+type SearchPlan = 'trigram' | 'rowByRow' | 'probe' | 'sortMatches';
 
 function filtered(db: Db, userId: number, f: ReportFilter, plan: SearchPlan = 'trigram') {
   let q = db.selectFrom('reports').where('reports.user_id', '=', userId);
@@ -225,9 +227,14 @@ export const PROBE_MIN_MATCHES = 1_000;
  * sort); walking the index of the requested order and checking each row's URL stops at the
  * page's last match, after about (offset + limit) × rows / matches entries when the matches
  * are spread over that order — true of ids, dates and results, not of URLs (a term such as a
- * host name matches one stretch of the URL order), so sort_by=url never walks row by row.
+ * host name matches one stretch of the URL order), so sort_by=url walks only when even the
+ * worst case (every non-match before the page: rows − matches + offset + limit entries) costs
+ * no more than the matches.
  * On SQLite, many trigram matches in an order other than id are probed from the covering
  * sort index (`probe`), not fetched by rowid: that would read every matching (fat) row.
+ * On PostgreSQL, many matches sorted by URL (no project filter) are sorted after the trigram
+ * index yields them (`sortMatches`): left alone, the planner walks the URL index with the
+ * ILIKE filter, through the whole stretch of URLs before the matching ones.
  */
 export function searchPlan(
   dialect: Dialect,
@@ -235,16 +242,16 @@ export function searchPlan(
   e: SearchEstimate | undefined,
 ): SearchPlan {
   if (!o.search || !e || e.matches <= 0) return 'trigram';
-  const walked = ((o.offset + o.limit) * e.rows) / e.matches;
-  if (
-    o.sortBy !== 'url' &&
-    walked <= WALK_MAX_ROWS &&
-    walked <= e.matches &&
-    canFilterRowByRow(dialect, o.search)
-  ) {
-    return 'rowByRow';
+  const walked =
+    o.sortBy === 'url'
+      ? e.rows - e.matches + o.offset + o.limit
+      : ((o.offset + o.limit) * e.rows) / e.matches;
+  const walkLimit = o.sortBy === 'url' ? e.matches : Math.min(WALK_MAX_ROWS, e.matches);
+  if (walked <= walkLimit && canFilterRowByRow(dialect, o.search)) return 'rowByRow';
+  if (e.matches > PROBE_MIN_MATCHES) {
+    if (dialect === 'sqlite' && o.sortBy !== 'id') return 'probe';
+    if (dialect === 'postgres' && o.sortBy === 'url' && o.project === undefined) return 'sortMatches';
   }
-  if (dialect === 'sqlite' && o.sortBy !== 'id' && e.matches > PROBE_MIN_MATCHES) return 'probe';
   return 'trigram';
 }
 
@@ -257,8 +264,9 @@ const sortColumn = {
 
 /**
  * A page of report summaries (no results/page columns are read). Ties broken by id, same
- * direction. With a search, `estimate` chooses how the page is found (`searchPlan`). The page's ids come first from the index alone (deep offsets skip index entries,
- * not table rows), then the rows for those ids.
+ * direction. With a search, `estimate` chooses how the page is found (`searchPlan`). The
+ * page's ids come first from the index alone (deep offsets skip index entries, not table
+ * rows), then the rows for those ids.
  */
 export async function listReports(
   db: Db,
@@ -266,9 +274,12 @@ export async function listReports(
   o: ReportListOptions,
   estimate?: SearchEstimate,
 ): Promise<ReportSummaryRow[]> {
-  let ids = filtered(db, userId, o, searchPlan(dialectOf(db), o, estimate)).select('reports.id');
+  const plan = searchPlan(dialectOf(db), o, estimate);
+  let ids = filtered(db, userId, o, plan).select('reports.id');
   const column = sortColumn[o.sortBy];
-  if (column !== null) ids = ids.orderBy(column, o.sort);
+  // `url || ''` sorts as url (same collation) but cannot be read in order from an index
+  if (plan === 'sortMatches') ids = ids.orderBy(sql`${sql.ref('reports.url')} || ''`, o.sort);
+  else if (column !== null) ids = ids.orderBy(column, o.sort);
   const page = await ids.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
   if (page.length === 0) return [];
   const rows = await db

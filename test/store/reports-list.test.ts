@@ -324,6 +324,7 @@ for (const dialect of dialects) {
       ['trigram', undefined],
       ['rowByRow', { matches: 1_000_000, rows: 1 }],
       ['probe', { matches: 1_000_000, rows: 1_000_000_000 }],
+      ['sortMatches', { matches: 1_000_000, rows: 1_000_000_000 }],
     ];
     for (const [planName, estimate] of plans) {
       test(`search pages through the ${planName} plan: every sort, order and filter`, async () => {
@@ -373,9 +374,14 @@ for (const dialect of dialects) {
                 }
                 assert.deepEqual(got, expected, `${search} ${JSON.stringify(f)} ${sortBy} ${sort}`);
               }
-        // the plan under test is really taken (probe exists on SQLite only; sort_by=url never walks)
-        if (planName !== 'probe' || t.dialect === 'sqlite')
-          assert.ok(planned > 0, `${planName} never chosen`);
+        // the plan under test is really taken (probe exists on SQLite only, sortMatches on PostgreSQL)
+        const exists =
+          planName === 'probe'
+            ? t.dialect === 'sqlite'
+            : planName === 'sortMatches'
+              ? t.dialect === 'postgres'
+              : true;
+        if (exists) assert.ok(planned > 0, `${planName} never chosen`);
       });
     }
 
@@ -388,9 +394,17 @@ for (const dialect of dialects) {
       assert.equal(searchPlan(t.dialect, o, undefined), 'trigram');
       // deep pages of a common term: walking would pass too many rows
       assert.equal(searchPlan(t.dialect, { ...o, offset: 10_000 }, common), 'trigram');
-      // URLs cluster by term (host names): sort_by=url never walks row by row
+      // URLs cluster by term (host names): sort_by=url walks only when even the worst case is cheap
       const byUrl = searchPlan(t.dialect, { ...o, sortBy: 'url' }, common);
-      assert.equal(byUrl, t.dialect === 'sqlite' ? 'probe' : 'trigram');
+      assert.equal(byUrl, t.dialect === 'sqlite' ? 'probe' : 'sortMatches');
+      assert.equal(
+        searchPlan(t.dialect, { ...o, sortBy: 'url', project: 'a.example' }, common),
+        t.dialect === 'sqlite' ? 'probe' : 'trigram',
+      );
+      assert.equal(
+        searchPlan(t.dialect, { ...o, sortBy: 'url' }, { matches: 900_000, rows: 1_000_000 }),
+        'rowByRow',
+      );
       // SQLite's LIKE folds ASCII only: other terms stay on the trigram index
       assert.equal(
         searchPlan(t.dialect, { ...o, search: 'tomaté' }, common),
