@@ -78,18 +78,15 @@ if (user === undefined) {
   console.log(`seeded ${N} reports in ${Date.now() - t0} ms`);
 }
 
-const services = createServices({
-  db: h.db,
-  analyze,
-  config: {
-    allowPrivateHosts: false,
-    fetchTimeoutMs: 1000,
-    fetchMaxBytes: 1024,
-    userAgent: null,
-    sessionSecret: null,
-    bootstrapKey: null,
-  },
-});
+const config = {
+  allowPrivateHosts: false,
+  fetchTimeoutMs: 1000,
+  fetchMaxBytes: 1024,
+  userAgent: null,
+  sessionSecret: null,
+  bootstrapKey: null,
+};
+const services = createServices({ db: h.db, analyze, config });
 const reports: [string, ListReportsQuery][] = [
   ['default', {}],
   ['page 500', { page: 500 }],
@@ -129,4 +126,18 @@ async function time(name: string, run: () => Promise<{ total: number; items: unk
 }
 for (const [name, q] of reports) await time(name, () => services.reports.list(user, q));
 for (const [name, q] of projects) await time(name, () => services.projects.list(user, q));
+
+// 10 identical requests at once (as 10 API connections), on a fresh process cache, then again
+for (const [name, search] of [
+  ['burst of 10, common "site4"', 'site4'],
+  ['burst of 10, selective "site4321."', 'site4321.'],
+] as const) {
+  const fresh = createServices({ db: h.db, analyze, config });
+  for (const round of ['cold', 'warm']) {
+    const t = performance.now();
+    const all = await Promise.all(Array.from({ length: 10 }, () => fresh.reports.list(user!, { search })));
+    const ms = (performance.now() - t).toFixed(1);
+    console.log(`${`${name} ${round}`.padEnd(42)} ${ms.padStart(8)} ms for all 10  total=${all[0]!.total}`);
+  }
+}
 await h.close();

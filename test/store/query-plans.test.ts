@@ -16,6 +16,7 @@ import {
   type Services,
 } from '../../src/services/index.js';
 import { migrate, type Database } from '../../src/store/database.js';
+import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports.repository.js';
 import { insertUser } from '../../src/store/users.repository.js';
 
 describe('query plans [sqlite]', () => {
@@ -144,6 +145,37 @@ describe('query plans [sqlite]', () => {
         if (!query.search) assert.doesNotMatch(text, /TEMP B-TREE/, `sorted by an index: ${text}`);
       }
     });
+  }
+
+  // a common term walks the sort index (URL checked row by row); many trigram matches are
+  // probed from the covering sort index: both read the page in index order, no table row
+  // is read for the search (the second statement fetches the page's rows by id)
+  const estimates: [string, SearchEstimate][] = [
+    ['rowByRow', { matches: 1_000_000, rows: 1_000_001 }],
+    ['probe', { matches: 1_000_000, rows: 1_000_000_000 }],
+  ];
+  for (const [planName, estimate] of estimates) {
+    for (const sortBy of ['id', 'generated_at', 'url', 'result'] as const) {
+      for (const filter of [{}, { result: 'good' as const }, { project: 'a.example' }]) {
+        test(`reports: search plan ${planName}, sort ${sortBy}, ${JSON.stringify(filter)}`, async () => {
+          const o = { search: 'example', ...filter, sortBy, sort: 'desc' as const, limit: 10, offset: 0 };
+          const chosen = searchPlan('sqlite', o, estimate);
+          if (chosen !== planName) {
+            // probe never serves sort by id: the trigram plan's id probe is already covering
+            assert.deepEqual([planName, sortBy, chosen], ['probe', 'id', 'trigram']);
+            return;
+          }
+          captured = [];
+          await listReports(db, 1, o, estimate);
+          const [page] = plans();
+          const text = page!.join(' | ');
+          assert.doesNotMatch(text, /SCAN (reports|projects|users)\b(?! VIRTUAL)/, `no table scan: ${text}`);
+          assert.doesNotMatch(text, /TEMP B-TREE/, `sorted by an index: ${text}`);
+          assert.doesNotMatch(text, /PRIMARY KEY/, `no row fetched by id for the search: ${text}`);
+          if (planName === 'probe') assert.match(text, /COVERING INDEX/, text);
+        });
+      }
+    }
   }
 
   test('trigram search goes through the FTS table', async () => {
