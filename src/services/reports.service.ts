@@ -17,15 +17,18 @@ import {
   getPasswordHash,
   insertReport,
   insertRun,
+  listReportIds,
   listReports,
   listRuns,
   pruneRuns,
+  summariesByIds,
   updateReportAudit,
   updateReportSettings,
   type AuditColumns,
 } from '../store/reports.repository.js';
 import {
   adjustUserCounters,
+  bumpReportsVersion,
   getReportsState,
   getReportsVersion,
   getUserCounters,
@@ -37,7 +40,7 @@ import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.
 /** earlier runs kept per report (the oldest go first) */
 export const HISTORY_LIMIT = 50;
 
-/** filtered totals kept per process (entries; the least recently used go first) */
+/** filtered totals, and the ids of filtered pages, kept per process (entries each; the least recently used go first) */
 export const TOTALS_CACHE_SIZE = 10_000;
 
 /** A small LRU: a Map keeps insertion order, a hit moves the entry to the end. */
@@ -86,6 +89,7 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
   const totals = new Lru<Promise<number>>(TOTALS_CACHE_SIZE);
+  const pages = new Lru<number[]>(TOTALS_CACHE_SIZE);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
   async function audit(url: string): Promise<AuditReport> {
@@ -116,6 +120,7 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
       let total: number;
       // for a search: how many of the user's reports pass the other filters (an upper bound)
       let rows: number | undefined;
+      let version: number | undefined;
       if (!filter.search && filter.project === undefined) {
         const counters = await getUserCounters(db, userId);
         total = filter.result ? counters[filter.result] : counters.reports;
@@ -131,6 +136,7 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
         const state = await getReportsState(db, userId);
         if (!state) return { items: [], total: 0 };
         rows = filter.result ? state[filter.result] : state.reports;
+        version = state.version;
         const key = JSON.stringify([
           userId,
           state.version,
@@ -140,10 +146,9 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
         ]);
         let counting = totals.get(key);
         if (counting === undefined) {
-          const version = state.version;
           counting = (async () => {
             const n = await countReports(db, userId, filter);
-            if ((await getReportsVersion(db, userId)) !== version) totals.delete(key, counting);
+            if ((await getReportsVersion(db, userId)) !== state.version) totals.delete(key, counting);
             return n;
           })();
           totals.set(key, counting);
@@ -153,19 +158,33 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
       }
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
-      const items = await listReports(
-        db,
+      const o = { ...filter, sortBy: q.sortBy ?? 'id', sort: q.sort ?? 'desc', limit: perPage, offset };
+      if (version === undefined) return { items: await listReports(db, userId, o), total };
+      // The ids of a page are exact for a version too: membership and order depend on url,
+      // project, result, generated_at and id, and every change of them changes the version
+      // (a re-audit does, even when the result stays). The rows are read fresh by id.
+      const pageKey = JSON.stringify([
         userId,
-        {
-          ...filter,
-          sortBy: q.sortBy ?? 'id',
-          sort: q.sort ?? 'desc',
-          limit: perPage,
-          offset,
-        },
-        filter.search && rows !== undefined ? { matches: total, rows } : undefined,
-      );
-      return { items, total };
+        version,
+        filter.search ?? null,
+        filter.project ?? null,
+        filter.result ?? null,
+        o.sortBy,
+        o.sort,
+        perPage,
+        page,
+      ]);
+      let ids = pages.get(pageKey);
+      if (ids === undefined) {
+        ids = await listReportIds(
+          db,
+          userId,
+          o,
+          filter.search && rows !== undefined ? { matches: total, rows } : undefined,
+        );
+        if ((await getReportsVersion(db, userId)) === version) pages.set(pageKey, ids);
+      }
+      return { items: await summariesByIds(db, ids), total };
     },
 
     get: load,
@@ -221,6 +240,9 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
           await updateReportAudit(trx, id, next);
           if (next.result !== row.result) {
             await adjustUserCounters(trx, userId, { [row.result]: -1, [next.result]: 1 });
+          } else {
+            // generated_at moved (the order of sort_by=generated_at): a new version all the same
+            await bumpReportsVersion(trx, userId);
           }
         }
         await updateReportSettings(trx, id, { privacy, passwordHash: hash, now: iso() });

@@ -274,6 +274,16 @@ export async function listReports(
   o: ReportListOptions,
   estimate?: SearchEstimate,
 ): Promise<ReportSummaryRow[]> {
+  return summariesByIds(db, await listReportIds(db, userId, o, estimate));
+}
+
+/** The ids of a page of `listReports`, in order. */
+export async function listReportIds(
+  db: Db,
+  userId: number,
+  o: ReportListOptions,
+  estimate?: SearchEstimate,
+): Promise<number[]> {
   const plan = searchPlan(dialectOf(db), o, estimate);
   let ids = filtered(db, userId, o, plan).select('reports.id');
   const column = sortColumn[o.sortBy];
@@ -281,19 +291,16 @@ export async function listReports(
   if (plan === 'sortMatches') ids = ids.orderBy(sql`${sql.ref('reports.url')} || ''`, o.sort);
   else if (column !== null) ids = ids.orderBy(column, o.sort);
   const page = await ids.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
-  if (page.length === 0) return [];
-  const rows = await db
-    .selectFrom('reports')
-    .select(summaryColumns)
-    .where(
-      'reports.id',
-      'in',
-      page.map((r) => r.id),
-    )
-    .execute();
+  return page.map((r) => r.id);
+}
+
+/** The summaries of these reports, in the order of `ids` (ids no longer there are skipped). */
+export async function summariesByIds(db: Db, ids: number[]): Promise<ReportSummaryRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return page.flatMap((r) => {
-    const row = byId.get(r.id);
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
     return row ? [toSummary(row)] : [];
   });
 }

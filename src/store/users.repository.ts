@@ -96,6 +96,15 @@ export async function adjustUserCounters(
     .execute();
 }
 
+/** A new version of a user's reports without a counter change (a re-audit moves generated_at). */
+export async function bumpReportsVersion(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ reports_version: eb('reports_version', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
+}
+
 /** The report counters and the version of the set they count, read together (one row). */
 export async function getReportsState(
   db: Db,

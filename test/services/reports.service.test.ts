@@ -347,6 +347,23 @@ for (const dialect of dialects) {
         [flip.id, b.id, a.id],
       );
       assert.deepEqual(await search({ search: 'CACHE=', page: 2 }), { items: [], total: 3 });
+      // pages are kept per version too, their rows read fresh; a re-audit with the same result
+      // reorders sort_by=generated_at and starts a new version
+      const byDate = () =>
+        s.reports.list(carol, { search: 'cache=', sortBy: 'generated_at' }).then((r) => r.items);
+      assert.deepEqual(
+        (await byDate()).map((r) => r.id),
+        [flip.id, b.id, a.id],
+      );
+      await s.reports.update(carol, a.id, { privacy: 1 });
+      assert.equal((await byDate()).find((r) => r.id === a.id)?.privacy, 1);
+      const reaudited = await s.reports.update(carol, b.id, { results: true });
+      assert.equal(reaudited.result, b.result);
+      assert.deepEqual(
+        (await byDate()).map((r) => r.id),
+        [b.id, flip.id, a.id],
+      );
+      assert.equal((await search({ search: 'CACHE=' })).total, 3);
 
       // a row written without the counters (so without a new version) is not seen: the
       // repeated search did not count again
