@@ -2,21 +2,15 @@
 // from the command line. Opens the configured database, migrates it, runs, closes.
 import type { Command } from 'commander';
 import { analyze } from '../analyzer/index.js';
-import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { createServices, type ApiKeyInfo, type Services } from '../services/index.js';
 import { createDb, migrate } from '../store/database.js';
+import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
 
 /** Runs `fn` with services over the configured database; AppErrors become CliErrors (exit 2). */
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.message);
-    throw err;
-  }
+  const config = loadCliConfig();
   const handle = createDb(config.databaseUrl);
   try {
     try {

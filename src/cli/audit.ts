@@ -1,7 +1,7 @@
 // `pagegrade audit URL [--json] [--fail-on decent|bad]`: audits a page without a server.
 import { Option, type Command } from 'commander';
 import { analyze, FetchError, normalizeUrl } from '../analyzer/index.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadCliConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { renderReport } from './render-report.js';
 
@@ -15,13 +15,7 @@ export function registerAuditCommand(program: Command): void {
       new Option('--fail-on <result>', 'the result that makes the exit code 1').choices(['decent', 'bad']).default('bad'),
     )
     .action(async (url: string, opts: { json?: boolean; failOn: 'decent' | 'bad' }) => {
-      let config;
-      try {
-        config = loadConfig();
-      } catch (err) {
-        if (err instanceof ConfigError) throw new CliError(err.message);
-        throw err;
-      }
+      const config = loadCliConfig();
       if (normalizeUrl(url) === null) throw new CliError(`"${url}" is not an absolute http or https URL.`);
 
       let report;

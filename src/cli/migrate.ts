@@ -2,8 +2,8 @@
 // migrate as a release step rather than at the first process's start (which also works: the
 // server migrates at start, under an advisory lock on PostgreSQL).
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
 import { createDb, migrate } from '../store/database.js';
+import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
 
 export function registerMigrateCommand(program: Command): void {
@@ -11,13 +11,7 @@ export function registerMigrateCommand(program: Command): void {
     .command('migrate')
     .description('Apply pending database migrations (DATABASE_URL) and exit.')
     .action(async () => {
-      let config;
-      try {
-        config = loadConfig();
-      } catch (err) {
-        if (err instanceof ConfigError) throw new CliError(err.message);
-        throw err;
-      }
+      const config = loadCliConfig();
       const handle = createDb(config.databaseUrl);
       try {
         await migrate(handle.db);
