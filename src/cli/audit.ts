@@ -8,11 +8,15 @@ import { renderReport } from './render-report.js';
 export function registerAuditCommand(program: Command): void {
   program
     .command('audit')
-    .description('Audit a page and print the report (exit 0 good/decent, 1 bad, 2 not fetched or wrong arguments).')
+    .description(
+      'Audit a page and print the report (exit 0 good/decent, 1 bad, 2 not fetched or wrong arguments).',
+    )
     .argument('<url>', 'the page to audit (http or https)')
     .option('--json', 'print the report as JSON')
     .addOption(
-      new Option('--fail-on <result>', 'the result that makes the exit code 1').choices(['decent', 'bad']).default('bad'),
+      new Option('--fail-on <result>', 'the result that makes the exit code 1')
+        .choices(['decent', 'bad'])
+        .default('bad'),
     )
     .action(async (url: string, opts: { json?: boolean; failOn: 'decent' | 'bad' }) => {
       const config = loadCliConfig();

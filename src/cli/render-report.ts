@@ -1,6 +1,12 @@
 // Renders an AuditReport for a terminal: result and score, categories, failed checks first
 // (with how to fix), then inconclusive and passed ones. Colours only when asked (TTY).
-import { CATEGORIES, PRIORITIES, type AuditReport, type CheckResult, type Details } from '../analyzer/types.js';
+import {
+  CATEGORIES,
+  PRIORITIES,
+  type AuditReport,
+  type CheckResult,
+  type Details,
+} from '../analyzer/types.js';
 
 export interface RenderOptions {
   color: boolean;
@@ -66,11 +72,17 @@ function detailLines(details: Details, max = 8): string[] {
     }
     case 'table': {
       const more = details.rows.length - max + (details.truncated ?? 0);
-      const out = details.rows.slice(0, max).map((r) =>
-        r
-          .map((c, i) => safeText(`${details.headings[i] ? `${details.headings[i]}: ` : ''}${c === null ? '–' : String(c)}`))
-          .join(' · '),
-      );
+      const out = details.rows
+        .slice(0, max)
+        .map((r) =>
+          r
+            .map((c, i) =>
+              safeText(
+                `${details.headings[i] ? `${details.headings[i]}: ` : ''}${c === null ? '–' : String(c)}`,
+              ),
+            )
+            .join(' · '),
+        );
       if (more > 0) out.push(`… and ${more} more`);
       return out;
     }
@@ -119,7 +131,8 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
       `  ${c('red', '✗')} ${c('bold', safeText(r.title))} ${c('dim', `[${r.priority}, ${CATEGORY_NAMES[r.category] ?? r.category}, ${r.id}]`)}`,
     );
     out.push(wrap(r.message, width, '      '));
-    if (r.details) for (const l of detailLines(r.details)) out.push(c('dim', `      - ${l.slice(0, width - 8)}`));
+    if (r.details)
+      for (const l of detailLines(r.details)) out.push(c('dim', `      - ${l.slice(0, width - 8)}`));
     out.push(wrap(`Fix: ${r.how_to_fix}`, width, '      '));
   }
 

@@ -2,35 +2,11 @@
 // (and a fresh PostgreSQL database when reachable).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runCli as run } from '../helpers/cli.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { createServices } from '../../src/services/index.js';
 import { createDb } from '../../src/store/database.js';
 import { dialects, type DialectSetup, type TestDialect } from '../helpers/db.js';
-
-const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, PAGEGRADE_FROM_SOURCE: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const lastLine = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
 const KEY_RE = /^pg_[A-Za-z0-9_-]{32}$/;

@@ -1,32 +1,8 @@
 // `pagegrade audit` run as a real process against a fixture site on 127.0.0.1.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runCli as run } from '../helpers/cli.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-
-const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, PAGEGRADE_FROM_SOURCE: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const POOR_PAGE = `<html><head><title>x</title><meta name="robots" content="noindex"><script src="/a.js"></script></head>
 <body><center><font>hi</font></center><img src="/a.png"><a href="javascript:void(0)">click here</a>
@@ -48,7 +24,10 @@ describe('pagegrade audit', () => {
       headers: { 'content-type': 'application/xml' },
       body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/</loc></url></urlset>`,
     });
-    site.route('/favicon.png', { headers: { 'content-type': 'image/png' }, body: Buffer.from([137, 80, 78, 71]) });
+    site.route('/favicon.png', {
+      headers: { 'content-type': 'image/png' },
+      body: Buffer.from([137, 80, 78, 71]),
+    });
   });
   after(() => site.close());
 
@@ -56,7 +35,17 @@ describe('pagegrade audit', () => {
     const r = await run(['audit', `${site.origin}/`, '--json'], allow);
     assert.ok(r.code === 0 || r.code === 1, `exit code ${r.code}: ${r.stderr}`);
     const report = JSON.parse(r.stdout) as Record<string, unknown>;
-    for (const key of ['url', 'final_url', 'project', 'result', 'score', 'generated_at', 'categories', 'results', 'page']) {
+    for (const key of [
+      'url',
+      'final_url',
+      'project',
+      'result',
+      'score',
+      'generated_at',
+      'categories',
+      'results',
+      'page',
+    ]) {
       assert.ok(key in report, `missing ${key}`);
     }
     for (const key of ['id', 'privacy', 'has_password', 'links', 'created_at', 'updated_at']) {
