@@ -20,6 +20,18 @@ export function normalizeUrl(input: string): string | null {
 
 /** The project of a URL: its host name, lower-cased, one leading `www.` removed. */
 export function projectOf(url: string): string {
-  const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  return projectName(new URL(url).hostname);
+}
+
+/**
+ * A project name as given by a user (a filter, a project to delete) in its stored form: the
+ * same rule as projectOf, so `WWW.Example.com` names the project `example.com`.
+ */
+export function projectName(name: string): string {
+  const host = name.toLowerCase().replace(/\.$/, '');
   return host.startsWith('www.') ? host.slice(4) : host;
 }
+
+/** projectName for an optional value (a list filter that may be absent). */
+export const optionalProjectName = (name: string | undefined): string | undefined =>
+  name === undefined ? undefined : projectName(name);

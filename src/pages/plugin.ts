@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { Redis } from 'ioredis';
+import { optionalProjectName, projectName } from '../analyzer/url.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { isApiPath, toAppError } from '../http/plugins/errors.js';
@@ -442,7 +443,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
     return {
       search: s('search'),
       searchBy: 'url',
-      project: s('project')?.toLowerCase(),
+      project: optionalProjectName(s('project')),
       result: s('result') as ReportsQuery['result'],
       sortBy: s('sort_by') as ReportsQuery['sortBy'],
       sort: s('sort') as ReportsQuery['sort'],
@@ -633,7 +634,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
       if (!v) return reply;
       if (request.validationError) return notFoundPage(request, reply);
       try {
-        await services.projects.delete(v.userId, request.params.project);
+        await services.projects.delete(v.userId, projectName(request.params.project));
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return notFoundPage(request, reply);
         throw err;

@@ -255,6 +255,8 @@ forEachDialect('list endpoints', (h) => {
     ({ body } = await list('?project=alpha.test'));
     assert.equal(body.meta.total, 2);
     assert.ok(body.data.every((r) => r.project === 'alpha.test'));
+    ({ body } = await list('?project=WWW.Alpha.Test'));
+    assert.equal(body.meta.total, 2, 'a project filter is named as projects are: www. and case dropped');
     ({ body } = await list('?project=nope.test'));
     assert.equal(body.meta.total, 0);
 
@@ -404,10 +406,10 @@ forEachDialect('list endpoints', (h) => {
     assert.equal(missing.statusCode, 404);
     assert.deepEqual(missing.json(), { message: 'No such project.' });
 
-    // the name is matched lower-cased
+    // the name is matched as projects are named: lower-cased, one leading www. removed
     const res = await h().request({
       method: 'DELETE',
-      url: '/api/v1/projects/Gamma.TEST',
+      url: '/api/v1/projects/WWW.Gamma.TEST',
       headers: h().alice.auth,
     });
     assert.equal(res.statusCode, 200);

@@ -1,5 +1,6 @@
 // /api/v1/projects: list, delete (with all its reports, in one transaction — the service's).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { projectName } from '../../analyzer/url.js';
 import type { PerPage } from '../../services/types.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
@@ -61,7 +62,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
     async (request) => {
       const { userId } = requireAuth(request);
-      const project = request.params.project.toLowerCase();
+      const project = projectName(request.params.project);
       const { reportsDeleted } = await services.projects.delete(userId, project);
       return { project, object: 'project' as const, deleted: true as const, reports_deleted: reportsDeleted };
     },

@@ -1,6 +1,7 @@
 // /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Handlers are a few lines:
 // schema-validated input → service (with the key's user) → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { optionalProjectName } from '../../analyzer/url.js';
 import type { Config } from '../../config.js';
 import type { PerPage, Privacy, Services } from '../../services/types.js';
 import { requireAuth } from '../plugins/auth.js';
@@ -55,7 +56,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       const result = await services.reports.list(userId, {
         search: blankToUndefined(q.search),
         searchBy: 'url',
-        project: blankToUndefined(q.project)?.toLowerCase(),
+        project: optionalProjectName(blankToUndefined(q.project)),
         result: q.result as 'good' | 'decent' | 'bad' | undefined,
         sortBy: (q.sort_by ?? 'id') as 'id' | 'generated_at' | 'url' | 'result',
         sort: (q.sort ?? 'desc') as 'asc' | 'desc',
