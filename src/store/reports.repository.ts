@@ -28,18 +28,6 @@ export interface ReportRow extends ReportSummaryRow {
   page: PageInfo;
 }
 
-export interface RunRow {
-  id: number;
-  reportId: number;
-  finalUrl: string;
-  result: ResultBand;
-  score: number;
-  generatedAt: string;
-  categories: Record<Category, CategoryScore>;
-  results: Record<string, CheckResult>;
-  page: PageInfo;
-}
-
 /** The audit part of a report, as written. */
 export interface AuditColumns {
   finalUrl: string;
@@ -49,6 +37,12 @@ export interface AuditColumns {
   categories: Record<Category, CategoryScore>;
   results: Record<string, CheckResult>;
   page: PageInfo;
+}
+
+/** An earlier run: the audit columns it had, kept in report_runs. */
+export interface RunRow extends AuditColumns {
+  id: number;
+  reportId: number;
 }
 
 export interface ReportFilter {
