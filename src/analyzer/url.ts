@@ -31,7 +31,3 @@ export function projectName(name: string): string {
   const host = name.toLowerCase().replace(/\.$/, '');
   return host.startsWith('www.') ? host.slice(4) : host;
 }
-
-/** projectName for an optional value (a list filter that may be absent). */
-export const optionalProjectName = (name: string | undefined): string | undefined =>
-  name === undefined ? undefined : projectName(name);

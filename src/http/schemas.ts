@@ -3,118 +3,26 @@
 // responses are serialised with JSON.stringify (not fast-json-stringify), so these schemas
 // describe the output without silently reshaping it — test/api/openapi.test.ts checks that
 // real responses validate against them.
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { CATEGORIES, PRIORITIES, RESULTS } from '../analyzer/types.js';
-
-export const PER_PAGE = [10, 25, 50, 100] as const;
-/** The largest report id a request may name (PostgreSQL `integer`); larger ids answer 404. */
-export const MAX_ID = 2_147_483_647;
-
-/** No NUL character (no host name has one, and PostgreSQL refuses it in text). */
-const NO_NUL = '^[^\\u0000]*$';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 // ---------------------------------------------------------------------------------------
-// Requests
+// Requests: shared with the pages (src/web/requests.ts), re-exported for the routes
 
-const sort = Type.String({ enum: ['desc', 'asc'], default: 'desc', description: 'Sort direction.' });
-const perPage = Type.Integer({ enum: [...PER_PAGE], default: 10, description: 'Items per page.' });
-const page = Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' });
-const search = Type.String({ maxLength: 2048, description: 'Case-insensitive substring match.' });
-
-export const ListReportsQuery = Type.Object({
-  search: Type.Optional(search),
-  search_by: Type.Optional(
-    Type.String({ enum: ['url'], default: 'url', description: 'Field that `search` matches.' }),
-  ),
-  project: Type.Optional(
-    Type.String({
-      maxLength: 255,
-      pattern: NO_NUL,
-      description: 'Only the reports of this project.',
-    }),
-  ),
-  result: Type.Optional(
-    Type.String({ enum: [...RESULTS], description: 'Only the reports with this result.' }),
-  ),
-  sort_by: Type.Optional(
-    Type.String({
-      enum: ['id', 'generated_at', 'url', 'result'],
-      default: 'id',
-      description: 'Sort key; `result` orders good, decent, bad (asc). Ties are broken by id.',
-    }),
-  ),
-  sort: Type.Optional(sort),
-  per_page: Type.Optional(perPage),
-  page: Type.Optional(page),
-});
-export type ListReportsQuery = Static<typeof ListReportsQuery>;
-
-export const ListProjectsQuery = Type.Object({
-  search: Type.Optional(search),
-  search_by: Type.Optional(
-    Type.String({ enum: ['project'], default: 'project', description: 'Field that `search` matches.' }),
-  ),
-  sort_by: Type.Optional(
-    Type.String({
-      enum: ['created_at', 'project'],
-      default: 'created_at',
-      description: 'Sort key. Ties are broken by name.',
-    }),
-  ),
-  sort: Type.Optional(sort),
-  per_page: Type.Optional(perPage),
-  page: Type.Optional(page),
-});
-export type ListProjectsQuery = Static<typeof ListProjectsQuery>;
-
-export const ReportParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Report id (anything else answers 404).' }),
-});
-export type ReportParams = Static<typeof ReportParams>;
-
-export const ProjectParams = Type.Object({
-  project: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    pattern: NO_NUL,
-    description: 'Project name (a host name).',
-  }),
-});
-export type ProjectParams = Static<typeof ProjectParams>;
-
-const privacy = Type.Integer({ enum: [0, 1, 2], description: '0 Public, 1 Private, 2 Password.' });
-const password = Type.String({
-  maxLength: 128,
-  description: 'Required when privacy is 2; ignored for privacy 0 and 1.',
-});
-
-export const StoreReportBody = Type.Object({
-  url: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
-    description: 'The page to audit (http or https).',
-  }),
-  privacy: Type.Optional(Type.Integer({ ...privacy, default: 0 })),
-  password: Type.Optional(password),
-});
-export type StoreReportBody = Static<typeof StoreReportBody>;
-
-export const UpdateReportBody = Type.Object({
-  privacy: Type.Optional(privacy),
-  password: Type.Optional(password),
-  results: Type.Optional(
-    Type.Integer({
-      enum: [0, 1],
-      default: 0,
-      description: '1 audits the page again (the earlier run is kept as history).',
-    }),
-  ),
-});
-export type UpdateReportBody = Static<typeof UpdateReportBody>;
+export {
+  ListProjectsQuery,
+  ListReportsQuery,
+  MAX_ID,
+  PER_PAGE,
+  ProjectParams,
+  ReportParams,
+  StoreReportBody,
+  UpdateReportBody,
+} from '../web/requests.js';
+import { PER_PAGE } from '../web/requests.js';
 
 // ---------------------------------------------------------------------------------------
 // Responses

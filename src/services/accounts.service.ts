@@ -85,6 +85,13 @@ export function createAccountServices(
         }
         return { userId: row.userId, keyId: row.id };
       },
+
+      async session(userId: number, keyId: number) {
+        // a session lives as long as the key it was opened with: revoked or gone, it ends
+        const key = await findKeyById(db, keyId);
+        if (!key || key.userId !== userId || key.revokedAt !== null) return null;
+        return { userId, keyId, name: key.userName };
+      },
     },
 
     users: {

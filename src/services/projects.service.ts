@@ -1,19 +1,19 @@
 // Projects: listing (counts come from the projects table) and deleting with all their reports.
+import { projectName } from '../analyzer/url.js';
 import { notFound } from '../errors.js';
 import { withTransaction } from '../store/database.js';
 import { countProjects, deleteProjectRow, listProjects } from '../store/projects.repository.js';
 import { deleteProjectReports } from '../store/reports.repository.js';
 import { adjustUserCounters, getUserCounters } from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
+import { resolveProjectsQuery } from './list-query.js';
 import type { ListProjectsQuery, Services } from './types.js';
 
 export function createProjectServices(ctx: ServiceContext): Services['projects'] {
   const { db } = ctx;
   return {
     async list(userId: number, q: ListProjectsQuery) {
-      const perPage = q.perPage ?? 10;
-      const page = q.page ?? 1;
-      const search = q.search ? q.search : undefined;
+      const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
       const total = search
         ? await countProjects(db, userId, search)
         : (await getUserCounters(db, userId)).projects;
@@ -21,8 +21,8 @@ export function createProjectServices(ctx: ServiceContext): Services['projects']
       if (offset >= total) return { items: [], total };
       const rows = await listProjects(db, userId, {
         search,
-        sortBy: q.sortBy ?? 'created_at',
-        sort: q.sort ?? 'desc',
+        sortBy,
+        sort,
         limit: perPage,
         offset,
       });
@@ -32,7 +32,9 @@ export function createProjectServices(ctx: ServiceContext): Services['projects']
       };
     },
 
-    async delete(userId: number, project: string) {
+    async delete(userId: number, name: string) {
+      // a name as a user gives it → its stored form (`WWW.Example.com` is `example.com`)
+      const project = projectName(name);
       return withTransaction(db, async (trx) => {
         // deleting the row first locks it: a concurrent delete of the same project waits,
         // then finds nothing (404); a concurrent create waits, then starts the project anew

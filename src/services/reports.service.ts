@@ -35,36 +35,12 @@ import {
 } from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
 import { hashPassword, verifyPassword } from './secrets.js';
+import { ReportsListCache } from './list-cache.js';
+import { resolveReportsQuery } from './list-query.js';
 import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.js';
 
 /** earlier runs kept per report (the oldest go first) */
 export const HISTORY_LIMIT = 50;
-
-/** filtered totals, and the ids of filtered pages, kept per process (entries each; the least recently used go first) */
-export const TOTALS_CACHE_SIZE = 10_000;
-
-/** A small LRU: a Map keeps insertion order, a hit moves the entry to the end. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
-  }
-  /** Removes the entry if it still holds `value`. */
-  delete(key: string, value: V | undefined): void {
-    if (this.map.get(key) === value) this.map.delete(key);
-  }
-}
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
@@ -88,8 +64,7 @@ function isFetchError(err: unknown): err is Error {
 export function createReportServices(ctx: ServiceContext): Services['reports'] {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
-  const totals = new Lru<Promise<number>>(TOTALS_CACHE_SIZE);
-  const pages = new Lru<number[]>(TOTALS_CACHE_SIZE);
+  const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
   async function audit(url: string): Promise<AuditReport> {
@@ -114,9 +89,7 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
 
   return {
     async list(userId: number, q: ListReportsQuery) {
-      const perPage = q.perPage ?? 10;
-      const page = q.page ?? 1;
-      const filter = { search: q.search ? q.search : undefined, project: q.project, result: q.result };
+      const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
       let total: number;
       // for a search: how many of the user's reports pass the other filters (an upper bound)
       let rows: number | undefined;
@@ -127,69 +100,56 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
       } else if (!filter.search && filter.result === undefined) {
         total = (await findProject(db, userId, filter.project!))?.reportsCount ?? 0;
       } else {
-        // Counted once per version of the user's reports: the version changes in the same
-        // transaction as every insert, delete or result change, and URLs and projects never
-        // change, so a total counted at a version is exact while that version is current.
-        // Read again after counting: if it moved meanwhile, the count may belong to either
-        // version and is not kept. Concurrent requests for the same total share one count
-        // (the entry holds the promise), so a burst of them does not count N times.
+        // counted once per version of the user's reports (src/services/list-cache.ts)
         const state = await getReportsState(db, userId);
         if (!state) return { items: [], total: 0 };
         rows = filter.result ? state[filter.result] : state.reports;
         version = state.version;
-        const key = JSON.stringify([
-          userId,
-          state.version,
-          filter.search ?? null,
-          filter.project ?? null,
-          filter.result ?? null,
-        ]);
-        let counting = totals.get(key);
-        if (counting === undefined) {
-          counting = (async () => {
-            const n = await countReports(db, userId, filter);
-            if ((await getReportsVersion(db, userId)) !== state.version) totals.delete(key, counting);
-            return n;
-          })();
-          totals.set(key, counting);
-          counting.catch(() => totals.delete(key, counting));
-        }
-        total = await counting;
+        const key = [filter.search ?? null, filter.project ?? null, filter.result ?? null];
+        total = await cache.total(userId, version, key, () => countReports(db, userId, filter));
       }
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
-      const o = { ...filter, sortBy: q.sortBy ?? 'id', sort: q.sort ?? 'desc', limit: perPage, offset };
+      const o = { ...filter, sortBy, sort, limit: perPage, offset };
       if (version === undefined) return { items: await listReports(db, userId, o), total };
       // The ids of a page are exact for a version too: membership and order depend on url,
       // project, result, generated_at and id, and every change of them changes the version
       // (a re-audit does, even when the result stays). The rows are read fresh by id.
-      const pageKey = JSON.stringify([
-        userId,
-        version,
+      const pageKey = [
         filter.search ?? null,
         filter.project ?? null,
         filter.result ?? null,
-        o.sortBy,
-        o.sort,
+        sortBy,
+        sort,
         perPage,
         page,
-      ]);
-      let ids = pages.get(pageKey);
-      if (ids === undefined) {
-        ids = await listReportIds(
-          db,
-          userId,
-          o,
-          filter.search && rows !== undefined ? { matches: total, rows } : undefined,
-        );
-        if ((await getReportsVersion(db, userId)) === version) pages.set(pageKey, ids);
-      }
+      ];
+      const matches = total;
+      const ids = await cache.pageIds(userId, version, pageKey, () =>
+        listReportIds(db, userId, o, filter.search && rows !== undefined ? { matches, rows } : undefined),
+      );
       return { items: await summariesByIds(db, ids), total };
     },
 
+    getOwned: load,
     get: load,
 
-    find: (id: number) => findReport(db, id, null),
+    async forViewer(id, viewer, grants) {
+      const report = await findReport(db, id, null);
+      if (!report) return null;
+      if (viewer !== null && viewer.userId === report.userId) return { access: 'owner', report };
+      switch (report.privacy) {
+        case 0:
+          return { access: 'public', report };
+        case 1:
+          // another user's private report: the same answer as a missing one
+          return null;
+        case 2:
+          return grants?.(id, report.updatedAt)
+            ? { access: 'unlocked', report }
+            : { access: 'locked', report: { id: report.id, updatedAt: report.updatedAt } };
+      }
+    },
 
     async create(userId, input) {
       const privacy: Privacy = input.privacy ?? 0;

@@ -59,36 +59,16 @@ export interface ReportRun {
   page: PageInfo;
 }
 
-export type SortDirection = 'asc' | 'desc';
-export type PerPage = 10 | 25 | 50 | 100;
-
-export interface ListReportsQuery {
-  /** case-insensitive substring of the URL; %, _ and \ are literal. Empty/undefined = no filter */
-  search?: string;
-  searchBy?: 'url';
-  /** exact project name */
-  project?: string;
-  result?: ResultBand;
-  /** default 'id' */
-  sortBy?: 'id' | 'generated_at' | 'url' | 'result';
-  /** default 'desc'; ties are broken by id in the same direction */
-  sort?: SortDirection;
-  /** default 10 */
-  perPage?: PerPage;
-  /** 1-based, default 1; a page past the last gives no items (total still right) */
-  page?: number;
-}
-
-export interface ListProjectsQuery {
-  /** case-insensitive substring of the project name; %, _ and \ are literal */
-  search?: string;
-  searchBy?: 'project';
-  /** default 'created_at'; ties are broken by name in the same direction */
-  sortBy?: 'created_at' | 'project';
-  sort?: SortDirection;
-  perPage?: PerPage;
-  page?: number;
-}
+// The list queries (and PerPage, SortDirection) are defined with their schemas, in one place.
+export type {
+  ListProjectsQuery,
+  ListReportsQuery,
+  PerPage,
+  ProjectSortKey,
+  ReportSortKey,
+  SortDirection,
+} from './list-query.js';
+import type { ListProjectsQuery, ListReportsQuery } from './list-query.js';
 
 export interface ProjectSummary {
   project: string;
@@ -102,6 +82,23 @@ export interface Page<T> {
   /** every match, across pages */
   total: number;
 }
+
+/** Who is looking at a report page (the signed-in user). */
+export interface ReportViewer {
+  userId: number;
+}
+
+/** The password passes a browser holds: true when it may open report `id` as last changed at `updatedAt`. */
+export type ReportGrants = (id: number, updatedAt: string) => boolean;
+
+/**
+ * What a viewer may see of a report: `owner` (everything, and the owner's controls), `public`
+ * (a public report), `unlocked` (a password report this browser has the pass for), or `locked`
+ * (a password report: only its id and the date its pass is bound to, for the password form).
+ */
+export type ReportForViewer =
+  | { access: 'owner' | 'public' | 'unlocked'; report: StoredReport }
+  | { access: 'locked'; report: Pick<StoredReport, 'id' | 'updatedAt'> };
 
 export interface CreateReportInput {
   /** as sent (http/https, ≤ 2048 chars — validated by the schema); normalised by the engine */
@@ -171,13 +168,24 @@ export interface Services {
      * 401). Compares hashes in constant time; records last_used_at at most once a minute.
      */
     authenticate(token: string): Promise<AuthContext | null>;
+    /**
+     * A signed-in page session opened with key `keyId`: its user (with the name to show) while
+     * that key exists, belongs to the user and is not revoked; otherwise null (signed out).
+     */
+    session(userId: number, keyId: number): Promise<(AuthContext & { name: string }) | null>;
   };
   reports: {
     list(userId: number, query: ListReportsQuery): Promise<Page<ReportSummary>>;
-    /** 404 when missing or another user's */
+    /** the user's own report; 404 when missing or another user's (the API's rule) */
+    getOwned(userId: number, id: number): Promise<StoredReport>;
+    /** @deprecated the old name of getOwned (kept while other branches merge); use getOwned */
     get(userId: number, id: number): Promise<StoredReport>;
-    /** any user's report, for the report page (which applies privacy itself); null when missing */
-    find(id: number): Promise<StoredReport | null>;
+    /**
+     * The report page's rule (SPEC §3, docs/pages.md): what `viewer` (null: not signed in) may
+     * see of report `id`, given the password passes the browser holds. null: nothing — a
+     * missing report and another user's private one are the same answer.
+     */
+    forViewer(id: number, viewer: ReportViewer | null, grants?: ReportGrants): Promise<ReportForViewer | null>;
     /** fetches and audits, then stores; 422 `url` when the page cannot be fetched (nothing stored) */
     create(userId: number, input: CreateReportInput): Promise<StoredReport>;
     /** privacy/password rules of SPEC §3; `results: true` re-audits (422 `url` leaves it unchanged) */
@@ -191,7 +199,10 @@ export interface Services {
   };
   projects: {
     list(userId: number, query: ListProjectsQuery): Promise<Page<ProjectSummary>>;
-    /** deletes the project and all its reports in one transaction; 404 when it does not exist */
+    /**
+     * deletes the project and all its reports in one transaction; 404 when it does not exist.
+     * `project` is a name as a user gives it (case and one leading www. do not matter).
+     */
     delete(userId: number, project: string): Promise<{ reportsDeleted: number }>;
   };
   users: {

@@ -326,7 +326,7 @@ describe('sign-in, CSRF and the dashboard', () => {
       ...h.services,
       reports: {
         ...h.services.reports,
-        find: async () => {
+        forViewer: async () => {
           throw new Error('database on fire at /var/secret/path');
         },
       },

@@ -202,8 +202,8 @@ for (const dialect of dialects) {
       await rejects404(s.reports.get(alice, 2 ** 40));
       assert.equal((await s.reports.list(bob, {})).total, 0);
       assert.equal((await s.reports.get(alice, r.id)).privacy, 0);
-      assert.equal((await s.reports.find(r.id))?.id, r.id);
-      assert.equal(await s.reports.find(987_654), null);
+      assert.equal((await s.reports.forViewer(r.id, null))?.report.id, r.id);
+      assert.equal(await s.reports.forViewer(987_654, null), null);
     });
 
     test('delete report keeps counters; the last one removes its project', async () => {

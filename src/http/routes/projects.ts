@@ -1,7 +1,7 @@
 // /api/v1/projects: list, delete (with all its reports, in one transaction — the service's).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { projectName } from '../../analyzer/url.js';
-import type { PerPage } from '../../services/types.js';
+import { projectsQueryFrom, resolveProjectsQuery } from '../../services/list-query.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentProject } from '../presenters/project.js';
@@ -25,17 +25,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
     async (request) => {
       const { userId } = requireAuth(request);
-      const q = request.query;
-      const page = q.page ?? 1;
-      const perPage = (q.per_page ?? 10) as PerPage;
-      const result = await services.projects.list(userId, {
-        search: q.search === '' ? undefined : q.search,
-        searchBy: 'project',
-        sortBy: (q.sort_by ?? 'created_at') as 'created_at' | 'project',
-        sort: (q.sort ?? 'desc') as 'asc' | 'desc',
-        perPage,
-        page,
-      });
+      const query = projectsQueryFrom(request.query);
+      const { page, perPage } = resolveProjectsQuery(query);
+      const result = await services.projects.list(userId, query);
       const i = request.url.indexOf('?');
       return paginate({
         items: result.items.map(presentProject),
@@ -62,8 +54,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     },
     async (request) => {
       const { userId } = requireAuth(request);
+      const { reportsDeleted } = await services.projects.delete(userId, request.params.project);
+      // the name as stored, which the service deleted by
       const project = projectName(request.params.project);
-      const { reportsDeleted } = await services.projects.delete(userId, project);
       return { project, object: 'project' as const, deleted: true as const, reports_deleted: reportsDeleted };
     },
   );

@@ -1,9 +1,9 @@
 // /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Handlers are a few lines:
 // schema-validated input → service (with the key's user) → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { optionalProjectName } from '../../analyzer/url.js';
 import type { Config } from '../../config.js';
-import type { PerPage, Privacy, Services } from '../../services/types.js';
+import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
+import type { Services } from '../../services/types.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../presenters/report.js';
@@ -30,7 +30,6 @@ const rawQuery = (url: string) => {
   const i = url.indexOf('?');
   return i === -1 ? '' : url.slice(i + 1);
 };
-const blankToUndefined = (s: string | undefined) => (s === undefined || s === '' ? undefined : s);
 
 export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
   const tags = ['reports'];
@@ -50,19 +49,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     },
     async (request) => {
       const { userId } = requireAuth(request);
-      const q = request.query;
-      const page = q.page ?? 1;
-      const perPage = (q.per_page ?? 10) as PerPage;
-      const result = await services.reports.list(userId, {
-        search: blankToUndefined(q.search),
-        searchBy: 'url',
-        project: optionalProjectName(blankToUndefined(q.project)),
-        result: q.result as 'good' | 'decent' | 'bad' | undefined,
-        sortBy: (q.sort_by ?? 'id') as 'id' | 'generated_at' | 'url' | 'result',
-        sort: (q.sort ?? 'desc') as 'asc' | 'desc',
-        perPage,
-        page,
-      });
+      const query = reportsQueryFrom(request.query);
+      const { page, perPage } = resolveReportsQuery(query);
+      const result = await services.reports.list(userId, query);
       return paginate({
         items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
         total: result.total,
@@ -88,7 +77,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     },
     async (request) => {
       const { userId } = requireAuth(request);
-      const report = await services.reports.get(userId, request.params.id);
+      const report = await services.reports.getOwned(userId, request.params.id);
       return { data: presentReport(report, config.publicUrl) };
     },
   );
@@ -112,7 +101,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       const body = request.body;
       const report = await services.reports.create(userId, {
         url: body.url,
-        privacy: (body.privacy ?? 0) as Privacy,
+        privacy: body.privacy,
         password: body.password ?? null,
       });
       const data = presentReport(report, config.publicUrl);
@@ -140,7 +129,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         const { userId } = requireAuth(request);
         const body = request.body;
         const report = await services.reports.update(userId, request.params.id, {
-          ...(body.privacy !== undefined ? { privacy: body.privacy as Privacy } : {}),
+          ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
         });

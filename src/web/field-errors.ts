@@ -1,5 +1,6 @@
-// Turns the schema validator's errors (Ajv, run by Fastify with allErrors and verbose) into the
-// API's 422 `errors: {field: [message]}`, naming the field and what it allows.
+// Turns the schema validator's errors (Ajv, run by Fastify with allErrors and verbose) into
+// `errors: {field: [message]}`, naming the field and what it allows: the API's 422 body and
+// the pages' form messages both start from these.
 import type { FastifySchemaValidationError } from 'fastify';
 import type { FieldErrors } from '../errors.js';
 

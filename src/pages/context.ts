@@ -1,0 +1,113 @@
+// The one small context every page route shares: the services, who is signed in
+// (viewerOf/viewerFor/requireViewer), how a page is sent (send, sendError, notFoundPage), and
+// the form helpers. Built once by src/pages/plugin.ts; a route file receives it and adds its
+// routes — a new dashboard page is one file under routes/, one view under views/, one test.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services/types.js';
+import type { SafeHtml } from './html.js';
+import type { CookieKit } from './session.js';
+import type { AttemptStore } from './throttle.js';
+import type { Viewer } from './views/layout.js';
+
+/** The signed-in user of a request (a valid session whose key is not revoked). */
+export interface SignedIn {
+  userId: number;
+  keyId: number;
+  name: string;
+}
+
+export interface SendOptions {
+  /** class on <main>, e.g. "narrow" for forms */
+  mainClass?: string;
+  /** path to come back to after signing in (the header's sign-in link) */
+  loginNext?: string;
+}
+
+export interface PageContext {
+  services: Services;
+  kit: CookieKit;
+  /** wrong-password and sign-in attempts */
+  attempts: AttemptStore;
+  /** who is signed in (checked once per request); null when nobody */
+  viewerOf(request: FastifyRequest): Promise<SignedIn | null>;
+  /** the layout's viewer (name and the sign-out form's CSRF token) */
+  viewerFor(request: FastifyRequest, reply: FastifyReply): Promise<Viewer>;
+  /** the signed-in user, or null after redirecting to sign-in (the handler returns `reply`) */
+  requireViewer(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | null>;
+  /** a page in the layout */
+  send(
+    reply: FastifyReply,
+    status: number,
+    title: string,
+    viewer: Viewer,
+    body: SafeHtml,
+    options?: SendOptions,
+  ): FastifyReply;
+  /** the HTML error page for `status` (429 with Retry-After) */
+  sendError(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    retryAfter?: number | null,
+  ): Promise<FastifyReply>;
+  /** the same 404 page for a missing report and one this viewer may not see */
+  notFoundPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+}
+
+/** A route file: adds its routes to the pages' scope. */
+export type PageRoutes = (app: FastifyInstance, ctx: PageContext) => void;
+
+// --- form and query helpers ------------------------------------------------------------------
+
+/** A form or query value as one string ('' when absent or not a string). */
+export const str = (v: unknown): string =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '';
+
+/** A parsed form body as an object ({} when none). */
+export function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const b = request.body;
+  return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : {};
+}
+
+/** The query as sent, as strings (for refilling forms and building page links). */
+export function rawQuery(request: FastifyRequest, keys: readonly string[]): Record<string, string> {
+  const url = new URL(request.url, 'http://x');
+  const out: Record<string, string> = {};
+  for (const k of keys) {
+    const v = url.searchParams.get(k);
+    if (v !== null) out[k] = v;
+  }
+  return out;
+}
+
+/** A same-site path to return to (never `//host` or a scheme). */
+export function safePath(value: string, fallback: string, prefix = '/'): string {
+  // eslint-disable-next-line no-control-regex
+  if (!value.startsWith('/') || value.startsWith('//') || /[\u0000-\u001f\u007f\\]/.test(value))
+    return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, 'http://local.invalid');
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== 'http://local.invalid') return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith(prefix) ? path : fallback;
+}
+
+/** `path` with query parameters set (its #fragment kept). */
+export function withParams(path: string, params: Record<string, string>): string {
+  const [base, hash] = path.split('#') as [string, string | undefined];
+  const url = new URL(base, 'http://x');
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return `${url.pathname}${url.search}${hash ? `#${hash}` : ''}`;
+}
+
+/** Success notices after a dashboard action (`?done=`). */
+export const NOTICES: Record<string, string> = {
+  rerun: 'The report was audited again.',
+  privacy: 'The privacy was saved.',
+  deleted: 'The report was deleted.',
+  project_deleted: 'The project and its reports were deleted.',
+};

@@ -1,0 +1,203 @@
+// The dashboard: GET /dashboard (the signed-in user's reports: filter, sort, page) and its
+// forms — create a report, and re-run, privacy or delete one (Post/Redirect/Get).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import {
+  reportsQueryFrom,
+  resolveReportsQuery,
+  type ListReportsParams,
+  type ListReportsQuery,
+} from '../../services/list-query.js';
+import { fieldErrors } from '../../web/field-errors.js';
+import {
+  ListReportsQuery as ListReportsSchema,
+  ReportParams,
+  StoreReportBody,
+  UpdateReportBody,
+} from '../../web/requests.js';
+import {
+  bodyOf,
+  NOTICES,
+  rawQuery,
+  safePath,
+  str,
+  withParams,
+  type PageContext,
+  type SignedIn,
+} from '../context.js';
+import { dashboardView, type CreateFormState, type Flash } from '../views/dashboard.js';
+
+const REPORT_LIST_KEYS = [
+  'search',
+  'search_by',
+  'project',
+  'result',
+  'sort_by',
+  'sort',
+  'per_page',
+  'page',
+] as const;
+
+export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
+  const { services } = ctx;
+
+  const renderDashboard = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    v: SignedIn,
+    status: number,
+    rawList: Record<string, string>,
+    query: ListReportsQuery | null,
+    flash: Flash | null,
+    create: CreateFormState,
+  ) => {
+    const [list, projects] = await Promise.all([
+      query ? services.reports.list(v.userId, query) : Promise.resolve(null),
+      services.projects.list(v.userId, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
+    ]);
+    const viewer = await ctx.viewerFor(request, reply);
+    return ctx.send(
+      reply,
+      status,
+      'Dashboard',
+      viewer,
+      dashboardView({
+        userName: v.name,
+        csrf: viewer.csrf ?? '',
+        flash,
+        create,
+        raw: rawList,
+        back: `/dashboard${Object.keys(rawList).length ? `?${new URLSearchParams(rawList).toString()}` : ''}`,
+        query: query && resolveReportsQuery(query),
+        list,
+        projects: projects.items.map((p) => p.project),
+      }),
+    );
+  };
+
+  app.get<{ Querystring: ListReportsParams }>(
+    '/dashboard',
+    { schema: { querystring: ListReportsSchema }, attachValidation: true },
+    async (request, reply) => {
+      const v = await ctx.requireViewer(request, reply);
+      if (!v) return reply;
+      const raw = rawQuery(request, REPORT_LIST_KEYS);
+      const extra = rawQuery(request, ['done', 'error']);
+      let flash: Flash | null =
+        extra.done && NOTICES[extra.done] ? { kind: 'success', text: NOTICES[extra.done]! } : null;
+      let query: ListReportsQuery | null = null;
+      let status = 200;
+      if (request.validationError) {
+        const errors = fieldErrors(request.validationError.validation);
+        flash = {
+          kind: 'error',
+          text: Object.values(errors).flat().join(' ') || 'The filters are not valid.',
+        };
+        status = 422;
+      } else {
+        query = reportsQueryFrom(request.query);
+      }
+      return renderDashboard(request, reply, v, status, raw, query, flash, {
+        url: '',
+        privacy: '0',
+        errors: {},
+      });
+    },
+  );
+
+  /** Re-renders the dashboard (its first page) with a form's errors. */
+  const dashboardWithErrors = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    v: SignedIn,
+    errors: Record<string, string[]>,
+    create: CreateFormState,
+    prefix = '',
+  ) => {
+    const text = `${prefix}${Object.values(errors).flat().join(' ')}`;
+    return renderDashboard(request, reply, v, 422, {}, {}, { kind: 'error', text }, create);
+  };
+
+  app.post<{ Body: StoreReportBody }>(
+    '/dashboard/reports',
+    { schema: { body: StoreReportBody }, attachValidation: true },
+    async (request, reply) => {
+      const v = await ctx.requireViewer(request, reply);
+      if (!v) return reply;
+      const body = bodyOf(request);
+      const form: CreateFormState = { url: str(body.url), privacy: String(body.privacy ?? '0'), errors: {} };
+      if (request.validationError) {
+        form.errors = fieldErrors(request.validationError.validation);
+        return dashboardWithErrors(request, reply, v, form.errors, form);
+      }
+      try {
+        // the service ignores a password unless privacy is 2
+        const report = await services.reports.create(v.userId, {
+          url: form.url,
+          privacy: request.body.privacy,
+          password: str(body.password) || null,
+        });
+        return reply.redirect(`/reports/${report.id}`, 303);
+      } catch (err) {
+        if (err instanceof AppError && err.status === 422 && err.fields) {
+          form.errors = err.fields;
+          return dashboardWithErrors(request, reply, v, err.fields, form);
+        }
+        throw err;
+      }
+    },
+  );
+
+  const backTo = (request: FastifyRequest) => safePath(str(bodyOf(request).back), '/dashboard', '/dashboard');
+
+  /** A POST acting on one of the viewer's reports, then back to the dashboard with a notice. */
+  const reportAction = <B>(
+    path: string,
+    schema: object | null,
+    act: (v: SignedIn, id: number, body: Partial<B>) => Promise<keyof typeof NOTICES>,
+  ) =>
+    app.post<{ Params: { id: number }; Body: Partial<B> }>(
+      path,
+      { schema: { params: ReportParams, ...(schema ? { body: schema } : {}) }, attachValidation: true },
+      async (request, reply) => {
+        const v = await ctx.requireViewer(request, reply);
+        if (!v) return reply;
+        const validation = request.validationError?.validation;
+        if (request.validationError && request.validationError.validationContext === 'params')
+          return ctx.notFoundPage(request, reply);
+        const id = request.params.id;
+        const empty = { url: '', privacy: '0', errors: {} };
+        if (validation)
+          return dashboardWithErrors(request, reply, v, fieldErrors(validation), empty, `Report #${id}: `);
+        try {
+          const done = await act(v, id, bodyOf(request) as Partial<B>);
+          return reply.redirect(withParams(backTo(request), { done }), 303);
+        } catch (err) {
+          if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
+          if (err instanceof AppError && err.status === 422 && err.fields) {
+            return dashboardWithErrors(request, reply, v, err.fields, empty, `Report #${id}: `);
+          }
+          throw err;
+        }
+      },
+    );
+
+  reportAction('/dashboard/reports/:id/rerun', null, async (v, id) => {
+    await services.reports.update(v.userId, id, { results: true });
+    return 'rerun';
+  });
+
+  reportAction<UpdateReportBody>('/dashboard/reports/:id/privacy', UpdateReportBody, async (v, id, body) => {
+    const password = str(body.password);
+    await services.reports.update(v.userId, id, {
+      ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
+      ...(password !== '' ? { password } : {}),
+    });
+    return 'privacy';
+  });
+
+  reportAction('/dashboard/reports/:id/delete', null, async (v, id) => {
+    await services.reports.delete(v.userId, id);
+    return 'deleted';
+  });
+}

@@ -1,0 +1,81 @@
+// The report page, GET /reports/:id, and its password form, POST /reports/:id. Who may see
+// what is the services' decision (services.reports.forViewer); this file only renders it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ReportParams } from '../../web/requests.js';
+import { bodyOf, str, type PageContext } from '../context.js';
+import { blockedFor, PASSWORD_RULE } from '../throttle.js';
+import { passwordView } from '../views/forms.js';
+import { reportView } from '../views/report.js';
+
+export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
+  const { services, kit } = ctx;
+
+  const showPasswordForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    status: number,
+    error: string | null,
+  ) => {
+    const viewer = await ctx.viewerFor(request, reply);
+    const v = await ctx.viewerOf(request);
+    const csrf = kit.csrfToken(request, reply, v?.userId ?? null);
+    return ctx.send(reply, status, 'Protected report', viewer, passwordView({ id, csrf, error }), {
+      mainClass: 'narrow',
+      loginNext: `/reports/${id}`,
+    });
+  };
+
+  app.get<{ Params: { id: number } }>(
+    '/reports/:id',
+    { schema: { params: ReportParams }, attachValidation: true },
+    async (request, reply) => {
+      if (request.validationError) return ctx.notFoundPage(request, reply);
+      const id = request.params.id;
+      const found = await services.reports.forViewer(id, await ctx.viewerOf(request), (rid, updatedAt) =>
+        kit.hasAccess(request, rid, updatedAt),
+      );
+      if (!found) return ctx.notFoundPage(request, reply);
+      if (found.access === 'locked') return showPasswordForm(request, reply, id, 200, null);
+      const { report, access } = found;
+      const viewer = await ctx.viewerFor(request, reply);
+      if (access === 'public') reply.header('cache-control', 'private, no-cache');
+      return ctx.send(
+        reply,
+        200,
+        `Report for ${report.url}`,
+        viewer,
+        reportView(report, { owner: access === 'owner' }),
+        { loginNext: `/reports/${id}` },
+      );
+    },
+  );
+
+  app.post<{ Params: { id: number } }>(
+    '/reports/:id',
+    { schema: { params: ReportParams }, attachValidation: true },
+    async (request, reply) => {
+      if (request.validationError) return ctx.notFoundPage(request, reply);
+      const id = request.params.id;
+      // without the browser's passes: a password form is checked even when one is held
+      const found = await services.reports.forViewer(id, await ctx.viewerOf(request));
+      if (!found) return ctx.notFoundPage(request, reply);
+      if (found.access !== 'locked') return reply.redirect(`/reports/${id}`, 303);
+
+      const key = `report-password:${id}:${request.ip}`;
+      const wait = await blockedFor(ctx.attempts, key, PASSWORD_RULE);
+      if (wait !== null) return ctx.sendError(request, reply, 429, wait);
+      const password = str(bodyOf(request).password);
+      const ok =
+        password.length > 0 &&
+        password.length <= 128 &&
+        (await services.reports.verifyPassword(id, password));
+      if (!ok) {
+        await ctx.attempts.hit(key, PASSWORD_RULE.windowMs);
+        return showPasswordForm(request, reply, id, 401, 'That password is not right.');
+      }
+      kit.grantAccess(reply, id, found.report.updatedAt);
+      return reply.redirect(`/reports/${id}`, 303);
+    },
+  );
+}

@@ -1,0 +1,83 @@
+// The reports list's per-process cache: filtered totals and the ids of filtered pages, keyed by
+// the version of the user's reports. The version changes in the same transaction as every
+// insert, delete or result change (and every re-audit), and URLs and projects never change, so
+// a total or a page of ids read at a version is exact while that version is current.
+//
+// After reading, the version is read again: if it moved meanwhile, what was read may belong to
+// either version and is not kept. Concurrent requests for the same total share one count (the
+// entry holds the promise), so a burst of them does not count N times.
+
+/** entries kept per cache (the least recently used go first) */
+export const TOTALS_CACHE_SIZE = 10_000;
+
+/** A small LRU: a Map keeps insertion order, a hit moves the entry to the end. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
+  /** Removes the entry if it still holds `value`. */
+  delete(key: string, value: V | undefined): void {
+    if (this.map.get(key) === value) this.map.delete(key);
+  }
+}
+
+/** How the cache reads the current version of a user's reports (null: no such user). */
+export type VersionOf = (userId: number) => Promise<number | null>;
+
+export class ReportsListCache {
+  private readonly totals = new Lru<Promise<number>>(TOTALS_CACHE_SIZE);
+  private readonly pages = new Lru<number[]>(TOTALS_CACHE_SIZE);
+
+  constructor(private readonly versionOf: VersionOf) {}
+
+  /** The total for `filter` at `version`: counted once, shared by concurrent callers. */
+  total(
+    userId: number,
+    version: number,
+    filter: readonly unknown[],
+    count: () => Promise<number>,
+  ): Promise<number> {
+    const key = JSON.stringify([userId, version, ...filter]);
+    let counting = this.totals.get(key);
+    if (counting === undefined) {
+      let started: Promise<number> | undefined = undefined;
+      started = (async () => {
+        const n = await count();
+        if ((await this.versionOf(userId)) !== version) this.totals.delete(key, started);
+        return n;
+      })();
+      counting = started;
+      this.totals.set(key, started);
+      started.catch(() => this.totals.delete(key, started));
+    }
+    return counting;
+  }
+
+  /** The ids of one page for `page` (filter, order, size, number) at `version`. */
+  async pageIds(
+    userId: number,
+    version: number,
+    page: readonly unknown[],
+    read: () => Promise<number[]>,
+  ): Promise<number[]> {
+    const key = JSON.stringify([userId, version, ...page]);
+    let ids = this.pages.get(key);
+    if (ids === undefined) {
+      ids = await read();
+      if ((await this.versionOf(userId)) === version) this.pages.set(key, ids);
+    }
+    return ids;
+  }
+}

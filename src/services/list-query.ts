@@ -1,0 +1,181 @@
+// The list-query contract, written once: the query-string schemas (TypeBox, validated by the
+// API's routes and read by the dashboard), their defaults (only here, in the schemas), and the
+// one mapping from a query string to the services' list query. The API and the dashboard
+// both call reportsQueryFrom/projectsQueryFrom; the services fill what is left out from the
+// same schema defaults (resolveReportsQuery/resolveProjectsQuery).
+//
+// Enumerations are TypeBox schemas with a literal-union static type (`enumOf`): the JSON
+// schema is a plain `enum` (one validator error per field, so the 422 names the allowed
+// values), and handlers get `'asc' | 'desc'`, `10 | 25 | 50 | 100` … without casts.
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { RESULTS } from '../analyzer/types.js';
+import { projectName } from '../analyzer/url.js';
+
+/** An enumeration: `{type, enum, default?}` in JSON, a union of its literals in TypeScript. */
+export function enumOf<const T extends readonly (string | number)[]>(
+  type: 'string' | 'integer',
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type, enum: [...values], ...options });
+}
+
+export const PER_PAGE = [10, 25, 50, 100] as const;
+export type PerPage = (typeof PER_PAGE)[number];
+export const SORT_DIRECTIONS = ['desc', 'asc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+export const REPORT_SORT_KEYS = ['id', 'generated_at', 'url', 'result'] as const;
+export type ReportSortKey = (typeof REPORT_SORT_KEYS)[number];
+export const PROJECT_SORT_KEYS = ['created_at', 'project'] as const;
+export type ProjectSortKey = (typeof PROJECT_SORT_KEYS)[number];
+
+/** No NUL character (no host name has one, and PostgreSQL refuses it in text). */
+export const NO_NUL = '^[^\\u0000]*$';
+
+const sort = enumOf('string', SORT_DIRECTIONS, { default: 'desc', description: 'Sort direction.' });
+const perPage = enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' });
+const page = Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' });
+const search = Type.String({ maxLength: 2048, description: 'Case-insensitive substring match.' });
+
+export const ListReportsParams = Type.Object({
+  search: Type.Optional(search),
+  search_by: Type.Optional(
+    enumOf('string', ['url'], { default: 'url', description: 'Field that `search` matches.' }),
+  ),
+  project: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      pattern: NO_NUL,
+      description: 'Only the reports of this project.',
+    }),
+  ),
+  result: Type.Optional(enumOf('string', RESULTS, { description: 'Only the reports with this result.' })),
+  sort_by: Type.Optional(
+    enumOf('string', REPORT_SORT_KEYS, {
+      default: 'id',
+      description: 'Sort key; `result` orders good, decent, bad (asc). Ties are broken by id.',
+    }),
+  ),
+  sort: Type.Optional(sort),
+  per_page: Type.Optional(perPage),
+  page: Type.Optional(page),
+});
+/** GET /api/v1/reports and /dashboard, as validated */
+export type ListReportsParams = Static<typeof ListReportsParams>;
+
+export const ListProjectsParams = Type.Object({
+  search: Type.Optional(search),
+  search_by: Type.Optional(
+    enumOf('string', ['project'], { default: 'project', description: 'Field that `search` matches.' }),
+  ),
+  sort_by: Type.Optional(
+    enumOf('string', PROJECT_SORT_KEYS, {
+      default: 'created_at',
+      description: 'Sort key. Ties are broken by name.',
+    }),
+  ),
+  sort: Type.Optional(sort),
+  per_page: Type.Optional(perPage),
+  page: Type.Optional(page),
+});
+/** GET /api/v1/projects and /dashboard/projects, as validated */
+export type ListProjectsParams = Static<typeof ListProjectsParams>;
+
+/** The `default` of each property of an object schema (the one place defaults are written). */
+function defaultsOf<S extends TSchema & { properties: Record<string, TSchema> }>(
+  schema: S,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema.properties)) {
+    const d = (v as { default?: unknown }).default;
+    if (d !== undefined) out[k] = d;
+  }
+  return out;
+}
+
+const REPORT_DEFAULTS = defaultsOf(ListReportsParams) as Required<
+  Pick<ListReportsParams, 'sort_by' | 'sort' | 'per_page' | 'page'>
+>;
+const PROJECT_DEFAULTS = defaultsOf(ListProjectsParams) as Required<
+  Pick<ListProjectsParams, 'sort_by' | 'sort' | 'per_page' | 'page'>
+>;
+
+/** What the reports service lists by (camelCase; an absent field takes the schema's default). */
+export interface ListReportsQuery {
+  /** case-insensitive substring of the URL; %, _ and \ are literal. Empty/undefined = no filter */
+  search?: string | undefined;
+  searchBy?: 'url' | undefined;
+  /** a project name as a user gives it (the service normalises it like stored names) */
+  project?: string | undefined;
+  result?: (typeof RESULTS)[number] | undefined;
+  /** ties are broken by id in the same direction */
+  sortBy?: ReportSortKey | undefined;
+  sort?: SortDirection | undefined;
+  perPage?: PerPage | undefined;
+  /** 1-based; a page past the last gives no items (total still right) */
+  page?: number | undefined;
+}
+
+export interface ListProjectsQuery {
+  /** case-insensitive substring of the project name; %, _ and \ are literal */
+  search?: string | undefined;
+  searchBy?: 'project' | undefined;
+  /** ties are broken by name in the same direction */
+  sortBy?: ProjectSortKey | undefined;
+  sort?: SortDirection | undefined;
+  perPage?: PerPage | undefined;
+  page?: number | undefined;
+}
+
+const blank = (s: string | undefined) => (s === undefined || s === '' ? undefined : s);
+
+/** A validated query string → the reports service's query (an empty string = not set). */
+export function reportsQueryFrom(q: ListReportsParams): ListReportsQuery {
+  return {
+    search: blank(q.search),
+    searchBy: 'url',
+    project: blank(q.project),
+    result: q.result,
+    sortBy: q.sort_by,
+    sort: q.sort,
+    perPage: q.per_page,
+    page: q.page,
+  };
+}
+
+/** A validated query string → the projects service's query. */
+export function projectsQueryFrom(q: ListProjectsParams): ListProjectsQuery {
+  return {
+    search: blank(q.search),
+    searchBy: 'project',
+    sortBy: q.sort_by,
+    sort: q.sort,
+    perPage: q.per_page,
+    page: q.page,
+  };
+}
+
+/** Every field of a reports query set: absent ones from the schema's defaults. */
+export function resolveReportsQuery(q: ListReportsQuery) {
+  return {
+    search: blank(q.search),
+    // a name as a user gives it → its stored form (`WWW.Example.com` is `example.com`)
+    project: q.project === undefined ? undefined : projectName(q.project),
+    result: q.result,
+    sortBy: q.sortBy ?? REPORT_DEFAULTS.sort_by,
+    sort: q.sort ?? REPORT_DEFAULTS.sort,
+    perPage: q.perPage ?? REPORT_DEFAULTS.per_page,
+    page: q.page ?? REPORT_DEFAULTS.page,
+  };
+}
+
+/** Every field of a projects query set: absent ones from the schema's defaults. */
+export function resolveProjectsQuery(q: ListProjectsQuery) {
+  return {
+    search: blank(q.search),
+    sortBy: q.sortBy ?? PROJECT_DEFAULTS.sort_by,
+    sort: q.sort ?? PROJECT_DEFAULTS.sort,
+    perPage: q.perPage ?? PROJECT_DEFAULTS.per_page,
+    page: q.page ?? PROJECT_DEFAULTS.page,
+  };
+}

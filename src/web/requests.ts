@@ -1,0 +1,59 @@
+// The request schemas both web layers validate with (TypeBox): the API's routes (src/http) and
+// the pages (src/pages). The list queries are the services' contract (src/services/list-query.ts)
+// and are re-exported here under the names the API documents.
+import { Type, type Static } from 'typebox';
+import { enumOf, ListProjectsParams, ListReportsParams, NO_NUL } from '../services/list-query.js';
+
+export { PER_PAGE } from '../services/list-query.js';
+export { ListProjectsParams as ListProjectsQuery, ListReportsParams as ListReportsQuery };
+
+/** The largest report id a request may name (PostgreSQL `integer`); larger ids answer 404. */
+export const MAX_ID = 2_147_483_647;
+
+export const ReportParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Report id (anything else answers 404).' }),
+});
+export type ReportParams = Static<typeof ReportParams>;
+
+export const ProjectParams = Type.Object({
+  project: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    pattern: NO_NUL,
+    description: 'Project name (a host name).',
+  }),
+});
+export type ProjectParams = Static<typeof ProjectParams>;
+
+const PRIVACIES = [0, 1, 2] as const;
+const privacy = enumOf('integer', PRIVACIES, { description: '0 Public, 1 Private, 2 Password.' });
+const password = Type.String({
+  maxLength: 128,
+  description: 'Required when privacy is 2; ignored for privacy 0 and 1.',
+});
+
+export const StoreReportBody = Type.Object({
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
+    description: 'The page to audit (http or https).',
+  }),
+  privacy: Type.Optional(
+    enumOf('integer', PRIVACIES, { default: 0, description: '0 Public, 1 Private, 2 Password.' }),
+  ),
+  password: Type.Optional(password),
+});
+export type StoreReportBody = Static<typeof StoreReportBody>;
+
+export const UpdateReportBody = Type.Object({
+  privacy: Type.Optional(privacy),
+  password: Type.Optional(password),
+  results: Type.Optional(
+    enumOf('integer', [0, 1], {
+      default: 0,
+      description: '1 audits the page again (the earlier run is kept as history).',
+    }),
+  ),
+});
+export type UpdateReportBody = Static<typeof UpdateReportBody>;
