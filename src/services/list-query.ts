@@ -24,7 +24,7 @@ export const PER_PAGE = [10, 25, 50, 100] as const;
 export type PerPage = (typeof PER_PAGE)[number];
 export const SORT_DIRECTIONS = ['desc', 'asc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
-export const REPORT_SORT_KEYS = ['id', 'generated_at', 'url', 'result'] as const;
+export const REPORT_SORT_KEYS = ['id', 'generated_at', 'url', 'result', 'score'] as const;
 export type ReportSortKey = (typeof REPORT_SORT_KEYS)[number];
 export const PROJECT_SORT_KEYS = ['created_at', 'project'] as const;
 export type ProjectSortKey = (typeof PROJECT_SORT_KEYS)[number];
@@ -53,7 +53,8 @@ export const ListReportsParams = Type.Object({
   sort_by: Type.Optional(
     enumOf('string', REPORT_SORT_KEYS, {
       default: 'id',
-      description: 'Sort key; `result` orders good, decent, bad (asc). Ties are broken by id.',
+      description:
+        'Sort key; `result` orders good, decent, bad (asc); `score` orders by the overall score (asc: worst first). Ties are broken by id.',
     }),
   ),
   sort: Type.Optional(sort),

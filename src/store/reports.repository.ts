@@ -52,7 +52,7 @@ export interface ReportFilter {
 }
 
 export interface ReportListOptions extends ReportFilter {
-  sortBy: 'id' | 'generated_at' | 'url' | 'result';
+  sortBy: 'id' | 'generated_at' | 'url' | 'result' | 'score';
   sort: 'asc' | 'desc';
   limit: number;
   offset: number;
@@ -254,6 +254,7 @@ const sortColumn = {
   generated_at: 'reports.generated_at',
   url: 'reports.url',
   result: 'reports.result_rank',
+  score: 'reports.score',
 } as const;
 
 /**

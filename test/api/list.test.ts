@@ -170,7 +170,7 @@ forEachDialect('list endpoints', (h) => {
     }
   });
 
-  test('sort_by id / generated_at / url / result, asc and desc, ties by id in the same direction', async () => {
+  test('sort_by id / generated_at / url / result / score, asc and desc, ties by id in the same direction', async () => {
     const all = async (q: string) => (await list(`?per_page=100&${q}`)).body.data;
     const asc = await all('sort=asc');
     assert.deepEqual(
@@ -194,6 +194,7 @@ forEachDialect('list endpoints', (h) => {
       url: (r) => r.url,
       generated_at: (r) => r.generated_at,
       result: (r) => RANK[r.result],
+      score: (r) => r.score,
     };
     for (const [sortBy, key] of Object.entries(keys)) {
       for (const [sort, dir] of [
@@ -285,7 +286,7 @@ forEachDialect('list endpoints', (h) => {
       ['per_page=', 'per_page', /10, 25, 50, 100/],
       ['sort=up', 'sort', /desc, asc/],
       ['sort=ASC', 'sort', /desc, asc/],
-      ['sort_by=score', 'sort_by', /id, generated_at, url, result/],
+      ['sort_by=size', 'sort_by', /id, generated_at, url, result, score/],
       ['result=great', 'result', /good, decent, bad/],
       ['page=0', 'page', /at least 1/],
       ['page=-2', 'page', /at least 1/],

@@ -106,6 +106,10 @@ describe('query plans [sqlite]', () => {
     ['project + url', { project: 'a.example', sortBy: 'url' }, true],
     ['project + result', { project: 'a.example', result: 'good' }, true],
     ['project + sort result', { project: 'a.example', sortBy: 'result' }, true],
+    ['sort score', { sortBy: 'score' }, true],
+    ['sort score asc', { sortBy: 'score', sort: 'asc' }, true],
+    ['result + score', { result: 'good', sortBy: 'score' }, true],
+    ['project + score', { project: 'a.example', sortBy: 'score' }, true],
     ['search (trigram)', { search: 'example' }, false],
     ['search (short)', { search: 'ex' }, false],
     [
@@ -155,7 +159,7 @@ describe('query plans [sqlite]', () => {
     ['probe', { matches: 1_000_000, rows: 1_000_000_000 }],
   ];
   for (const [planName, estimate] of estimates) {
-    for (const sortBy of ['id', 'generated_at', 'url', 'result'] as const) {
+    for (const sortBy of ['id', 'generated_at', 'url', 'result', 'score'] as const) {
       for (const filter of [{}, { result: 'good' as const }, { project: 'a.example' }]) {
         test(`reports: search plan ${planName}, sort ${sortBy}, ${JSON.stringify(filter)}`, async () => {
           const o = { search: 'example', ...filter, sortBy, sort: 'desc' as const, limit: 10, offset: 0 };
