@@ -23,10 +23,18 @@ export const CATEGORY_BLURBS: Readonly<Record<Category, string>> = {
 };
 
 /** A result band's display name. */
-export const RESULT_LABELS: Readonly<Record<ResultBand, string>> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
+export const RESULT_LABELS: Readonly<Record<ResultBand, string>> = {
+  good: 'Good',
+  decent: 'Decent',
+  bad: 'Bad',
+};
 
 /** A priority's display name. */
-export const PRIORITY_LABELS: Readonly<Record<Priority, string>> = { high: 'High', medium: 'Medium', low: 'Low' };
+export const PRIORITY_LABELS: Readonly<Record<Priority, string>> = {
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+};
 
 /** A band's colour (terminal colour name; the pages' CSS uses the same names via `band-<result>`). */
 export const BAND_COLOURS: Readonly<Record<ResultBand, 'green' | 'yellow' | 'red'>> = {
