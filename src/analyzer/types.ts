@@ -118,6 +118,7 @@ export interface PageSnapshot {
   robots: ExtraResource | null;
   sitemap: ExtraResource | null;
   notFoundProbe: ExtraResource | null;
+  /** /favicon.ico (headers only); the artifacts ignore it when the page declares an icon */
   favicon: ExtraResource | null;
 }
 

@@ -18,6 +18,19 @@ export function normalizeUrl(input: string): string | null {
   return u.toString();
 }
 
+/**
+ * A host name without one leading `www.`. Compared as given: host names from `new URL()` are
+ * already lower-case (lower-case others first, or use sameSite).
+ */
+export function stripWww(host: string): string {
+  return host.charCodeAt(0) === 119 && host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/** Whether two host names are the same site: equal once lower-cased with one leading `www.` dropped. */
+export function sameSite(a: string, b: string): boolean {
+  return stripWww(a.toLowerCase()) === stripWww(b.toLowerCase());
+}
+
 /** The project of a URL: its host name, lower-cased, one leading `www.` removed. */
 export function projectOf(url: string): string {
   return projectName(new URL(url).hostname);
@@ -28,6 +41,5 @@ export function projectOf(url: string): string {
  * same rule as projectOf, so `WWW.Example.com` names the project `example.com`.
  */
 export function projectName(name: string): string {
-  const host = name.toLowerCase().replace(/\.$/, '');
-  return host.startsWith('www.') ? host.slice(4) : host;
+  return stripWww(name.toLowerCase().replace(/\.$/, ''));
 }

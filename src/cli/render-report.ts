@@ -7,6 +7,7 @@ import {
   type CheckResult,
   type Details,
 } from '../analyzer/types.js';
+import { BAND_COLOURS, bandOf, CATEGORY_NAMES } from '../analyzer/vocabulary.js';
 
 export interface RenderOptions {
   color: boolean;
@@ -25,13 +26,6 @@ const CODES = {
 } as const;
 
 type Style = keyof typeof CODES;
-
-const CATEGORY_NAMES: Record<string, string> = {
-  seo: 'SEO',
-  performance: 'Performance',
-  security: 'Security',
-  miscellaneous: 'Miscellaneous',
-};
 
 /**
  * Text from the audited page (headings, link text, attribute values…) may hold control
@@ -92,7 +86,7 @@ function detailLines(details: Details, max = 8): string[] {
 export function renderReport(report: AuditReport, opts: RenderOptions): string {
   const width = Math.max(60, Math.min(opts.width ?? 100, 120));
   const c = (style: Style, s: string) => (opts.color ? `${CODES[style]}${s}${CODES.reset}` : s);
-  const bandStyle: Style = report.result === 'good' ? 'green' : report.result === 'decent' ? 'yellow' : 'red';
+  const bandStyle: Style = BAND_COLOURS[report.result];
   const out: string[] = [];
 
   out.push(c('bold', `Pagegrade report for ${safeText(report.url)}`));
@@ -109,9 +103,9 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
   out.push('');
   for (const cat of CATEGORIES) {
     const s = report.categories[cat];
-    const style: Style = s.score >= 80 ? 'green' : s.score >= 49 ? 'yellow' : 'red';
+    const style: Style = BAND_COLOURS[bandOf(s.score)];
     out.push(
-      `  ${(CATEGORY_NAMES[cat] ?? cat).padEnd(14)} ${c(style, String(s.score).padStart(3))}  ` +
+      `  ${CATEGORY_NAMES[cat].padEnd(14)} ${c(style, String(s.score).padStart(3))}  ` +
         c('dim', `${s.passed} passed, ${s.failed} failed`),
     );
   }
@@ -128,7 +122,7 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
   if (failed.length === 0) out.push('  none');
   for (const r of failed) {
     out.push(
-      `  ${c('red', '✗')} ${c('bold', safeText(r.title))} ${c('dim', `[${r.priority}, ${CATEGORY_NAMES[r.category] ?? r.category}, ${r.id}]`)}`,
+      `  ${c('red', '✗')} ${c('bold', safeText(r.title))} ${c('dim', `[${r.priority}, ${CATEGORY_NAMES[r.category]}, ${r.id}]`)}`,
     );
     out.push(wrap(r.message, width, '      '));
     if (r.details)

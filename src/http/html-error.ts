@@ -1,7 +1,6 @@
 // The minimal HTML error page for paths outside /api (the report pages' own plugin may render
 // richer ones with its own error handler; this is the fallback the root handlers use).
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../html-escape.js';
 
 export const STATUS_TITLES: Record<number, string> = {
   400: 'Bad request',

@@ -3,25 +3,15 @@
 // undefined and false render nothing. Everything that came from an audited page goes through
 // here, so escaping is the default and opting out is explicit and rare.
 
+import { escapeHtml } from '../html-escape.js';
+
+export { escapeHtml };
+
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
     return this.value;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Escapes text for use in element content and in quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (ch) => ESCAPES[ch] ?? ch);
 }
 
 /** Marks a string as already safe HTML. Only for markup this code wrote itself. */

@@ -3,12 +3,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import {
-  classifyAddress,
-  declaresIcon,
-  fetchPage,
-  sitemapFromRobots,
-} from '../../src/analyzer/fetch/index.js';
+import { classifyAddress, fetchPage, sitemapFromRobots } from '../../src/analyzer/fetch/index.js';
+import { buildArtifacts } from '../../src/analyzer/artifacts/index.js';
+import { collectHtml } from '../../src/analyzer/artifacts/html.js';
+
+/** whether the page declares an icon: an artifact of the one HTML pass (it was a regex in the fetcher) */
+const declaresIcon = (html: string) => collectHtml(html, new URL('https://example.com/')).declaresIcon;
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 
 const opts = { allowPrivateHosts: true };
@@ -68,12 +68,12 @@ describe('site files', () => {
     });
     const before = site.requests.length;
     const snap = await fetchPage(`${site.origin}/with-icon`, opts);
-    assert.equal(snap.favicon, null);
+    assert.equal(buildArtifacts(snap).favicon, null);
     assert.equal(snap.robots?.status, 404);
     assert.equal(snap.sitemap?.url, `${site.origin}/sitemap.xml`);
     assert.equal(snap.sitemap?.status, 200);
     // /favicon.ico is asked for in parallel with the page (one round trip, not two), but a
-    // declared icon wins: the probe's answer is not part of the snapshot
+    // declared icon wins: the artifacts do not consult the probe
     assert.ok(site.requests.slice(before).includes('/favicon.ico'));
   });
 

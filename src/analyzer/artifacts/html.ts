@@ -1,20 +1,9 @@
 // The one streaming pass over the HTML: htmlparser2's Parser with callbacks, no DOM.
 // Everything the checks need from the markup is gathered here, once.
 import { Parser } from 'htmlparser2';
-import type {
-  Anchor,
-  Doctype,
-  FormTag,
-  FrameTag,
-  Heading,
-  ImageTag,
-  LinkTag,
-  MetaTag,
-  ScriptTag,
-  StyleBlock,
-  SubresourceRef,
-} from './types.js';
+import type { Anchor, Heading, HtmlFacts, MetaTag, ScriptTag, StyleBlock, SubresourceRef } from './types.js';
 import { makeResolver, type Resolved } from './resolve.js';
+import { stripWww } from '../url.js';
 
 /** images among the first this many count as possibly above the fold */
 export const ABOVE_FOLD_IMAGES = 3;
@@ -182,10 +171,6 @@ function lower(a: Record<string, string>, name: string): string | null {
   return v === undefined ? null : v.trim().toLowerCase();
 }
 
-function hostKey(host: string): string {
-  return host.charCodeAt(0) === 119 && host.startsWith('www.') ? host.slice(4) : host;
-}
-
 /** the attributes flush() reads (kept for TAG_FLAGS elements; the rest are not stored) */
 const READ_ATTRS: ReadonlyMap<string, string> = new Map(
   [
@@ -334,44 +319,9 @@ export function textStats(text: string, at: number[] | null): { words: number; l
   return { words, length: len };
 }
 
-export interface HtmlFacts {
-  doctype: Doctype | null;
-  htmlLang: string | null;
-  htmlXmlLang: string | null;
-  htmlDir: string | null;
-  titles: string[];
-  metas: MetaTag[];
-  links: LinkTag[];
-  baseHref: string | null;
-  baseUrl: string;
-  headings: Heading[];
-  anchors: Anchor[];
-  images: ImageTag[];
-  scripts: ScriptTag[];
-  jsonLd: string[];
-  styles: StyleBlock[];
-  frames: FrameTag[];
-  forms: FormTag[];
-  subresources: SubresourceRef[];
-  styleAttrCount: number;
-  styleAttrSamples: string[];
-  deprecatedTags: Record<string, number>;
-  elementCount: number;
-  maxDepth: number;
-  bodyElementCount: number;
-  text: string;
-  textLength: number;
-  wordCount: number;
-  emails: string[];
-  microdataTypes: string[];
-  hasMicrodata: boolean;
-  hasRdfa: boolean;
-  hasBody: boolean;
-}
-
 /** Parses the HTML once and returns every fact the checks read. `pageUrl` is the final URL. */
 export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
-  const pageHost = hostKey(pageUrl.hostname);
+  const pageHost = stripWww(pageUrl.hostname);
   let base: URL = pageUrl;
   let baseHref: string | null = null;
 
@@ -385,6 +335,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
     titles: [],
     metas: [],
     links: [],
+    declaresIcon: false,
     baseHref: null,
     baseUrl: pageUrl.href,
     headings: [],
@@ -577,6 +528,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           media: attr(a, 'media'),
           inHead: !bodyStarted,
         });
+        if (!bodyStarted && !f.declaresIcon && href !== null && !isBlank(href) && rel.includes('icon'))
+          f.declaresIcon = true;
         if (rel.includes('stylesheet')) addSub('stylesheet', u, 'link stylesheet');
         else if (rel.includes('preload') || rel.includes('modulepreload')) {
           if (as === 'font') addSub('font', u, 'link preload');
@@ -636,7 +589,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         const proto = u?.protocol ?? null;
         let internal: boolean | null = null;
         if (u !== null && (proto === 'http:' || proto === 'https:'))
-          internal = hostKey(u.hostname) === pageHost;
+          internal = stripWww(u.hostname) === pageHost;
         if (
           href !== null &&
           href.length > 7 &&

@@ -4,6 +4,7 @@ import robotsParserModule from 'robots-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import type { ExtraResource, PageSnapshot } from '../types.js';
 import { collectHtml } from './html.js';
+import { parseLinkHeader } from './link-header.js';
 import type { Artifacts, ExtraInfo, RobotsInfo, RobotsRules, SitemapInfo } from './types.js';
 
 // robots-parser is CommonJS (module.exports = function); its typings declare an ES default.
@@ -219,10 +220,12 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
       header: charsetParam(s.headers['content-type']),
       meta: metaCharset,
     },
+    linkHeader: parseLinkHeader(s.headers['link']),
     robots: s.robots ? robotsInfo(s.robots) : null,
     sitemap: s.sitemap ? sitemapInfo(s.sitemap) : null,
     notFoundProbe: s.notFoundProbe ? extra(s.notFoundProbe) : null,
-    favicon: s.favicon ? extra(s.favicon) : null,
+    // a declared icon wins: the probe's answer is then not consulted
+    favicon: s.favicon && !html.declaresIcon ? extra(s.favicon) : null,
     userAgentToken: USER_AGENT_TOKEN,
     ...html,
     requestCounts: requestCounts(html.subresources),

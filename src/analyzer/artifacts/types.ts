@@ -1,7 +1,7 @@
 // The artifacts: everything the checks judge, gathered once per audit. The HTML facts come from
 // ONE streaming pass of htmlparser2's Parser (no DOM); the rest comes straight from the
 // PageSnapshot (headers, status, timings, robots.txt, sitemap, probes). Checks only read this.
-import type { PageTimings } from '../types.js';
+import type { ExtraResource, PageSnapshot } from '../types.js';
 
 /** A <meta> tag. Names are lower-cased; values are as written (entities decoded). */
 export interface MetaTag {
@@ -156,15 +156,11 @@ export interface RobotsRules {
   getPreferredHost(): string | null;
 }
 
-export interface ExtraInfo {
-  url: string;
-  finalUrl: string;
-  /** null when the fetch failed */
-  status: number | null;
-  headers: Record<string, string>;
+/** A site file fetched beside the page (robots.txt, sitemap, probes), as checks read it. */
+export interface ExtraInfo extends Pick<ExtraResource, 'url' | 'finalUrl' | 'status' | 'headers' | 'body'> {
   /** media type of content-type, lower-cased ('' when absent) */
   contentType: string;
-  body: string;
+  /** the fetch error's message, null when it answered */
   error: string | null;
 }
 
@@ -186,6 +182,15 @@ export interface SitemapInfo extends ExtraInfo {
   urls: string[];
 }
 
+/** An entry of the HTTP Link header. */
+export interface LinkHeaderEntry {
+  /** the URI reference as written between < and >, trimmed */
+  href: string;
+  /** rel tokens, lower-cased */
+  rel: string[];
+  hreflang: string | null;
+}
+
 export interface Doctype {
   /** the declaration as written, without `<!` and `>`, e.g. `DOCTYPE html` */
   raw: string;
@@ -198,46 +203,49 @@ export interface Doctype {
   first: boolean;
 }
 
-export interface Artifacts {
-  // ---- from the fetch ----------------------------------------------------------------------
-  /** the URL as requested */
-  url: string;
-  finalUrl: string;
+/** The fetch facts that the snapshot gives as they are. */
+export type SnapshotFacts = Pick<
+  PageSnapshot,
+  | 'url'
+  | 'finalUrl'
+  | 'status'
+  | 'httpVersion'
+  | 'headers'
+  | 'redirects'
+  | 'timings'
+  | 'transferBytes'
+  | 'contentType'
+>;
+
+/** The facts from the fetch: the snapshot's, plus what is derived from them for the checks. */
+export interface FetchFacts extends SnapshotFacts {
   /** parsed final URL */
   finalUrlParsed: URL;
-  status: number;
-  httpVersion: string;
-  /** lower-cased names */
-  headers: Record<string, string>;
-  redirects: { url: string; status: number }[];
-  timings: PageTimings;
-  /** bytes on the wire and decoded HTML bytes */
-  transferBytes: number;
+  /** decoded HTML bytes */
   htmlBytes: number;
   /** characters of decoded HTML */
   htmlLength: number;
-  contentType: string;
-  charset: {
-    /** what the fetcher decoded with */
-    name: string;
-    source: 'header' | 'bom' | 'meta' | 'default';
+  /** what the fetcher decoded with, and what the header and the markup declared */
+  charset: PageSnapshot['charset'] & {
     /** charset= parameter of the content-type header, lower-cased, null when absent */
     header: string | null;
     /** <meta charset> or http-equiv content-type charset, lower-cased, null when absent */
     meta: string | null;
   };
+  /** the entries of the HTTP Link header (canonical, hreflang alternates…) */
+  linkHeader: LinkHeaderEntry[];
   robots: RobotsInfo | null;
   sitemap: SitemapInfo | null;
   /** the random-path probe: status, null when not probed or it failed */
   notFoundProbe: ExtraInfo | null;
-  /** /favicon.ico probe */
+  /** the /favicon.ico probe; null when not probed, or when the page declares an icon (`declaresIcon`) */
   favicon: ExtraInfo | null;
-  /** the page seems not to be the real content: an auth/rate-limit/unavailable status or a bot challenge */
-  blocked: { reason: string } | null;
   /** the product token used for robots.txt rules ("Pagegrade") */
   userAgentToken: string;
+}
 
-  // ---- from the HTML pass ------------------------------------------------------------------
+/** The facts from the one HTML pass (artifacts/html.ts). */
+export interface HtmlFacts {
   doctype: Doctype | null;
   /** <html lang> as written (null when absent) */
   htmlLang: string | null;
@@ -249,6 +257,8 @@ export interface Artifacts {
   titles: string[];
   metas: MetaTag[];
   links: LinkTag[];
+  /** a <link rel~=icon> with an href in the head (browsers then skip /favicon.ico, and so does the favicon check) */
+  declaresIcon: boolean;
   /** the first <base href> resolved against the final URL, null when none */
   baseHref: string | null;
   /** the URL relative references are resolved against (base href or the final URL) */
@@ -292,7 +302,12 @@ export interface Artifacts {
   hasRdfa: boolean;
   /** the <head> was explicitly closed or body started (false for fragments) */
   hasBody: boolean;
+}
 
+/** Everything the checks judge: the fetch facts, the HTML facts, and what needs both. */
+export interface Artifacts extends FetchFacts, HtmlFacts {
+  /** the page seems not to be the real content: an auth/rate-limit/unavailable status or a bot challenge */
+  blocked: { reason: string } | null;
   /** subresource counts by kind: scripts, stylesheets, images, iframes, media, fonts, total */
   requestCounts: Record<string, number>;
 }

@@ -15,7 +15,7 @@ import {
   type PageSnapshot,
   type PageTimings,
 } from '../types.js';
-import { normalizeUrl } from '../url.js';
+import { normalizeUrl, sameSite } from '../url.js';
 import { ACCEPT_ENCODING, LimitExceeded, readBody } from './body.js';
 import { decodeBody, isHtmlMediaType, looksLikeHtml, parseContentType, canonicalCharset } from './charset.js';
 import {
@@ -255,29 +255,16 @@ async function fetchResource(
   }
 }
 
-/** Whether the page's head declares an icon (<link rel~=icon>). */
-export function declaresIcon(html: string): boolean {
-  const end = html.search(/<\/head\s*>|<body[\s>]/i);
-  const head = end === -1 ? html.slice(0, 65536) : html.slice(0, end);
-  const re = /<link\b[^>]*>/gi;
-  for (let m = re.exec(head); m; m = re.exec(head)) {
-    const rel = /\brel\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(m[0]);
-    const value = (rel?.[1] ?? rel?.[2] ?? rel?.[3] ?? '').toLowerCase();
-    if (value.split(/\s+/).includes('icon')) return true;
-  }
-  return false;
-}
-
 /** The first `Sitemap:` URL of a robots.txt on the same site (same host, `www.` aside), if any. */
 export function sitemapFromRobots(robotsText: string, robotsUrl: string, pageUrl: string): string | null {
-  const site = (h: string) => h.toLowerCase().replace(/^www\./, '');
-  const pageHost = site(new URL(pageUrl).hostname);
+  const pageHost = new URL(pageUrl).hostname;
   for (const line of robotsText.split(/\r\n|\r|\n/)) {
     const m = /^\s*sitemap\s*:\s*(\S+)/i.exec(line);
     if (!m) continue;
     try {
       const u = new URL(m[1]!, robotsUrl);
-      if ((u.protocol === 'http:' || u.protocol === 'https:') && site(u.hostname) === pageHost) return u.href;
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && sameSite(u.hostname, pageHost))
+        return u.href;
     } catch {
       // not a URL: skip it
     }
@@ -415,8 +402,8 @@ export async function fetchPage(
       return [robots, sitemap] as const;
     });
     const probe = get(`/pagegrade-404-check-${randomBytes(8).toString('hex')}`, EXTRA_CAPS.notFoundProbe);
-    // /favicon.ico is asked for at once too (headers only, as every browser does); its answer is
-    // used only when the page turns out to declare no icon. Asking after the body instead would
+    // /favicon.ico is asked for at once too (headers only, as every browser does); the artifacts
+    // consult its answer only when the page declares no icon (HtmlFacts.declaresIcon). Asking after the body instead would
     // add a whole round trip to every audit of such a page.
     const favicon = fetchExtra(session, `${origin}/favicon.ico`, 0, signal, userAgent, true);
     const batch = Promise.all([robotsAndSitemap, probe, favicon, defaultSitemap]).then(
@@ -478,7 +465,6 @@ export async function fetchPage(
     );
     const extras = await siteExtras;
     if (options.signal?.aborted) throw options.signal.reason;
-    const fav = declaresIcon(text) ? null : (extras?.[3] ?? null);
 
     const timings: PageTimings = {
       dns_ms: round(page.hop.dnsMs),
@@ -503,7 +489,7 @@ export async function fetchPage(
       robots: extras?.[0] ?? null,
       sitemap: extras?.[1] ?? null,
       notFoundProbe: extras?.[2] ?? null,
-      favicon: fav,
+      favicon: extras?.[3] ?? null,
     };
   } finally {
     clearTimeout(budgetTimer);

@@ -5,34 +5,24 @@
 import {
   CATEGORIES,
   PRIORITIES,
-  type Category,
   type CheckResult,
   type CheckValue,
   type Details,
   type Priority,
   type ResultBand,
 } from '../../analyzer/types.js';
-import { bandOf } from '../../analyzer/scoring.js';
+import {
+  bandOf,
+  CATEGORY_BLURBS,
+  CATEGORY_NAMES,
+  PRIORITY_LABELS,
+  PRIVACY_LABELS,
+  RESULT_LABELS,
+} from '../../analyzer/vocabulary.js';
 import type { StoredReport } from '../../services/types.js';
 import { html, join, raw, type SafeHtml } from '../html.js';
 
-export const CATEGORY_NAMES: Record<Category, string> = {
-  seo: 'SEO',
-  performance: 'Performance',
-  security: 'Security',
-  miscellaneous: 'Miscellaneous',
-};
-
-const CATEGORY_BLURBS: Record<Category, string> = {
-  seo: 'How well search engines can find, read and present the page.',
-  performance: 'How fast and light the page is to load.',
-  security: 'How well the page protects its visitors.',
-  miscellaneous: 'Best practices that make a page work well everywhere.',
-};
-
-export const RESULT_LABELS: Record<ResultBand, string> = { good: 'Good', decent: 'Decent', bad: 'Bad' };
-const PRIORITY_LABELS: Record<Priority, string> = { high: 'High', medium: 'Medium', low: 'Low' };
-export const PRIVACY_LABELS = ['Public', 'Private', 'Password'] as const;
+export { CATEGORY_NAMES, RESULT_LABELS, PRIVACY_LABELS };
 
 const MAX_ROWS = 50;
 

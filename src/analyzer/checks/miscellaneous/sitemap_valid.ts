@@ -3,6 +3,7 @@
 // site. Not applicable when no sitemap was found (the `sitemap` check reports that).
 import type { CheckDefinition } from '../types.js';
 import { clip, listDetails } from '../types.js';
+import { stripWww } from '../../url.js';
 
 /** The first element's name (prefix dropped, lower-cased), from the first 4 KB only. */
 export function rootElement(xml: string): string | null {
@@ -19,8 +20,7 @@ export function rootElement(xml: string): string | null {
 const MAX_PARSED = 2000;
 
 function bareHost(h: string): string {
-  const l = h.toLowerCase();
-  return l.startsWith('www.') ? l.slice(4) : l;
+  return stripWww(h.toLowerCase());
 }
 
 /** URLs that are not absolute http(s) URLs of `host` (www. ignored): a prefix test first, parsing only the rest. */

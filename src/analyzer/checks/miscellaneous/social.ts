@@ -1,4 +1,5 @@
 import type { CheckDefinition } from '../types.js';
+import { stripWww } from '../../url.js';
 
 /** host (without www.) → network name */
 const NETWORKS = new Map<string, string>(
@@ -49,9 +50,9 @@ function hostOf(url: string): string | null {
 }
 
 function networkOfHost(hostname: string): string | null {
-  let host = hostname;
-  if (host.startsWith('www.')) host = host.slice(4);
-  else if (host.startsWith('m.') || host.startsWith('mobile.')) host = host.slice(host.indexOf('.') + 1);
+  let host = stripWww(hostname);
+  if (host === hostname && (host.startsWith('m.') || host.startsWith('mobile.')))
+    host = host.slice(host.indexOf('.') + 1);
   const direct = NETWORKS.get(host);
   if (direct) return direct;
   // country and regional subdomains: de.linkedin.com

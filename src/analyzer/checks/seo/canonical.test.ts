@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import check, { parseLinkHeader } from './canonical.js';
+import check from './canonical.js';
+import { parseLinkHeader } from '../../artifacts/link-header.js';
 import { page, runOn } from '../test-helpers.js';
 
 const at = { url: 'https://example.com/blog/post?utm_source=x' };

@@ -4,35 +4,7 @@
 import type { Artifacts } from '../../artifacts/types.js';
 import type { CheckDefinition } from '../types.js';
 import { clip, listDetails } from '../types.js';
-
-export interface LinkHeaderEntry {
-  href: string;
-  rel: string[];
-  hreflang: string | null;
-}
-
-/** Parses an HTTP Link header (RFC 8288) into its entries; tolerant of odd spacing and case. */
-export function parseLinkHeader(value: string | undefined): LinkHeaderEntry[] {
-  if (!value) return [];
-  const out: LinkHeaderEntry[] = [];
-  const re = /<([^>]*)>([^<]*)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(value)) !== null) {
-    const params = m[2] ?? '';
-    let rel: string[] = [];
-    let hreflang: string | null = null;
-    const pre = /;\s*([a-z*-]+)\s*=\s*(?:"([^"]*)"|([^;,\s]*))/gi;
-    let p: RegExpExecArray | null;
-    while ((p = pre.exec(params)) !== null) {
-      const name = p[1]!.toLowerCase();
-      const v = p[2] ?? p[3] ?? '';
-      if (name === 'rel' && rel.length === 0) rel = v.toLowerCase().split(/\s+/).filter(Boolean);
-      else if (name === 'hreflang' && hreflang === null) hreflang = v;
-    }
-    out.push({ href: m[1]!.trim(), rel, hreflang });
-  }
-  return out;
-}
+import { sameSite } from '../../url.js';
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -51,7 +23,7 @@ function candidates(a: Artifacts): Candidate[] {
     if (l.url !== null) url = new URL(l.url);
     out.push({ source: '<link rel=canonical>', raw: l.href.trim(), url });
   }
-  for (const e of parseLinkHeader(a.headers['link'])) {
+  for (const e of a.linkHeader) {
     if (!e.rel.includes('canonical') || e.href === '') continue;
     let url: URL | null = null;
     try {
@@ -156,10 +128,7 @@ const check: CheckDefinition = {
       message = `The page's canonical URL is itself (${canonical.href})${dup}.`;
     } else if (canonical.origin === page.origin && canonical.pathname === page.pathname) {
       message = `The canonical URL ${canonical.href} is this page without its query variations${dup}.`;
-    } else if (
-      canonical.hostname === page.hostname ||
-      canonical.hostname.replace(/^www\./, '') === page.hostname.replace(/^www\./, '')
-    ) {
+    } else if (sameSite(canonical.hostname, page.hostname)) {
       message = `The canonical URL points to another URL of this site (${canonical.href})${dup}: search engines will index that URL instead of this one — make sure it has the same content.`;
     } else {
       message = `The canonical URL points to another site (${canonical.href})${dup}: right for syndicated copies, otherwise this page will not be indexed.`;

@@ -3,7 +3,6 @@
 // self-reference or x-default is reported as advice. Not applicable without hreflang links.
 import type { CheckDefinition } from '../types.js';
 import { clip, tableDetails } from '../types.js';
-import { parseLinkHeader } from './canonical.js';
 
 /** ISO 639-1 codes, plus the retired iw/in/ji still seen in the wild */
 const LANGS = new Set(
@@ -77,7 +76,7 @@ const check: CheckDefinition = {
       if (!l.inHead || !l.rel.includes('alternate') || l.hreflang === null) continue;
       alts.push({ source: 'link', hreflang: l.hreflang, href: l.href === null ? null : l.href.trim() });
     }
-    for (const e of parseLinkHeader(a.headers['link'])) {
+    for (const e of a.linkHeader) {
       if (e.rel.includes('alternate') && e.hreflang !== null)
         alts.push({ source: 'Link header', hreflang: e.hreflang, href: e.href });
     }
