@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { buildApp, type App } from '../../src/app.js';
 import { createRedis, closeRedis, type RedisClient } from '../../src/store/redis.js';
 import { DIALECTS, PUBLIC_URL, createHarness, type Harness } from './harness.js';
-import { clearRedisPrefix, randomId, redisUnavailable, skipUnlessRequired } from '../scale/helpers.js';
+import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../helpers/services.js';
 
 const LIMIT = 3;
 
@@ -87,7 +87,7 @@ describe('rate limit shared through Redis', () => {
     if (skipUnlessRequired(t, await redisUnavailable(), 'PAGEGRADE_REQUIRE_REDIS')) return;
     h = await createHarness(DIALECTS[0]!);
     prefix = `pagegrade-test-${randomId()}:`;
-    const redisUrl = process.env.PAGEGRADE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const redisUrl = REDIS_URL;
     redis = [
       createRedis({ redisUrl, redisPrefix: prefix })!,
       createRedis({ redisUrl, redisPrefix: prefix })!,

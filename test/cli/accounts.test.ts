@@ -7,6 +7,7 @@ import { analyze } from '../../src/analyzer/index.js';
 import { createServices } from '../../src/services/index.js';
 import { createDb } from '../../src/store/database.js';
 import { dialects, type DialectSetup, type TestDialect } from '../helpers/db.js';
+import { testServicesConfig } from '../helpers/config.js';
 
 const lastLine = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
 const KEY_RE = /^pg_[A-Za-z0-9_-]{32}$/;
@@ -102,14 +103,7 @@ for (const dialect of [sqlite]) {
         const services = createServices({
           db: handle.db,
           analyze,
-          config: {
-            allowPrivateHosts: false,
-            fetchTimeoutMs: 1000,
-            fetchMaxBytes: 1024,
-            userAgent: null,
-            sessionSecret: null,
-            bootstrapKey: null,
-          },
+          config: testServicesConfig({ allowPrivateHosts: false, fetchTimeoutMs: 1000, fetchMaxBytes: 1024 }),
         });
         assert.ok(await services.auth.authenticate(key1));
         const revoked = await run(['keys', 'revoke', String(keys[0]!.id)], env);

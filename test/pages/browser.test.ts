@@ -3,12 +3,13 @@
 // sign-in and the dashboard's actions, escaping (no dialog fires), and axe-core accessibility.
 // Without /usr/bin/chromium the suite is skipped with the reason, unless
 // PAGEGRADE_REQUIRE_BROWSER=1 (CI), where its absence fails.
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { StoredReport } from '../../src/services/types.js';
+import { describeEachDialect } from '../helpers/app.js';
 import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from './harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,7 +25,7 @@ const skip = available
   : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium): browser tests skipped`;
 if (skip) console.log(`# ${skip}`);
 
-describe('pages in headless Chromium', { skip }, () => {
+describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
   let h: PagesHarness;
   let browser: Browser;
   let base: string;
@@ -35,7 +36,7 @@ describe('pages in headless Chromium', { skip }, () => {
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
-    h = await createPagesHarness();
+    h = await createPagesHarness(dialect);
     // a page that takes a while, so that the "auditing…" state can be seen
     h.fixture.route('/slow', async (_req, res) => {
       await new Promise((r) => setTimeout(r, 1200));

@@ -7,7 +7,8 @@ import { buildApp } from '../../src/app.js';
 import { escapeHtml, html, raw } from '../../src/pages/html.js';
 import { MemoryAttemptStore } from '../../src/pages/throttle.js';
 import type { StoredReport } from '../../src/services/types.js';
-import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../scale/helpers.js';
+import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../helpers/services.js';
+import { describeEachDialect } from '../helpers/app.js';
 import {
   Browser,
   createPagesHarness,
@@ -49,7 +50,7 @@ describe('MemoryAttemptStore', () => {
   });
 });
 
-describe('report pages', () => {
+describeEachDialect('report pages', (dialect) => {
   let h: PagesHarness;
   let pub: StoredReport;
   let priv: StoredReport;
@@ -57,7 +58,7 @@ describe('report pages', () => {
   let xss: StoredReport;
 
   before(async () => {
-    h = await createPagesHarness();
+    h = await createPagesHarness(dialect);
     pub = await h.report(h.alice, '/');
     priv = await h.report(h.alice, '/bad', 1);
     pw = await h.report(h.alice, '/', 2, 'correct horse');
@@ -255,10 +256,10 @@ describe('report pages', () => {
   });
 });
 
-describe('sign-in, CSRF and the dashboard', () => {
+describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
   let h: PagesHarness;
   before(async () => {
-    h = await createPagesHarness();
+    h = await createPagesHarness(dialect);
   });
   after(() => h.close());
 

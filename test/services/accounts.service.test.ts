@@ -6,15 +6,9 @@ import { AppError } from '../../src/errors.js';
 import { bootstrap, createServices, type Services } from '../../src/services/index.js';
 import { hashApiKey, hashPassword, sameHash, verifyPassword } from '../../src/services/secrets.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
+import { testServicesConfig } from '../helpers/config.js';
 
-const config = {
-  allowPrivateHosts: true,
-  fetchTimeoutMs: 5000,
-  fetchMaxBytes: 5_000_000,
-  userAgent: null,
-  sessionSecret: null,
-  bootstrapKey: null,
-};
+const config = testServicesConfig();
 
 test('secrets: scrypt password hashes are salted and verify', async () => {
   const a = await hashPassword('correct horse');

@@ -12,15 +12,9 @@ import { countReports, insertReport } from '../../src/store/reports.repository.j
 import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
+import { testServicesConfig } from '../helpers/config.js';
 
-const config = {
-  allowPrivateHosts: true,
-  fetchTimeoutMs: 5000,
-  fetchMaxBytes: 5_000_000,
-  userAgent: null,
-  sessionSecret: null,
-  bootstrapKey: null,
-};
+const config = testServicesConfig();
 
 const MID =
   '<!doctype html><html lang="en"><head><title>A page about things</title>' +

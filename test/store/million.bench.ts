@@ -9,6 +9,7 @@ import { analyze } from '../../src/analyzer/index.js';
 import { createServices, type ListProjectsQuery, type ListReportsQuery } from '../../src/services/index.js';
 import { createDb, migrate, sqlitePath } from '../../src/store/database.js';
 import { insertUser } from '../../src/store/users.repository.js';
+import { testServicesConfig } from '../helpers/config.js';
 
 const databaseUrl = process.argv[2];
 const N = Number(process.argv[3] ?? 1_000_000);
@@ -78,14 +79,7 @@ if (user === undefined) {
   console.log(`seeded ${N} reports in ${Date.now() - t0} ms`);
 }
 
-const config = {
-  allowPrivateHosts: false,
-  fetchTimeoutMs: 1000,
-  fetchMaxBytes: 1024,
-  userAgent: null,
-  sessionSecret: null,
-  bootstrapKey: null,
-};
+const config = testServicesConfig({ allowPrivateHosts: false, fetchTimeoutMs: 1000, fetchMaxBytes: 1024 });
 const services = createServices({ db: h.db, analyze, config });
 const reports: [string, ListReportsQuery][] = [
   ['default', {}],

@@ -18,6 +18,7 @@ import {
 import { migrate, type Database } from '../../src/store/database.js';
 import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports.repository.js';
 import { insertUser } from '../../src/store/users.repository.js';
+import { testServicesConfig } from '../helpers/config.js';
 
 describe('query plans [sqlite]', () => {
   let dir: string;
@@ -66,14 +67,7 @@ describe('query plans [sqlite]', () => {
     services = createServices({
       db,
       analyze,
-      config: {
-        allowPrivateHosts: false,
-        fetchTimeoutMs: 1000,
-        fetchMaxBytes: 1024,
-        userAgent: null,
-        sessionSecret: null,
-        bootstrapKey: null,
-      },
+      config: testServicesConfig({ allowPrivateHosts: false, fetchTimeoutMs: 1000, fetchMaxBytes: 1024 }),
     });
   });
   after(async () => {

@@ -22,15 +22,9 @@ import {
 } from '../../src/store/reports.repository.js';
 import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
+import { testServicesConfig } from '../helpers/config.js';
 
-const config = {
-  allowPrivateHosts: true,
-  fetchTimeoutMs: 5000,
-  fetchMaxBytes: 5_000_000,
-  userAgent: null,
-  sessionSecret: null,
-  bootstrapKey: null,
-};
+const config = testServicesConfig();
 
 const cat: CategoryScore = { score: 50, passed: 1, failed: 1 };
 const categories = { seo: cat, performance: cat, security: cat, miscellaneous: cat };
