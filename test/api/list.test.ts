@@ -10,6 +10,7 @@ interface Item {
   url: string;
   project: string;
   result: 'good' | 'decent' | 'bad';
+  score: number;
   generated_at: string;
   results?: unknown;
   page?: unknown;
