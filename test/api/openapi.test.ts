@@ -83,7 +83,7 @@ describe('OpenAPI document and /docs', () => {
       search_by: ['url'],
       project: null,
       result: ['good', 'decent', 'bad'],
-      sort_by: ['id', 'generated_at', 'url', 'result'],
+      sort_by: ['id', 'generated_at', 'url', 'result', 'score'],
       sort: ['desc', 'asc'],
       per_page: [10, 25, 50, 100],
       page: null,

@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 export const randomId = (): string => randomBytes(5).toString('hex');
 
 async function pgAnswers(url: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -49,7 +49,7 @@ async function findPostgres(): Promise<{ url: string | null; reason: string | nu
 async function findRedis(url: string): Promise<string | null> {
   const client = new Redis(url, {
     lazyConnect: true,
-    connectTimeout: 1500,
+    connectTimeout: 5000,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
