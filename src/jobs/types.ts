@@ -1,0 +1,79 @@
+// The job engine's contract: one Queue interface, two engines behind it (a `jobs` table in the
+// app's own database — the embedded default — and BullMQ on Redis when REDIS_URL is set), and
+// job kinds that are adapters like route handlers: validate the payload, call a service.
+//
+//   src/jobs/types.ts           this contract (engines and kinds may add to it, never change it)
+//   src/jobs/kinds/<kind>.ts    one kind of job: its payload schema and a handler
+//   src/jobs/worker.ts          the worker loop (slots per kind, leases, graceful stop)
+//   src/store/jobs.repository.ts  the embedded engine's SQL
+//
+// Delivery is at least once: a handler may run again after a crash, a lost lease or a retry,
+// so every handler is idempotent (it checks the state it would change before changing it).
+import type { Static, TSchema } from 'typebox';
+import type { Db } from '../store/database.js';
+
+export interface EnqueueOptions {
+  /**
+   * De-duplication: while a job of the same kind with this key is waiting, delayed or running,
+   * enqueue adds nothing and answers that job's id (`added: false`).
+   */
+  key?: string;
+  /** run no earlier than this many milliseconds from now (default 0) */
+  delayMs?: number;
+  /** attempts before the job is dead (default: its kind's `maxAttempts`) */
+  maxAttempts?: number;
+  /**
+   * Commit the job with the caller's transaction: it exists if and only if that transaction
+   * commits (embedded: inserted in it; BullMQ: an outbox row in it, relayed to Redis after).
+   */
+  trx?: Db;
+}
+
+export interface JobContext<P> {
+  id: string;
+  kind: string;
+  payload: P;
+  /** 1 on the first run */
+  attempt: number;
+  maxAttempts: number;
+  /** aborted when the worker stops past its deadline or the job's lease is lost */
+  signal: AbortSignal;
+}
+
+/** Thrown by a handler for a failure that a retry cannot mend: the job goes dead at once. */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface JobKind<S extends TSchema = TSchema, D = unknown> {
+  /** e.g. `webhook.deliver`, `report.reaudit`, `batch.page` */
+  kind: string;
+  /** TypeBox schema of the payload, checked before the handler runs (an invalid payload is dead at once) */
+  payload: S;
+  /** jobs of this kind run at once per process (config may override) */
+  concurrency: number;
+  maxAttempts: number;
+  /** delay before attempt n+1: min(maxMs, baseMs × 2^(n−1)), with jitter */
+  backoff: { baseMs: number; maxMs: number };
+  /** a running job whose lease is not renewed within this is taken up again by another worker */
+  leaseMs: number;
+  handle(job: JobContext<Static<S>>, deps: D): Promise<void>;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  dead: number;
+}
+
+export interface Queue {
+  readonly engine: 'embedded' | 'bullmq';
+  enqueue(kind: string, payload: unknown, options?: EnqueueOptions): Promise<{ id: string; added: boolean }>;
+  /** jobs by kind and state (metrics, health details, tests) */
+  counts(): Promise<Record<string, QueueCounts>>;
+  close(): Promise<void>;
+}
