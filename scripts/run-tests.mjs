@@ -28,7 +28,18 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--import',
+    './test/helpers/preload.mjs',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    // a backstop: a test that hangs fails after 10 minutes instead of holding CI for 90
+    '--test-timeout=600000',
+    '--test-reporter=spec',
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

@@ -490,7 +490,7 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
     const invalid = await b.get('/dashboard?per_page=7&sort_by=size');
     assert.equal(invalid.statusCode, 422);
     assert.ok(invalid.body.includes('The per_page must be one of: 10, 25, 50, 100.'));
-    assert.ok(invalid.body.includes('The sort_by must be one of: id, generated_at, url, result.'));
+    assert.ok(invalid.body.includes('The sort_by must be one of: id, generated_at, url, result, score.'));
 
     // re-run
     token = await b.csrf('/dashboard');
