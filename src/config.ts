@@ -30,6 +30,10 @@ export interface Config {
   readonly sessionSecret: string | null;
   /** user agent the fetcher sends; null = the default `Pagegrade/<version> (+<public url>)` */
   readonly userAgent: string | null;
+  /** PAGEGRADE_WEBHOOK_TIMEOUT_MS: one webhook delivery attempt's time limit (default 10 s) */
+  readonly webhookTimeoutMs: number;
+  /** PAGEGRADE_WEBHOOK_DISABLE_AFTER: deliveries failed for good in a row before a webhook is disabled (default 5) */
+  readonly webhookDisableAfter: number;
 }
 
 export class ConfigError extends Error {
@@ -92,7 +96,10 @@ function trustProxy(env: Env): boolean | string {
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.some((p) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p))) {
-    throw new ConfigError('PAGEGRADE_TRUST_PROXY', `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`);
+    throw new ConfigError(
+      'PAGEGRADE_TRUST_PROXY',
+      `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`,
+    );
   }
   return parts.join(',');
 }
@@ -122,7 +129,10 @@ export function configFromEnv(env: Env): Config {
 
   const bootstrapKey = str(env, 'PAGEGRADE_BOOTSTRAP_KEY');
   if (bootstrapKey !== null && bootstrapKey.length < 24) {
-    throw new ConfigError('PAGEGRADE_BOOTSTRAP_KEY', 'must be at least 24 characters (128 bits of randomness)');
+    throw new ConfigError(
+      'PAGEGRADE_BOOTSTRAP_KEY',
+      'must be at least 24 characters (128 bits of randomness)',
+    );
   }
 
   const redisUrl = str(env, 'REDIS_URL');
@@ -156,6 +166,8 @@ export function configFromEnv(env: Env): Config {
     logLevel,
     sessionSecret,
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
+    webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
   });
 }
 

@@ -1,10 +1,16 @@
 // What every service module receives.
 import type { Db } from '../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './types.js';
+import type { Queue } from '../jobs/types.js';
+import type { GuardOptions } from '../analyzer/fetch/index.js';
 
 export interface ServiceContext {
   db: Db;
   analyze: AnalyzeFn;
   config: ServicesConfig;
   now: () => Date;
+  /** the job queue (webhook deliveries are jobs); without one, deliveries are recorded but no job is enqueued */
+  queue?: Queue;
+  /** test seam for the webhook sender's address guard (DNS, classification); never from config */
+  webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
 }

@@ -4,6 +4,9 @@ import type { Db } from '../store/database.js';
 import { createAccountServices } from './accounts.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
+import { createWebhookServices } from './webhooks.service.js';
+import type { Queue } from '../jobs/types.js';
+import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 
 export * from './types.js';
@@ -15,15 +18,21 @@ export interface ServicesDeps {
   config: ServicesConfig;
   /** clock, for tests; default () => new Date() */
   now?: () => Date;
+  /** the job queue (webhook deliveries); optional for processes that enqueue nothing */
+  queue?: Queue;
+  /** test seam: the webhook sender's DNS and address classification */
+  webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
 }
 
 export function createServices(deps: ServicesDeps): Services {
   const ctx = { ...deps, now: deps.now ?? (() => new Date()) };
   const accounts = createAccountServices(ctx);
+  const webhooks = createWebhookServices(ctx);
   return {
     ...accounts,
-    reports: createReportServices(ctx),
+    reports: createReportServices(ctx, webhooks),
     projects: createProjectServices(ctx),
+    webhooks,
   };
 }
 

@@ -1,7 +1,7 @@
 // Reports: audit and store, show, list, update (privacy, password, re-audit), delete, history.
 import { FetchError } from '../analyzer/types.js';
 import type { AuditReport } from '../analyzer/types.js';
-import { notFound, validationError } from '../errors.js';
+import { AppError, notFound, validationError } from '../errors.js';
 import { withTransaction } from '../store/database.js';
 import {
   addReportToProject,
@@ -37,6 +37,7 @@ import type { ServiceContext } from './context.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { ReportsListCache } from './list-cache.js';
 import { resolveReportsQuery } from './list-query.js';
+import { createReportEvents } from './report-events.js';
 import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.js';
 
 /** earlier runs kept per report (the oldest go first) */
@@ -61,8 +62,13 @@ function isFetchError(err: unknown): err is Error {
   return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
 }
 
-export function createReportServices(ctx: ServiceContext): Services['reports'] {
+export function createReportServices(
+  ctx: ServiceContext,
+  webhooks?: Services['webhooks'],
+): Services['reports'] {
   const { db, config } = ctx;
+  // webhook events (report.created, .completed, .regressed, .failed), in the change's transaction
+  const events = webhooks ? createReportEvents(webhooks, config.publicUrl ?? 'http://127.0.0.1:8080') : null;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
 
@@ -173,6 +179,7 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
           reports: 1,
           [report.result]: 1,
         });
+        if (events) await events.created(trx, userId, id);
         return id;
       });
       return load(userId, id);
@@ -187,7 +194,14 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
       else if (input.password) passwordHash = await hashPassword(input.password);
       else if (!current.hasPassword) throw validationError({ password: [PASSWORD_REQUIRED] });
       // the re-audit happens before the transaction: a failure leaves the report as it was
-      const fresh = input.results ? await audit(current.url) : null;
+      let fresh: AuditReport | null = null;
+      try {
+        fresh = input.results ? await audit(current.url) : null;
+      } catch (err) {
+        const reason = err instanceof AppError ? err.fields?.url?.[0] : undefined;
+        if (events && reason !== undefined) await events.failed(undefined, current, reason);
+        throw err;
+      }
       await withTransaction(db, async (trx) => {
         const row = await findReport(trx, id, userId, true);
         if (!row) throw reportNotFound();
@@ -206,6 +220,10 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
           }
         }
         await updateReportSettings(trx, id, { privacy, passwordHash: hash, now: iso() });
+        if (fresh && events) {
+          // the regression rule and the diff come with the history work (isRegression(diff))
+          await events.completed(trx, userId, id, null);
+        }
       });
       return load(userId, id);
     },

@@ -92,6 +92,44 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** JSON array of event names */
+  events: string;
+  description: Generated<string>;
+  /** `whsec_<base64>`: kept as it is, every delivery is signed with it */
+  secret: string;
+  /** deliveries failed for good since the last one that arrived */
+  consecutive_failures: Generated<number>;
+  disabled_at: NullableTimestamp;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: string;
+  /** the `webhook-id` header: the same on every attempt and redelivery of one event */
+  message_id: string;
+  /** the JSON body sent */
+  payload: string;
+  /** pending, delivered, failed */
+  status: Generated<string>;
+  attempts: Generated<number>;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  redelivery_of: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -99,6 +137,8 @@ export interface Database {
   report_runs: ReportRunsTable;
   projects: ProjectsTable;
   settings: SettingsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Db = Kysely<Database>;
@@ -149,7 +189,9 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
