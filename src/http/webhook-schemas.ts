@@ -211,6 +211,8 @@ function webhookOperation(name: string, summary: string, data: TSchema) {
       summary,
       description: `${summary} Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes \`${name}\`.`,
       tags: ['webhooks'],
+      // not an API call: Pagegrade sends it, signed with the webhook's secret (no API key)
+      security: [],
       parameters: signatureHeaders,
       requestBody: {
         required: true,

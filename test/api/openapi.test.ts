@@ -50,12 +50,21 @@ describe('OpenAPI document and /docs', () => {
     assert.deepEqual(ops.sort(), [
       'DELETE /api/v1/projects/{project}',
       'DELETE /api/v1/reports/{id}',
+      'DELETE /api/v1/webhooks/{id}',
       'GET /api/v1/projects',
       'GET /api/v1/reports',
       'GET /api/v1/reports/{id}',
+      'GET /api/v1/webhooks',
+      'GET /api/v1/webhooks/{id}',
+      'GET /api/v1/webhooks/{id}/deliveries',
+      'GET /api/v1/webhooks/{id}/deliveries/{delivery}',
       'GET /healthz',
       'PATCH /api/v1/reports/{id}',
+      'PATCH /api/v1/webhooks/{id}',
       'POST /api/v1/reports',
+      'POST /api/v1/webhooks',
+      'POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver',
+      'POST /api/v1/webhooks/{id}/test',
       'PUT /api/v1/reports/{id}',
     ]);
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
