@@ -3,6 +3,7 @@ import type { Db } from '../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './types.js';
 import type { Queue } from '../jobs/types.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
+import type { ReportEvents } from './report-events.js';
 
 export interface ServiceContext {
   db: Db;
@@ -13,4 +14,6 @@ export interface ServiceContext {
   queue?: Queue;
   /** test seam for the webhook sender's address guard (DNS, classification); never from config */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
+  /** emits the report events to webhooks (report.created, .completed, .regressed, .failed) */
+  reportEvents?: ReportEvents;
 }

@@ -5,6 +5,7 @@ import { createAccountServices } from './accounts.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
+import { createReportEvents } from './report-events.js';
 import type { Queue } from '../jobs/types.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -25,16 +26,21 @@ export interface ServicesDeps {
 }
 
 export function createServices(deps: ServicesDeps): Services {
-  const ctx = { ...deps, now: deps.now ?? (() => new Date()) };
+  const base = { ...deps, now: deps.now ?? (() => new Date()) };
+  const webhooks = createWebhookServices(base);
+  const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);
+  const ctx = { ...base, reportEvents };
   const accounts = createAccountServices(ctx);
-  const webhooks = createWebhookServices(ctx);
   return {
     ...accounts,
-    reports: createReportServices(ctx, webhooks),
+    reports: createReportServices(ctx),
     projects: createProjectServices(ctx),
     webhooks,
   };
 }
+
+/** The links' base in webhook payloads when the configuration gives none (the default PAGEGRADE_PUBLIC_URL). */
+const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 /** The bootstrap user's name. */
 export const BOOTSTRAP_USER = 'admin';

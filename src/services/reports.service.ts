@@ -37,7 +37,6 @@ import type { ServiceContext } from './context.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { ReportsListCache } from './list-cache.js';
 import { resolveReportsQuery } from './list-query.js';
-import { createReportEvents } from './report-events.js';
 import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.js';
 
 /** earlier runs kept per report (the oldest go first) */
@@ -62,13 +61,10 @@ function isFetchError(err: unknown): err is Error {
   return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
 }
 
-export function createReportServices(
-  ctx: ServiceContext,
-  webhooks?: Services['webhooks'],
-): Services['reports'] {
+export function createReportServices(ctx: ServiceContext): Services['reports'] {
   const { db, config } = ctx;
   // webhook events (report.created, .completed, .regressed, .failed), in the change's transaction
-  const events = webhooks ? createReportEvents(webhooks, config.publicUrl ?? 'http://127.0.0.1:8080') : null;
+  const events = ctx.reportEvents ?? null;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
 
