@@ -40,8 +40,7 @@ export interface FixturePagesServer {
 /** Serves every case of test/fixtures/pages on 127.0.0.1 (port 0: the OS picks). */
 export async function startFixturePages(): Promise<FixturePagesServer> {
   let port = 0;
-  const fill = (s: string, origin: string) =>
-    s.replaceAll('{{origin}}', origin).replaceAll('{{port}}', String(port));
+  const fill = (s: string, origin: string) => s.replaceAll('{{origin}}', origin).replaceAll('{{port}}', String(port));
   const server = createServer((req, res) => {
     const host = (req.headers.host ?? '').split(':')[0]!;
     const name = host.endsWith('.test') ? host.slice(0, -'.test'.length) : '';

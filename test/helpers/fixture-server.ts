@@ -10,7 +10,8 @@ export interface FixtureResponse {
 }
 
 export type FixtureRoute =
-  FixtureResponse | ((req: IncomingMessage, res: ServerResponse) => void | Promise<void>);
+  | FixtureResponse
+  | ((req: IncomingMessage, res: ServerResponse) => void | Promise<void>);
 
 export interface FixtureServer {
   /** e.g. http://127.0.0.1:41234 */
