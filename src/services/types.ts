@@ -259,11 +259,7 @@ export interface Services {
      * see of report `id`, given the password passes the browser holds. null: nothing — a
      * missing report and another user's private one are the same answer.
      */
-    forViewer(
-      id: number,
-      viewer: ReportViewer | null,
-      grants?: ReportGrants,
-    ): Promise<ReportForViewer | null>;
+    forViewer(id: number, viewer: ReportViewer | null, grants?: ReportGrants): Promise<ReportForViewer | null>;
     /** fetches and audits, then stores; 422 `url` when the page cannot be fetched (nothing stored) */
     create(userId: number, input: CreateReportInput): Promise<StoredReport>;
     /** privacy/password rules of SPEC §3; `results: true` re-audits (422 `url` leaves it unchanged) */

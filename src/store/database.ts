@@ -189,9 +189,7 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
-    });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
