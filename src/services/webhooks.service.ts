@@ -297,17 +297,15 @@ export function createWebhookServices(ctx: ServiceContext): Services['webhooks']
         responseStatus = res.status;
         durationMs = res.durationMs;
         if (res.status >= 200 && res.status < 300) {
-          if (
-            await recordAttempt(db, d.id, {
-              status: 'delivered',
-              responseStatus,
-              durationMs,
-              error: null,
-              now: iso(),
-            })
-          ) {
-            await resetWebhookFailures(db, d.webhookId);
-          }
+          const recorded = await recordAttempt(db, d.id, {
+            status: 'delivered',
+            responseStatus,
+            durationMs,
+            error: null,
+            now: iso(),
+          });
+          // the run of failures ends (no write when there was none)
+          if (recorded && d.webhookFailures > 0) await resetWebhookFailures(db, d.webhookId);
           return { status: 'delivered' };
         }
         const location = res.headers['location'];

@@ -44,6 +44,7 @@ export interface DeliveryToSend extends DeliveryRow {
   url: string;
   secret: string;
   webhookDisabledAt: string | null;
+  webhookFailures: number;
 }
 
 const MAX_INT = 2_147_483_647;
@@ -333,6 +334,7 @@ export async function findDeliveryForSending(db: Db, id: number): Promise<Delive
       'webhooks.url',
       'webhooks.secret',
       'webhooks.disabled_at as webhook_disabled_at',
+      'webhooks.consecutive_failures as webhook_failures',
     ])
     .where('webhook_deliveries.id', '=', id)
     .executeTakeFirst();
@@ -344,6 +346,7 @@ export async function findDeliveryForSending(db: Db, id: number): Promise<Delive
     url: r.url,
     secret: r.secret,
     webhookDisabledAt: toIsoOrNull(r.webhook_disabled_at),
+    webhookFailures: toNumber(r.webhook_failures),
   };
 }
 

@@ -32,8 +32,8 @@ export function webhookDeliverKind(
     concurrency: 8,
     maxAttempts: 13,
     backoff: { baseMs: 30_000, maxMs: 8 * 60 * 60 * 1000 },
-    // an attempt takes at most the 10 s request timeout (PAGEGRADE_WEBHOOK_TIMEOUT_MS) plus two queries
-    leaseMs: 60_000,
+    // renewed every leaseMs/3 while an attempt runs; after a crash, taken up again within 15 s
+    leaseMs: 15_000,
     ...overrides,
     async handle(job, { services }) {
       const result = await services.webhooks.attempt(job.payload.deliveryId, {
