@@ -1,7 +1,6 @@
 // TypeBox schemas of the webhook endpoints (requests and responses), and the OpenAPI 3.1
 // `webhooks` section: one entry per event of src/services/webhook-events.ts, with its payload.
-import { Type, type Static, type TSchema } from 'typebox';
-import { enumOf, PER_PAGE } from '../services/list-query.js';
+import { Type, type TSchema } from 'typebox';
 import {
   EVENT_NAMES,
   TEST_EVENT,
@@ -9,67 +8,23 @@ import {
   WEBHOOK_EVENTS,
   envelope,
 } from '../services/webhook-events.js';
-import { MAX_ID } from '../web/requests.js';
 import { paginated } from './schemas.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+// ── requests: shared with the dashboard (src/web/webhook-requests.ts) ─────────────────
 
-// ── requests ──────────────────────────────────────────────────────────────────────────
-
-const id = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
-
-export const WebhookParams = Type.Object({ id: id('Webhook id (anything else answers 404).') });
-export const DeliveryParams = Type.Object({
-  id: id('Webhook id.'),
-  delivery: id('Delivery id.'),
-});
-
-const url = Type.String({
-  minLength: 1,
-  maxLength: 2048,
-  pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
-  description:
-    'Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1).',
-});
-const events = Type.Array(enumOf('string', EVENT_NAMES), {
-  minItems: 1,
-  maxItems: 32,
-  description: `The events to deliver: one or more of ${EVENT_NAMES.join(', ')}. In a form body, repeat the field or separate the names with commas.`,
-});
-const description = Type.String({ maxLength: 255, description: 'A note for its owner.' });
-
-export const CreateWebhookBody = Type.Object({ url, events, description: Type.Optional(description) });
-export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
-
-export const UpdateWebhookBody = Type.Object({
-  url: Type.Optional(url),
-  events: Type.Optional(events),
-  description: Type.Optional(description),
-  enabled: Type.Optional(
-    enumOf('integer', [0, 1], {
-      description: '1 enables the webhook again (and clears its failure count); 0 disables it.',
-    }),
-  ),
-});
-export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
-
-const perPage = enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' });
-const page = Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' });
-
-export const ListWebhooksQuery = Type.Object({
-  per_page: Type.Optional(perPage),
-  page: Type.Optional(page),
-});
-export const ListDeliveriesQuery = Type.Object({
-  status: Type.Optional(
-    enumOf('string', DELIVERY_STATUSES, { description: 'Only the deliveries in this state.' }),
-  ),
-  per_page: Type.Optional(perPage),
-  page: Type.Optional(page),
-});
+export {
+  CreateWebhookBody,
+  DELIVERY_STATUSES,
+  DeliveryParams,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  UpdateWebhookBody,
+  WebhookParams,
+} from '../web/webhook-requests.js';
+import { DELIVERY_STATUSES } from '../web/webhook-requests.js';
 
 // ── responses ─────────────────────────────────────────────────────────────────────────
 
