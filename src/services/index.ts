@@ -2,11 +2,13 @@
 // transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
 import type { Db } from '../store/database.js';
 import { createAccountServices } from './accounts.service.js';
+import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 
 export * from './types.js';
+export { diffRuns, isRegression, regressionReasons, type RunDiff } from './diff.js';
 
 export interface ServicesDeps {
   /** from createDb(databaseUrl).db, migrated */
@@ -22,7 +24,7 @@ export function createServices(deps: ServicesDeps): Services {
   const accounts = createAccountServices(ctx);
   return {
     ...accounts,
-    reports: createReportServices(ctx),
+    reports: { ...createReportServices(ctx), ...createHistoryServices(ctx) },
     projects: createProjectServices(ctx),
   };
 }
