@@ -8,6 +8,7 @@ import { presentDiff, presentRun, presentRunSummary } from '../presenters/run.js
 import {
   DiffQuery,
   ListRunsQuery,
+  MAX_ID,
   ReportDiffEnvelope,
   ReportParams,
   RunEnvelope,
@@ -73,7 +74,8 @@ export const runRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ser
       // a run number is decimal digits (as a report id is: src/app.ts)
       preValidation: (request, _reply, done) => {
         const run = (request.params as { run?: unknown }).run;
-        if (typeof run === 'string' && !DIGITS.test(run)) return done(notFound('No such run.'));
+        if (typeof run === 'string' && (!DIGITS.test(run) || Number(run) < 1 || Number(run) > MAX_ID))
+          return done(notFound('No such run.'));
         done();
       },
     },
