@@ -48,6 +48,15 @@ export function formatFact(fact: string, v: PageFactValue): string {
   return v;
 }
 
+/** Both sides of a page fact's change; exact bytes when the rounded sizes would read the same. */
+export function formatFactChange(fact: string, from: PageFactValue, to: PageFactValue): [string, string] {
+  const a = formatFact(fact, from);
+  const b = formatFact(fact, to);
+  if (a === b && typeof from === 'number' && typeof to === 'number' && fact.startsWith('sizes.'))
+    return [`${from.toLocaleString('en')} B`, `${to.toLocaleString('en')} B`];
+  return [a, b];
+}
+
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 /** A check's value as read: a string quoted (and clipped), a list by its first items, null "none". */

@@ -6,7 +6,7 @@
 import { CATEGORIES } from '../../analyzer/types.js';
 import { CATEGORY_NAMES, PRIORITY_LABELS, RESULT_LABELS, SCORING } from '../../analyzer/vocabulary.js';
 import type { CheckChange } from '../../services/diff.js';
-import { factLabel, formatCheckValue, formatFact, signed, STATE_WORDS } from '../../services/diff-text.js';
+import { factLabel, formatCheckValue, formatFactChange, signed, STATE_WORDS } from '../../services/diff-text.js';
 import type { ReportDiff, ReportHistory, ReportTrend, RunSummary } from '../../services/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatDate } from './report.js';
@@ -63,7 +63,7 @@ export function scoreChart(runsNewestFirst: RunSummary[]): SafeHtml {
 
   const bandRects = bands.map(
     (b) =>
-      html`<rect class="chart__band chart__band--${b.band}" x="${PAD.left}" y="${f(y(b.top))}" width="${pw}" height="${f(y(b.bottom) - y(b.top))}"/><text class="chart__band-label" x="${W - PAD.right + 6}" y="${f((y(b.top) + y(b.bottom)) / 2 + 4)}">${RESULT_LABELS[b.band]}</text>`,
+      html`<rect class="chart__band chart__band--${b.band}" x="${PAD.left}" y="${f(y(b.top))}" width="${pw}" height="${f(y(b.bottom) - y(b.top))}"/><text class="chart__band-label" x="${W - PAD.right + 10}" y="${f((y(b.top) + y(b.bottom)) / 2 + 4)}">${RESULT_LABELS[b.band]}</text>`,
   );
   const grid = [0, decent, good, 100].map(
     (v) =>
@@ -121,7 +121,7 @@ export function changesPanel(changes: ReportDiff): SafeHtml {
       html`<h4 class="history__heading">${label} (${d.checks[key].length})</h4><ul class="history__list">${d.checks[key].map((c) => checkItem(c, kind))}</ul>`,
   );
   const facts = d.page.length
-    ? html`<h4 class="history__heading">Page</h4><ul class="history__list">${d.page.map((p) => html`<li class="history__item">${factLabel(p.fact)}: ${formatFact(p.fact, p.from)} → ${formatFact(p.fact, p.to)}</li>`)}</ul>`
+    ? html`<h4 class="history__heading">Page</h4><ul class="history__list">${d.page.map((p) => html`<li class="history__item">${factLabel(p.fact)}: ${formatFactChange(p.fact, p.from, p.to).join(' → ')}</li>`)}</ul>`
     : '';
   const regression = changes.regression
     ? html`<p class="alert alert--error history__regression"><strong>Regression:</strong> ${d.result.change === 'worse' ? 'the result dropped' : 'a high-priority check newly failed'}.</p>`
