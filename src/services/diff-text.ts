@@ -25,19 +25,19 @@ export function factLabel(fact: string): string {
 }
 
 /** 1,234 B · 5.1 kB · 1.20 MB (1 kB = 1,000 bytes, as the page_size check counts). */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1000) return `${n} B`;
   if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;
   return `${(n / 1_000_000).toFixed(2)} MB`;
 }
 
 /** 85 ms · 1.25 s */
-export function formatMs(n: number): string {
+function formatMs(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
 }
 
 /** A page fact's value as read: sizes in kB, timings in ms, a redirect chain by its hops. */
-export function formatFact(fact: string, v: PageFactValue): string {
+function formatFact(fact: string, v: PageFactValue): string {
   if (v === null) return 'none';
   if (Array.isArray(v)) return v.length === 0 ? 'none' : v.map((r) => `${r.status} ${r.url}`).join(' → ');
   if (typeof v === 'number') {

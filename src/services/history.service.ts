@@ -37,9 +37,9 @@ import type {
 } from './types.js';
 
 /** runs kept per report when the configuration does not say (PAGEGRADE_HISTORY_LIMIT) */
-export const DEFAULT_HISTORY_LIMIT = 100;
+const DEFAULT_HISTORY_LIMIT = 100;
 /** runs the report page's chart shows at most */
-export const CHART_RUNS = 100;
+const CHART_RUNS = 100;
 
 const reportNotFound = () => notFound('No such report.');
 
@@ -163,7 +163,8 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
         await bumpReportsVersion(trx, userId);
       }
       await inTransaction?.(trx);
-      return currentRun(row, state);
+      // the run that was current, as it is now kept
+      return { ...currentRun(row, state), current: false };
     });
     const report = await findReport(db, id, userId);
     if (!report) throw reportNotFound();
@@ -253,6 +254,10 @@ export function createHistoryServices(ctx: ServiceContext): HistoryServices {
     async pageHistory(report) {
       const state = await findRunState(db, report.id, null);
       if (!state) return { runs: [], total: 0, changes: null, lastFailed: null };
+      // audited once (most reports): nothing more to read
+      if (state.latestRunNumber === 1) {
+        return { runs: [summaryOf(currentRun(report, state))], total: 1, changes: null, lastFailed: null };
+      }
       const [runs, total, before] = await Promise.all([
         listRunSummaries(db, report.id, { limit: CHART_RUNS, offset: 0 }),
         countRuns(db, report.id),

@@ -8,7 +8,6 @@ import { createReportServices } from './reports.service.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 
 export * from './types.js';
-export { diffRuns, isRegression, regressionReasons, type RunDiff } from './diff.js';
 
 export interface ServicesDeps {
   /** from createDb(databaseUrl).db, migrated */

@@ -23,7 +23,7 @@ const day = (iso: string) => formatDate(iso).slice(0, 10);
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The score of each run kept, oldest to newest; failed runs as crosses on the baseline. */
-export function scoreChart(runsNewestFirst: RunSummary[]): SafeHtml {
+function scoreChart(runsNewestFirst: RunSummary[]): SafeHtml {
   const runs = [...runsNewestFirst].reverse();
   const n = runs.length;
   const pw = W - PAD.left - PAD.right;
@@ -107,7 +107,7 @@ const runName = (r: RunSummary) =>
   html`run ${r.number} (<time datetime="${r.generatedAt}">${formatDate(r.generatedAt)}</time>)`;
 
 /** "Changed since the last run": two runs compared, in words. */
-export function changesPanel(changes: ReportDiff): SafeHtml {
+function changesPanel(changes: ReportDiff): SafeHtml {
   const d = changes.diff;
   const categories = CATEGORIES.filter((c) => d.categories[c].delta !== 0);
   const lists = LISTS.filter(([key]) => d.checks[key].length > 0);
