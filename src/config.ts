@@ -94,10 +94,7 @@ function trustProxy(env: Env): boolean | string {
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.some((p) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p))) {
-    throw new ConfigError(
-      'PAGEGRADE_TRUST_PROXY',
-      `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`,
-    );
+    throw new ConfigError('PAGEGRADE_TRUST_PROXY', `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`);
   }
   return parts.join(',');
 }
@@ -127,10 +124,7 @@ export function configFromEnv(env: Env): Config {
 
   const bootstrapKey = str(env, 'PAGEGRADE_BOOTSTRAP_KEY');
   if (bootstrapKey !== null && bootstrapKey.length < 24) {
-    throw new ConfigError(
-      'PAGEGRADE_BOOTSTRAP_KEY',
-      'must be at least 24 characters (128 bits of randomness)',
-    );
+    throw new ConfigError('PAGEGRADE_BOOTSTRAP_KEY', 'must be at least 24 characters (128 bits of randomness)');
   }
 
   const redisUrl = str(env, 'REDIS_URL');
