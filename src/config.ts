@@ -30,6 +30,8 @@ export interface Config {
   readonly sessionSecret: string | null;
   /** user agent the fetcher sends; null = the default `Pagegrade/<version> (+<public url>)` */
   readonly userAgent: string | null;
+  /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT, default 100) */
+  readonly historyLimit: number;
   /** PAGEGRADE_WEBHOOK_TIMEOUT_MS: one webhook delivery attempt's time limit (default 10 s) */
   readonly webhookTimeoutMs: number;
   /** PAGEGRADE_WEBHOOK_DISABLE_AFTER: deliveries failed for good in a row before a webhook is disabled (default 5) */
@@ -160,6 +162,7 @@ export function configFromEnv(env: Env): Config {
     logLevel,
     sessionSecret,
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
+    historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
     webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
   });

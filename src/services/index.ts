@@ -2,6 +2,7 @@
 // transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
 import type { Db } from '../store/database.js';
 import { createAccountServices } from './accounts.service.js';
+import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
@@ -33,7 +34,7 @@ export function createServices(deps: ServicesDeps): Services {
   const accounts = createAccountServices(ctx);
   return {
     ...accounts,
-    reports: createReportServices(ctx),
+    reports: { ...createReportServices(ctx), ...createHistoryServices(ctx) },
     projects: createProjectServices(ctx),
     webhooks,
   };

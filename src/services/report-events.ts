@@ -4,19 +4,20 @@
 // the report is read (in that transaction) only when some webhook takes the event.
 // The report in a payload is the API's report summary, links included.
 import { presentReportSummary } from '../http/presenters/report.js';
+import { presentDiff } from '../http/presenters/run.js';
 import type { Db } from '../store/database.js';
 import { findReport } from '../store/reports.repository.js';
-import type { ReportSummary, Services } from './types.js';
+import type { ReportDiff, ReportSummary, Services } from './types.js';
 
 export interface ReportEvents {
   /** a report was stored */
   created(trx: Db, userId: number, reportId: number): Promise<void>;
   /**
-   * a re-audit completed: report.completed, and report.regressed with the diff when the caller
-   * found a regression (isRegression(diff) of the history's diff: the band dropped, or a
+   * a re-audit completed: report.completed, and report.regressed with the diff (the shape of
+   * GET /reports/{id}/diff) when it is a regression (isRegression: the band dropped, or a
    * high-priority check newly failed)
    */
-  completed(trx: Db, userId: number, reportId: number, regression: { diff: object } | null): Promise<void>;
+  completed(trx: Db, userId: number, reportId: number, regression: ReportDiff | null): Promise<void>;
   /** a re-audit could not fetch the page (the report is unchanged) */
   failed(trx: Db | undefined, report: ReportSummary, reason: string): Promise<void>;
 }
@@ -45,7 +46,7 @@ export function createReportEvents(webhooks: Services['webhooks'], publicUrl: st
         await webhooks.emit(
           userId,
           'report.regressed',
-          async () => ({ ...(await data()), diff: regression.diff }),
+          async () => ({ ...(await data()), diff: presentDiff(regression, publicUrl) }),
           {
             trx,
           },

@@ -7,7 +7,7 @@
 // the event's schema below. The report in it is the API's report summary (the list shape, with
 // its links), so a receiver can GET the full report or its page.
 import { Type, type TSchema } from 'typebox';
-import { ReportSummary } from '../http/schemas.js';
+import { ReportDiff, ReportSummary } from '../http/schemas.js';
 
 const report = ReportSummary;
 
@@ -21,14 +21,8 @@ const event = (summary: string, data: Record<string, TSchema>): EventSpec => ({
   data: Type.Object(data, { additionalProperties: false }),
 });
 
-/** The diff of two runs (GET /api/v1/reports/{id}/diff): from the previous run to this one. */
-const Diff = Type.Object(
-  {},
-  {
-    additionalProperties: true,
-    description: 'The diff from the previous run to this one, as GET /api/v1/reports/{id}/diff answers it.',
-  },
-);
+/** The diff from the previous run to this one, as GET /api/v1/reports/{id}/diff answers it. */
+const Diff = ReportDiff;
 
 export const WEBHOOK_EVENTS = {
   'report.created': event('A report was stored (its first audit).', { report }),

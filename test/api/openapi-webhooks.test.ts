@@ -5,12 +5,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { presentReportSummary } from '../../src/http/presenters/report.js';
 import { EVENT_NAMES } from '../../src/services/webhook-events.js';
-import { buildTestApp, PUBLIC_URL, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildReport, buildUser } from '../helpers/factories.js';
-import { html } from '../helpers/fixture-server.js';
+import { goodPage, html } from '../helpers/fixture-server.js';
 
 interface Operation {
   operationId?: string;
@@ -78,19 +77,14 @@ test('the bodies Pagegrade sends validate against their event schema', async () 
     url: `${t.site('receiver')}/hook`,
     events: [...EVENT_NAMES],
   });
-  // report.created, then report.completed and report.failed from real re-audits
-  t.fixture.route('/page', html('<!doctype html><html lang="en"><title>Page</title><p>hello</p></html>'));
+  // report.created, then from real re-audits: report.completed, report.regressed (the title
+  // is gone: a high-priority check newly fails) and report.failed (the page is not HTML)
+  t.fixture.route('/page', html(goodPage(t.fixture.origin)));
   const report = await t.services.reports.create(user.id, { url: `${t.site('events')}/page` });
+  t.fixture.route('/page', html(goodPage(t.fixture.origin).replace(/<title>[^<]*<\/title>/, '')));
   await t.services.reports.update(user.id, report.id, { results: true });
   t.fixture.route('/page', { status: 200, headers: { 'content-type': 'text/plain' }, body: 'gone' });
   await assert.rejects(t.services.reports.update(user.id, report.id, { results: true }));
-  // report.regressed: the regression rule and its diff come with the report history; the
-  // envelope and the report in it are the same as every event's
-  const stored = await t.services.reports.getOwned(user.id, report.id);
-  await t.services.webhooks.emit(user.id, 'report.regressed', {
-    report: presentReportSummary(stored, PUBLIC_URL),
-    diff: { from: 1, to: 2 },
-  });
   await t.services.webhooks.test(user.id, webhook.id);
   await buildReport(t.services, user);
 
