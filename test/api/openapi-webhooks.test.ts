@@ -96,6 +96,16 @@ test('the bodies Pagegrade sends validate against their event schema', async () 
     const validate = ajv.compile(schema);
     assert.ok(validate(payload), `${d.event}: ${ajv.errorsText(validate.errors)}`);
     seen.add(d.event);
+    if (d.event === 'report.regressed') {
+      const diff = (
+        payload as { data: { diff: { regression: boolean; checks: { newly_failed: { id: string }[] } } } }
+      ).data.diff;
+      assert.equal(diff.regression, true);
+      assert.ok(
+        diff.checks.newly_failed.some((c) => c.id === 'title'),
+        'the title check newly failed',
+      );
+    }
   }
   assert.deepEqual([...seen].sort(), [...EVENT_NAMES, 'webhook.test'].sort());
 });
