@@ -3,9 +3,11 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-21T21-initial.js';
 import * as reportsVersion from './2026-11-21T22-reports-version.js';
 import * as reportsScoreIndexes from './2026-11-25T08-reports-score-indexes.js';
+import * as jobs from './2026-11-25T19-jobs.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
   '2026-11-21T22-reports-version': reportsVersion,
   '2026-11-25T08-reports-score-indexes': reportsScoreIndexes,
+  '2026-11-25T19-jobs': jobs,
 };
