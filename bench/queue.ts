@@ -2,11 +2,12 @@
 // PostgreSQL, and BullMQ on Redis — with the real engine code (createJobEngine, the workers
 // of src/jobs). For each engine, in one process:
 //   1. enqueue N jobs one after another (one producer awaiting each enqueue): enqueues/s;
-//   2. start the workers (one process, `--concurrency` slots) and time until the handler has
-//      run N times: jobs/s (claim + run + delete/complete, everything but the handler's work);
-//   3. the same with producer and workers at once (enqueue N while the workers drain).
+//   2. enqueue N jobs from `--producers` concurrent producers (as concurrent requests would);
+//   3. start the workers (one process, `--concurrency` slots) and time until the handler has
+//      run 2N times: jobs/s (claim + run + delete/complete, everything but the handler's work);
+//   4. producers and workers at once (the producers enqueue N while the workers drain them).
 //
-//   npx tsx bench/queue.ts [--jobs 5000] [--concurrency 10] [--engines sqlite,postgres,bullmq]
+//   npx tsx bench/queue.ts [--jobs 5000] [--concurrency 10] [--producers 8] [--engines sqlite,postgres,bullmq]
 //
 // PostgreSQL: a fresh database on BENCH_POSTGRES_URL's server (default postgres://postgres@
 // 127.0.0.1:5432/test), dropped after. Redis: BENCH_REDIS_URL (default redis://127.0.0.1:6379),
@@ -26,11 +27,13 @@ const { values: args } = parseArgs({
   options: {
     jobs: { type: 'string', default: '5000' },
     concurrency: { type: 'string', default: '10' },
+    producers: { type: 'string', default: '8' },
     engines: { type: 'string', default: 'sqlite,postgres,bullmq' },
   },
 });
 const N = Number(args.jobs);
 const CONCURRENCY = Number(args.concurrency);
+const PRODUCERS = Number(args.producers);
 const ENGINES = args.engines.split(',').map((s) => s.trim());
 const ADMIN_PG = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -90,8 +93,19 @@ async function store(engine: string): Promise<Store> {
 interface Result {
   engine: string;
   enqueuePerSec: number;
+  enqueueParallelPerSec: number;
   drainPerSec: number;
   mixedPerSec: number;
+}
+
+/** Enqueues jobs n = from … from+count−1 from `producers` concurrent loops. */
+async function produce(enqueue: (n: number) => Promise<unknown>, count: number, producers: number) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: producers }, async () => {
+      while (next < count) await enqueue(next++);
+    }),
+  );
 }
 
 async function run(engine: string): Promise<Result> {
@@ -128,30 +142,37 @@ async function run(engine: string): Promise<Result> {
       if (ran >= n) resolve();
     });
   try {
-    // 1. enqueue only
+    const enqueue = (n: number) => e.queue.enqueue('bench.noop', { n });
+    // 1. enqueue, one producer
     let t0 = performance.now();
-    for (let n = 0; n < N; n++) await e.queue.enqueue('bench.noop', { n });
+    await produce(enqueue, N, 1);
     const enqueueMs = performance.now() - t0;
-
-    // 2. drain
+    // 2. enqueue, concurrent producers
     t0 = performance.now();
-    const done = until(N);
+    await produce(enqueue, N, PRODUCERS);
+    const enqueueParallelMs = performance.now() - t0;
+
+    // 3. drain
+    t0 = performance.now();
+    const done = until(2 * N);
     const w = e.startWorkers({ deps: {} });
     await done;
     const drainMs = performance.now() - t0;
 
-    // 3. producer and workers together
+    // 4. producers and workers together
     t0 = performance.now();
-    const done2 = until(2 * N);
-    for (let n = 0; n < N; n++) await e.queue.enqueue('bench.noop', { n });
+    const done2 = until(3 * N);
+    await produce(enqueue, N, PRODUCERS);
     await done2;
     const mixedMs = performance.now() - t0;
     await w.stop();
+    const perSec = (count: number, ms: number) => Math.round((count / ms) * 1000);
     return {
       engine,
-      enqueuePerSec: Math.round((N / enqueueMs) * 1000),
-      drainPerSec: Math.round((N / drainMs) * 1000),
-      mixedPerSec: Math.round((N / mixedMs) * 1000),
+      enqueuePerSec: perSec(N, enqueueMs),
+      enqueueParallelPerSec: perSec(N, enqueueParallelMs),
+      drainPerSec: perSec(2 * N, drainMs),
+      mixedPerSec: perSec(N, mixedMs),
     };
   } finally {
     await e.close();
@@ -161,7 +182,7 @@ async function run(engine: string): Promise<Result> {
 }
 
 console.log(
-  `# ${N} no-op jobs per phase, ${CONCURRENCY} slots, one process; load average ${loadavg()
+  `# ${N} no-op jobs per phase, ${PRODUCERS} producers, ${CONCURRENCY} worker slots, one process; load average ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
@@ -169,8 +190,9 @@ const results: Result[] = [];
 for (const engine of ENGINES) {
   const r = await run(engine);
   results.push(r);
+  const f = (n: number) => `${String(n).padStart(6)}/s`;
   console.log(
-    `${engine.padEnd(9)} enqueue ${String(r.enqueuePerSec).padStart(6)}/s   drain ${String(r.drainPerSec).padStart(6)}/s   enqueue+drain ${String(r.mixedPerSec).padStart(6)}/s`,
+    `${engine.padEnd(9)} enqueue ${f(r.enqueuePerSec)}   enqueue ×${PRODUCERS} ${f(r.enqueueParallelPerSec)}   drain ${f(r.drainPerSec)}   enqueue ×${PRODUCERS} + drain ${f(r.mixedPerSec)}`,
   );
 }
 console.log(

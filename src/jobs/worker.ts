@@ -163,11 +163,15 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
       flushing = false;
     }
   }
+  const writing = new Set<Promise<boolean>>();
   function complete(id: string, lease: string): Promise<boolean> {
-    return new Promise((done, fail) => {
+    const p = new Promise<boolean>((done, fail) => {
       completing.push({ id, lease, done, fail });
       void flushCompletions();
     });
+    writing.add(p);
+    void p.catch(() => false).finally(() => writing.delete(p));
+    return p;
   }
 
   class KindRunner {
@@ -283,6 +287,10 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
       }
       let held: boolean;
       if (error === null) {
+        // the slot is free once the handler is done: the next claim need not wait for the
+        // delete's commit (if the process dies first, the job runs again: at least once)
+        this.active.delete(row.id);
+        void this.fill();
         held = await complete(row.id, row.lease!);
         if (held) log.debug(fields, 'job done');
       } else if (a.abortedFor === 'shutdown') {
@@ -398,6 +406,8 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
             sleep(abortGraceMs, timers.signal),
           ]);
         }
+        // the deletes of jobs that finished last
+        await Promise.race([Promise.allSettled([...writing]), sleep(abortGraceMs, timers.signal)]);
         timers.abort();
         for (const r of runners.values()) r.close();
         await recurringStopped;
