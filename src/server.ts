@@ -43,6 +43,8 @@ async function main(): Promise<void> {
     import('./services/index.js'),
     import('./jobs/index.js'),
     import('./jobs/kinds/index.js'),
+    // BullMQ is a large module: load it with the rest when it will be used
+    config.redisUrl !== null && config.queueEngine !== 'embedded' ? import('./jobs/bullmq.js') : null,
   ]);
 
   try {

@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
 
 describe('pagegrade worker / jobs [sqlite]', () => {
-  test('worker runs until SIGTERM, then stops gracefully (exit 0)', { timeout: 60_000 }, async () => {
+  test('worker runs until SIGTERM, then stops gracefully (exit 0)', { timeout: 120_000 }, async () => {
     const t = await openTestDb(sqliteDialect);
     try {
       const child = spawn(process.execPath, [bin, 'worker'], {
@@ -23,7 +23,7 @@ describe('pagegrade worker / jobs [sqlite]', () => {
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 90_000;
       while (!out.includes('workers started')) {
         if (Date.now() > deadline || child.exitCode !== null) assert.fail(`not started:\n${out}`);
         await new Promise((r) => setTimeout(r, 50));
@@ -37,7 +37,8 @@ describe('pagegrade worker / jobs [sqlite]', () => {
     }
   });
 
-  test('jobs counts, dead and retry', { timeout: 60_000 }, async () => {
+  // nine CLI processes, each compiling the sources through tsx: slow on a loaded machine
+  test('jobs counts, dead and retry', { timeout: 300_000 }, async () => {
     const t = await openTestDb(sqliteDialect);
     try {
       const now = Date.now();
