@@ -16,6 +16,7 @@ import { registerOpenApi, registerOpenApiRoutes } from './http/plugins/openapi.j
 import { registerHealth } from './http/routes/health.js';
 import { reportRoutes } from './http/routes/reports.js';
 import { projectRoutes } from './http/routes/projects.js';
+import { runRoutes } from './http/routes/runs.js';
 import { pagesPlugin } from './pages/plugin.js';
 
 export const API_PREFIX = '/api/v1';
@@ -120,6 +121,7 @@ export async function buildApp(
       const routeDeps = { services: deps.services, config };
       await api.register(reportRoutes, routeDeps);
       await api.register(projectRoutes, routeDeps);
+      await api.register(runRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

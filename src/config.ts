@@ -30,6 +30,8 @@ export interface Config {
   readonly sessionSecret: string | null;
   /** user agent the fetcher sends; null = the default `Pagegrade/<version> (+<public url>)` */
   readonly userAgent: string | null;
+  /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT, default 100) */
+  readonly historyLimit: number;
   // ── jobs (docs/jobs.md) ──
   /** PAGEGRADE_WORKER: `npm start` runs the job workers too (default); false = API only */
   readonly worker: boolean;
@@ -204,6 +206,7 @@ export function configFromEnv(env: Env): Config {
     logLevel,
     sessionSecret,
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
+    historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
     worker: bool(env, 'PAGEGRADE_WORKER', true),
     queueEngine: queueEngine(env, redisUrl),
     jobConcurrency: jobConcurrency(env),

@@ -15,6 +15,7 @@ test('defaults are those of SPEC §6', () => {
   assert.equal(c.fetchTimeoutMs, 10_000);
   assert.equal(c.fetchMaxBytes, 5_242_880);
   assert.equal(c.redisUrl, null);
+  assert.equal(c.historyLimit, 100);
   assert.ok(Object.isFrozen(c));
 });
 
@@ -30,6 +31,7 @@ test('every variable is read', () => {
     PAGEGRADE_FETCH_TIMEOUT_MS: '2500',
     PAGEGRADE_FETCH_MAX_BYTES: '100000',
     REDIS_URL: 'redis://127.0.0.1:6379',
+    PAGEGRADE_HISTORY_LIMIT: '12',
   });
   assert.equal(c.port, 9000);
   assert.equal(c.host, '0.0.0.0');
@@ -41,6 +43,7 @@ test('every variable is read', () => {
   assert.equal(c.fetchTimeoutMs, 2500);
   assert.equal(c.fetchMaxBytes, 100000);
   assert.equal(c.redisUrl, 'redis://127.0.0.1:6379');
+  assert.equal(c.historyLimit, 12);
 });
 
 test('the public URL follows HOST and PORT when not set', () => {
@@ -61,6 +64,7 @@ test('bad values stop the boot with the variable named', () => {
     [{ PAGEGRADE_FETCH_MAX_BYTES: '1e6' }, 'PAGEGRADE_FETCH_MAX_BYTES', /whole number/],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', /redis:\/\//],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
+    [{ PAGEGRADE_HISTORY_LIMIT: '0' }, 'PAGEGRADE_HISTORY_LIMIT', /between 1 and 100000/],
   ];
   for (const [env, variable, message] of cases) {
     assert.throws(

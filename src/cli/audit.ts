@@ -1,15 +1,90 @@
-// `pagegrade audit URL [--json] [--fail-on decent|bad]`: audits a page without a server.
-import { Option, type Command } from 'commander';
-import { analyze, FetchError, normalizeUrl } from '../analyzer/index.js';
+// `pagegrade audit URL [--json] [--fail-on decent|bad] [--baseline FILE [--fail-on-regression
+// [--max-drop N]]]`: audits a page without a server; with a baseline (a saved --json output),
+// prints what changed since it and can fail a build on a regression (docs/history.md).
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { analyze, FetchError, normalizeUrl, type AuditReport } from '../analyzer/index.js';
+import { CATEGORIES, RESULTS } from '../analyzer/types.js';
+import { diffRuns, isRegression, regressionReasons, type DiffInput } from '../services/diff.js';
 import { loadCliConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { renderDiff } from './render-diff.js';
 import { renderReport } from './render-report.js';
+
+interface AuditOptions {
+  json?: boolean;
+  failOn: 'decent' | 'bad';
+  baseline?: string;
+  failOnRegression?: boolean;
+  maxDrop?: number;
+}
+
+function points(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 100) {
+    throw new InvalidArgumentError('a whole number of points from 0 to 100.');
+  }
+  return Number(value);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A saved report: the `--json` output of `pagegrade audit` (or the API's report, bare or as
+ * `{"data": report}`). Only what a diff reads is checked; anything else is a CLI error.
+ */
+function readBaseline(file: string): AuditReport {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new CliError(
+      `--baseline ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CliError(
+      `--baseline ${file}: not JSON (save one with \`pagegrade audit URL --json > ${file}\`).`,
+    );
+  }
+  if (isObject(value) && isObject(value.data)) value = value.data;
+  const problem = baselineProblem(value);
+  if (problem)
+    throw new CliError(`--baseline ${file}: not a saved \`pagegrade audit --json\` report (${problem}).`);
+  return value as AuditReport;
+}
+
+function baselineProblem(v: unknown): string | null {
+  if (!isObject(v)) return 'not an object';
+  if (typeof v.url !== 'string' || typeof v.final_url !== 'string') return 'no url';
+  if (typeof v.score !== 'number') return 'no score';
+  if (!RESULTS.includes(v.result as never)) return 'no result';
+  if (
+    !isObject(v.categories) ||
+    CATEGORIES.some((c) => !isObject((v.categories as Record<string, unknown>)[c]))
+  )
+    return 'no categories';
+  if (!isObject(v.results)) return 'no results';
+  for (const [id, r] of Object.entries(v.results)) {
+    if (!isObject(r) || !('passed' in r) || typeof r.title !== 'string' || typeof r.priority !== 'string')
+      return `results.${id} is not a check result`;
+  }
+  const p = v.page;
+  if (!isObject(p) || !isObject(p.sizes) || !isObject(p.timings) || !Array.isArray(p.redirects))
+    return 'no page facts';
+  return null;
+}
+
+const diffInput = (a: AuditReport): DiffInput => ({ ...a, finalUrl: a.final_url });
 
 export function registerAuditCommand(program: Command): void {
   program
     .command('audit')
     .description(
-      'Audit a page and print the report (exit 0 good/decent, 1 bad, 2 not fetched or wrong arguments).',
+      'Audit a page and print the report (exit 0 good/decent, 1 bad or a regression, 2 not fetched or wrong arguments).',
     )
     .argument('<url>', 'the page to audit (http or https)')
     .option('--json', 'print the report as JSON')
@@ -18,9 +93,28 @@ export function registerAuditCommand(program: Command): void {
         .choices(['decent', 'bad'])
         .default('bad'),
     )
-    .action(async (url: string, opts: { json?: boolean; failOn: 'decent' | 'bad' }) => {
+    .option('--baseline <file>', 'a saved --json output: print what changed since it')
+    .option(
+      '--fail-on-regression',
+      'with --baseline: exit 1 when a check newly failed or the score dropped by more than --max-drop points',
+    )
+    .addOption(
+      new Option(
+        '--max-drop <points>',
+        'with --fail-on-regression: points the score may drop (default 0)',
+      ).argParser(points),
+    )
+    .action(async (url: string, opts: AuditOptions) => {
       const config = loadCliConfig();
       if (normalizeUrl(url) === null) throw new CliError(`"${url}" is not an absolute http or https URL.`);
+      if (opts.failOnRegression && opts.baseline === undefined)
+        throw new CliError(
+          '--fail-on-regression needs --baseline FILE (a saved `pagegrade audit --json` output).',
+        );
+      if (opts.maxDrop !== undefined && !opts.failOnRegression)
+        throw new CliError('--max-drop only counts with --fail-on-regression.');
+      // the baseline is read first: a bad file fails before the page is fetched
+      const baseline = opts.baseline === undefined ? null : readBaseline(opts.baseline);
 
       let report;
       try {
@@ -35,13 +129,23 @@ export function registerAuditCommand(program: Command): void {
         throw err;
       }
 
+      const diff = baseline ? diffRuns(diffInput(baseline), diffInput(report)) : null;
+      const gate = diff && opts.failOnRegression ? regressionReasons(diff, opts.maxDrop ?? 0) : null;
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        const out = diff ? { ...report, diff: { ...diff, regression: isRegression(diff) } } : report;
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        if (gate?.length) process.stderr.write(`Regression gate: failed — ${gate.join('; ')}\n`);
       } else {
         const color = process.stdout.isTTY === true && process.stdout.hasColors();
         process.stdout.write(renderReport(report, { color, width: process.stdout.columns ?? 100 }));
+        if (diff && baseline) {
+          const when = baseline.generated_at ? ` of ${baseline.generated_at}` : '';
+          const other = baseline.url !== report.url ? `, a report of ${baseline.url}` : '';
+          process.stdout.write(renderDiff(diff, { color, against: `the baseline${when}${other}`, gate }));
+        }
       }
       const failing = opts.failOn === 'decent' ? ['decent', 'bad'] : ['bad'];
-      process.exitCode = failing.includes(report.result) ? EXIT.failedGate : EXIT.ok;
+      const failed = failing.includes(report.result) || (gate !== null && gate.length > 0);
+      process.exitCode = failed ? EXIT.failedGate : EXIT.ok;
     });
 }

@@ -2,7 +2,7 @@
 export const EXIT = {
   /** success; for `audit`: the result is good or decent (or passes --fail-on) */
   ok: 0,
-  /** `audit`: the result is bad (or decent with --fail-on decent) */
+  /** `audit`: the result is bad (or decent with --fail-on decent), or a regression with --fail-on-regression */
   failedGate: 1,
   /** the page could not be fetched, the arguments are wrong, or the command failed */
   error: 2,

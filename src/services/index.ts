@@ -6,6 +6,7 @@ import { jobKinds } from '../jobs/kinds/index.js';
 import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
 import { createAccountServices } from './accounts.service.js';
+import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -32,7 +33,7 @@ export function createServices(deps: ServicesDeps): Services {
   const accounts = createAccountServices(ctx);
   return {
     ...accounts,
-    reports: createReportServices(ctx),
+    reports: { ...createReportServices(ctx), ...createHistoryServices(ctx) },
     projects: createProjectServices(ctx),
   };
 }

@@ -82,6 +82,13 @@ export const ListProjectsParams = Type.Object({
 /** GET /api/v1/projects and /dashboard/projects, as validated */
 export type ListProjectsParams = Static<typeof ListProjectsParams>;
 
+export const ListRunsParams = Type.Object({
+  per_page: Type.Optional(perPage),
+  page: Type.Optional(page),
+});
+/** GET /api/v1/reports/{id}/runs, as validated (newest first, always) */
+export type ListRunsParams = Static<typeof ListRunsParams>;
+
 /** The `default` of each property of an object schema (the one place defaults are written). */
 function defaultsOf<S extends TSchema & { properties: Record<string, TSchema> }>(
   schema: S,
@@ -100,6 +107,8 @@ const REPORT_DEFAULTS = defaultsOf(ListReportsParams) as Required<
 const PROJECT_DEFAULTS = defaultsOf(ListProjectsParams) as Required<
   Pick<ListProjectsParams, 'sort_by' | 'sort' | 'per_page' | 'page'>
 >;
+
+const RUN_DEFAULTS = defaultsOf(ListRunsParams) as Required<Pick<ListRunsParams, 'per_page' | 'page'>>;
 
 /** What the reports service lists by (camelCase; an absent field takes the schema's default). */
 export interface ListReportsQuery {
@@ -125,6 +134,13 @@ export interface ListProjectsQuery {
   sortBy?: ProjectSortKey | undefined;
   sort?: SortDirection | undefined;
   perPage?: PerPage | undefined;
+  page?: number | undefined;
+}
+
+/** A page of a report's runs (newest first). */
+export interface ListRunsQuery {
+  perPage?: PerPage | undefined;
+  /** 1-based; a page past the last gives no items (total still right) */
   page?: number | undefined;
 }
 
@@ -179,4 +195,14 @@ export function resolveProjectsQuery(q: ListProjectsQuery) {
     perPage: q.perPage ?? PROJECT_DEFAULTS.per_page,
     page: q.page ?? PROJECT_DEFAULTS.page,
   };
+}
+
+/** A validated query string → the runs list's query. */
+export function runsQueryFrom(q: ListRunsParams): ListRunsQuery {
+  return { perPage: q.per_page, page: q.page };
+}
+
+/** Every field of a runs query set: absent ones from the schema's defaults. */
+export function resolveRunsQuery(q: ListRunsQuery) {
+  return { perPage: q.perPage ?? RUN_DEFAULTS.per_page, page: q.page ?? RUN_DEFAULTS.page };
 }

@@ -1,5 +1,5 @@
-// Reports: audit and store, show, list, update (privacy, password, re-audit), delete, history.
-import { FetchError } from '../analyzer/types.js';
+// Reports: audit and store, show, list, update (privacy, password, re-audit), delete. The
+// history (runs, re-audits, diffs) is history.service.ts.
 import type { AuditReport } from '../analyzer/types.js';
 import { notFound, validationError } from '../errors.js';
 import { withTransaction } from '../store/database.js';
@@ -16,65 +16,38 @@ import {
   findReportProject,
   getPasswordHash,
   insertReport,
-  insertRun,
   listReportIds,
   listReports,
-  listRuns,
-  pruneRuns,
   summariesByIds,
-  updateReportAudit,
   updateReportSettings,
-  type AuditColumns,
 } from '../store/reports.repository.js';
 import {
   adjustUserCounters,
-  bumpReportsVersion,
   getReportsState,
   getReportsVersion,
   getUserCounters,
 } from '../store/users.repository.js';
+import { auditColumns, auditPage, isFetchError } from './audit.js';
 import type { ServiceContext } from './context.js';
+import { createReauditor, type HistoryFunctions } from './history.service.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { ReportsListCache } from './list-cache.js';
 import { resolveReportsQuery } from './list-query.js';
 import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.js';
 
-/** earlier runs kept per report (the oldest go first) */
-export const HISTORY_LIMIT = 50;
-
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
 
-function auditColumns(a: AuditReport): AuditColumns {
-  return {
-    finalUrl: a.final_url,
-    result: a.result,
-    score: a.score,
-    generatedAt: new Date(a.generated_at).toISOString(),
-    categories: a.categories,
-    results: a.results,
-    page: a.page,
-  };
-}
-
-function isFetchError(err: unknown): err is Error {
-  return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
-}
-
-export function createReportServices(ctx: ServiceContext): Services['reports'] {
-  const { db, config } = ctx;
+export function createReportServices(ctx: ServiceContext): Omit<Services['reports'], HistoryFunctions> {
+  const { db } = ctx;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
+  const reaudit = createReauditor(ctx);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
   async function audit(url: string): Promise<AuditReport> {
     try {
-      return await ctx.analyze(url, {
-        allowPrivateHosts: config.allowPrivateHosts,
-        timeoutMs: config.fetchTimeoutMs,
-        maxBytes: config.fetchMaxBytes,
-        ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
-      });
+      return await auditPage(ctx, url);
     } catch (err) {
       if (isFetchError(err)) throw validationError({ url: [err.message] });
       throw err;
@@ -186,27 +159,23 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
       if (privacy !== 2) passwordHash = null;
       else if (input.password) passwordHash = await hashPassword(input.password);
       else if (!current.hasPassword) throw validationError({ password: [PASSWORD_REQUIRED] });
-      // the re-audit happens before the transaction: a failure leaves the report as it was
-      const fresh = input.results ? await audit(current.url) : null;
-      await withTransaction(db, async (trx) => {
-        const row = await findReport(trx, id, userId, true);
-        if (!row) throw reportNotFound();
+      const applySettings = async (trx: typeof db) => {
         const hash = passwordHash === undefined ? await getPasswordHash(trx, id) : passwordHash;
         if (privacy === 2 && hash === null) throw validationError({ password: [PASSWORD_REQUIRED] });
-        if (fresh) {
-          await insertRun(trx, id, row);
-          await pruneRuns(trx, id, HISTORY_LIMIT);
-          const next = auditColumns(fresh);
-          await updateReportAudit(trx, id, next);
-          if (next.result !== row.result) {
-            await adjustUserCounters(trx, userId, { [row.result]: -1, [next.result]: 1 });
-          } else {
-            // generated_at moved (the order of sort_by=generated_at): a new version all the same
-            await bumpReportsVersion(trx, userId);
-          }
-        }
         await updateReportSettings(trx, id, { privacy, passwordHash: hash, now: iso() });
-      });
+      };
+      if (input.results) {
+        // a new run with the settings in its transaction; a page that cannot be fetched is a
+        // failed run in the history, a 422 here, and the report (settings too) stays as it was
+        const outcome = await reaudit(userId, id, { source: input.source ?? 'api' }, applySettings);
+        if (outcome.status === 'failed') throw validationError({ url: [outcome.reason] });
+      } else {
+        await withTransaction(db, async (trx) => {
+          const row = await findReport(trx, id, userId, true);
+          if (!row) throw reportNotFound();
+          await applySettings(trx);
+        });
+      }
       return load(userId, id);
     },
 
@@ -225,11 +194,6 @@ export function createReportServices(ctx: ServiceContext): Services['reports'] {
           [gone.result]: -1,
         });
       });
-    },
-
-    async history(userId, id) {
-      await load(userId, id);
-      return listRuns(db, id);
     },
 
     async verifyPassword(id, password) {

@@ -18,6 +18,7 @@ import type {
   PageInfo,
   ResultBand,
 } from '../analyzer/types.js';
+import type { RunDiff } from './diff.js';
 
 export type Privacy = 0 | 1 | 2;
 
@@ -46,29 +47,92 @@ export interface StoredReport extends ReportSummary {
   page: PageInfo;
 }
 
-/** One earlier run of a report (kept when `results=1` re-audits it), newest first. */
-export interface ReportRun {
-  id: number;
+// --- History (docs/history.md) ---------------------------------------------------------
+
+/** What started a run: the API's `results=1`, the dashboard's re-run, a schedule. */
+export const RUN_SOURCES = ['api', 'dashboard', 'schedule'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+/** A run completed (it has results) or failed (the page could not be fetched: a reason, no results). */
+export const RUN_STATUSES = ['completed', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * One run of a report, as listed. Runs are numbered per report (1 is the first audit); the
+ * current run is the report's own results, and a run keeps its number when a later one
+ * replaces it.
+ */
+export interface RunSummary {
   reportId: number;
-  finalUrl: string;
-  result: ResultBand;
-  score: number;
+  number: number;
+  status: RunStatus;
+  /** the report's current results are this run's */
+  current: boolean;
+  /** null when not recorded: a report's first audit, runs kept before runs were numbered */
+  source: RunSource | null;
+  /** when the audit was made (a failed run: when it was tried) */
   generatedAt: string;
-  categories: Record<Category, CategoryScore>;
-  results: Record<string, CheckResult>;
-  page: PageInfo;
+  /** null for a failed run, as are result, score and categories */
+  finalUrl: string | null;
+  result: ResultBand | null;
+  score: number | null;
+  categories: Record<Category, CategoryScore> | null;
+  /** why a failed run failed (the fetcher's message); null when completed */
+  error: string | null;
+}
+
+/** A run in full: its checks and page facts too (null for a failed run). */
+export interface Run extends RunSummary {
+  results: Record<string, CheckResult> | null;
+  page: PageInfo | null;
+}
+
+/** What a re-audit did: a new current run with what changed, or a failed run with its reason. */
+export type ReauditOutcome =
+  | { status: 'completed'; report: StoredReport; run: RunSummary; diff: ReportDiff }
+  | { status: 'failed'; run: RunSummary; reason: string };
+
+/** Two runs of a report compared (src/services/diff.ts). */
+export interface ReportDiff {
+  reportId: number;
+  from: RunSummary;
+  to: RunSummary;
+  diff: RunDiff;
+  /** isRegression(diff): the band dropped, or a high-priority check newly failed */
+  regression: boolean;
+}
+
+/** A report's trend on the dashboard. */
+export interface ReportTrend {
+  score: number;
+  /** the score of the run before the current one; null for a report audited once */
+  previousScore: number | null;
+  /** the newest re-audit could not fetch the page (the current results are older) */
+  lastRunFailed: boolean;
+}
+
+/** What the report page shows of the history. */
+export interface ReportHistory {
+  /** the newest runs (at most 100), newest first */
+  runs: RunSummary[];
+  /** every run kept */
+  total: number;
+  /** "changed since the last run": the previous completed run → the current one; null for a first run */
+  changes: ReportDiff | null;
+  /** the newest run when it failed after the current one */
+  lastFailed: RunSummary | null;
 }
 
 // The list queries (and PerPage, SortDirection) are defined with their schemas, in one place.
 export type {
   ListProjectsQuery,
   ListReportsQuery,
+  ListRunsQuery,
   PerPage,
   ProjectSortKey,
   ReportSortKey,
   SortDirection,
 } from './list-query.js';
-import type { ListProjectsQuery, ListReportsQuery } from './list-query.js';
+import type { ListProjectsQuery, ListReportsQuery, ListRunsQuery } from './list-query.js';
 
 export interface ProjectSummary {
   project: string;
@@ -115,6 +179,8 @@ export interface UpdateReportInput {
   password?: string | null;
   /** true re-audits the URL (the previous run goes to the history) */
   results?: boolean;
+  /** what asked for the re-audit (recorded with the run); default `api` */
+  source?: RunSource;
 }
 
 export interface User {
@@ -159,6 +225,8 @@ export interface ServicesConfig {
   /** null = generated once and kept in the settings table */
   readonly sessionSecret: string | null;
   readonly bootstrapKey: string | null;
+  /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT); default 100 */
+  readonly historyLimit?: number;
 }
 
 export interface Services {
@@ -185,15 +253,42 @@ export interface Services {
      * see of report `id`, given the password passes the browser holds. null: nothing — a
      * missing report and another user's private one are the same answer.
      */
-    forViewer(id: number, viewer: ReportViewer | null, grants?: ReportGrants): Promise<ReportForViewer | null>;
+    forViewer(
+      id: number,
+      viewer: ReportViewer | null,
+      grants?: ReportGrants,
+    ): Promise<ReportForViewer | null>;
     /** fetches and audits, then stores; 422 `url` when the page cannot be fetched (nothing stored) */
     create(userId: number, input: CreateReportInput): Promise<StoredReport>;
     /** privacy/password rules of SPEC §3; `results: true` re-audits (422 `url` leaves it unchanged) */
     update(userId: number, id: number, input: UpdateReportInput): Promise<StoredReport>;
     /** 404 when missing or another user's */
     delete(userId: number, id: number): Promise<void>;
-    /** earlier runs, newest first; 404 when missing or another user's */
-    history(userId: number, id: number): Promise<ReportRun[]>;
+    /**
+     * Audits the report's page again (docs/history.md). Completed: the results become a new
+     * current run, and the outcome has the diff from the run before. The page could not be
+     * fetched: a failed run with the reason is recorded and the current results stay — this is
+     * an outcome, never a throw. Throws 404 only when the report is missing or another user's.
+     * Does not move `updatedAt` (password passes stay valid); `update({results: true})` does.
+     */
+    reaudit(userId: number, id: number, options: { source: RunSource }): Promise<ReauditOutcome>;
+    /** a page of the report's runs, newest first (the current one among them); 404 as getOwned */
+    runs(userId: number, id: number, query: ListRunsQuery): Promise<Page<RunSummary>>;
+    /** one run in full; 404 when the report or the run is not there (never made, or pruned) */
+    run(userId: number, id: number, number: number): Promise<Run>;
+    /**
+     * Run `from` compared with run `to` (default: the current run, and the completed run before
+     * `to`); 422 under `from`/`to` for a run that is not kept, failed, or has none before it.
+     */
+    diff(
+      userId: number,
+      id: number,
+      query: { from?: number | undefined; to?: number | undefined },
+    ): Promise<ReportDiff>;
+    /** the report page's history of a report the viewer may see (forViewer decided that) */
+    pageHistory(report: StoredReport): Promise<ReportHistory>;
+    /** the trend of each of these reports of the user (the dashboard's arrows); others are left out */
+    trends(userId: number, ids: number[]): Promise<Map<number, ReportTrend>>;
     /** true when the report exists, has a password and `password` matches it */
     verifyPassword(id: number, password: string): Promise<boolean>;
   };

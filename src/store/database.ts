@@ -65,17 +65,32 @@ export interface ReportsTable {
   generated_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** the current run's number (docs/history.md) */
+  run_number: Generated<number>;
+  /** the newest run's number: larger than run_number when the newest re-audit failed */
+  latest_run_number: Generated<number>;
+  /** the score of the run before the current one (the dashboard's trend), null for a first run */
+  previous_score: Generated<number | null>;
+  /** what started the current run (api, dashboard, schedule); null when not recorded */
+  run_source: Generated<string | null>;
 }
 
+/** Earlier runs of a report (the current one is the report row itself). */
 export interface ReportRunsTable {
   id: Generated<number>;
   report_id: number;
-  final_url: string;
-  result: string;
-  score: number;
-  categories: string;
-  results: string;
-  page: string;
+  /** unique per report: 1, 2, 3 … */
+  number: number;
+  /** completed (with results) or failed (with `error`, no results) */
+  status: string;
+  source: string | null;
+  error: string | null;
+  final_url: string | null;
+  result: string | null;
+  score: number | null;
+  categories: string | null;
+  results: string | null;
+  page: string | null;
   generated_at: Timestamp;
 }
 

@@ -1,5 +1,6 @@
-// reports and report_runs: every SQL statement on them. JSON columns are stored as text
-// (exact round trip, key order kept) and parsed here; dates come back as ISO strings.
+// reports: every SQL statement on them (their runs and run columns: runs.repository.ts). JSON
+// columns are stored as text (exact round trip, key order kept) and parsed here; dates come
+// back as ISO strings.
 import { sql } from 'kysely';
 import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../analyzer/types.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
@@ -37,12 +38,6 @@ export interface AuditColumns {
   categories: Record<Category, CategoryScore>;
   results: Record<string, CheckResult>;
   page: PageInfo;
-}
-
-/** An earlier run: the audit columns it had, kept in report_runs. */
-export interface RunRow extends AuditColumns {
-  id: number;
-  reportId: number;
 }
 
 export interface ReportFilter {
@@ -375,52 +370,6 @@ export async function deleteProjectReports(
   return out;
 }
 
-export async function insertRun(db: Db, reportId: number, a: AuditColumns): Promise<void> {
-  await db
-    .insertInto('report_runs')
-    .values({
-      report_id: reportId,
-      final_url: a.finalUrl,
-      result: a.result,
-      score: a.score,
-      categories: JSON.stringify(a.categories),
-      results: JSON.stringify(a.results),
-      page: JSON.stringify(a.page),
-      generated_at: a.generatedAt,
-    })
-    .execute();
-}
-
-/** A report's earlier runs, newest first. */
-export async function listRuns(db: Db, reportId: number): Promise<RunRow[]> {
-  const rows = await db
-    .selectFrom('report_runs')
-    .selectAll()
-    .where('report_id', '=', reportId)
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    reportId: r.report_id,
-    finalUrl: r.final_url,
-    result: r.result as ResultBand,
-    score: toNumber(r.score),
-    generatedAt: toIso(r.generated_at),
-    categories: JSON.parse(r.categories) as Record<Category, CategoryScore>,
-    results: JSON.parse(r.results) as Record<string, CheckResult>,
-    page: JSON.parse(r.page) as PageInfo,
-  }));
-}
-
-export async function countRuns(db: Db, reportId: number): Promise<number> {
-  const row = await db
-    .selectFrom('report_runs')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('report_id', '=', reportId)
-    .executeTakeFirstOrThrow();
-  return toNumber(row.n);
-}
-
 /** The project of one of a user's reports, without locking (a report never changes project). */
 export async function findReportProject(db: Db, id: number, userId: number): Promise<string | null> {
   if (!validId(id)) return null;
@@ -431,18 +380,4 @@ export async function findReportProject(db: Db, id: number, userId: number): Pro
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row?.project ?? null;
-}
-
-/** Keeps a report's newest `keep` runs. */
-export async function pruneRuns(db: Db, reportId: number, keep: number): Promise<void> {
-  const cutoff = await db
-    .selectFrom('report_runs')
-    .select('id')
-    .where('report_id', '=', reportId)
-    .orderBy('id', 'desc')
-    .offset(keep)
-    .limit(1)
-    .executeTakeFirst();
-  if (!cutoff) return;
-  await db.deleteFrom('report_runs').where('report_id', '=', reportId).where('id', '<=', cutoff.id).execute();
 }

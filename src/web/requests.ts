@@ -2,10 +2,17 @@
 // the pages (src/pages). The list queries are the services' contract (src/services/list-query.ts)
 // and are re-exported here under the names the API documents.
 import { Type, type Static } from 'typebox';
-import { enumOf, ListProjectsParams, ListReportsParams, NO_NUL } from '../services/list-query.js';
+import {
+  enumOf,
+  ListProjectsParams,
+  ListReportsParams,
+  ListRunsParams,
+  NO_NUL,
+} from '../services/list-query.js';
 
 export { PER_PAGE } from '../services/list-query.js';
 export { ListProjectsParams as ListProjectsQuery, ListReportsParams as ListReportsQuery };
+export { ListRunsParams as ListRunsQuery };
 
 /** The largest report id a request may name (PostgreSQL `integer`); larger ids answer 404. */
 export const MAX_ID = 2_147_483_647;
@@ -57,3 +64,19 @@ export const UpdateReportBody = Type.Object({
   ),
 });
 export type UpdateReportBody = Static<typeof UpdateReportBody>;
+
+const runNumber = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
+
+/** GET /api/v1/reports/{id}/runs/{run} */
+export const RunParams = Type.Object({
+  id: ReportParams.properties.id,
+  run: runNumber("The run's number within its report (anything else answers 404)."),
+});
+export type RunParams = Static<typeof RunParams>;
+
+/** GET /api/v1/reports/{id}/diff */
+export const DiffQuery = Type.Object({
+  from: Type.Optional(runNumber('The earlier run (default: the completed run before `to`).')),
+  to: Type.Optional(runNumber('The later run (default: the current run).')),
+});
+export type DiffQuery = Static<typeof DiffQuery>;

@@ -53,6 +53,9 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/projects',
       'GET /api/v1/reports',
       'GET /api/v1/reports/{id}',
+      'GET /api/v1/reports/{id}/diff',
+      'GET /api/v1/reports/{id}/runs',
+      'GET /api/v1/reports/{id}/runs/{run}',
       'GET /healthz',
       'PATCH /api/v1/reports/{id}',
       'POST /api/v1/reports',
@@ -71,6 +74,13 @@ describe('OpenAPI document and /docs', () => {
         assert.ok(op.responses['429'], `${m} ${path} documents 429`);
       }
     }
+  });
+
+  test('the history operations have their operation ids', () => {
+    const ids = (path: string) => (doc.paths[path]!.get as { operationId?: string }).operationId;
+    assert.equal(ids('/api/v1/reports/{id}/runs'), 'listReportRuns');
+    assert.equal(ids('/api/v1/reports/{id}/runs/{run}'), 'showReportRun');
+    assert.equal(ids('/api/v1/reports/{id}/diff'), 'diffReport');
   });
 
   test('documents every list parameter with its allowed values', () => {

@@ -357,9 +357,9 @@ forEachDialect('reports API', (h) => {
       assert.ok(data.generated_at > before.data.generated_at, 'generated_at moves');
       assert.equal(data.created_at, before.data.created_at);
       assert.notDeepEqual(data.results, before.data.results);
-      const history = await h().services.reports.history(h().alice.id, first.id);
-      assert.equal(history.length, 1);
-      assert.equal(history[0]!.generatedAt, before.data.generated_at);
+      const runs = await h().services.reports.runs(h().alice.id, first.id, {});
+      assert.equal(runs.total, 2);
+      assert.equal(runs.items[1]!.generatedAt, before.data.generated_at);
     } finally {
       h().fixture.route('/', { status: 200, headers: { 'content-type': 'text/html' }, body: '' });
     }

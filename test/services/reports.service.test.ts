@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { analyze } from '../../src/analyzer/index.js';
 import { AppError } from '../../src/errors.js';
 import { createServices, type Services } from '../../src/services/index.js';
-import { HISTORY_LIMIT } from '../../src/services/reports.service.js';
 import { withTransaction } from '../../src/store/database.js';
 import { countReports, insertReport } from '../../src/store/reports.repository.js';
 import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
@@ -158,31 +157,47 @@ for (const dialect of dialects) {
       assert.equal((await s.reports.get(alice, r.id)).generatedAt, r.generatedAt);
     });
 
-    test('results=1 re-audits, keeps history; a failed re-audit changes nothing', async () => {
+    test('results=1 re-audits, keeps history; a failed re-audit changes nothing but the history', async () => {
       site.route('/flip', html(goodPage(site.origin)));
       const r = await s.reports.create(alice, { url: `${site.origin}/flip` });
       assert.equal(r.result, 'good');
-      assert.deepEqual(await s.reports.history(alice, r.id), []);
+      assert.deepEqual(
+        (await s.reports.runs(alice, r.id, {})).items.map((x) => x.number),
+        [1],
+      );
       site.route('/flip', html(MID));
       const u = await s.reports.update(alice, r.id, { results: true });
       assert.equal(u.result, 'decent');
       assert.notEqual(u.score, r.score);
       assert.ok(u.generatedAt > r.generatedAt);
       assert.equal(u.createdAt, r.createdAt);
-      const history = await s.reports.history(alice, r.id);
-      assert.equal(history.length, 1);
-      assert.equal(history[0]!.result, 'good');
-      assert.equal(history[0]!.score, r.score);
-      assert.equal(history[0]!.generatedAt, r.generatedAt);
-      assert.deepEqual(history[0]!.results, r.results);
+      const first = await s.reports.run(alice, r.id, 1);
+      assert.equal(first.current, false);
+      assert.equal(first.source, null);
+      assert.equal(first.result, 'good');
+      assert.equal(first.score, r.score);
+      assert.equal(first.generatedAt, r.generatedAt);
+      assert.deepEqual(first.results, r.results);
+      const second = await s.reports.run(alice, r.id, 2);
+      assert.equal(second.current, true);
+      assert.equal(second.source, 'api');
+      assert.deepEqual(second.results, u.results);
       await assertCountersExact(alice);
 
       site.route('/flip', { headers: { 'content-type': 'application/pdf' }, body: '%PDF' });
       await rejects422(s.reports.update(alice, r.id, { results: true, privacy: 1 }), 'url');
       const unchanged = await s.reports.get(alice, r.id);
       assert.deepEqual(unchanged, u);
-      assert.equal((await s.reports.history(alice, r.id)).length, 1);
-      assert.ok(HISTORY_LIMIT >= 10);
+      const runs = (await s.reports.runs(alice, r.id, {})).items;
+      assert.deepEqual(
+        runs.map((x) => [x.number, x.status, x.current]),
+        [
+          [3, 'failed', false],
+          [2, 'completed', true],
+          [1, 'completed', false],
+        ],
+      );
+      assert.match(runs[0]!.error!, /PDF|HTML|not/i);
     });
 
     test("another user's report answers 404 everywhere", async () => {
@@ -190,7 +205,10 @@ for (const dialect of dialects) {
       await rejects404(s.reports.get(bob, r.id));
       await rejects404(s.reports.update(bob, r.id, { privacy: 1 }));
       await rejects404(s.reports.delete(bob, r.id));
-      await rejects404(s.reports.history(bob, r.id));
+      await rejects404(s.reports.runs(bob, r.id, {}));
+      await rejects404(s.reports.run(bob, r.id, 1));
+      await rejects404(s.reports.diff(bob, r.id, {}));
+      await rejects404(s.reports.reaudit(bob, r.id, { source: 'api' }));
       await rejects404(s.projects.delete(bob, '127.0.0.1'));
       await rejects404(s.reports.get(alice, 987_654));
       await rejects404(s.reports.get(alice, 2 ** 40));

@@ -45,6 +45,12 @@ export interface CheckDefinition {
    * keyed `<check id>.<name>` (e.g. `title.max_length`); `run` receives them by `<name>`.
    */
   thresholds?: Readonly<Record<string, ThresholdSpec>>;
+  /**
+   * The value is a duration measured on this run (milliseconds), not a property of the page: it
+   * varies from run to run, so a history diff (src/services/diff.ts) reports its change only
+   * past the timing noise floor.
+   */
+  measuredMs?: true;
   run(a: Artifacts, t: Thresholds): CheckOutcome | NotApplicable;
 }
 

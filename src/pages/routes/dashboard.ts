@@ -55,6 +55,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       query ? services.reports.list(v.userId, query) : Promise.resolve(null),
       services.projects.list(v.userId, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
     ]);
+    const trends = list ? await services.reports.trends(v.userId, list.items.map((r) => r.id)) : undefined;
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
       reply,
@@ -71,6 +72,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         query: query && resolveReportsQuery(query),
         list,
         projects: projects.items.map((p) => p.project),
+        trends,
       }),
     );
   };
@@ -183,7 +185,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     );
 
   reportAction('/dashboard/reports/:id/rerun', null, async (v, id) => {
-    await services.reports.update(v.userId, id, { results: true });
+    await services.reports.update(v.userId, id, { results: true, source: 'dashboard' });
     return 'rerun';
   });
 

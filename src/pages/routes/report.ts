@@ -5,6 +5,7 @@ import { ReportParams } from '../../web/requests.js';
 import { bodyOf, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../views/forms.js';
+import { historySection } from '../views/history.js';
 import { reportView } from '../views/report.js';
 
 export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
@@ -39,13 +40,14 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (found.access === 'locked') return showPasswordForm(request, reply, id, 200, null);
       const { report, access } = found;
       const viewer = await ctx.viewerFor(request, reply);
+      const history = historySection(await services.reports.pageHistory(report));
       if (access === 'public') reply.header('cache-control', 'private, no-cache');
       return ctx.send(
         reply,
         200,
         `Report for ${report.url}`,
         viewer,
-        reportView(report, { owner: access === 'owner' }),
+        reportView(report, { owner: access === 'owner', history }),
         { loginNext: `/reports/${id}` },
       );
     },

@@ -6,8 +6,10 @@ import type {
   Page,
   ProjectSummary,
   ReportSummary,
+  ReportTrend,
 } from '../../services/types.js';
 import { html, type SafeHtml } from '../html.js';
+import { trendArrow } from './history.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
 
 export interface Flash {
@@ -126,10 +128,10 @@ function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
 </form>`;
 }
 
-function reportRow(r: ReportSummary, csrf: string, back: string): SafeHtml {
+function reportRow(r: ReportSummary, csrf: string, back: string, trend?: ReportTrend): SafeHtml {
   const pwId = `pw-${r.id}`;
   return html`<li class="report-row" id="report-${r.id}">
-  <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}</div>
+  <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}${trendArrow(trend)}</div>
   <div class="report-row__main">
     <a class="report-row__url" href="/reports/${r.id}">${r.url}</a>
     <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span></p>
@@ -179,6 +181,8 @@ export interface DashboardData {
   query: ListReportsQuery | null;
   list: Page<ReportSummary> | null;
   projects: string[];
+  /** each listed report's trend (services.reports.trends) */
+  trends?: Map<number, ReportTrend>;
 }
 
 export function dashboardView(d: DashboardData): SafeHtml {
@@ -192,7 +196,7 @@ export function dashboardView(d: DashboardData): SafeHtml {
   } else if (d.list.items.length === 0) {
     listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
   } else {
-    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back))}</ul>`;
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id)))}</ul>`;
   }
   const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
   return html`<div class="page-head">

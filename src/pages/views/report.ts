@@ -200,6 +200,8 @@ function failedByPriority(checks: CheckResult[]): Record<Priority, number> {
 export interface ReportViewOptions {
   /** the signed-in owner is looking: show privacy and a link to the dashboard */
   owner: boolean;
+  /** the history section (views/history.ts), placed after the overview */
+  history?: SafeHtml | '';
 }
 
 export function reportView(report: StoredReport, opts: ReportViewOptions): SafeHtml {
@@ -295,6 +297,7 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
   </div>
 </section>
 
+${opts.history ?? ''}
 ${sections}
 </article>`;
 }

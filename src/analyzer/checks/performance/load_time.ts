@@ -9,6 +9,7 @@ const check: CheckDefinition = {
   howToFix:
     'Speed up the server response: cache rendered pages, use a CDN near your visitors, and trim slow database queries or upstream calls.',
   needsContent: false,
+  measuredMs: true,
   thresholds: {
     max_ms: { default: 2000, description: 'most milliseconds to fetch the HTML (redirects included)' },
   },

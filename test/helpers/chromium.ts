@@ -1,0 +1,62 @@
+// Headless Chromium for page tests (playwright-core on Debian's /usr/bin/chromium): the launch
+// flags, the skip rule (no Chromium: skipped with the reason, unless PAGEGRADE_REQUIRE_BROWSER=1)
+// and an axe-core run that returns the serious and critical violations.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const available = existsSync(CHROMIUM);
+if (!available && process.env.PAGEGRADE_REQUIRE_BROWSER === '1') {
+  throw new Error(`Chromium is required (PAGEGRADE_REQUIRE_BROWSER=1) but ${CHROMIUM} is missing`);
+}
+/** false when Chromium is there; otherwise why the browser tests are skipped */
+export const chromiumSkip: false | string = available
+  ? false
+  : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium): browser tests skipped`;
+if (chromiumSkip) console.log(`# ${chromiumSkip}`);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** axe-core's serious and critical violations on the page (open it with bypassCSP: axe is injected inline). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (o: unknown) => Promise<{
+            violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.join(', ')}`);
+}
