@@ -1,5 +1,9 @@
 // createServices({db, analyze, config}) → Services: the business rules. Services open the
 // transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
+import { EmbeddedQueue } from '../jobs/embedded.js';
+import { KindRegistry } from '../jobs/kind-tools.js';
+import { jobKinds } from '../jobs/kinds/index.js';
+import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
 import { createAccountServices } from './accounts.service.js';
 import { createHistoryServices } from './history.service.js';
@@ -16,10 +20,16 @@ export interface ServicesDeps {
   config: ServicesConfig;
   /** clock, for tests; default () => new Date() */
   now?: () => Date;
+  /** the job engine's queue (src/jobs); default: the embedded engine on `db` (no workers started) */
+  queue?: Queue;
 }
 
 export function createServices(deps: ServicesDeps): Services {
-  const ctx = { ...deps, now: deps.now ?? (() => new Date()) };
+  const ctx = {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    queue: deps.queue ?? new EmbeddedQueue(deps.db, new KindRegistry(jobKinds)),
+  };
   const accounts = createAccountServices(ctx);
   return {
     ...accounts,
