@@ -5,10 +5,13 @@
 //
 // The receiver runs in a child process (it answers 204 at once and keeps the first requests so
 // that their signatures are verified afterwards with the standardwebhooks verifier). In this
-// process: N events are recorded for one webhook (services.webhooks.emit, each a delivery row),
-// then C workers send them through the `webhook.deliver` job kind's handler — exactly what a
-// worker slot runs per job: read the delivery, sign it, resolve and check the address through
-// the guard, connect, POST, record the outcome. C is the kind's concurrency (8).
+// process, N events are recorded for one webhook (services.webhooks.emit: a delivery row and a
+// job each), then sent with C at once (the kind's concurrency, 8), two ways:
+// - through the job engine: this process's workers claim the jobs (the `jobs` table of SQLite
+//   or PostgreSQL, or BullMQ on Redis), and each runs the `webhook.deliver` handler — the
+//   figure a deployment gets;
+// - the handler alone, C loops calling it on the delivery ids (no queue): read the delivery,
+//   sign, resolve and check the address through the guard, connect, POST, record.
 //
 // Baselines, same receiver, same body, same concurrency:
 // - bare keep-alive: undici Pool requests (no database, no signing, connections reused): the
@@ -27,10 +30,19 @@ import { Client, Pool } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { analyze } from '../src/analyzer/index.js';
 import { configFromEnv } from '../src/config.js';
+import { createJobEngine } from '../src/jobs/index.js';
+import { silentLog } from '../src/jobs/kind-tools.js';
 import { webhookDeliverKind } from '../src/jobs/kinds/webhook-deliver.js';
 import { createServices } from '../src/services/index.js';
 import { createDb, migrate } from '../src/store/database.js';
-import { createTempDatabase, POSTGRES_UNAVAILABLE } from '../test/helpers/services.js';
+import {
+  clearRedisPrefix,
+  createTempDatabase,
+  POSTGRES_UNAVAILABLE,
+  randomId,
+  REDIS_URL,
+  redisUnavailable,
+} from '../test/helpers/services.js';
 
 interface Sample {
   headers: Record<string, string>;
@@ -117,27 +129,54 @@ async function bare(origin: string, n: number, concurrency: number, reuse: boole
   return n / seconds;
 }
 
+type Via = 'handler' | 'embedded' | 'bullmq';
+
 async function deliveries(
   databaseUrl: string,
   origin: string,
   n: number,
   concurrency: number,
-): Promise<{ perSecond: number; p50: number; p99: number; secret: string; delivered: number }> {
+  via: Via,
+): Promise<{ perSecond: number; p50: number | null; p99: number | null; secret: string; delivered: number }> {
   const handle = createDb(databaseUrl);
   await migrate(handle.db);
+  const kind = webhookDeliverKind();
+  const redisPrefix = `pagegrade-bench-${randomId()}:`;
+  const engine = await createJobEngine(
+    {
+      queueEngine: via === 'bullmq' ? 'bullmq' : 'embedded',
+      redisUrl: REDIS_URL,
+      redisPrefix,
+      jobPollMs: 100,
+    },
+    { db: handle.db, kinds: [kind] },
+  );
   const config = configFromEnv({
     DATABASE_URL: databaseUrl,
     PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
     PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
   });
-  const services = createServices({ db: handle.db, analyze, config });
+  const services = createServices({ db: handle.db, analyze, config, queue: engine.queue });
+  const count = async (webhookId: number) =>
+    Number(
+      (
+        await handle.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('webhook_id', '=', webhookId)
+          .where('status', '=', 'delivered')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   try {
     const { user } = await services.users.create(`bench-${Date.now()}`);
     const { webhook, secret } = await services.webhooks.create(user.id, {
       url: `${origin}/hook`,
       events: ['report.completed'],
     });
-    for (let i = 0; i < n; i++) await services.webhooks.emit(user.id, 'report.completed', reportData(i));
+    const warm = Math.min(50, Math.floor(n / 10));
+    for (let i = 0; i < n + warm; i++)
+      await services.webhooks.emit(user.id, 'report.completed', reportData(i));
     const ids = (
       await handle.db
         .selectFrom('webhook_deliveries')
@@ -146,44 +185,56 @@ async function deliveries(
         .orderBy('id')
         .execute()
     ).map((r) => r.id);
-    const kind = webhookDeliverKind();
-    const times: number[] = [];
     const signal = new AbortController().signal;
-    // warm-up: a few deliveries outside the timing (JIT, connections to the database)
-    const warm = ids.splice(0, Math.min(50, Math.floor(ids.length / 10)));
-    for (const id of warm) {
-      await kind.handle(
+    const run = (id: number) =>
+      kind.handle(
         { id: String(id), kind: kind.kind, payload: { deliveryId: id }, attempt: 1, maxAttempts: 13, signal },
         { services },
       );
+    // warm-up outside the timing (JIT, database connections): the handler on the first few
+    for (const id of ids.splice(0, warm)) await run(id);
+
+    if (via === 'handler') {
+      const times: number[] = [];
+      const t0 = performance.now();
+      await pool(ids, concurrency, async (id) => {
+        const s = performance.now();
+        await run(id);
+        times.push(performance.now() - s);
+      });
+      const seconds = (performance.now() - t0) / 1000;
+      return {
+        perSecond: ids.length / seconds,
+        p50: quantile(times, 0.5),
+        p99: quantile(times, 0.99),
+        secret,
+        delivered: (await count(webhook.id)) - warm,
+      };
     }
+    // through the engine: the jobs of the warm-up deliveries find them delivered (skipped)
     const t0 = performance.now();
-    await pool(ids, concurrency, async (id) => {
-      const s = performance.now();
-      await kind.handle(
-        { id: String(id), kind: kind.kind, payload: { deliveryId: id }, attempt: 1, maxAttempts: 13, signal },
-        { services },
-      );
-      times.push(performance.now() - s);
+    const workers = engine.startWorkers({
+      deps: { services, queue: engine.queue, log: silentLog },
+      concurrency: { [kind.kind]: concurrency },
     });
+    const deadline = Date.now() + 300_000;
+    while ((await count(webhook.id)) < n + warm) {
+      if (Date.now() > deadline) throw new Error(`${via}: not all delivered within 5 minutes`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const seconds = (performance.now() - t0) / 1000;
-    const delivered = (
-      await handle.db
-        .selectFrom('webhook_deliveries')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('webhook_id', '=', webhook.id)
-        .where('status', '=', 'delivered')
-        .executeTakeFirstOrThrow()
-    ).n;
+    await workers.stop();
     return {
-      perSecond: ids.length / seconds,
-      p50: quantile(times, 0.5),
-      p99: quantile(times, 0.99),
+      perSecond: n / seconds,
+      p50: null,
+      p99: null,
       secret,
-      delivered: Number(delivered),
+      delivered: (await count(webhook.id)) - warm,
     };
   } finally {
+    await engine.close();
     await handle.close();
+    if (via === 'bullmq') await clearRedisPrefix(redisPrefix);
   }
 }
 
@@ -204,36 +255,40 @@ async function main(): Promise<void> {
       `| bare POST, a new connection each | ${fresh.toFixed(0)} | ${(fresh / keepAlive).toFixed(2)} | | |`,
     );
 
-    const targets: [string, () => Promise<{ url: string; cleanup: () => Promise<void> }>][] = [];
+    type Open = () => Promise<{ url: string; cleanup: () => Promise<void> }>;
+    const sqlite: Open = async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pagegrade-bench-webhooks-'));
+      return {
+        url: `sqlite:${join(dir, 'bench.db')}`,
+        cleanup: async () => rmSync(dir, { recursive: true }),
+      };
+    };
+    const postgres: Open = async () => {
+      const db = await createTempDatabase('pagegrade_bench');
+      return { url: db.url, cleanup: db.drop };
+    };
+    const cases: [string, Open, Via][] = [];
     if (which === 'sqlite' || which === 'both') {
-      targets.push([
-        'SQLite',
-        async () => {
-          const dir = mkdtempSync(join(tmpdir(), 'pagegrade-bench-webhooks-'));
-          return {
-            url: `sqlite:${join(dir, 'bench.db')}`,
-            cleanup: async () => rmSync(dir, { recursive: true }),
-          };
-        },
-      ]);
+      cases.push(['jobs table, SQLite', sqlite, 'embedded'], ['handler alone, SQLite', sqlite, 'handler']);
     }
     if ((which === 'postgres' || which === 'both') && POSTGRES_UNAVAILABLE === null) {
-      targets.push([
-        'PostgreSQL',
-        async () => {
-          const db = await createTempDatabase('pagegrade_bench');
-          return { url: db.url, cleanup: db.drop };
-        },
-      ]);
+      cases.push(
+        ['jobs table, PostgreSQL', postgres, 'embedded'],
+        ['handler alone, PostgreSQL', postgres, 'handler'],
+      );
     } else if (which !== 'sqlite') {
       console.error(`PostgreSQL skipped: ${POSTGRES_UNAVAILABLE}`);
     }
-    for (const [name, open] of targets) {
+    const redisDown = await redisUnavailable();
+    if (redisDown === null) cases.push(['BullMQ on Redis (SQLite app database)', sqlite, 'bullmq']);
+    else console.error(`BullMQ skipped: ${redisDown}`);
+
+    for (const [name, open, via] of cases) {
       const { url, cleanup } = await open();
       try {
+        await ask(receiver, 'samples'); // drop the earlier samples
         const before = (await ask<{ count: number }>(receiver, 'count')).count;
-        await ask(receiver, 'samples'); // drop the baselines' samples
-        const r = await deliveries(url, origin, n, concurrency);
+        const r = await deliveries(url, origin, n, concurrency, via);
         const after = (await ask<{ count: number }>(receiver, 'count')).count;
         const { samples } = await ask<{ samples: Sample[] }>(receiver, 'samples');
         const wh = new Webhook(r.secret);
@@ -245,13 +300,15 @@ async function main(): Promise<void> {
             return false;
           }
         }).length;
-        if (after - before !== n || r.delivered !== n || verified !== samples.length) {
+        const warm = Math.min(50, Math.floor(n / 10));
+        if (after - before !== n + warm || r.delivered !== n || verified !== samples.length) {
           throw new Error(
-            `${name}: the receiver got ${after - before} of ${n}, ${r.delivered} recorded delivered, ${verified}/${samples.length} samples verified`,
+            `${name}: the receiver got ${after - before} of ${n + warm}, ${r.delivered} of ${n} recorded delivered, ${verified}/${samples.length} samples verified`,
           );
         }
+        const ms = (x: number | null) => (x === null ? '' : x.toFixed(1));
         rows.push(
-          `| webhook.deliver, ${name} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / keepAlive).toFixed(2)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} |`,
+          `| ${name} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / keepAlive).toFixed(2)} | ${ms(r.p50)} | ${ms(r.p99)} |`,
         );
       } finally {
         await cleanup();

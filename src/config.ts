@@ -36,6 +36,17 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** PAGEGRADE_WEBHOOK_DISABLE_AFTER: deliveries failed for good in a row before a webhook is disabled (default 5) */
   readonly webhookDisableAfter: number;
+  // ── jobs (docs/jobs.md) ──
+  /** PAGEGRADE_WORKER: `npm start` runs the job workers too (default); false = API only */
+  readonly worker: boolean;
+  /** PAGEGRADE_QUEUE: `auto` (BullMQ when REDIS_URL is set, else the jobs table), `embedded`, `bullmq` */
+  readonly queueEngine: 'auto' | 'embedded' | 'bullmq';
+  /** PAGEGRADE_JOB_CONCURRENCY (`kind=n,kind=n`): jobs of a kind at once per process; 0 = none here */
+  readonly jobConcurrency: Readonly<Record<string, number>>;
+  /** PAGEGRADE_WORKER_SHUTDOWN_MS: how long running jobs get to finish at shutdown */
+  readonly workerShutdownMs: number;
+  /** PAGEGRADE_JOB_POLL_MS: how often workers look for jobs from other processes and due delays */
+  readonly jobPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -98,9 +109,43 @@ function trustProxy(env: Env): boolean | string {
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.some((p) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p))) {
-    throw new ConfigError('PAGEGRADE_TRUST_PROXY', `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`);
+    throw new ConfigError(
+      'PAGEGRADE_TRUST_PROXY',
+      `must be 0, 1 or a comma-separated list of addresses/CIDRs, got "${raw}"`,
+    );
   }
   return parts.join(',');
+}
+
+function queueEngine(env: Env, redisUrl: string | null): Config['queueEngine'] {
+  const raw = str(env, 'PAGEGRADE_QUEUE')?.toLowerCase() ?? 'auto';
+  if (raw !== 'auto' && raw !== 'embedded' && raw !== 'bullmq') {
+    throw new ConfigError('PAGEGRADE_QUEUE', `must be one of auto, embedded, bullmq, got "${raw}"`);
+  }
+  if (raw === 'bullmq' && redisUrl === null)
+    throw new ConfigError('PAGEGRADE_QUEUE', 'bullmq needs REDIS_URL');
+  return raw;
+}
+
+/** `webhook.deliver=8,report.reaudit=2` → {…}; the kinds are checked when the workers start. */
+function jobConcurrency(env: Env): Readonly<Record<string, number>> {
+  const raw = str(env, 'PAGEGRADE_JOB_CONCURRENCY');
+  const out: Record<string, number> = {};
+  if (raw === null) return Object.freeze(out);
+  for (const part of raw.split(',')) {
+    const m = /^\s*([a-z][a-z0-9_.-]*)\s*=\s*(\d{1,4})\s*$/.exec(part);
+    if (!m) {
+      throw new ConfigError(
+        'PAGEGRADE_JOB_CONCURRENCY',
+        `must be a comma-separated list of kind=number (e.g. "webhook.deliver=8,report.reaudit=2"), got "${raw}"`,
+      );
+    }
+    const n = Number(m[2]);
+    if (n > 1000)
+      throw new ConfigError('PAGEGRADE_JOB_CONCURRENCY', `${m[1]}: must be between 0 and 1000, got ${n}`);
+    out[m[1]!] = n;
+  }
+  return Object.freeze(out);
 }
 
 /**
@@ -128,7 +173,10 @@ export function configFromEnv(env: Env): Config {
 
   const bootstrapKey = str(env, 'PAGEGRADE_BOOTSTRAP_KEY');
   if (bootstrapKey !== null && bootstrapKey.length < 24) {
-    throw new ConfigError('PAGEGRADE_BOOTSTRAP_KEY', 'must be at least 24 characters (128 bits of randomness)');
+    throw new ConfigError(
+      'PAGEGRADE_BOOTSTRAP_KEY',
+      'must be at least 24 characters (128 bits of randomness)',
+    );
   }
 
   const redisUrl = str(env, 'REDIS_URL');
@@ -165,6 +213,11 @@ export function configFromEnv(env: Env): Config {
     historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
     webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
+    worker: bool(env, 'PAGEGRADE_WORKER', true),
+    queueEngine: queueEngine(env, redisUrl),
+    jobConcurrency: jobConcurrency(env),
+    workerShutdownMs: int(env, 'PAGEGRADE_WORKER_SHUTDOWN_MS', 30_000, 0, 3_600_000),
+    jobPollMs: int(env, 'PAGEGRADE_JOB_POLL_MS', 1000, 50, 60_000),
   });
 }
 

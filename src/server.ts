@@ -1,10 +1,12 @@
-// The entry point: config → database → migrations → first key → listen → graceful close.
+// The entry point: config → database → migrations → job queue → first key → listen → job
+// workers (unless PAGEGRADE_WORKER=0) → graceful close (HTTP and workers together).
 //
 // Exit codes: 0 after a graceful shutdown (SIGTERM/SIGINT); 78 (EX_CONFIG) when the
 // configuration is invalid (the message names the variable); 1 when the service cannot start
 // (database or Redis unreachable, migration failed, port in use) or a shutdown step failed.
 import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import type { JobEngine, Workers } from './jobs/index.js';
 import type { DatabaseHandle } from './store/database.js';
 import type { RedisClient } from './store/redis.js';
 
@@ -30,6 +32,8 @@ async function main(): Promise<void> {
     { createDb, migrate },
     { closeRedis, createRedis, pingRedis },
     { bootstrap, createServices },
+    { checkJobConcurrency, createJobEngine, forwardingLog },
+    { jobKinds, recurringTasks },
   ] = await Promise.all([
     import('kysely'),
     import('./app.js'),
@@ -37,11 +41,29 @@ async function main(): Promise<void> {
     import('./store/database.js'),
     import('./store/redis.js'),
     import('./services/index.js'),
+    import('./jobs/index.js'),
+    import('./jobs/kinds/index.js'),
+    // BullMQ is a large module: load it with the rest when it will be used
+    config.redisUrl !== null && config.queueEngine !== 'embedded' ? import('./jobs/bullmq.js') : null,
   ]);
+
+  try {
+    checkJobConcurrency(config.jobConcurrency, jobKinds);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`pagegrade: invalid configuration: ${err.message}\n`);
+      process.exit(EXIT_CONFIG);
+    }
+    throw err;
+  }
 
   let database: DatabaseHandle | null = null;
   let redis: RedisClient | null = null;
   let app: App | null = null;
+  let engine: JobEngine | null = null;
+  let workers: Workers | null = null;
+  // the job engine logs through the app's logger once the app exists
+  const jobLog = forwardingLog();
 
   try {
     database = createDb(config.databaseUrl);
@@ -50,7 +72,8 @@ async function main(): Promise<void> {
     redis = createRedis(config);
     if (redis) await pingRedis(redis);
 
-    const services = createServices({ db, analyze, config });
+    engine = await createJobEngine(config, { db, kinds: jobKinds, log: jobLog });
+    const services = createServices({ db, analyze, config, queue: engine.queue });
     const firstKey = await bootstrap(services, config);
 
     app = await buildApp(config, {
@@ -60,7 +83,17 @@ async function main(): Promise<void> {
       },
       redis,
     });
+    jobLog.target = app.log.child({ component: 'jobs' });
     await app.listen({ port: config.port, host: config.host });
+
+    if (config.worker) {
+      workers = engine.startWorkers({
+        deps: { services, queue: engine.queue, log: jobLog },
+        concurrency: config.jobConcurrency,
+        shutdownMs: config.workerShutdownMs,
+        recurring: recurringTasks,
+      });
+    }
 
     if (firstKey !== null) {
       // printed plainly, once, on stdout as its own line (scripts take the last line)
@@ -69,6 +102,7 @@ async function main(): Promise<void> {
   } catch (err) {
     process.stderr.write(`pagegrade: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     await app?.close().catch(() => {});
+    await engine?.close().catch(() => {});
     await closeRedis(redis).catch(() => {});
     await database?.close().catch(() => {});
     process.exit(1);
@@ -81,18 +115,32 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     closing = true;
-    // in-flight audits are bounded by the fetch timeout; never hang longer than this
-    setTimeout(() => {
-      app!.log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, config.fetchTimeoutMs + 20_000).unref();
-    app!.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // in-flight audits are bounded by the fetch timeout, running jobs by the worker deadline;
+    // never hang longer than this
+    setTimeout(
+      () => {
+        app!.log.error('shutdown took too long; exiting');
+        process.exit(1);
+      },
+      Math.max(config.fetchTimeoutMs, workers ? config.workerShutdownMs : 0) + 20_000,
+    ).unref();
+    app!.log.info({ signal }, 'shutting down: finishing in-flight requests and running jobs');
     let code = 0;
+    // the workers take no new job and let running ones finish (until the deadline) while the
+    // HTTP server stops accepting connections and finishes in-flight requests (new ones get 503)
+    const [http, jobs] = await Promise.allSettled([app!.close(), workers?.stop()]);
+    if (http.status === 'rejected') {
+      app!.log.error({ err: http.reason }, 'closing the HTTP server failed');
+      code = 1;
+    }
+    if (jobs.status === 'rejected') {
+      app!.log.error({ err: jobs.reason }, 'stopping the job workers failed');
+      code = 1;
+    }
     try {
-      // stops accepting connections, lets in-flight requests finish (new ones get 503)
-      await app!.close();
+      await engine!.close();
     } catch (err) {
-      app!.log.error({ err }, 'closing the HTTP server failed');
+      app!.log.error({ err }, 'closing the job queue failed');
       code = 1;
     }
     try {

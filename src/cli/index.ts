@@ -4,6 +4,7 @@ import { EXIT, CliError } from './exit-codes.js';
 import { registerAuditCommand } from './audit.js';
 import { registerUserCommands, registerKeyCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
+import { registerWorkerCommands } from './worker.js';
 
 const program = new Command('pagegrade')
   .description('Pagegrade: audit web pages and keep the reports.')
@@ -14,6 +15,7 @@ registerAuditCommand(program);
 registerUserCommands(program);
 registerKeyCommands(program);
 registerMigrateCommand(program);
+registerWorkerCommands(program);
 
 try {
   await program.parseAsync(process.argv);

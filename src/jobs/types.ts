@@ -77,3 +77,49 @@ export interface Queue {
   counts(): Promise<Record<string, QueueCounts>>;
   close(): Promise<void>;
 }
+
+// ---------------------------------------------------------------------------------------
+// Added with the engines (additions only; the contract above is unchanged).
+
+/** What a worker logs through (a pino logger satisfies it). */
+export interface JobLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/**
+ * What every handler of the application's job kinds receives as `deps` (src/jobs/kinds): the
+ * services (a handler is an adapter that calls them), the queue (to enqueue follow-up jobs)
+ * and a logger. Typed loosely here so that this file does not import the services.
+ */
+export interface JobDeps<S = unknown> {
+  services: S;
+  queue: Queue;
+  log: JobLogger;
+}
+
+/** A dead job, for inspection (`pagegrade jobs dead`). */
+export interface DeadJob {
+  id: string;
+  kind: string;
+  payload: unknown;
+  /** attempts made */
+  attempts: number;
+  /** the last attempt's error */
+  error: string | null;
+  /** when it died (ISO 8601) */
+  failedAt: string | null;
+}
+
+/**
+ * Operations on dead jobs, which both engines keep for inspection (docs/jobs.md): list them,
+ * and put them back in the queue with a fresh set of attempts. Not part of `Queue` so that
+ * services and handlers, which only enqueue, never see them.
+ */
+export interface QueueAdmin {
+  dead(options?: { kind?: string; limit?: number }): Promise<DeadJob[]>;
+  /** retries the given dead jobs (or every dead job, of one kind when given); returns how many */
+  retryDead(ids: readonly string[] | 'all', options?: { kind?: string }): Promise<number>;
+}

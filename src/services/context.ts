@@ -1,7 +1,7 @@
 // What every service module receives.
+import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './types.js';
-import type { Queue } from '../jobs/types.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { ReportEvents } from './report-events.js';
 
@@ -10,8 +10,8 @@ export interface ServiceContext {
   analyze: AnalyzeFn;
   config: ServicesConfig;
   now: () => Date;
-  /** the job queue (webhook deliveries are jobs); without one, deliveries are recorded but no job is enqueued */
-  queue?: Queue;
+  /** the job queue: a service enqueues work (with `trx` to commit it with its transaction) */
+  queue: Queue;
   /** test seam for the webhook sender's address guard (DNS, classification); never from config */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
   /** emits the report events to webhooks (report.created, .completed, .regressed, .failed) */

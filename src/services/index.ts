@@ -1,5 +1,9 @@
 // createServices({db, analyze, config}) → Services: the business rules. Services open the
 // transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
+import { EmbeddedQueue } from '../jobs/embedded.js';
+import { KindRegistry } from '../jobs/kind-tools.js';
+import { jobKinds } from '../jobs/kinds/index.js';
+import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
 import { createAccountServices } from './accounts.service.js';
 import { createHistoryServices } from './history.service.js';
@@ -7,7 +11,6 @@ import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
 import { createReportEvents } from './report-events.js';
-import type { Queue } from '../jobs/types.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 
@@ -20,14 +23,18 @@ export interface ServicesDeps {
   config: ServicesConfig;
   /** clock, for tests; default () => new Date() */
   now?: () => Date;
-  /** the job queue (webhook deliveries); optional for processes that enqueue nothing */
+  /** the job engine's queue (src/jobs); default: the embedded engine on `db` (no workers started) */
   queue?: Queue;
   /** test seam: the webhook sender's DNS and address classification */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
 }
 
 export function createServices(deps: ServicesDeps): Services {
-  const base = { ...deps, now: deps.now ?? (() => new Date()) };
+  const base = {
+    ...deps,
+    now: deps.now ?? (() => new Date()),
+    queue: deps.queue ?? new EmbeddedQueue(deps.db, new KindRegistry(jobKinds)),
+  };
   const webhooks = createWebhookServices(base);
   const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);
   const ctx = { ...base, reportEvents };

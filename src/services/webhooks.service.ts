@@ -126,7 +126,7 @@ export function createWebhookServices(ctx: ServiceContext): Services['webhooks']
     d: { webhookId: number; event: string; messageId: string; payload: string; redeliveryOf?: number },
   ): Promise<number> {
     const id = await insertDelivery(trx, { ...d, now: iso() });
-    await ctx.queue?.enqueue(DELIVER_JOB, { deliveryId: id }, { key: `delivery:${id}`, trx });
+    await ctx.queue.enqueue(DELIVER_JOB, { deliveryId: id }, { key: `delivery:${id}`, trx });
     return id;
   }
 

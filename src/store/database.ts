@@ -107,6 +107,41 @@ export interface SettingsTable {
   value: string;
 }
 
+/** epoch milliseconds (bigint: a string from PostgreSQL) */
+type Millis = ColumnType<number | string, number, number>;
+type NullableMillis = ColumnType<number | string | null, number | null, number | null>;
+
+/** The embedded job engine's queue (src/store/jobs.repository.ts, docs/jobs.md). */
+export interface JobsTable {
+  id: Generated<number | string>;
+  kind: string;
+  key: string | null;
+  /** JSON text */
+  payload: string;
+  state: 'waiting' | 'running' | 'dead';
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: Millis;
+  /** the running attempt's token */
+  lease: string | null;
+  locked_until: NullableMillis;
+  last_error: string | null;
+  created_at: Millis;
+  finished_at: NullableMillis;
+}
+
+/** Jobs enqueued in a transaction for the BullMQ engine, relayed to Redis after commit. */
+export interface JobOutboxTable {
+  id: Generated<number | string>;
+  job_id: string;
+  kind: string;
+  key: string | null;
+  payload: string;
+  max_attempts: number | null;
+  run_at: Millis;
+  created_at: Millis;
+}
+
 export interface WebhooksTable {
   id: Generated<number>;
   user_id: number;
@@ -146,6 +181,8 @@ export interface WebhookDeliveriesTable {
 }
 
 export interface Database {
+  jobs: JobsTable;
+  job_outbox: JobOutboxTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;

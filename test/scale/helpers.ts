@@ -51,7 +51,7 @@ export interface ServiceProcess {
  * Starts `node --import tsx src/server.ts` with `env` (on top of a minimal environment: PATH,
  * HOME), on a free port of 127.0.0.1, and waits until GET /healthz answers 200.
  */
-export async function startService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
+export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {

@@ -1,0 +1,16 @@
+// The application's job kinds: one file each (payload schema + a handler that calls a
+// service), one line here. The workers of `npm start` and `pagegrade worker` run these, and
+// the recurring tasks below.
+import type { Services } from '../../services/types.js';
+import type { AnyJobKind } from '../kind-tools.js';
+import type { JobDeps } from '../types.js';
+import type { RecurringTask } from '../worker.js';
+import { webhookDeliver } from './webhook-deliver.js';
+
+/** What the application's handlers receive as `deps`. */
+export type AppJobDeps = JobDeps<Services>;
+
+export const jobKinds: readonly AnyJobKind[] = [webhookDeliver];
+
+/** Run by every worker process (each must be safe when several processes run it at once). */
+export const recurringTasks: readonly RecurringTask<AppJobDeps>[] = [];

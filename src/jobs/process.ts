@@ -1,0 +1,86 @@
+// A process that runs the job workers without the HTTP server (`pagegrade worker`): config →
+// database → migrations → job engine → services → workers, until SIGTERM/SIGINT; then the
+// workers stop gracefully (running jobs get PAGEGRADE_WORKER_SHUTDOWN_MS to finish).
+import pino from 'pino';
+import { analyze } from '../analyzer/index.js';
+import type { Config } from '../config.js';
+import { loggerOptions } from '../http/logger.js';
+import { createServices } from '../services/index.js';
+import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
+import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
+import { jobKinds, recurringTasks } from './kinds/index.js';
+
+export interface WorkerProcessOptions {
+  /** only these kinds run here (the others get concurrency 0) */
+  only?: readonly string[];
+}
+
+/** Runs until a signal; resolves with the exit code (0 after a graceful stop). */
+export async function runWorkerProcess(config: Config, options: WorkerProcessOptions = {}): Promise<number> {
+  const log = pino({ ...loggerOptions(config.logLevel), base: { component: 'jobs' } });
+  checkJobConcurrency(config.jobConcurrency, jobKinds);
+  const concurrency: Record<string, number> = { ...config.jobConcurrency };
+  if (options.only) {
+    checkJobConcurrency(Object.fromEntries(options.only.map((k) => [k, 1])), jobKinds);
+    for (const k of jobKinds) if (!options.only.includes(k.kind)) concurrency[k.kind] = 0;
+  }
+
+  let database: DatabaseHandle | null = null;
+  let engine: JobEngine | null = null;
+  let workers: Workers;
+  try {
+    database = createDb(config.databaseUrl);
+    await migrate(database.db);
+    engine = await createJobEngine(config, { db: database.db, kinds: jobKinds, log });
+    const services = createServices({ db: database.db, analyze, config, queue: engine.queue });
+    workers = engine.startWorkers({
+      deps: { services, queue: engine.queue, log },
+      concurrency,
+      shutdownMs: config.workerShutdownMs,
+      log,
+      recurring: recurringTasks,
+    });
+  } catch (err) {
+    await engine?.close().catch(() => {});
+    await database?.close().catch(() => {});
+    throw err;
+  }
+  log.info(
+    {
+      engine: engineName(config),
+      kinds: jobKinds.filter((k) => (concurrency[k.kind] ?? k.concurrency) > 0).map((k) => k.kind),
+    },
+    'workers started',
+  );
+
+  // the workers' timers do not hold the process open (they are unref'd): this does, until a signal
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  // a second signal stops at once
+  const hard = () => process.exit(1);
+  process.once('SIGTERM', hard);
+  process.once('SIGINT', hard);
+  clearInterval(keepAlive);
+  log.info({ signal }, 'stopping: running jobs may finish');
+  setTimeout(() => {
+    log.error({}, 'shutdown took too long; exiting');
+    process.exit(1);
+  }, config.workerShutdownMs + 20_000).unref();
+  let code = 0;
+  try {
+    await workers.stop();
+  } catch (err) {
+    log.error({ err }, 'stopping the workers failed');
+    code = 1;
+  }
+  await engine.close().catch((err: unknown) => {
+    log.error({ err }, 'closing the job queue failed');
+    code = 1;
+  });
+  await database.close().catch(() => {});
+  log.info({}, 'stopped');
+  return code;
+}
