@@ -17,6 +17,7 @@ import { registerHealth } from './http/routes/health.js';
 import { reportRoutes } from './http/routes/reports.js';
 import { projectRoutes } from './http/routes/projects.js';
 import { runRoutes } from './http/routes/runs.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
 import { pagesPlugin } from './pages/plugin.js';
 
 export const API_PREFIX = '/api/v1';
@@ -122,6 +123,7 @@ export async function buildApp(
       await api.register(reportRoutes, routeDeps);
       await api.register(projectRoutes, routeDeps);
       await api.register(runRoutes, routeDeps);
+      await api.register(webhookRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

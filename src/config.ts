@@ -32,6 +32,10 @@ export interface Config {
   readonly userAgent: string | null;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT, default 100) */
   readonly historyLimit: number;
+  /** PAGEGRADE_WEBHOOK_TIMEOUT_MS: one webhook delivery attempt's time limit (default 10 s) */
+  readonly webhookTimeoutMs: number;
+  /** PAGEGRADE_WEBHOOK_DISABLE_AFTER: deliveries failed for good in a row before a webhook is disabled (default 5) */
+  readonly webhookDisableAfter: number;
   // ── jobs (docs/jobs.md) ──
   /** PAGEGRADE_WORKER: `npm start` runs the job workers too (default); false = API only */
   readonly worker: boolean;
@@ -207,6 +211,8 @@ export function configFromEnv(env: Env): Config {
     sessionSecret,
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
     historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
+    webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
     worker: bool(env, 'PAGEGRADE_WORKER', true),
     queueEngine: queueEngine(env, redisUrl),
     jobConcurrency: jobConcurrency(env),

@@ -19,6 +19,7 @@ import { homeRoutes } from './routes/home.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { webhookPageRoutes } from './routes/webhooks.js';
 import { CookieKit } from './session.js';
 import { MemoryAttemptStore, type AttemptStore } from './throttle.js';
 import { layout } from './views/layout.js';
@@ -63,5 +64,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   signInRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
+  webhookPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

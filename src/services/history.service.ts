@@ -127,6 +127,8 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
         await insertFailedRun(trx, id, { number: n, source, error: reason, at });
         await setLatestRunNumber(trx, id, n);
         await pruneRuns(trx, id, keep());
+        // webhooks: report.failed, with this transaction
+        await ctx.reportEvents?.failed(trx, before, reason);
         return n;
       });
       const run: RunSummary = {
@@ -164,7 +166,14 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
       }
       await inTransaction?.(trx);
       // the run that was current, as it is now kept
-      return { ...currentRun(row, state), current: false };
+      const previous: Run = { ...currentRun(row, state), current: false };
+      if (ctx.reportEvents) {
+        // webhooks, with this transaction: report.completed, and report.regressed with the diff
+        const after = (await findReport(trx, id, userId))!;
+        const diff = compare(previous, currentRun(after, (await findRunState(trx, id, userId))!));
+        await ctx.reportEvents.completed(trx, userId, id, diff.regression ? diff : null);
+      }
+      return previous;
     });
     const report = await findReport(db, id, userId);
     if (!report) throw reportNotFound();

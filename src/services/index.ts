@@ -9,6 +9,9 @@ import { createAccountServices } from './accounts.service.js';
 import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
+import { createWebhookServices } from './webhooks.service.js';
+import { createReportEvents } from './report-events.js';
+import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 
 export * from './types.js';
@@ -22,21 +25,30 @@ export interface ServicesDeps {
   now?: () => Date;
   /** the job engine's queue (src/jobs); default: the embedded engine on `db` (no workers started) */
   queue?: Queue;
+  /** test seam: the webhook sender's DNS and address classification */
+  webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
 }
 
 export function createServices(deps: ServicesDeps): Services {
-  const ctx = {
+  const base = {
     ...deps,
     now: deps.now ?? (() => new Date()),
     queue: deps.queue ?? new EmbeddedQueue(deps.db, new KindRegistry(jobKinds)),
   };
+  const webhooks = createWebhookServices(base);
+  const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);
+  const ctx = { ...base, reportEvents };
   const accounts = createAccountServices(ctx);
   return {
     ...accounts,
     reports: { ...createReportServices(ctx), ...createHistoryServices(ctx) },
     projects: createProjectServices(ctx),
+    webhooks,
   };
 }
+
+/** The links' base in webhook payloads when the configuration gives none (the default PAGEGRADE_PUBLIC_URL). */
+const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 /** The bootstrap user's name. */
 export const BOOTSTRAP_USER = 'admin';

@@ -40,6 +40,8 @@ const reportNotFound = () => notFound('No such report.');
 
 export function createReportServices(ctx: ServiceContext): Omit<Services['reports'], HistoryFunctions> {
   const { db } = ctx;
+  // webhook events (report.created; re-audits emit theirs in history.service.ts), in the change's transaction
+  const events = ctx.reportEvents ?? null;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
   const reaudit = createReauditor(ctx);
@@ -146,6 +148,7 @@ export function createReportServices(ctx: ServiceContext): Omit<Services['report
           reports: 1,
           [report.result]: 1,
         });
+        if (events) await events.created(trx, userId, id);
         return id;
       });
       return load(userId, id);

@@ -142,6 +142,44 @@ export interface JobOutboxTable {
   created_at: Millis;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** JSON array of event names */
+  events: string;
+  description: Generated<string>;
+  /** `whsec_<base64>`: kept as it is, every delivery is signed with it */
+  secret: string;
+  /** deliveries failed for good since the last one that arrived */
+  consecutive_failures: Generated<number>;
+  disabled_at: NullableTimestamp;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: string;
+  /** the `webhook-id` header: the same on every attempt and redelivery of one event */
+  message_id: string;
+  /** the JSON body sent */
+  payload: string;
+  /** pending, delivered, failed */
+  status: Generated<string>;
+  attempts: Generated<number>;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  redelivery_of: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
@@ -151,6 +189,8 @@ export interface Database {
   report_runs: ReportRunsTable;
   projects: ProjectsTable;
   settings: SettingsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -12,6 +12,9 @@ interface FieldSchema {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  items?: FieldSchema;
+  minItems?: number;
+  maxItems?: number;
 }
 
 /** Messages for `pattern` failures, by field (a regex is no message for a person). */
@@ -21,6 +24,13 @@ const PATTERN_MESSAGES: Record<string, string> = {
 
 function describe(field: string, keyword: string, schema: FieldSchema): string {
   if (schema.enum) return `The ${field} must be one of: ${schema.enum.join(', ')}.`;
+  if (schema.type === 'array') {
+    const of = schema.items?.enum ? ` of: ${schema.items.enum.join(', ')}` : '';
+    if (keyword === 'minItems')
+      return `The ${field} must list at least ${schema.minItems === 1 ? 'one' : schema.minItems}${of}.`;
+    if (keyword === 'maxItems') return `The ${field} must list at most ${schema.maxItems}.`;
+    return `The ${field} must be a list${of}.`;
+  }
   if (keyword === 'pattern') return PATTERN_MESSAGES[field] ?? `The ${field} format is invalid.`;
   if (schema.type === 'integer' || schema.type === 'number') {
     const kind = schema.type === 'integer' ? 'a whole number' : 'a number';

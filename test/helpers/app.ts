@@ -16,9 +16,10 @@ import pino from 'pino';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../src/app.js';
 import type { Dialect } from '../../src/store/database.js';
-import { createServices } from '../../src/services/index.js';
+import { createServices, type ServicesDeps } from '../../src/services/index.js';
+import type { Queue } from '../../src/jobs/types.js';
 import type { Services, ServicesConfig } from '../../src/services/types.js';
-import { testAnalyze, testServicesConfig } from './config.js';
+import { testAnalyze, testLookup, testServicesConfig } from './config.js';
 import { dialects, openTestDb, type TestDb, type TestDialect } from './db.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
@@ -46,6 +47,10 @@ export interface TestAppOptions {
   config?: Partial<ServicesConfig>;
   /** adds or replaces fixture routes (after the default ones of fixtureRoutes) */
   routes?: (fixture: FixtureServer) => void;
+  /** the services' job queue (webhook deliveries are enqueued on it) */
+  queue?: Queue;
+  /** the webhook sender's DNS and address classification (default: testLookup, the real guard) */
+  webhookGuard?: ServicesDeps['webhookGuard'];
 }
 
 export interface TestApp {
@@ -88,7 +93,9 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
     const real = createServices({
       db: database.db,
       analyze: testAnalyze,
-      config: testServicesConfig(opts.config),
+      config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
+      webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
+      ...(opts.queue ? { queue: opts.queue } : {}),
     });
     const services = opts.wrapServices ? opts.wrapServices(real) : real;
 

@@ -59,6 +59,8 @@ describe('pagegrade worker / jobs [sqlite]', () => {
       assert.deepEqual(JSON.parse(counts.stdout), {
         engine: 'embedded',
         counts: {
+          // every registered kind is listed, with none queued
+          'webhook.deliver': { waiting: 0, active: 0, delayed: 0, dead: 0 },
           't.a': { waiting: 1, active: 0, delayed: 1, dead: 1 },
           't.b': { waiting: 0, active: 0, delayed: 0, dead: 1 },
         },

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { openApiWebhooks } from '../webhook-schemas.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
@@ -34,7 +35,10 @@ export async function registerOpenApi(
         { name: 'reports', description: 'Audit reports' },
         { name: 'projects', description: 'Reports grouped by site' },
         { name: 'operations', description: 'Health' },
+        { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
       ],
+      // the payloads Pagegrade POSTs to webhooks, one per event (OpenAPI 3.1 `webhooks`)
+      webhooks: openApiWebhooks(),
     },
   });
 }

@@ -5,11 +5,12 @@ import type { Services } from '../../services/types.js';
 import type { AnyJobKind } from '../kind-tools.js';
 import type { JobDeps } from '../types.js';
 import type { RecurringTask } from '../worker.js';
+import { webhookDeliver } from './webhook-deliver.js';
 
 /** What the application's handlers receive as `deps`. */
 export type AppJobDeps = JobDeps<Services>;
 
-export const jobKinds: readonly AnyJobKind[] = [];
+export const jobKinds: readonly AnyJobKind[] = [webhookDeliver];
 
 /** Run by every worker process (each must be safe when several processes run it at once). */
 export const recurringTasks: readonly RecurringTask<AppJobDeps>[] = [];

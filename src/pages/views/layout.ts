@@ -35,6 +35,7 @@ export function layout(o: LayoutOptions): SafeHtml {
     o.viewer.name !== null
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
+          <a href="/dashboard/webhooks">Webhooks</a>
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">
             <button type="submit" class="link-button">Sign out <span class="visually-hidden">(${o.viewer.name})</span></button>

@@ -5,6 +5,7 @@ import * as reportsVersion from './2026-11-21T22-reports-version.js';
 import * as reportsScoreIndexes from './2026-11-25T08-reports-score-indexes.js';
 import * as reportRunNumbers from './2026-11-25T19-report-run-numbers.js';
 import * as jobs from './2026-11-25T20-jobs.js';
+import * as webhooks from './2026-11-25T20-webhooks.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T08-reports-score-indexes': reportsScoreIndexes,
   '2026-11-25T19-report-run-numbers': reportRunNumbers,
   '2026-11-25T20-jobs': jobs,
+  '2026-11-25T20-webhooks': webhooks,
 };

@@ -1,0 +1,138 @@
+// The webhooks page: GET /dashboard/webhooks (the signed-in user's webhooks, each with its
+// state and latest deliveries), and its forms — add one (the answer shows the signing secret,
+// once), send a test, disable, enable, delete (Post/Redirect/Get). The rules are the
+// services' (services.webhooks), as for the API.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { Webhook, WebhookEvent } from '../../services/types.js';
+import { fieldErrors } from '../../web/field-errors.js';
+import { CreateWebhookBody, WebhookParams } from '../../web/webhook-requests.js';
+import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
+import type { Flash } from '../views/dashboard.js';
+import { webhooksView, type WebhookFormState } from '../views/webhooks.js';
+
+/** Deliveries shown per webhook. */
+const LATEST = 5;
+
+const NOTICES: Record<string, string> = {
+  tested: 'A test delivery was queued.',
+  disabled: 'The webhook was disabled.',
+  enabled: 'The webhook was enabled.',
+  deleted: 'The webhook was deleted.',
+};
+
+const emptyForm = (): WebhookFormState => ({ url: '', events: [], description: '', errors: {} });
+
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
+
+export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void {
+  const { services } = ctx;
+
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    v: SignedIn,
+    status: number,
+    flash: Flash | null,
+    form: WebhookFormState,
+    created: { webhook: Webhook; secret: string } | null = null,
+  ) {
+    const page = await services.webhooks.list(v.userId, { page: 1, perPage: 100 });
+    const rows = await Promise.all(
+      page.items.map(async (webhook) => ({
+        webhook,
+        deliveries: (await services.webhooks.deliveries(v.userId, webhook.id, { page: 1, perPage: LATEST }))
+          .items,
+      })),
+    );
+    const viewer = await ctx.viewerFor(request, reply);
+    return ctx.send(
+      reply,
+      status,
+      'Webhooks',
+      viewer,
+      webhooksView({ csrf: viewer.csrf ?? '', flash, created, form, rows }),
+    );
+  }
+
+  app.get('/dashboard/webhooks', async (request, reply) => {
+    const v = await ctx.requireViewer(request, reply);
+    if (!v) return reply;
+    const done = rawQuery(request, ['done']).done;
+    const flash: Flash | null = done && NOTICES[done] ? { kind: 'success', text: NOTICES[done]! } : null;
+    return render(request, reply, v, 200, flash, emptyForm());
+  });
+
+  app.post(
+    '/dashboard/webhooks',
+    { schema: { body: CreateWebhookBody }, attachValidation: true },
+    async (request, reply) => {
+      const v = await ctx.requireViewer(request, reply);
+      if (!v) return reply;
+      const body = bodyOf(request);
+      const form: WebhookFormState = {
+        url: str(body.url),
+        events: list(body.events),
+        description: str(body.description),
+        errors: {},
+      };
+      if (request.validationError) {
+        form.errors = fieldErrors(request.validationError.validation);
+        return render(
+          request,
+          reply,
+          v,
+          422,
+          { kind: 'error', text: Object.values(form.errors).flat().join(' ') },
+          form,
+        );
+      }
+      try {
+        const created = await services.webhooks.create(v.userId, {
+          url: form.url,
+          events: form.events as WebhookEvent[],
+          ...(form.description ? { description: form.description } : {}),
+        });
+        return render(
+          request,
+          reply,
+          v,
+          201,
+          { kind: 'success', text: 'The webhook was added.' },
+          emptyForm(),
+          created,
+        );
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 422 || !err.fields) throw err;
+        form.errors = err.fields;
+        return render(request, reply, v, 422, { kind: 'error', text: err.message }, form);
+      }
+    },
+  );
+
+  const action = (path: string, done: string, run: (userId: number, id: number) => Promise<unknown>) =>
+    app.post<{ Params: { id: number } }>(
+      `/dashboard/webhooks/:id/${path}`,
+      { schema: { params: WebhookParams }, attachValidation: true },
+      async (request, reply) => {
+        const v = await ctx.requireViewer(request, reply);
+        if (!v) return reply;
+        if (request.validationError) return ctx.notFoundPage(request, reply);
+        try {
+          await run(v.userId, request.params.id);
+        } catch (err) {
+          if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
+          if (err instanceof AppError && err.status === 422)
+            return render(request, reply, v, 422, { kind: 'error', text: err.message }, emptyForm());
+          throw err;
+        }
+        return reply.redirect(`/dashboard/webhooks?done=${done}`, 303);
+      },
+    );
+
+  action('test', 'tested', (userId, id) => services.webhooks.test(userId, id));
+  action('disable', 'disabled', (userId, id) => services.webhooks.update(userId, id, { enabled: false }));
+  action('enable', 'enabled', (userId, id) => services.webhooks.update(userId, id, { enabled: true }));
+  action('delete', 'deleted', (userId, id) => services.webhooks.delete(userId, id));
+}

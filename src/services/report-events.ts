@@ -1,0 +1,65 @@
+// The report events a webhook can take, emitted where reports change (reports.service and,
+// through it, every re-audit: the API, the dashboard and scheduled runs). Each call records one
+// delivery per matching enabled webhook in the caller's transaction (services.webhooks.emit);
+// the report is read (in that transaction) only when some webhook takes the event.
+// The report in a payload is the API's report summary, links included.
+import { presentReportSummary } from '../http/presenters/report.js';
+import { presentDiff } from '../http/presenters/run.js';
+import type { Db } from '../store/database.js';
+import { findReport } from '../store/reports.repository.js';
+import type { ReportDiff, ReportSummary, Services } from './types.js';
+
+export interface ReportEvents {
+  /** a report was stored */
+  created(trx: Db, userId: number, reportId: number): Promise<void>;
+  /**
+   * a re-audit completed: report.completed, and report.regressed with the diff (the shape of
+   * GET /reports/{id}/diff) when it is a regression (isRegression: the band dropped, or a
+   * high-priority check newly failed)
+   */
+  completed(trx: Db, userId: number, reportId: number, regression: ReportDiff | null): Promise<void>;
+  /** a re-audit could not fetch the page (the report is unchanged) */
+  failed(trx: Db | undefined, report: ReportSummary, reason: string): Promise<void>;
+}
+
+export function createReportEvents(webhooks: Services['webhooks'], publicUrl: string): ReportEvents {
+  const summary = (r: ReportSummary) => presentReportSummary(r, publicUrl);
+  const read = async (trx: Db, userId: number, id: number) => {
+    const r = await findReport(trx, id, userId);
+    if (!r) throw new Error(`report ${id} vanished inside its own transaction`);
+    return summary(r);
+  };
+  return {
+    async created(trx, userId, reportId) {
+      await webhooks.emit(
+        userId,
+        'report.created',
+        async () => ({ report: await read(trx, userId, reportId) }),
+        { trx },
+      );
+    },
+    async completed(trx, userId, reportId, regression) {
+      let report: ReturnType<typeof summary> | undefined;
+      const data = async () => ({ report: (report ??= await read(trx, userId, reportId)) });
+      await webhooks.emit(userId, 'report.completed', data, { trx });
+      if (regression) {
+        await webhooks.emit(
+          userId,
+          'report.regressed',
+          async () => ({ ...(await data()), diff: presentDiff(regression, publicUrl) }),
+          {
+            trx,
+          },
+        );
+      }
+    },
+    async failed(trx, report, reason) {
+      await webhooks.emit(
+        report.userId,
+        'report.failed',
+        { report: summary(report), reason },
+        trx ? { trx } : {},
+      );
+    },
+  };
+}
