@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     { closeRedis, createRedis, pingRedis },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
-    { jobKinds, recurringTasks },
+    { jobKinds, recurringTasksFor },
   ] = await Promise.all([
     import('kysely'),
     import('./app.js'),
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
         deps: { services, queue: engine.queue, log: jobLog },
         concurrency: config.jobConcurrency,
         shutdownMs: config.workerShutdownMs,
-        recurring: recurringTasks,
+        recurring: recurringTasksFor(config),
       });
     }
 

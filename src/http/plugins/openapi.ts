@@ -36,6 +36,7 @@ export async function registerOpenApi(
         { name: 'projects', description: 'Reports grouped by site' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
+        { name: 'schedules', description: 'Scheduled re-audits of reports' },
       ],
       // the payloads Pagegrade POSTs to webhooks, one per event (OpenAPI 3.1 `webhooks`)
       webhooks: openApiWebhooks(),
