@@ -2,6 +2,7 @@
 // about the target. The phrase list is chosen by the link's lang attribute, else the page's
 // <html lang>; with neither (or a language we have no list for) every list applies.
 // Skipped like Lighthouse's link-text: nofollow links, non-http(s) links, links to this page.
+// A link whose text is code (inside <code>, or all of it in <code>) is never judged generic.
 import type { CheckDefinition } from '../types.js';
 import { clip, tableDetails } from '../types.js';
 
@@ -298,7 +299,8 @@ const check: CheckDefinition = {
       const lang = x.lang ?? pageLang;
       if (text.charCodeAt(0) === 104 && isFullUrl(text))
         rows.push([clip(x.url, 100), clip(text, 80), lang, 'a bare URL']);
-      else if (isGeneric(text, lang, x.lang === null ? pageLists : listsFor(x.lang))) {
+      // text that is code (element names such as "link" or "details" in documentation) is not prose
+      else if (!x.codeText && isGeneric(text, lang, x.lang === null ? pageLists : listsFor(x.lang))) {
         rows.push([clip(x.url, 100), clip(text, 80), lang, 'generic']);
       }
     }
