@@ -13,7 +13,7 @@ import { trendArrow } from './history.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
 
 export interface Flash {
-  kind: 'success' | 'error';
+  kind: 'success' | 'error' | 'notice';
   text: string;
 }
 
@@ -113,7 +113,7 @@ function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
   <div class="field">
     <label for="f-sort-by">Sort by</label>
     <select id="f-sort-by" name="sort_by">
-      ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}
+      ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}${option('score', 'Score', raw.sort_by)}
     </select>
   </div>
   <div class="field">
