@@ -67,4 +67,32 @@ describeEachDialect('dashboard and report page, issue 13', (dialect) => {
     });
     assert.equal(apiScore.statusCode, 200);
   });
+
+  test('item 3: on the dashboard a typed password means Password (create and privacy panel)', async () => {
+    const token = await b.csrf('/dashboard');
+    const created = await b.post('/dashboard/reports', {
+      _csrf: token,
+      url: `${h.site('pw')}/`,
+      privacy: '0',
+      password: 'typed',
+    });
+    assert.equal(created.statusCode, 303, created.body);
+    const id = Number(/(\d+)$/.exec(String(created.headers.location))![1]);
+    let r = await h.services.reports.getOwned(h.alice.id, id);
+    assert.equal(r.privacy, 2);
+    assert.equal(await h.services.reports.verifyPassword(id, 'typed'), true);
+    // the privacy panel: Public chosen, a password typed → Password
+    const pub = await h.report(h.alice, '/');
+    const panel = await b.post(`/dashboard/reports/${pub.id}/privacy`, {
+      _csrf: token,
+      privacy: '0',
+      password: 'p2',
+    });
+    assert.equal(panel.statusCode, 303);
+    r = await h.services.reports.getOwned(h.alice.id, pub.id);
+    assert.equal(r.privacy, 2);
+    // no password typed: the privacy chosen is kept
+    await b.post(`/dashboard/reports/${pub.id}/privacy`, { _csrf: token, privacy: '1', password: '' });
+    assert.equal((await h.services.reports.getOwned(h.alice.id, pub.id)).privacy, 1);
+  });
 });

@@ -149,11 +149,13 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         return dashboardWithErrors(request, reply, v, form.errors, form);
       }
       try {
-        // the service ignores a password unless privacy is 2
+        // The service (like the API) ignores a password unless privacy is 2; on the dashboard a
+        // typed password means Password (the script also selects it as the person types).
+        const password = str(body.password);
         const report = await services.reports.create(v.userId, {
           url: form.url,
-          privacy: request.body.privacy,
-          password: str(body.password) || null,
+          privacy: password !== '' ? 2 : request.body.privacy,
+          password: password || null,
         });
         return reply.redirect(`/reports/${report.id}`, 303);
       } catch (err) {
@@ -207,8 +209,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
 
   reportAction<UpdateReportBody>('/dashboard/reports/:id/privacy', UpdateReportBody, async (v, id, body) => {
     const password = str(body.password);
+    // as in the create form: a typed password means Password
+    const privacy = password !== '' ? 2 : body.privacy;
     await services.reports.update(v.userId, id, {
-      ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
+      ...(privacy !== undefined ? { privacy } : {}),
       ...(password !== '' ? { password } : {}),
     });
     return 'privacy';

@@ -79,7 +79,7 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
     </div>
     <div class="field">
       <label for="create-password">Password</label>
-      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="only for Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
+      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="typing one selects Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
       ${fieldErrors(state.errors, 'password', 'create-password-error')}
     </div>
     <div class="field field--submit">
