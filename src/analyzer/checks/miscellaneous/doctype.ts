@@ -68,6 +68,8 @@ const check: CheckDefinition = {
   failTitle: 'The page lacks the HTML5 doctype',
   howToFix:
     'Start the document with <!DOCTYPE html> as its very first line (before any element or text) so every browser renders it in standards mode.',
+  failsWhen:
+    'no doctype, a doctype after other markup, a quirks or limited-quirks doctype, or a legacy (pre-HTML5) doctype',
   needsContent: true,
   run(a) {
     const d = a.doctype;

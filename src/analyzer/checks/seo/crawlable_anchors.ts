@@ -30,6 +30,8 @@ const check: CheckDefinition = {
   failTitle: 'Some links are not crawlable',
   howToFix:
     'Give every link an href with a real URL (<a href="/products">), and keep JavaScript behaviour as an enhancement: search engines follow href values only, never javascript: URLs or click handlers. Use <button> for actions that are not navigation.',
+  failsWhen:
+    'an `<a>`/`<area>` has no href (and no id/name/role), a `javascript:` or `file:` URL, an unparsable URL, or `href="#"`/`""` with an onclick. Not applicable without links',
   needsContent: true,
   run(a) {
     const rows: string[][] = [];

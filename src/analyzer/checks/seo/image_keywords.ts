@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'Some images have no alt attribute',
   howToFix:
     'Give every <img> an alt attribute: a short description of what it shows, or alt="" for a purely decorative image.',
+  failsWhen: 'an `<img>` has no `alt` attribute (`alt=""` is fine: decorative)',
   needsContent: true,
   run(a) {
     const missing = a.images.filter((i) => i.alt === null);

@@ -266,6 +266,8 @@ const check: CheckDefinition = {
   failTitle: 'Some links have generic text',
   howToFix:
     'Write link text that says where the link goes ("Pricing for teams", "Read the 2024 annual report") instead of "click here", "read more" or a bare URL; search engines and screen readers use it to understand the target.',
+  failsWhen:
+    'more links than allowed have generic text ("click here", "read more", "hier klicken", "en savoir plus"…) or a bare URL as text',
   needsContent: true,
   thresholds: {
     max_generic: { default: 0, description: 'links with generic text allowed' },
