@@ -15,6 +15,7 @@ import {
   type Generated,
   type MigrationResultSet,
 } from 'kysely';
+import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
@@ -227,13 +228,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** The file path of a `sqlite:` URL (`sqlite:./data/x.db`, `sqlite:///abs/x.db`, `sqlite::memory:`). */
-export function sqlitePath(databaseUrl: string): string {
-  let path = databaseUrl.slice('sqlite:'.length);
-  if (path.startsWith('//')) path = path.slice(2);
-  if (path === '') throw new Error('DATABASE_URL: sqlite: needs a file path');
-  return path;
-}
+export { sqlitePath } from './database-url.js';
 
 /**
  * Kysely's SQLite driver prepares every statement anew; the queries repeat, so keep the

@@ -154,7 +154,9 @@ describe('OpenAPI document and /docs', () => {
     let n = 0;
     for (const methods of Object.values(doc.paths)) {
       for (const op of Object.values(methods)) {
-        for (const r of Object.values(op.responses)) {
+        for (const [status, r] of Object.entries(op.responses)) {
+          // /healthz's 4XX: Node's HTTP server answers a malformed request itself, without a body
+          if (status === '4XX' && !r.content) continue;
           const schema = r.content?.['application/json']?.schema;
           assert.ok(schema);
           ajv.compile(schema);

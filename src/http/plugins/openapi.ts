@@ -23,6 +23,7 @@ export async function registerOpenApi(
       info: {
         title: 'Pagegrade API',
         version: opts.version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Audit web pages and keep the reports. Every /api/v1 request carries `Authorization: Bearer <API key>`. ' +
           'Bodies may be application/x-www-form-urlencoded or application/json. Errors are `{message, errors?}`.',
