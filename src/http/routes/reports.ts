@@ -103,6 +103,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         url: body.url,
         privacy: body.privacy,
         password: body.password ?? null,
+        render: body.render === 1,
       });
       const data = presentReport(report, config.publicUrl);
       return reply.code(201).header('Location', data.links.self).send({ data });
@@ -132,6 +133,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
           ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
+          render: body.render === 1,
         });
         return { data: presentReport(report, config.publicUrl) };
       },

@@ -21,6 +21,7 @@ import {
 } from '../../analyzer/vocabulary.js';
 import type { StoredReport } from '../../services/types.js';
 import { html, join, raw, type SafeHtml } from '../html.js';
+import { renderSection } from './render-section.js';
 
 export { CATEGORY_NAMES, RESULT_LABELS, PRIVACY_LABELS };
 
@@ -298,6 +299,7 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
 </section>
 
 ${opts.history ?? ''}
+${renderSection(report)}
 ${sections}
 </article>`;
 }
