@@ -47,6 +47,8 @@ export interface Config {
   readonly workerShutdownMs: number;
   /** PAGEGRADE_JOB_POLL_MS: how often workers look for jobs from other processes and due delays */
   readonly jobPollMs: number;
+  /** PAGEGRADE_SCHEDULER_TICK_MS: how often each worker process enqueues the due schedules (default 30 s) */
+  readonly schedulerTickMs: number;
   // ── rendered audits (docs/rendering.md) ──
   /** PAGEGRADE_CHROMIUM_PATH: the Chromium executable (default /usr/bin/chromium) */
   readonly chromiumPath: string;
@@ -252,6 +254,7 @@ export function configFromEnv(env: Env): Config {
     jobConcurrency: jobConcurrency(env),
     workerShutdownMs: int(env, 'PAGEGRADE_WORKER_SHUTDOWN_MS', 30_000, 0, 3_600_000),
     jobPollMs: int(env, 'PAGEGRADE_JOB_POLL_MS', 1000, 50, 60_000),
+    schedulerTickMs: int(env, 'PAGEGRADE_SCHEDULER_TICK_MS', 30_000, 100, 3_600_000),
     chromiumPath: str(env, 'PAGEGRADE_CHROMIUM_PATH') ?? '/usr/bin/chromium',
     renderConcurrency: int(env, 'PAGEGRADE_RENDER_CONCURRENCY', 2, 1, 64),
     renderTimeoutMs: int(env, 'PAGEGRADE_RENDER_TIMEOUT_MS', 15_000, 1000, 600_000),

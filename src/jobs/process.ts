@@ -8,7 +8,7 @@ import { loggerOptions } from '../http/logger.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
-import { jobKinds, recurringTasks } from './kinds/index.js';
+import { jobKinds, recurringTasksFor } from './kinds/index.js';
 import { rendererFromConfig, type Renderer } from '../render/index.js';
 
 export interface WorkerProcessOptions {
@@ -42,7 +42,7 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
       concurrency,
       shutdownMs: config.workerShutdownMs,
       log,
-      recurring: recurringTasks,
+      recurring: recurringTasksFor(config),
     });
   } catch (err) {
     await renderer?.close().catch(() => {});
