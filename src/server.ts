@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
     { jobKinds, recurringTasksFor },
+    { rendererFromConfig },
   ] = await Promise.all([
     import('kysely'),
     import('./app.js'),
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     import('./services/index.js'),
     import('./jobs/index.js'),
     import('./jobs/kinds/index.js'),
+    import('./render/index.js'),
     // BullMQ is a large module: load it with the rest when it will be used
     config.redisUrl !== null && config.queueEngine !== 'embedded' ? import('./jobs/bullmq.js') : null,
   ]);
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
   let app: App | null = null;
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
+  let renderer: { close(): Promise<void> } | null = null;
   // the job engine logs through the app's logger once the app exists
   const jobLog = forwardingLog();
 
@@ -73,7 +76,10 @@ async function main(): Promise<void> {
     if (redis) await pingRedis(redis);
 
     engine = await createJobEngine(config, { db, kinds: jobKinds, log: jobLog });
-    const services = createServices({ db, analyze, config, queue: engine.queue });
+    // rendered audits: Chromium starts at the first one (docs/rendering.md)
+    const chromium = rendererFromConfig(config);
+    renderer = chromium;
+    const services = createServices({ db, analyze, config, queue: engine.queue, renderer: chromium });
     const firstKey = await bootstrap(services, config);
 
     app = await buildApp(config, {
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
   } catch (err) {
     process.stderr.write(`pagegrade: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     await app?.close().catch(() => {});
+    await renderer?.close().catch(() => {});
     await engine?.close().catch(() => {});
     await closeRedis(redis).catch(() => {});
     await database?.close().catch(() => {});
@@ -134,6 +141,7 @@ async function main(): Promise<void> {
       app!.log.error({ err: jobs.reason }, 'stopping the job workers failed');
       code = 1;
     }
+    await renderer?.close().catch((err: unknown) => app!.log.error({ err }, 'closing Chromium failed'));
     try {
       await engine!.close();
     } catch (err) {

@@ -2,6 +2,7 @@
 // fetch (network, once) → artifacts (one streaming pass) → checks (pure) → scoring (a table).
 import { fetchPage } from './fetch/index.js';
 import { buildArtifacts } from './artifacts/index.js';
+import { combineRendered } from './rendered.js';
 import { runChecks } from './run-checks.js';
 import { capMessage, scoreResults } from './scoring.js';
 import { FetchError, type AnalyzeOptions, type AuditReport, type PageSnapshot } from './types.js';
@@ -9,13 +10,17 @@ import { normalizeUrl, projectOf } from './url.js';
 
 export * from './types.js';
 export { normalizeUrl, projectOf } from './url.js';
+export type { RenderInfo, RenderOutcome, RenderDifference } from './rendered.js';
 
 /** Fetches and audits a page. Throws FetchError when the page cannot be fetched. */
 export async function analyze(url: string, options: AnalyzeOptions = {}): Promise<AuditReport> {
   const normalized = normalizeUrl(url);
   if (normalized === null) throw new FetchError('invalid_url', 'The URL must be an absolute http or https URL.');
   const snapshot = await fetchPage(normalized, options);
-  return analyzeSnapshot(snapshot, options);
+  const raw = analyzeSnapshot(snapshot, options);
+  if (!options.render) return raw;
+  // one visit: the browser is given the fetched page's bytes (docs/rendering.md)
+  return combineRendered(snapshot, raw, await options.render(snapshot), options.thresholds);
 }
 
 /** Audits an already fetched page (no I/O): used by analyze() and by the benchmark. */

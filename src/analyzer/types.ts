@@ -2,6 +2,8 @@
 // the fields only a stored report has), what the fetcher hands to the artifacts, and what a
 // check is. Every part of Pagegrade (API, report page, CLI) reads these types.
 
+import type { RenderInfo, RenderOutcome } from './rendered.js';
+
 export const CATEGORIES = ['seo', 'performance', 'security', 'miscellaneous'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -72,6 +74,8 @@ export interface AuditReport {
   categories: Record<Category, CategoryScore>;
   results: Record<string, CheckResult>;
   page: PageInfo;
+  /** rendered audits only (render=1): mode, timings, raw → rendered differences (docs/rendering.md) */
+  render?: RenderInfo;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -162,4 +166,6 @@ export interface FetchOptions {
 export interface AnalyzeOptions extends FetchOptions {
   /** overrides of the check thresholds (see checks' README table) */
   thresholds?: Partial<Record<string, number>>;
+  /** renders the fetched page in a browser (rendered audits); absent: the raw audit only */
+  render?: (snapshot: PageSnapshot) => Promise<RenderOutcome>;
 }

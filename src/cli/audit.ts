@@ -15,6 +15,7 @@ interface AuditOptions {
   baseline?: string;
   failOnRegression?: boolean;
   maxDrop?: number;
+  render?: boolean;
 }
 
 function points(value: string): number {
@@ -91,6 +92,10 @@ export function registerAuditCommand(program: Command): void {
         .choices(['decent', 'bad'])
         .default('bad'),
     )
+    .option(
+      '--render',
+      'render the page in headless Chromium too: results of the rendered DOM, what JavaScript changed (docs/rendering.md)',
+    )
     .option('--baseline <file>', 'a saved --json output: print what changed since it')
     .option(
       '--fail-on-regression',
@@ -119,6 +124,10 @@ export function registerAuditCommand(program: Command): void {
       // the baseline is read first: a bad file fails before the page is fetched
       const baseline = opts.baseline === undefined ? null : readBaseline(opts.baseline);
 
+      // --render: Chromium, started for this one page and closed after it
+      const renderer = opts.render ? (await import('../render/index.js')).rendererFromConfig(config) : null;
+      const unavailable = renderer?.unavailable() ?? null;
+      if (unavailable !== null) throw new CliError(`--render: ${unavailable}`);
       let report;
       try {
         report = await analyze(url, {
@@ -126,10 +135,21 @@ export function registerAuditCommand(program: Command): void {
           timeoutMs: config.fetchTimeoutMs,
           maxBytes: config.fetchMaxBytes,
           ...(config.userAgent ? { userAgent: config.userAgent } : {}),
+          ...(renderer ? { render: (snapshot) => renderer.render(snapshot) } : {}),
         });
       } catch (err) {
         if (err instanceof FetchError) throw new CliError(`could not audit ${url}: ${err.message}`);
         throw err;
+      } finally {
+        await renderer?.close();
+      }
+      if (report.render && !opts.json) {
+        const r = report.render;
+        process.stderr.write(
+          r.status === 'completed'
+            ? `Rendered in Chromium (${r.timings.total_ms} ms, ${r.requests} requests): ${r.differences.length} check(s) changed by JavaScript (raw score ${r.raw.score}).\n`
+            : `Rendered audit inconclusive (${r.reason ?? 'unknown'}): the results are the raw HTML's.\n`,
+        );
       }
 
       const diffs = baseline ? await import('../services/diff.js') : null;

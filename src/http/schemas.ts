@@ -159,11 +159,87 @@ export const ReportSummary = Type.Object(
   { additionalProperties: false },
 );
 
+const rawRendered = Type.Object(
+  { raw: Type.Integer({ minimum: 0 }), rendered: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
+const RenderCheckState = Type.Object(
+  { passed: nullable(Type.Boolean()), title: Type.String(), message: Type.String() },
+  { additionalProperties: false },
+);
+const AxeImpact = Type.String({ enum: ['critical', 'serious', 'moderate', 'minor'] });
+/** The `render` object of a rendered audit (docs/rendering.md). */
+export const RenderInfo = Type.Object(
+  {
+    mode: Type.Literal('rendered'),
+    status: Type.String({
+      enum: ['completed', 'inconclusive'],
+      description:
+        'completed: `results` are the rendered DOM\'s; inconclusive (browser crash, timeout): `results` are the raw HTML\'s and `reason` says why.',
+    }),
+    reason: Type.Optional(Type.String()),
+    timings: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+      description: 'queue_ms, load_ms, idle_ms, axe_ms, total_ms (milliseconds).',
+    }),
+    requests: Type.Integer({ minimum: 0, description: 'Requests the page made (through the address guard).' }),
+    bytes: Type.Integer({ minimum: 0 }),
+    refused: Type.Array(
+      Type.Object({ url: Type.String(), reason: Type.String() }, { additionalProperties: false }),
+      { description: 'Requests refused (address guard, budgets, WebSockets), at most 20.' },
+    ),
+    refused_count: Type.Integer({ minimum: 0 }),
+    raw: Type.Object(
+      { result: Type.String({ enum: [...RESULTS] }), score: Type.Integer(), categories: Categories },
+      { additionalProperties: false, description: "The raw HTML's audit, summarised." },
+    ),
+    differences: Type.Array(
+      Type.Object({ id: Type.String(), raw: RenderCheckState, rendered: RenderCheckState }, { additionalProperties: false }),
+      { description: 'Checks whose outcome JavaScript changed (raw → rendered).' },
+    ),
+    dom: Type.Object(
+      {
+        elements: rawRendered,
+        links: rawRendered,
+        words: rawRendered,
+        images: rawRendered,
+        headings: rawRendered,
+      },
+      { additionalProperties: false },
+    ),
+    browser_checks: Type.Array(Type.String(), {
+      description: 'Ids of the checks only a browser judges (in `results`).',
+    }),
+    accessibility: nullable(
+      Type.Object(
+        {
+          counts: Type.Record(AxeImpact, Type.Integer({ minimum: 0 })),
+          violations: Type.Array(
+            Type.Object(
+              {
+                id: Type.String(),
+                impact: AxeImpact,
+                help: Type.String(),
+                help_url: Type.String(),
+                targets: Type.Array(Type.String()),
+                nodes: Type.Integer({ minimum: 0 }),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false, description: 'axe-core violations by impact (not scored).' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const Report = Type.Object(
   {
     ...reportSummaryFields,
     results: Type.Record(Type.String(), CheckResult, { description: 'Every check, keyed by its id.' }),
     page: PageInfo,
+    render: Type.Optional(RenderInfo),
     links: ReportLinks,
   },
   { additionalProperties: false },

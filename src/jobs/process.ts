@@ -9,6 +9,7 @@ import { createServices } from '../services/index.js';
 import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
 import { jobKinds, recurringTasksFor } from './kinds/index.js';
+import { rendererFromConfig, type Renderer } from '../render/index.js';
 
 export interface WorkerProcessOptions {
   /** only these kinds run here (the others get concurrency 0) */
@@ -28,11 +29,14 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
   let database: DatabaseHandle | null = null;
   let engine: JobEngine | null = null;
   let workers: Workers;
+  let renderer: Renderer | null = null;
   try {
     database = createDb(config.databaseUrl);
     await migrate(database.db);
     engine = await createJobEngine(config, { db: database.db, kinds: jobKinds, log });
-    const services = createServices({ db: database.db, analyze, config, queue: engine.queue });
+    // rendered audits in jobs (schedules, batches with render): Chromium starts at the first one
+    renderer = rendererFromConfig(config);
+    const services = createServices({ db: database.db, analyze, config, queue: engine.queue, renderer });
     workers = engine.startWorkers({
       deps: { services, queue: engine.queue, log },
       concurrency,
@@ -41,6 +45,7 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
       recurring: recurringTasksFor(config),
     });
   } catch (err) {
+    await renderer?.close().catch(() => {});
     await engine?.close().catch(() => {});
     await database?.close().catch(() => {});
     throw err;
@@ -76,6 +81,7 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
     log.error({ err }, 'stopping the workers failed');
     code = 1;
   }
+  await renderer?.close().catch(() => {});
   await engine.close().catch((err: unknown) => {
     log.error({ err }, 'closing the job queue failed');
     code = 1;

@@ -15,7 +15,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { AxeViolation, RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
 import type { PageSnapshot } from '../analyzer/types.js';
+import { INSTALL_HINT } from './hint.js';
 import { GuardedNetwork, type NetworkPolicy } from './network.js';
 
 export const CHROMIUM_ARGS = [
@@ -30,8 +32,7 @@ export const CHROMIUM_ARGS = [
   '--disable-features=NetworkPrediction,InterestFeedContentSuggestions,MediaRouter',
 ];
 
-export const INSTALL_HINT =
-  'Install Chromium (Debian/Ubuntu: apt-get install -y chromium) or set PAGEGRADE_CHROMIUM_PATH to its executable.';
+export { INSTALL_HINT };
 
 export interface RendererOptions {
   executablePath: string;
@@ -51,40 +52,7 @@ export interface RendererOptions {
   axe?: boolean;
 }
 
-export interface AxeViolation {
-  id: string;
-  impact: 'minor' | 'moderate' | 'serious' | 'critical';
-  help: string;
-  help_url: string;
-  /** CSS selectors of the elements concerned (at most 5) */
-  targets: string[];
-  /** how many elements in all */
-  nodes: number;
-}
-
-/** What one visit learned; `html` is the DOM serialised after load. */
-export interface RenderSuccess {
-  ok: true;
-  html: string;
-  finalUrl: string;
-  timings: { queue_ms: number; load_ms: number; idle_ms: number; axe_ms: number; total_ms: number };
-  requests: number;
-  bytes: number;
-  refused: { url: string; reason: string }[];
-  console_errors: string[];
-  failed_requests: { url: string; status: number | null; reason: string }[];
-  lab: { lcp_ms: number | null; cls: number | null; tbt_ms: number | null };
-  axe: AxeViolation[] | null;
-}
-
-export interface RenderFailure {
-  ok: false;
-  /** why the rendered audit is inconclusive (crash, timeout, budget…) */
-  reason: string;
-  timings: { queue_ms: number; total_ms: number };
-}
-
-export type RenderOutcome = RenderSuccess | RenderFailure;
+export type { AxeViolation, RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
 
 const AXE_SOURCE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let axeSource: string | null = null;

@@ -1,6 +1,9 @@
 // One audit of a page with the service's configuration (limits, address guard, user agent):
 // used by creating a report and by re-auditing one.
-import { FetchError, type AuditReport } from '../analyzer/types.js';
+import { FetchError, type AuditReport, type PageSnapshot } from '../analyzer/types.js';
+import type { RenderOutcome } from '../analyzer/rendered.js';
+import { validationError } from '../errors.js';
+import { INSTALL_HINT } from '../render/hint.js';
 import type { AuditColumns } from '../store/reports.repository.js';
 import type { ServiceContext } from './context.js';
 
@@ -9,14 +12,36 @@ export function isFetchError(err: unknown): err is Error {
   return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
 }
 
-/** Fetches and audits `url`; throws the fetcher's FetchError when the page cannot be fetched. */
-export function auditPage(ctx: ServiceContext, url: string): Promise<AuditReport> {
+/** Why a rendered audit cannot be made here (no renderer, no Chromium), or null. */
+export function renderUnavailable(ctx: ServiceContext): string | null {
+  if (!ctx.renderer) return `Rendered audits are not available in this process. ${INSTALL_HINT}`;
+  return ctx.renderer.unavailable();
+}
+
+/**
+ * Fetches and audits `url`; throws the fetcher's FetchError when the page cannot be fetched.
+ * `render`: the page is also rendered by Chromium (docs/rendering.md) — the hook that stores,
+ * re-audits, batches and schedules pass through; without Chromium a 422 under `render`.
+ */
+export function auditPage(
+  ctx: ServiceContext,
+  url: string,
+  options: { render?: boolean } = {},
+): Promise<AuditReport> {
   const { config } = ctx;
+  let render: ((s: PageSnapshot) => Promise<RenderOutcome>) | undefined;
+  if (options.render) {
+    const why = renderUnavailable(ctx);
+    if (why !== null) return Promise.reject(validationError({ render: [why] }));
+    const renderer = ctx.renderer!;
+    render = (snapshot) => renderer.render(snapshot);
+  }
   return ctx.analyze(url, {
     allowPrivateHosts: config.allowPrivateHosts,
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.fetchMaxBytes,
     ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
+    ...(render ? { render } : {}),
   });
 }
 
@@ -30,5 +55,6 @@ export function auditColumns(a: AuditReport): AuditColumns {
     categories: a.categories,
     results: a.results,
     page: a.page,
+    render: a.render ?? null,
   };
 }

@@ -4,6 +4,15 @@ import type { Db } from '../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './types.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { ReportEvents } from './report-events.js';
+import type { RenderOutcome } from '../analyzer/rendered.js';
+import type { PageSnapshot } from '../analyzer/types.js';
+
+/** What the services need of the renderer (src/render/browser.ts's Renderer). */
+export interface RenderService {
+  /** null when Chromium can be started, otherwise why not (with how to install it) */
+  unavailable(): string | null;
+  render(snapshot: PageSnapshot): Promise<RenderOutcome>;
+}
 
 export interface ServiceContext {
   db: Db;
@@ -14,6 +23,8 @@ export interface ServiceContext {
   queue: Queue;
   /** test seam for the webhook sender's address guard (DNS, classification); never from config */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
+  /** Chromium for rendered audits (src/render/browser.ts); absent: render=1 answers 422 */
+  renderer?: RenderService;
   /** emits the report events to webhooks (report.created, .completed, .regressed, .failed) */
   reportEvents?: ReportEvents;
 }

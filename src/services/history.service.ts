@@ -101,7 +101,7 @@ function compare(from: Run, to: Run): ReportDiff {
 export type Reauditor = (
   userId: number,
   id: number,
-  options: { source: RunSource },
+  options: { source: RunSource; render?: boolean },
   inTransaction?: (trx: Db) => Promise<void>,
 ) => Promise<ReauditOutcome>;
 
@@ -109,12 +109,12 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
   const { db } = ctx;
   const keep = () => ctx.config.historyLimit ?? DEFAULT_HISTORY_LIMIT;
 
-  return async (userId, id, { source }, inTransaction) => {
+  return async (userId, id, { source, render }, inTransaction) => {
     const before = await findReport(db, id, userId);
     if (!before) throw reportNotFound();
     let fresh;
     try {
-      fresh = await auditPage(ctx, before.url);
+      fresh = await auditPage(ctx, before.url, { render: render === true });
     } catch (err) {
       if (!isFetchError(err)) throw err;
       // the page could not be fetched: a failed run, and the current results stay

@@ -14,6 +14,7 @@ import { createScheduleServices } from './schedules.service.js';
 import { createReportEvents } from './report-events.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
+import type { RenderService } from './context.js';
 
 export * from './types.js';
 
@@ -28,6 +29,8 @@ export interface ServicesDeps {
   queue?: Queue;
   /** test seam: the webhook sender's DNS and address classification */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
+  /** Chromium for rendered audits (src/render/browser.ts); absent: render=1 answers 422 */
+  renderer?: RenderService;
 }
 
 export function createServices(deps: ServicesDeps): Services {

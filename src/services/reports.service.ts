@@ -47,9 +47,9 @@ export function createReportServices(ctx: ServiceContext): Omit<Services['report
   const reaudit = createReauditor(ctx);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
-  async function audit(url: string): Promise<AuditReport> {
+  async function audit(url: string, render: boolean): Promise<AuditReport> {
     try {
-      return await auditPage(ctx, url);
+      return await auditPage(ctx, url, { render });
     } catch (err) {
       if (isFetchError(err)) throw validationError({ url: [err.message] });
       throw err;
@@ -129,7 +129,7 @@ export function createReportServices(ctx: ServiceContext): Omit<Services['report
     async create(userId, input) {
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2 && !input.password) throw validationError({ password: [PASSWORD_REQUIRED] });
-      const report = await audit(input.url);
+      const report = await audit(input.url, input.render === true);
       const passwordHash = privacy === 2 ? await hashPassword(input.password!) : null;
       const now = iso();
       const id = await withTransaction(db, async (trx) => {
@@ -170,7 +170,12 @@ export function createReportServices(ctx: ServiceContext): Omit<Services['report
       if (input.results) {
         // a new run with the settings in its transaction; a page that cannot be fetched is a
         // failed run in the history, a 422 here, and the report (settings too) stays as it was
-        const outcome = await reaudit(userId, id, { source: input.source ?? 'api' }, applySettings);
+        const outcome = await reaudit(
+          userId,
+          id,
+          { source: input.source ?? 'api', render: input.render === true },
+          applySettings,
+        );
         if (outcome.status === 'failed') throw validationError({ url: [outcome.reason] });
       } else {
         await withTransaction(db, async (trx) => {

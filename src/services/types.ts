@@ -19,6 +19,7 @@ import type {
   PageInfo,
   ResultBand,
 } from '../analyzer/types.js';
+import type { RenderInfo } from '../analyzer/rendered.js';
 import type { RunDiff } from './diff.js';
 
 export type Privacy = 0 | 1 | 2;
@@ -46,6 +47,8 @@ export interface ReportSummary {
 export interface StoredReport extends ReportSummary {
   results: Record<string, CheckResult>;
   page: PageInfo;
+  /** a rendered audit's render object (docs/rendering.md); null for raw audits */
+  render?: RenderInfo | null;
 }
 
 // --- History (docs/history.md) ---------------------------------------------------------
@@ -172,6 +175,8 @@ export interface CreateReportInput {
   privacy?: Privacy;
   /** required when privacy is 2 (422 under `password`); ignored for privacy 0 and 1 */
   password?: string | null;
+  /** audit the page rendered by Chromium too (docs/rendering.md); 422 under `render` without Chromium */
+  render?: boolean;
 }
 
 export interface UpdateReportInput {
@@ -182,6 +187,8 @@ export interface UpdateReportInput {
   results?: boolean;
   /** what asked for the re-audit (recorded with the run); default `api` */
   source?: RunSource;
+  /** with `results`: the re-audit is a rendered one (docs/rendering.md) */
+  render?: boolean;
 }
 
 export interface User {
@@ -389,7 +396,11 @@ export interface Services {
      * an outcome, never a throw. Throws 404 only when the report is missing or another user's.
      * Does not move `updatedAt` (password passes stay valid); `update({results: true})` does.
      */
-    reaudit(userId: number, id: number, options: { source: RunSource }): Promise<ReauditOutcome>;
+    reaudit(
+      userId: number,
+      id: number,
+      options: { source: RunSource; render?: boolean },
+    ): Promise<ReauditOutcome>;
     /** a page of the report's runs, newest first (the current one among them); 404 as getOwned */
     runs(userId: number, id: number, query: ListRunsQuery): Promise<Page<RunSummary>>;
     /** one run in full; 404 when the report or the run is not there (never made, or pruned) */

@@ -74,6 +74,8 @@ export interface ReportsTable {
   previous_score: Generated<number | null>;
   /** what started the current run (api, dashboard, schedule); null when not recorded */
   run_source: Generated<string | null>;
+  /** a rendered audit's `render` object (JSON text, docs/rendering.md); null for raw audits */
+  render: Generated<string | null>;
 }
 
 /** Earlier runs of a report (the current one is the report row itself). */
@@ -93,6 +95,8 @@ export interface ReportRunsTable {
   results: string | null;
   page: string | null;
   generated_at: Timestamp;
+  /** as reports.render */
+  render: Generated<string | null>;
 }
 
 export interface ProjectsTable {

@@ -2,7 +2,7 @@
 // columns are stored as text (exact round trip, key order kept) and parsed here; dates come
 // back as ISO strings.
 import { sql } from 'kysely';
-import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../analyzer/types.js';
+import type { Category, CategoryScore, CheckResult, PageInfo, RenderInfo, ResultBand } from '../analyzer/index.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 
@@ -27,6 +27,8 @@ export interface ReportSummaryRow {
 export interface ReportRow extends ReportSummaryRow {
   results: Record<string, CheckResult>;
   page: PageInfo;
+  /** rendered audits: the render object (docs/rendering.md); null for raw audits */
+  render: RenderInfo | null;
 }
 
 /** The audit part of a report, as written. */
@@ -38,6 +40,8 @@ export interface AuditColumns {
   categories: Record<Category, CategoryScore>;
   results: Record<string, CheckResult>;
   page: PageInfo;
+  /** null (or absent) for raw audits */
+  render?: RenderInfo | null;
 }
 
 export interface ReportFilter {
@@ -131,6 +135,7 @@ export async function insertReport(
       categories: JSON.stringify(r.categories),
       results: JSON.stringify(r.results),
       page: JSON.stringify(r.page),
+      render: r.render ? JSON.stringify(r.render) : null,
       generated_at: r.generatedAt,
       created_at: r.now,
       updated_at: r.now,
@@ -154,7 +159,7 @@ export async function findReport(
   if (!validId(id)) return null;
   let q = db
     .selectFrom('reports')
-    .select([...summaryColumns, 'reports.results', 'reports.page'])
+    .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
     .where('reports.id', '=', id);
   if (userId !== null) q = q.where('reports.user_id', '=', userId);
   if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
@@ -164,6 +169,7 @@ export async function findReport(
     ...toSummary(r),
     results: JSON.parse(r.results) as Record<string, CheckResult>,
     page: JSON.parse(r.page) as PageInfo,
+    render: r.render ? (JSON.parse(r.render) as RenderInfo) : null,
   };
 }
 
@@ -326,6 +332,7 @@ export async function updateReportAudit(db: Db, id: number, a: AuditColumns): Pr
       categories: JSON.stringify(a.categories),
       results: JSON.stringify(a.results),
       page: JSON.stringify(a.page),
+      render: a.render ? JSON.stringify(a.render) : null,
       generated_at: a.generatedAt,
     })
     .where('id', '=', id)

@@ -127,6 +127,7 @@ export async function insertCompletedRun(
       categories: JSON.stringify(a.categories),
       results: JSON.stringify(a.results),
       page: JSON.stringify(a.page),
+      render: a.render ? JSON.stringify(a.render) : null,
       generated_at: a.generatedAt,
     })
     .execute();

@@ -39,6 +39,12 @@ const password = Type.String({
   description: 'Required when privacy is 2; ignored for privacy 0 and 1.',
 });
 
+const render = enumOf('integer', [0, 1], {
+  default: 0,
+  description:
+    '1 renders the page in headless Chromium too: `results` are the rendered DOM\'s, `render` lists what JavaScript changed (docs/rendering.md). Without Chromium: 422 under `errors.render`. With `results=1` on an update: the re-audit is rendered.',
+});
+
 export const StoreReportBody = Type.Object({
   url: Type.String({
     minLength: 1,
@@ -50,6 +56,7 @@ export const StoreReportBody = Type.Object({
     enumOf('integer', PRIVACIES, { default: 0, description: '0 Public, 1 Private, 2 Password.' }),
   ),
   password: Type.Optional(password),
+  render: Type.Optional(render),
 });
 export type StoreReportBody = Static<typeof StoreReportBody>;
 
@@ -62,6 +69,7 @@ export const UpdateReportBody = Type.Object({
       description: '1 audits the page again (the earlier run is kept as history).',
     }),
   ),
+  render: Type.Optional(render),
 });
 export type UpdateReportBody = Static<typeof UpdateReportBody>;
 

@@ -138,6 +138,7 @@ describe('OpenAPI document and /docs', () => {
       'url',
       'privacy',
       'password',
+      'render',
     ]);
     const update = doc.paths['/api/v1/reports/{id}']!.patch!.requestBody!.content;
     assert.deepEqual(Object.keys(update), ['application/x-www-form-urlencoded', 'application/json']);
@@ -145,6 +146,7 @@ describe('OpenAPI document and /docs', () => {
       'privacy',
       'password',
       'results',
+      'render',
     ]);
   });
 

@@ -51,6 +51,8 @@ export interface TestAppOptions {
   queue?: Queue;
   /** the webhook sender's DNS and address classification (default: testLookup, the real guard) */
   webhookGuard?: ServicesDeps['webhookGuard'];
+  /** Chromium for rendered audits (test/helpers/renderer.ts); absent: render=1 answers 422 */
+  renderer?: ServicesDeps['renderer'];
 }
 
 export interface TestApp {
@@ -96,6 +98,7 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
       config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
       webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
       ...(opts.queue ? { queue: opts.queue } : {}),
+      ...(opts.renderer ? { renderer: opts.renderer } : {}),
     });
     const services = opts.wrapServices ? opts.wrapServices(real) : real;
 

@@ -27,5 +27,5 @@ export function presentReportSummary(r: ReportSummary, publicUrl: string) {
 /** A report as shown, stored and updated: every check and the page facts too. */
 export function presentReport(r: StoredReport, publicUrl: string) {
   const { links, ...summary } = presentReportSummary(r, publicUrl);
-  return { ...summary, results: r.results, page: r.page, links };
+  return { ...summary, results: r.results, page: r.page, ...(r.render ? { render: r.render } : {}), links };
 }

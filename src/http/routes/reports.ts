@@ -108,6 +108,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         url: body.url,
         privacy: body.privacy,
         password: body.password ?? null,
+        render: body.render === 1,
       });
       const data = presentReport(report, config.publicUrl);
       const warnings = passwordWarnings(body.password, report.privacy);
@@ -142,6 +143,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
           ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
+          render: body.render === 1,
         });
         const warnings = passwordWarnings(body.password, report.privacy);
         return { data: presentReport(report, config.publicUrl), ...(warnings.length ? { warnings } : {}) };

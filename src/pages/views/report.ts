@@ -21,6 +21,7 @@ import {
 import { displayCheckValue, formatBytes } from '../../analyzer/format.js';
 import type { StoredReport } from '../../services/types.js';
 import { html, join, raw, type SafeHtml } from '../html.js';
+import { renderSection } from './render-section.js';
 
 export { CATEGORY_NAMES, RESULT_LABELS, PRIVACY_LABELS };
 
@@ -293,6 +294,7 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
 </section>
 
 ${opts.history ?? ''}
+${renderSection(report)}
 ${sections}
 </article>`;
 }

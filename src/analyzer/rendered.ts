@@ -1,0 +1,327 @@
+// Rendered audits, the pure part (no I/O): the DOM Chromium serialised after load goes through
+// the same artifacts and checks as the raw HTML (a copy of the snapshot with the rendered
+// markup as its body), the browser-only checks are judged from what the browser saw, and the
+// `render` object records the differences. The browser side is src/render/browser.ts.
+import { buildArtifacts } from './artifacts/index.js';
+import type { Artifacts } from './artifacts/types.js';
+import { blocksIndexing } from './checks/seo/noindex.js';
+import { runChecks } from './run-checks.js';
+import { scoreResults } from './scoring.js';
+import type { AuditReport, CheckResult, PageSnapshot } from './types.js';
+
+export type AxeImpact = 'critical' | 'serious' | 'moderate' | 'minor';
+export const AXE_IMPACTS: readonly AxeImpact[] = ['critical', 'serious', 'moderate', 'minor'];
+
+export interface AxeViolation {
+  id: string;
+  impact: AxeImpact;
+  help: string;
+  help_url: string;
+  /** CSS selectors of the elements concerned (at most 5) */
+  targets: string[];
+  /** how many elements in all */
+  nodes: number;
+}
+
+/** What one browser visit learned; `html` is the DOM serialised after load. */
+export interface RenderSuccess {
+  ok: true;
+  html: string;
+  finalUrl: string;
+  timings: { queue_ms: number; load_ms: number; idle_ms: number; axe_ms: number; total_ms: number };
+  requests: number;
+  bytes: number;
+  refused: { url: string; reason: string }[];
+  console_errors: string[];
+  failed_requests: { url: string; status: number | null; reason: string }[];
+  lab: { lcp_ms: number | null; cls: number | null; tbt_ms: number | null };
+  axe: AxeViolation[] | null;
+}
+
+export interface RenderFailure {
+  ok: false;
+  /** why the rendered audit is inconclusive (crash, timeout, launch failure…) */
+  reason: string;
+  timings: { queue_ms: number; total_ms: number };
+}
+
+export type RenderOutcome = RenderSuccess | RenderFailure;
+
+/** One check whose outcome JavaScript changed. */
+export interface RenderDifference {
+  id: string;
+  raw: { passed: boolean | null; title: string; message: string };
+  rendered: { passed: boolean | null; title: string; message: string };
+}
+
+/** The report's `render` object (absent from raw audits). */
+export interface RenderInfo {
+  mode: 'rendered';
+  /** completed: `results` are the rendered ones; inconclusive: `results` are the raw ones, `reason` says why */
+  status: 'completed' | 'inconclusive';
+  reason?: string;
+  timings: Partial<RenderSuccess['timings']> & { queue_ms: number; total_ms: number };
+  /** requests the page made through the guarded network, and the bytes they received */
+  requests: number;
+  bytes: number;
+  /** requests refused (address guard, budgets, WebSockets…), at most 20 listed */
+  refused: { url: string; reason: string }[];
+  refused_count: number;
+  /** the raw HTML's audit, summarised (its results are where `differences` say they differ) */
+  raw: Pick<AuditReport, 'result' | 'score' | 'categories'>;
+  /** checks whose outcome differs between raw and rendered (passed changed), in registry order */
+  differences: RenderDifference[];
+  /** counts in the raw HTML and in the rendered DOM */
+  dom: Record<'elements' | 'links' | 'words' | 'images' | 'headings', { raw: number; rendered: number }>;
+  /** ids of the checks only a browser judges (in `results`, scored) */
+  browser_checks: string[];
+  /** axe-core violations by impact (a section of its own, not scored); null when not run */
+  accessibility: { counts: Record<AxeImpact, number>; violations: AxeViolation[] } | null;
+}
+
+/** The checks only a browser can judge; not in a raw report's results. */
+export const BROWSER_CHECK_IDS = [
+  'console_errors',
+  'failed_requests',
+  'largest_contentful_paint',
+  'cumulative_layout_shift',
+  'total_blocking_time',
+  'javascript_indexing',
+] as const;
+
+/** Lab thresholds (the values Lighthouse and Core Web Vitals call "good"). */
+export const LAB_LIMITS = { lcp_ms: 2500, cls: 0.1, tbt_ms: 200 } as const;
+
+function check(
+  id: string,
+  category: CheckResult['category'],
+  priority: CheckResult['priority'],
+  passed: boolean | null,
+  titles: [string, string],
+  message: string,
+  howToFix: string,
+  extra: Partial<Pick<CheckResult, 'value' | 'details'>> = {},
+): CheckResult {
+  const r: CheckResult = {
+    id,
+    category,
+    priority,
+    passed,
+    title: passed === true ? titles[0] : titles[1],
+    message,
+  } as CheckResult;
+  if (extra.value !== undefined) r.value = extra.value;
+  if (extra.details !== undefined) r.details = extra.details;
+  if (passed === null) r.inconclusive_reason = 'no_data';
+  r.how_to_fix = howToFix;
+  return r;
+}
+
+const noindexOf = (a: Artifacts): boolean =>
+  a.metas.some(
+    (m) => m.name !== null && ['robots', 'pagegrade'].includes(m.name) && blocksIndexing(m.content ?? ''),
+  );
+const canonicalOf = (a: Artifacts): string | null =>
+  a.links.find((l) => l.rel.includes('canonical'))?.url ?? null;
+
+/** The browser-only checks, judged from one visit. */
+export function browserChecks(r: RenderSuccess, raw: Artifacts, rendered: Artifacts): CheckResult[] {
+  const out: CheckResult[] = [];
+  const errors = r.console_errors;
+  out.push(
+    check(
+      'console_errors',
+      'miscellaneous',
+      'medium',
+      errors.length === 0,
+      ['No errors in the browser console', 'Errors in the browser console'],
+      errors.length === 0
+        ? 'The page logged no error while it loaded.'
+        : `The page logged ${errors.length} error${errors.length === 1 ? '' : 's'} while it loaded.`,
+      'Open the browser console on the page and fix the scripts that throw or log errors while it loads.',
+      errors.length ? { value: errors.length, details: { type: 'list', items: errors.slice(0, 20) } } : { value: 0 },
+    ),
+  );
+  const failed = r.failed_requests;
+  out.push(
+    check(
+      'failed_requests',
+      'miscellaneous',
+      'medium',
+      failed.length === 0,
+      ['Every resource loaded', 'Some resources failed to load'],
+      failed.length === 0
+        ? 'Every request the page made while loading was answered.'
+        : `${failed.length} request${failed.length === 1 ? '' : 's'} made by the page failed or answered an error.`,
+      'Fix or remove the references to resources that fail (broken URLs, errors, hosts that cannot be reached).',
+      failed.length
+        ? {
+            value: failed.length,
+            details: {
+              type: 'table',
+              headings: ['URL', 'Status', 'Why'],
+              rows: failed.slice(0, 20).map((f) => [f.url, f.status, f.reason]),
+              ...(failed.length > 20 ? { truncated: failed.length - 20 } : {}),
+            },
+          }
+        : { value: 0 },
+    ),
+  );
+  const { lcp_ms, cls, tbt_ms } = r.lab;
+  out.push(
+    check(
+      'largest_contentful_paint',
+      'performance',
+      'medium',
+      lcp_ms === null ? null : lcp_ms <= LAB_LIMITS.lcp_ms,
+      ['Largest contentful paint is fast', 'Largest contentful paint is slow'],
+      lcp_ms === null
+        ? 'The browser reported no largest contentful paint for this page.'
+        : `The largest element was painted after ${lcp_ms} ms (good: at most ${LAB_LIMITS.lcp_ms} ms; lab measure on the auditing machine).`,
+      'Serve the main content in the HTML, make its image small and preloaded, and defer scripts that delay rendering.',
+      lcp_ms === null ? {} : { value: lcp_ms },
+    ),
+  );
+  out.push(
+    check(
+      'cumulative_layout_shift',
+      'performance',
+      'medium',
+      cls === null ? null : cls <= LAB_LIMITS.cls,
+      ['The layout is stable while loading', 'The layout shifts while loading'],
+      cls === null
+        ? 'The browser reported no layout shift data.'
+        : `Cumulative layout shift during load: ${cls} (good: at most ${LAB_LIMITS.cls}).`,
+      'Give images, embeds and ads explicit sizes, and do not insert content above what is already shown.',
+      cls === null ? {} : { value: cls },
+    ),
+  );
+  out.push(
+    check(
+      'total_blocking_time',
+      'performance',
+      'medium',
+      tbt_ms === null ? null : tbt_ms <= LAB_LIMITS.tbt_ms,
+      ['The main thread is rarely blocked', 'Long tasks block the main thread'],
+      tbt_ms === null
+        ? 'The browser reported no long task data.'
+        : `Total blocking time during load: ${tbt_ms} ms (good: at most ${LAB_LIMITS.tbt_ms} ms).`,
+      'Split long scripts, load less JavaScript up front and defer what is not needed for the first view.',
+      tbt_ms === null ? {} : { value: tbt_ms },
+    ),
+  );
+  const changes: string[] = [];
+  const [ni0, ni1] = [noindexOf(raw), noindexOf(rendered)];
+  if (ni0 !== ni1)
+    changes.push(ni1 ? 'JavaScript adds a noindex robots directive.' : 'JavaScript removes the noindex robots directive.');
+  const [c0, c1] = [canonicalOf(raw), canonicalOf(rendered)];
+  if (c0 !== c1)
+    changes.push(
+      `JavaScript changes the canonical URL from ${c0 ?? '(none)'} to ${c1 ?? '(none)'}.`,
+    );
+  out.push(
+    check(
+      'javascript_indexing',
+      'seo',
+      'high',
+      changes.length === 0,
+      ['JavaScript leaves indexing directives alone', 'JavaScript changes indexing directives'],
+      changes.length === 0
+        ? 'The robots directives and the canonical URL are the same before and after JavaScript.'
+        : changes.join(' '),
+      'Put the robots meta tag and the canonical link in the HTML the server sends, and do not change them from scripts: search engines may read either version.',
+      changes.length ? { details: { type: 'list', items: changes } } : {},
+    ),
+  );
+  return out;
+}
+
+const linksOf = (a: Artifacts) => a.anchors.filter((x) => x.url !== null).length;
+
+/**
+ * The report of a rendered audit: `raw` is the raw HTML's audit of `snapshot`. A failed render
+ * keeps the raw results and marks the rendered audit inconclusive with the reason.
+ */
+export function combineRendered(
+  snapshot: PageSnapshot,
+  raw: AuditReport,
+  outcome: RenderOutcome,
+  thresholds: Partial<Record<string, number>> = {},
+): AuditReport {
+  const rawSummary = { result: raw.result, score: raw.score, categories: raw.categories };
+  if (!outcome.ok) {
+    return {
+      ...raw,
+      render: {
+        mode: 'rendered',
+        status: 'inconclusive',
+        reason: outcome.reason,
+        timings: outcome.timings,
+        requests: 0,
+        bytes: 0,
+        refused: [],
+        refused_count: 0,
+        raw: rawSummary,
+        differences: [],
+        dom: emptyDom(),
+        browser_checks: [],
+        accessibility: null,
+      },
+    };
+  }
+  const renderedBody = Buffer.from(outcome.html, 'utf8');
+  const renderedSnapshot: PageSnapshot = { ...snapshot, body: renderedBody, text: outcome.html };
+  const rawArtifacts = buildArtifacts(snapshot);
+  const renderedArtifacts = buildArtifacts(renderedSnapshot);
+  const results = runChecks(renderedArtifacts, thresholds);
+  const differences: RenderDifference[] = [];
+  for (const [id, r] of Object.entries(results)) {
+    const before = raw.results[id];
+    if (!before || before.passed === r.passed) continue;
+    differences.push({
+      id,
+      raw: { passed: before.passed, title: before.title, message: before.message },
+      rendered: { passed: r.passed, title: r.title, message: r.message },
+    });
+  }
+  const extra = browserChecks(outcome, rawArtifacts, renderedArtifacts);
+  for (const c of extra) results[c.id] = c;
+  const { score, result, categories } = scoreResults(Object.values(results));
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 } as Record<AxeImpact, number>;
+  for (const v of outcome.axe ?? []) counts[v.impact] = (counts[v.impact] ?? 0) + 1;
+  const axe = outcome.axe
+    ? [...outcome.axe].sort((a, b) => AXE_IMPACTS.indexOf(a.impact) - AXE_IMPACTS.indexOf(b.impact))
+    : null;
+  return {
+    ...raw,
+    result,
+    score,
+    categories,
+    results,
+    render: {
+      mode: 'rendered',
+      status: 'completed',
+      timings: outcome.timings,
+      requests: outcome.requests,
+      bytes: outcome.bytes,
+      refused: outcome.refused.slice(0, 20),
+      refused_count: outcome.refused.length,
+      raw: rawSummary,
+      differences,
+      dom: {
+        elements: { raw: rawArtifacts.elementCount, rendered: renderedArtifacts.elementCount },
+        links: { raw: linksOf(rawArtifacts), rendered: linksOf(renderedArtifacts) },
+        words: { raw: rawArtifacts.wordCount, rendered: renderedArtifacts.wordCount },
+        images: { raw: rawArtifacts.images.length, rendered: renderedArtifacts.images.length },
+        headings: { raw: rawArtifacts.headings.length, rendered: renderedArtifacts.headings.length },
+      },
+      browser_checks: extra.map((c) => c.id),
+      accessibility: axe ? { counts, violations: axe } : null,
+    },
+  };
+}
+
+function emptyDom(): RenderInfo['dom'] {
+  const z = () => ({ raw: 0, rendered: 0 });
+  return { elements: z(), links: z(), words: z(), images: z(), headings: z() };
+}
