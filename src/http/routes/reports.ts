@@ -42,6 +42,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports',
     {
       schema: {
+        operationId: 'listReports',
         summary: 'List reports',
         tags,
         security,
@@ -69,6 +70,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports/:id',
     {
       schema: {
+        operationId: 'showReport',
         summary: 'Show a report',
         tags,
         security,
@@ -88,6 +90,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports',
     {
       schema: {
+        operationId: 'storeReport',
         summary: 'Audit a page and store the report',
         description:
           'Fetches and audits the page before answering. A page that cannot be fetched answers 422 under `errors.url`, and nothing is stored.',
@@ -121,6 +124,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       url: '/reports/:id',
       config: config404,
       schema: {
+        operationId: method === 'PUT' ? 'updateReport' : 'patchReport',
         summary: method === 'PUT' ? 'Update a report' : 'Update a report (same as PUT)',
         description:
           '`privacy`, `password`, and `results=1` to audit the page again (a re-audit that cannot fetch the page answers 422 and leaves the report as it was).',
@@ -149,6 +153,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports/:id',
     {
       schema: {
+        operationId: 'deleteReport',
         summary: 'Delete a report',
         tags,
         security,
