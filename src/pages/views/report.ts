@@ -6,6 +6,7 @@ import {
   CATEGORIES,
   PRIORITIES,
   type CheckResult,
+  type CheckValue,
   type Details,
   type Priority,
   type ResultBand,
