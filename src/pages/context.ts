@@ -21,6 +21,8 @@ export interface SendOptions {
   mainClass?: string;
   /** path to come back to after signing in (the header's sign-in link) */
   loginNext?: string;
+  /** a page's own print stylesheet (media=print), e.g. a report's running header */
+  printCss?: string;
 }
 
 export interface PageContext {

@@ -16,6 +16,7 @@ import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
+import { keyPageRoutes } from './routes/keys.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -65,5 +66,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
+  keyPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

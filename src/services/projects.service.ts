@@ -2,12 +2,12 @@
 import { projectName } from '../analyzer/url.js';
 import { notFound } from '../errors.js';
 import { withTransaction } from '../store/database.js';
-import { countProjects, deleteProjectRow, listProjects } from '../store/projects.repository.js';
+import { countProjects, deleteProjectRow, listProjects, projectStats } from '../store/projects.repository.js';
 import { deleteProjectReports } from '../store/reports.repository.js';
 import { adjustUserCounters, getUserCounters } from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
 import { resolveProjectsQuery } from './list-query.js';
-import type { ListProjectsQuery, Services } from './types.js';
+import type { ListProjectsQuery, ProjectStats, Services } from './types.js';
 
 export function createProjectServices(ctx: ServiceContext): Services['projects'] {
   const { db } = ctx;
@@ -30,6 +30,22 @@ export function createProjectServices(ctx: ServiceContext): Services['projects']
         items: rows.map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount })),
         total,
       };
+    },
+
+    async stats(userId: number, projects: string[]) {
+      const rows = await projectStats(db, userId, [...new Set(projects)]);
+      return new Map<string, ProjectStats>(
+        rows.map((r) => [
+          r.name,
+          {
+            reports: r.reports,
+            averageScore: r.averageScore,
+            worstScore: r.worstScore,
+            bands: { good: r.good, decent: r.decent, bad: r.bad },
+            lastAuditAt: r.lastAuditAt,
+          },
+        ]),
+      );
     },
 
     async delete(userId: number, name: string) {

@@ -1,6 +1,7 @@
 // Reports: audit and store, show, list, update (privacy, password, re-audit), delete. The
 // history (runs, re-audits, diffs) is history.service.ts.
 import type { AuditReport } from '../analyzer/types.js';
+import { normalizeUrl } from '../analyzer/url.js';
 import { notFound, validationError } from '../errors.js';
 import { withTransaction } from '../store/database.js';
 import {
@@ -63,6 +64,13 @@ export function createReportServices(ctx: ServiceContext): Omit<Services['report
   }
 
   return {
+    async sameUrl(userId: number, url: string) {
+      const normalized = normalizeUrl(url.trim());
+      if (!normalized) return [];
+      const found = await this.list(userId, { search: normalized, sortBy: 'id', sort: 'desc', perPage: 100 });
+      return found.items.filter((r) => r.url === normalized);
+    },
+
     async list(userId: number, q: ListReportsQuery) {
       const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
       let total: number;

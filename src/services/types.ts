@@ -145,6 +145,16 @@ export interface ProjectSummary {
   reportsCount: number;
 }
 
+/** What a project's reports say (the dashboard's project rows). */
+export interface ProjectStats {
+  reports: number;
+  averageScore: number;
+  worstScore: number;
+  /** reports by result band */
+  bands: Record<'good' | 'decent' | 'bad', number>;
+  lastAuditAt: string;
+}
+
 export interface Page<T> {
   items: T[];
   /** every match, across pages */
@@ -369,6 +379,8 @@ export interface Services {
   };
   reports: {
     list(userId: number, query: ListReportsQuery): Promise<Page<ReportSummary>>;
+    /** the user's reports of this URL (as stored: normalised), newest first, at most 100 */
+    sameUrl(userId: number, url: string): Promise<ReportSummary[]>;
     /** the user's own report; 404 when missing or another user's (the API's rule) */
     getOwned(userId: number, id: number): Promise<StoredReport>;
     /** @deprecated the old name of getOwned (kept while other branches merge); use getOwned */
@@ -428,6 +440,8 @@ export interface Services {
      * `project` is a name as a user gives it (case and one leading www. do not matter).
      */
     delete(userId: number, project: string): Promise<{ reportsDeleted: number }>;
+    /** the statistics of these projects of the user (one aggregate query), by name */
+    stats(userId: number, projects: string[]): Promise<Map<string, ProjectStats>>;
   };
   users: {
     /**

@@ -136,3 +136,51 @@ export async function lockProject(db: Db, userId: number, name: string): Promise
     .forUpdate()
     .execute();
 }
+
+/** What a project's reports say, for its row on the dashboard. */
+export interface ProjectStatsRow {
+  name: string;
+  reports: number;
+  averageScore: number;
+  worstScore: number;
+  good: number;
+  decent: number;
+  bad: number;
+  /** the newest report's audit date */
+  lastAuditAt: string;
+}
+
+/**
+ * The statistics of the given projects of a user, in one aggregate query over their reports
+ * (served by the reports_user_project index): report count, average and worst score, results
+ * by band and the last audit date. A project with no report is absent.
+ */
+export async function projectStats(db: Db, userId: number, names: string[]): Promise<ProjectStatsRow[]> {
+  if (names.length === 0) return [];
+  const rows = await db
+    .selectFrom('reports')
+    .where('user_id', '=', userId)
+    .where('project', 'in', names)
+    .groupBy('project')
+    .select((eb) => [
+      'project',
+      eb.fn.countAll().as('reports'),
+      eb.fn.avg('score').as('average'),
+      eb.fn.min('score').as('worst'),
+      eb.fn.sum(eb.case().when('result', '=', 'good').then(1).else(0).end()).as('good'),
+      eb.fn.sum(eb.case().when('result', '=', 'decent').then(1).else(0).end()).as('decent'),
+      eb.fn.sum(eb.case().when('result', '=', 'bad').then(1).else(0).end()).as('bad'),
+      eb.fn.max('generated_at').as('last'),
+    ])
+    .execute();
+  return rows.map((r) => ({
+    name: r.project,
+    reports: toNumber(r.reports),
+    averageScore: Math.round(Number(r.average)),
+    worstScore: toNumber(r.worst),
+    good: toNumber(r.good),
+    decent: toNumber(r.decent),
+    bad: toNumber(r.bad),
+    lastAuditAt: toIso(r.last as string | Date),
+  }));
+}

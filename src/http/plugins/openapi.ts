@@ -45,8 +45,21 @@ export async function registerOpenApi(
   });
 }
 
+const PAGEGRADE_LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 40" width="240" height="40"><rect width="40" height="40" rx="9" fill="#1d4ed8"/><path d="M11 21l6 6 12-14" stroke="#fff" stroke-width="5" fill="none" stroke-linecap="round" stroke-linejoin="round"/><text x="52" y="28" font-family="system-ui, sans-serif" font-size="22" font-weight="700" fill="#fff">Pagegrade API</text></svg>`;
+
 /** Call after the routes: serves the document and the UI. */
 export async function registerOpenApiRoutes(app: FastifyInstance): Promise<void> {
   app.get(OPENAPI_PATH, { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  // Pagegrade's name on the page (its <title> and the top bar), not the framework's
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true },
+    theme: { title: 'Pagegrade API reference' },
+    logo: {
+      type: 'image/svg+xml',
+      content: Buffer.from(PAGEGRADE_LOGO),
+      href: '/dashboard',
+      target: '_self',
+    },
+  });
 }

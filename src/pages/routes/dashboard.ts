@@ -152,6 +152,16 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         // The service (like the API) ignores a password unless privacy is 2; on the dashboard a
         // typed password means Password (the script also selects it as the person types).
         const password = str(body.password);
+        // a URL that already has a report: offer to re-run it, or to create another (the API
+        // always creates; a person most often meant the report they have)
+        // (not with a typed password: the offer's forms would have to carry it)
+        if (str(body.another) !== '1' && password === '') {
+          const existing = await services.reports.sameUrl(v.userId, form.url);
+          if (existing.length > 0) {
+            form.existing = existing[0]!;
+            return renderDashboard(request, reply, v, 200, {}, {}, null, form);
+          }
+        }
         const report = await services.reports.create(v.userId, {
           url: form.url,
           privacy: password !== '' ? 2 : request.body.privacy,
@@ -168,7 +178,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     },
   );
 
-  const backTo = (request: FastifyRequest) => safePath(str(bodyOf(request).back), '/dashboard', '/dashboard');
+  /** Where an action returns: a dashboard list, or the report page it was sent from. */
+  const backTo = (request: FastifyRequest, id?: number) => {
+    const back = str(bodyOf(request).back);
+    if (id !== undefined && safePath(back, '', `/reports/${id}`) === `/reports/${id}`) return back;
+    return safePath(back, '/dashboard', '/dashboard');
+  };
 
   /** A POST acting on one of the viewer's reports, then back to the dashboard with a notice. */
   const reportAction = <B>(
@@ -191,7 +206,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
           return dashboardWithErrors(request, reply, v, fieldErrors(validation), empty, `Report #${id}: `);
         try {
           const done = await act(v, id, bodyOf(request) as Partial<B>);
-          return reply.redirect(withParams(backTo(request), { done }), 303);
+          return reply.redirect(withParams(backTo(request, id), { done }), 303);
         } catch (err) {
           if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
           if (err instanceof AppError && err.status === 422 && err.fields) {

@@ -2,11 +2,12 @@
 // what is the services' decision (services.reports.forViewer); this file only renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ReportParams } from '../../web/requests.js';
-import { bodyOf, str, type PageContext } from '../context.js';
+import { html } from '../html.js';
+import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../views/forms.js';
 import { historySection } from '../views/history.js';
-import { reportView } from '../views/report.js';
+import { formatDate, printStylesheet, reportView } from '../views/report.js';
 
 export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services, kit } = ctx;
@@ -42,14 +43,40 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       const viewer = await ctx.viewerFor(request, reply);
       const history = historySection(await services.reports.pageHistory(report));
       if (access === 'public') reply.header('cache-control', 'private, no-cache');
+      const owner = access === 'owner';
+      const done = owner ? rawQuery(request, ['done']).done : undefined;
+      const notice =
+        done && NOTICES[done]
+          ? html`<p class="alert alert--success no-print" role="status">${NOTICES[done]!}</p>`
+          : '';
       return ctx.send(
         reply,
         200,
         `Report for ${report.url}`,
         viewer,
-        reportView(report, { owner: access === 'owner', history }),
-        { loginNext: `/reports/${id}` },
+        html`${notice}${reportView(report, { owner, history, ...(owner && viewer.csrf ? { csrf: viewer.csrf } : {}) })}`,
+        { loginNext: `/reports/${id}`, printCss: `/reports/${id}/print.css` },
       );
+    },
+  );
+
+  // The print stylesheet of one report: the running header (its URL and date) and page
+  // numbers in @page margin boxes, which need the report's own text; same access as the page.
+  app.get<{ Params: { id: number } }>(
+    '/reports/:id/print.css',
+    { schema: { params: ReportParams }, attachValidation: true },
+    async (request, reply) => {
+      if (request.validationError) return ctx.notFoundPage(request, reply);
+      const id = request.params.id;
+      const found = await services.reports.forViewer(id, await ctx.viewerOf(request), (rid, updatedAt) =>
+        kit.hasAccess(request, rid, updatedAt),
+      );
+      if (!found || found.access === 'locked') return ctx.notFoundPage(request, reply);
+      return reply
+        .code(200)
+        .header('content-type', 'text/css; charset=utf-8')
+        .header('cache-control', 'private, no-cache')
+        .send(printStylesheet(found.report.url, formatDate(found.report.generatedAt)));
     },
   );
 

@@ -4,6 +4,7 @@ import type {
   ListProjectsQuery,
   ListReportsQuery,
   Page,
+  ProjectStats,
   ProjectSummary,
   ReportSummary,
   ReportTrend,
@@ -21,6 +22,33 @@ export interface CreateFormState {
   url: string;
   privacy: string;
   errors: Record<string, string[]>;
+  /** the newest report of this URL, when one exists: re-run it, or create another */
+  existing?: ReportSummary;
+}
+
+/** "You already have a report of this URL": re-run it, or create another. */
+function existingOffer(csrf: string, state: CreateFormState): SafeHtml | '' {
+  const r = state.existing;
+  if (!r) return '';
+  return html`<div class="alert alert--notice existing-offer" role="status">
+  <p>You already have a report of <strong>${r.url}</strong>: <a href="/reports/${r.id}">#${r.id}</a>, ${r.score}/100, ${formatDate(r.generatedAt)}.</p>
+  <div class="existing-offer__actions">
+    <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Auditing again… this takes a few seconds">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="back" value="/reports/${r.id}">
+      <button type="submit" class="button button--primary">Re-run the existing report</button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>
+    <form method="post" action="/dashboard/reports" data-busy="Auditing… this takes a few seconds">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="url" value="${state.url}">
+      <input type="hidden" name="privacy" value="${state.privacy}">
+      <input type="hidden" name="another" value="1">
+      <button type="submit" class="button">Create another report</button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>
+  </div>
+</div>`;
 }
 
 function flashView(f: Flash | null | undefined): SafeHtml | '' {
@@ -66,6 +94,7 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
   const pwErr = state.errors.password?.length ? true : false;
   return html`<section class="card" aria-labelledby="create-title">
   <h2 id="create-title">Audit a page</h2>
+  ${existingOffer(csrf, state)}
   <form method="post" action="/dashboard/reports" class="create-form" data-busy="Auditing… this takes a few seconds">
     <input type="hidden" name="_csrf" value="${csrf}">
     <div class="field field--grow">
@@ -222,6 +251,23 @@ export interface ProjectsData {
   raw: Record<string, string>;
   query: ListProjectsQuery | null;
   list: Page<ProjectSummary> | null;
+  /** each listed project's statistics (services.projects.stats) */
+  stats?: Map<string, ProjectStats>;
+}
+
+/** A project's statistics: average and worst score, results by band, last audit. */
+function projectStatsView(p: ProjectSummary, s: ProjectStats | undefined): SafeHtml {
+  if (!s) return html`<p class="report-row__meta">${p.reportsCount} report${p.reportsCount === 1 ? '' : 's'}</p>`;
+  const bands = (['good', 'decent', 'bad'] as const).map(
+    (b) => html`<li class="band-count">${resultBadge(b)}<span class="band-count__n">${s.bands[b]}</span></li>`,
+  );
+  return html`<dl class="project-stats">
+  <div><dt>Reports</dt><dd>${s.reports}</dd></div>
+  <div><dt>Average score</dt><dd>${s.averageScore}</dd></div>
+  <div><dt>Worst score</dt><dd>${s.worstScore}</dd></div>
+  <div><dt>Last audit</dt><dd><time datetime="${s.lastAuditAt}">${formatDate(s.lastAuditAt)}</time></dd></div>
+</dl>
+<ul class="band-counts" aria-label="Reports by result">${bands}</ul>`;
 }
 
 export function projectsView(d: ProjectsData): SafeHtml {
@@ -247,7 +293,8 @@ ${flashView(d.flash)}
           (p) => html`<li class="project-row">
   <div class="project-row__main">
     <a href="/dashboard?project=${encodeURIComponent(p.project)}" class="project-row__name">${p.project}</a>
-    <p class="report-row__meta">${p.reportsCount} report${p.reportsCount === 1 ? '' : 's'} · since ${formatDate(p.createdAt)}</p>
+    ${projectStatsView(p, d.stats?.get(p.project))}
+    <p class="report-row__meta"><a href="/dashboard?project=${encodeURIComponent(p.project)}">Open its reports</a> · since ${formatDate(p.createdAt)}</p>
   </div>
   <form method="post" action="/dashboard/projects/${encodeURIComponent(p.project)}/delete" data-confirm="Delete the project ${p.project} and all its reports?">
     <input type="hidden" name="_csrf" value="${d.csrf}">

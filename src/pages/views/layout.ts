@@ -23,6 +23,8 @@ export interface LayoutOptions {
   mainClass?: string;
   /** path to come back to after signing in (the header's sign-in link) */
   loginNext?: string;
+  /** a page's own print stylesheet (media=print), e.g. a report's running header */
+  printCss?: string;
 }
 
 const FAVICON =
@@ -36,11 +38,13 @@ export function layout(o: LayoutOptions): SafeHtml {
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
           <a href="/dashboard/webhooks">Webhooks</a>
+          <a href="/keys">API keys</a>
+          <a href="/docs">API reference</a>
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">
             <button type="submit" class="link-button">Sign out <span class="visually-hidden">(${o.viewer.name})</span></button>
           </form>`
-      : html`<a href="${next}">Sign in</a>`;
+      : html`<a href="/docs">API reference</a> <a href="${next}">Sign in</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -52,7 +56,8 @@ export function layout(o: LayoutOptions): SafeHtml {
 <title>${o.title} · Pagegrade</title>
 <link rel="icon" href="${FAVICON}">
 <link rel="stylesheet" href="${o.assets.css}">
-<script src="${o.assets.js}" defer></script>
+${o.printCss ? html`<link rel="stylesheet" href="${o.printCss}" media="print">
+` : ''}<script src="${o.assets.js}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>

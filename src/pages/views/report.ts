@@ -6,6 +6,7 @@ import {
   CATEGORIES,
   PRIORITIES,
   type CheckResult,
+  type CheckValue,
   type Details,
   type Priority,
   type ResultBand,
@@ -20,6 +21,7 @@ import {
 } from '../../analyzer/vocabulary.js';
 import { displayCheckValue, formatBytes } from '../../analyzer/format.js';
 import type { StoredReport } from '../../services/types.js';
+import { scoreResults } from '../../analyzer/scoring.js';
 import { html, join, raw, type SafeHtml } from '../html.js';
 import { renderSection } from './render-section.js';
 
@@ -134,9 +136,13 @@ function renderValue(c: CheckResult): SafeHtml | '' {
   return html`<p class="check__value"><span class="check__label">Found:</span> ${shown}</p>`;
 }
 
+/** Rows of a check's details that print (the rest are online: the report stays short). */
+const PRINT_ROWS = 5;
+
 function more(shown: number, total: number, truncated: number | undefined): SafeHtml | '' {
   const n = total - shown + (truncated ?? 0);
-  return n > 0 ? html`<p class="details__more">… and ${n} more</p>` : '';
+  const inPrint = total + (truncated ?? 0) - Math.min(shown, PRINT_ROWS);
+  return html`${n > 0 ? html`<p class="details__more">… and ${n} more</p>` : ''}${shown > PRINT_ROWS ? html`<p class="details__print-more print-only">… and ${inPrint} more in the online report</p>` : ''}`;
 }
 
 /** Renders a check's details by their type only (never by check id). */
@@ -193,23 +199,103 @@ function failedByPriority(checks: CheckResult[]): Record<Priority, number> {
   return out;
 }
 
+/** A failed check worth fixing first, with what fixing it is worth. */
+export interface FixFirst {
+  check: CheckResult;
+  /** overall score points gained if this check alone passed */
+  points: number;
+  /** its category's score points gained */
+  categoryPoints: number;
+}
+
+/** At most `limit` failed checks: high priority first, then by impact (score points gained, overall then in its category), then by title. */
+export function fixFirst(checks: CheckResult[], limit = 10): FixFirst[] {
+  const base = scoreResults(checks);
+  const gains = checks
+    .filter((c) => c.passed === false)
+    .map((c) => {
+      const fixed = scoreResults(checks.map((x) => (x === c ? { ...x, passed: true } : x)));
+      return {
+        check: c,
+        points: fixed.score - base.score,
+        categoryPoints: fixed.categories[c.category].score - base.categories[c.category].score,
+      };
+    });
+  return gains
+    .sort(
+      (a, b) =>
+        PRIORITY_ORDER[a.check.priority] - PRIORITY_ORDER[b.check.priority] ||
+        b.points - a.points ||
+        b.categoryPoints - a.categoryPoints ||
+        a.check.title.localeCompare(b.check.title) ||
+        a.check.id.localeCompare(b.check.id),
+    )
+    .slice(0, limit);
+}
+
+/** The audited page's title (the title check's value), or null. */
+export function pageTitle(report: StoredReport): string | null {
+  const v = report.results.title?.value;
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
 export interface ReportViewOptions {
   /** the signed-in owner is looking: show privacy and a link to the dashboard */
   owner: boolean;
   /** the history section (views/history.ts), placed after the overview */
   history?: SafeHtml | '';
+  /** the owner's CSRF token, for the Re-run form (owner only) */
+  csrf?: string;
 }
 
-export function reportView(report: StoredReport, opts: ReportViewOptions): SafeHtml {
-  const checks = Object.values(report.results);
-  const failed = failedByPriority(checks);
-  const totalFailed = failed.high + failed.medium + failed.low;
-  const totalPassed = checks.filter((c) => c.passed === true).length;
-  const totalInconclusive = checks.length - totalFailed - totalPassed;
-  const p = report.page;
-  const requests = Object.entries(p.requests ?? {}).filter(([, n]) => n > 0);
+// --- sections (each a function, in page order) ----------------------------------------------
 
-  const categoryCards = CATEGORIES.map((cat) => {
+/** The owner's bar (screen only): privacy, Re-run, the project's reports. */
+export function ownerBarSection(report: StoredReport, opts: ReportViewOptions): SafeHtml | '' {
+  if (!opts.owner) return '';
+  const project = `/dashboard?project=${encodeURIComponent(report.project)}`;
+  const rerun = opts.csrf
+    ? html`<form method="post" action="/dashboard/reports/${report.id}/rerun" data-busy="Auditing again… this takes a few seconds">
+      <input type="hidden" name="_csrf" value="${opts.csrf}">
+      <input type="hidden" name="back" value="/reports/${report.id}">
+      <button type="submit" class="button button--small button--primary">Re-run</button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>`
+    : '';
+  return html`<div class="owner-bar no-print">
+  <p class="owner-bar__text">You own this report · <strong>${PRIVACY_LABELS[report.privacy]}</strong> · Project <a href="${project}">${report.project}</a></p>
+  <div class="owner-bar__actions">
+    ${rerun}
+    <a class="button button--small" href="${project}">All reports of ${report.project}</a>
+  </div>
+</div>`;
+}
+
+/** Page one's head: the page's title and URL, the date, the score and its band. */
+export function summarySection(report: StoredReport): SafeHtml {
+  const title = pageTitle(report);
+  return html`<header class="summary band-${report.result}">
+  <div class="summary__gauge">
+    ${gauge(report.score, report.result)}
+    ${resultBadge(report.result)}
+  </div>
+  <div class="summary__text">
+    <p class="eyebrow">Audit report · ${report.project}</p>
+    <h1 class="summary__title${title ? '' : ' summary__url'}">${title ?? report.url}</h1>
+    ${title ? html`<p class="summary__url">${report.url}</p>` : ''}
+    <dl class="facts facts--summary">
+      ${report.finalUrl !== report.url ? html`<div><dt>Final URL</dt><dd class="break">${report.finalUrl}</dd></div>` : ''}
+      <div><dt>Audited</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
+      <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
+    </dl>
+    <p class="summary__actions no-print"><button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
+  </div>
+</header>`;
+}
+
+/** The four category scores (page one). */
+export function categoriesSection(report: StoredReport): SafeHtml {
+  const cards = CATEGORIES.map((cat) => {
     const s = report.categories[cat];
     if (!s) return '';
     const band = bandOf(s.score);
@@ -223,51 +309,40 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
   </a>
 </li>`;
   });
-
-  const sections = CATEGORIES.map((cat) => {
-    const list = sortChecks(checks.filter((c) => c.category === cat));
-    if (list.length === 0) return '';
-    const s = report.categories[cat];
-    return html`<section class="category" id="category-${cat}" aria-labelledby="category-${cat}-title">
-  <div class="category__head">
-    <h2 id="category-${cat}-title">${CATEGORY_NAMES[cat]}</h2>
-    ${s ? html`<p class="category__score"><strong>${s.score}</strong>/100 · ${s.passed} passed · ${s.failed} failed</p>` : ''}
-  </div>
-  <p class="category__blurb">${CATEGORY_BLURBS[cat]}</p>
-  <ol class="checks">${list.map(renderCheck)}</ol>
+  return html`<section class="panel categories-panel" aria-labelledby="categories-title">
+  <h2 class="panel__title" id="categories-title">Categories</h2>
+  <ul class="category-cards">${cards}</ul>
 </section>`;
-  });
+}
 
-  const ownerBar = opts.owner
-    ? html`<p class="owner-bar no-print">You own this report · <strong>${PRIVACY_LABELS[report.privacy]}</strong> · <a href="/dashboard?project=${encodeURIComponent(report.project)}">Manage it on the dashboard</a></p>`
-    : '';
+/** "Fix these first": the failed checks by priority and impact, at most 10 (page one). */
+export function fixFirstSection(report: StoredReport): SafeHtml {
+  const list = fixFirst(Object.values(report.results));
+  const item = ({ check: c, points }: FixFirst) => html`<li class="fix-first__item">
+  <a class="fix-first__title" href="#check-${c.id}">${c.title}</a>
+  <span class="fix-first__meta"><span class="priority priority--${c.priority}">${PRIORITY_LABELS[c.priority]} priority</span> · ${CATEGORY_NAMES[c.category]}${points > 0 ? html` · <span class="fix-first__gain">+${points} point${points === 1 ? '' : 's'}</span>` : ''}</span>
+  ${c.message && c.message !== c.title ? html`<span class="fix-first__message">${c.message}</span>` : ''}
+</li>`;
+  const body =
+    list.length === 0
+      ? html`<p class="fix-first__none">Nothing failed: every check that could be judged passed.</p>`
+      : html`<ol class="fix-first__list">${list.map(item)}</ol>`;
+  return html`<section class="panel fix-first" aria-labelledby="fix-first-title">
+  <h2 class="panel__title" id="fix-first-title">Fix these first</h2>
+  ${body}
+</section>`;
+}
 
-  return html`${ownerBar}
-<article class="report">
-<header class="summary band-${report.result}">
-  <div class="summary__gauge">
-    ${gauge(report.score, report.result)}
-    ${resultBadge(report.result)}
-  </div>
-  <div class="summary__text">
-    <p class="eyebrow">Audit report · ${report.project}</p>
-    <h1 class="summary__url">${report.url}</h1>
-    <dl class="facts facts--summary">
-      ${report.finalUrl !== report.url ? html`<div><dt>Final URL</dt><dd class="break">${report.finalUrl}</dd></div>` : ''}
-      <div><dt>Generated</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
-      <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
-    </dl>
-    <p class="summary__actions no-print"><button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
-  </div>
-</header>
-
-<section class="overview" aria-labelledby="overview-title">
-  <h2 id="overview-title" class="visually-hidden">Overview</h2>
-  <div class="panel">
-    <h3 class="panel__title">Categories</h3>
-    <ul class="category-cards">${categoryCards}</ul>
-  </div>
-  <div class="panel panel--split">
+/** Failed checks by priority, and the page's facts. */
+export function factsSection(report: StoredReport): SafeHtml {
+  const checks = Object.values(report.results);
+  const failed = failedByPriority(checks);
+  const totalFailed = failed.high + failed.medium + failed.low;
+  const totalPassed = checks.filter((c) => c.passed === true).length;
+  const totalInconclusive = checks.length - totalFailed - totalPassed;
+  const p = report.page;
+  const requests = Object.entries(p.requests ?? {}).filter(([, n]) => n > 0);
+  return html`<section class="panel panel--split facts-panel" aria-label="Failed checks and page facts">
     <div>
       <h3 class="panel__title">Failed checks by priority</h3>
       <ul class="priority-counts">
@@ -290,11 +365,85 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
         ${requests.length ? html`<div class="facts__wide"><dt>Resources</dt><dd>${requests.map(([k, n], i) => html`${i ? ' · ' : ''}${k} ${n}`)}</dd></div>` : ''}
       </dl>
     </div>
-  </div>
-</section>
+</section>`;
+}
 
+/** A value in one short line (the passed checks' table). */
+function shortValue(value: CheckValue | undefined): string {
+  if (value === undefined || value === null || value === '') return '';
+  const text = Array.isArray(value)
+    ? value.join(', ')
+    : typeof value === 'boolean'
+      ? value
+        ? 'Yes'
+        : 'No'
+      : String(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** Passed checks: one line each, collapsed on screen (details), listed in print. */
+function passedTable(cat: string, list: CheckResult[]): SafeHtml | '' {
+  if (list.length === 0) return '';
+  const row = (c: CheckResult) =>
+    html`<tr id="check-${c.id}" class="passed-table__row"><td class="passed-table__title">${c.title}</td><td class="passed-table__priority">${PRIORITY_LABELS[c.priority]}</td><td class="passed-table__value">${shortValue(c.value)}</td></tr>`;
+  return html`<details class="passed-checks" id="passed-${cat}">
+  <summary class="passed-checks__summary">${ICONS.passed}<span>${list.length} passed check${list.length === 1 ? '' : 's'}</span></summary>
+  <table class="passed-table">
+    <thead><tr><th scope="col">Passed check</th><th scope="col">Priority</th><th scope="col">Found</th></tr></thead>
+    <tbody>${list.map(row)}</tbody>
+  </table>
+</details>`;
+}
+
+/** One category: its failed and not-judged checks in full, then its passed ones compact. */
+export function categorySection(report: StoredReport, cat: (typeof CATEGORIES)[number]): SafeHtml | '' {
+  const list = sortChecks(Object.values(report.results).filter((c) => c.category === cat));
+  if (list.length === 0) return '';
+  const s = report.categories[cat];
+  const open = list.filter((c) => c.passed !== true);
+  const passed = list.filter((c) => c.passed === true);
+  return html`<section class="category" id="category-${cat}" aria-labelledby="category-${cat}-title">
+  <div class="category__head">
+    <h2 id="category-${cat}-title">${CATEGORY_NAMES[cat]}</h2>
+    ${s ? html`<p class="category__score"><strong>${s.score}</strong>/100 · ${s.passed} passed · ${s.failed} failed</p>` : ''}
+  </div>
+  <p class="category__blurb">${CATEGORY_BLURBS[cat]}</p>
+  ${open.length ? html`<ol class="checks">${open.map(renderCheck)}</ol>` : ''}
+  ${passedTable(cat, passed)}
+</section>`;
+}
+
+export function reportView(report: StoredReport, opts: ReportViewOptions): SafeHtml {
+  return html`${ownerBarSection(report, opts)}
+<article class="report">
+<div class="first-page">
+${summarySection(report)}
+${categoriesSection(report)}
+${fixFirstSection(report)}
+</div>
+${factsSection(report)}
 ${opts.history ?? ''}
 ${renderSection(report)}
-${sections}
+${CATEGORIES.map((cat) => categorySection(report, cat))}
 </article>`;
+}
+
+/** A CSS string literal (quotes, backslashes, line breaks and angle brackets escaped). */
+function cssString(text: string): string {
+  return `"${text.replace(/[\\"\n\r\f<>]/g, (ch) => `\\${ch.codePointAt(0)!.toString(16)} `)}"`;
+}
+
+/**
+ * The report's print stylesheet: a running header with its URL and date and "Page n of N" in
+ * @page margin boxes (Chromium ≥ 131 prints them; other browsers print without them).
+ */
+export function printStylesheet(url: string, date: string): string {
+  const shownUrl = url.length > 90 ? `${url.slice(0, 89)}…` : url;
+  return `@page {
+  @top-left { content: ${cssString(shownUrl)}; font: 8pt system-ui, sans-serif; color: #555; }
+  @top-right { content: ${cssString(`Audited ${date}`)}; font: 8pt system-ui, sans-serif; color: #555; }
+  @bottom-left { content: "Pagegrade audit report"; font: 8pt system-ui, sans-serif; color: #555; }
+  @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8pt system-ui, sans-serif; color: #555; }
+}
+`;
 }
