@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../test/helpers/fixture-server.js';
 import { distIsCurrent } from '../scripts/dist-state.mjs';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
@@ -73,11 +74,6 @@ function run(argv: string[], expectCodes: number[] = [0]): Promise<Sample> {
     });
   });
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 const cases: [string, string[], number[]][] = [
   ['node -e 0 (baseline)', ['-e', '0'], [0]],

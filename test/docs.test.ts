@@ -2,7 +2,9 @@
 // registry and the scoring table; when they do not, the message says how to refresh them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { docsState, regenerate } from '../scripts/docs-tables.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { docsState, regenerate, ROOT } from '../scripts/docs-tables.js';
 import { checks } from '../src/analyzer/checks/index.js';
 
 test('docs: the committed generated sections are current (run npm run docs)', () => {
@@ -27,4 +29,25 @@ test('docs: a stale section is rewritten, an unknown one is refused', () => {
   assert.notEqual(fresh, stale);
   assert.match(fresh, /\| high \| 10 \|/);
   assert.throws(() => regenerate('<!-- generated:nope -->\n<!-- /generated:nope -->', 'x.md'), /unknown/);
+});
+
+test('docs: every relative link in README.md and docs/ points to a file of the repository', () => {
+  const files = [
+    'README.md',
+    'BENCHMARKS.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const broken: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!.split('#')[0]!;
+      if (target === '' || /^[a-z]+:/i.test(target)) continue;
+      const resolved = resolve(dirname(join(ROOT, file)), target);
+      if (!resolved.startsWith(ROOT) || !existsSync(resolved)) broken.push(`${file}: ${m[1]}`);
+    }
+  }
+  assert.deepEqual(broken, [], 'links that do not resolve inside a plain clone');
 });

@@ -80,6 +80,11 @@ export function clip(s: string, max = 120): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
+/** the singular or plural form for a count: agree(1, 'is', 'are') → "is" */
+export function agree(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
 /** "1 image" / "3 images" */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -1,7 +1,7 @@
 // <img> without explicit width and height: the browser cannot reserve its box, so the layout
 // shifts when the image arrives (Cumulative Layout Shift).
 import type { CheckDefinition } from '../types.js';
-import { clip, tableDetails } from '../types.js';
+import { agree, clip, plural, tableDetails } from '../types.js';
 
 const LENGTH = /^\s*\d+(?:\.\d+)?\s*(?:px)?\s*$/i;
 
@@ -42,7 +42,7 @@ const check: CheckDefinition = {
     if (rows.length > max) {
       return {
         passed: false,
-        message: `${rows.length} of ${total} images lack a numeric width and height attribute${max > 0 ? ` (at most ${max} allowed)` : ''}, so the page shifts as they load.`,
+        message: `${rows.length} of ${plural(total, 'image')} ${agree(rows.length, 'lacks', 'lack')} a numeric width and height attribute${max > 0 ? ` (at most ${max} allowed)` : ''}, so the page shifts as ${agree(rows.length, 'it loads', 'they load')}.`,
         value: rows.length,
         ...extra,
       };
@@ -51,7 +51,9 @@ const check: CheckDefinition = {
       passed: true,
       message:
         rows.length === 0
-          ? `All ${total} images declare width and height.`
+          ? total === 1
+            ? 'The only image declares width and height.'
+            : `All ${total} images declare width and height.`
           : `${rows.length} of ${total} images lack width or height, within the ${max} allowed.`,
       value: rows.length,
       ...extra,

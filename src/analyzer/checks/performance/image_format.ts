@@ -1,4 +1,4 @@
-import { clip, listDetails, type CheckDefinition } from '../types.js';
+import { agree, clip, listDetails, plural, type CheckDefinition } from '../types.js';
 
 const LEGACY_EXT = /\.(jpe?g|png|gif|bmp|tiff?)$/i;
 const MODERN = new Set(['image/avif', 'image/webp', 'image/jxl']);
@@ -48,7 +48,7 @@ const check: CheckDefinition = {
       };
     return {
       passed: false,
-      message: `${legacy.length} of ${judged} images are JPEG, PNG, GIF or BMP; serve them as AVIF or WebP.`,
+      message: `${legacy.length} of ${plural(judged, 'image')} ${agree(legacy.length, 'is', 'are')} JPEG, PNG, GIF or BMP; serve ${agree(legacy.length, 'it', 'them')} as AVIF or WebP.`,
       value: legacy.length,
       details: listDetails(legacy),
     };

@@ -1,8 +1,5 @@
+import { formatBytes as kb } from '../../format.js';
 import type { CheckDefinition } from '../types.js';
-
-function kb(bytes: number): string {
-  return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} kB`;
-}
 
 const check: CheckDefinition = {
   id: 'page_size',
@@ -23,7 +20,7 @@ const check: CheckDefinition = {
     if (a.htmlBytes > max) {
       return {
         passed: false,
-        message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${t.max_kb} kB.`,
+        message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${kb(max)}.`,
         value: a.htmlBytes,
       };
     }

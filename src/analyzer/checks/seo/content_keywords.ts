@@ -1,4 +1,4 @@
-import type { CheckDefinition } from '../types.js';
+import { agree, plural, type CheckDefinition } from '../types.js';
 
 /** Common function words in the languages we see most; they say nothing about the topic. */
 const STOPWORDS = new Set(
@@ -83,7 +83,7 @@ const check: CheckDefinition = {
     }
     return {
       passed: true,
-      message: `${found.length} of the title's ${words.length} keywords appear in the text: ${found.join(', ')}.`,
+      message: `${found.length} of the title's ${plural(words.length, 'keyword')} ${agree(found.length, 'appears', 'appear')} in the text: ${found.join(', ')}.`,
       value: found,
     };
   },

@@ -55,7 +55,12 @@ const check: CheckDefinition = {
         details: tableDetails(['href', 'text', 'problem'], rows),
       };
     }
-    return { passed: true, message: `All ${links} links have a crawlable href.`, value: 0 };
+    return {
+      passed: true,
+      message:
+        links === 1 ? 'The only link has a crawlable href.' : `All ${links} links have a crawlable href.`,
+      value: 0,
+    };
   },
 };
 

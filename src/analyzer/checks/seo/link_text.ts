@@ -4,7 +4,7 @@
 // Skipped like Lighthouse's link-text: nofollow links, non-http(s) links, links to this page.
 // A link whose text is code (inside <code>, or all of it in <code>) is never judged generic.
 import type { CheckDefinition } from '../types.js';
-import { clip, tableDetails } from '../types.js';
+import { agree, clip, plural, tableDetails } from '../types.js';
 
 const GENERIC: Record<string, ReadonlySet<string>> = {
   en: new Set([
@@ -312,7 +312,7 @@ const check: CheckDefinition = {
     if (rows.length > max) {
       return {
         passed: false,
-        message: `${rows.length} of ${judged} links have generic text (${examples})${max > 0 ? `; at most ${max} allowed` : ''}.`,
+        message: `${rows.length} of ${plural(judged, 'link')} ${agree(rows.length, 'has', 'have')} generic text (${examples})${max > 0 ? `; at most ${max} allowed` : ''}.`,
         value: rows.length,
         ...(details ? { details } : {}),
       };
@@ -321,8 +321,10 @@ const check: CheckDefinition = {
       passed: true,
       message:
         rows.length === 0
-          ? `All ${judged} links have descriptive text.`
-          : `${rows.length} of ${judged} links have generic text (${examples}), within the ${max} allowed.`,
+          ? judged === 1
+            ? 'The only link has descriptive text.'
+            : `All ${judged} links have descriptive text.`
+          : `${rows.length} of ${plural(judged, 'link')} ${agree(rows.length, 'has', 'have')} generic text (${examples}), within the ${max} allowed.`,
       value: rows.length,
       ...(details ? { details } : {}),
     };
