@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { analyze, FetchError, normalizeUrl, type AuditReport } from '../analyzer/index.js';
+import { didYouMean } from '../analyzer/url.js';
 import { CATEGORIES, RESULTS } from '../analyzer/types.js';
 import { diffRuns, isRegression, regressionReasons, type DiffInput } from '../services/diff.js';
 import { loadCliConfig } from './config.js';
@@ -106,7 +107,8 @@ export function registerAuditCommand(program: Command): void {
     )
     .action(async (url: string, opts: AuditOptions) => {
       const config = loadCliConfig();
-      if (normalizeUrl(url) === null) throw new CliError(`"${url}" is not an absolute http or https URL.`);
+      if (normalizeUrl(url) === null)
+        throw new CliError(`"${url}" is not an absolute http or https URL${didYouMean(url)}${didYouMean(url) ? '' : '.'}`);
       if (opts.failOnRegression && opts.baseline === undefined)
         throw new CliError(
           '--fail-on-regression needs --baseline FILE (a saved `pagegrade audit --json` output).',

@@ -14,6 +14,7 @@ import {
   ReportParams,
   StoreReportBody,
   UpdateReportBody,
+  privacyOf,
 } from '../../web/requests.js';
 import {
   bodyOf,
@@ -136,7 +137,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         // the service ignores a password unless privacy is 2
         const report = await services.reports.create(v.userId, {
           url: form.url,
-          privacy: request.body.privacy,
+          privacy: request.body.privacy === undefined ? undefined : privacyOf(request.body.privacy),
           password: str(body.password) || null,
         });
         return reply.redirect(`/reports/${report.id}`, 303);
@@ -192,7 +193,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
   reportAction<UpdateReportBody>('/dashboard/reports/:id/privacy', UpdateReportBody, async (v, id, body) => {
     const password = str(body.password);
     await services.reports.update(v.userId, id, {
-      ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
+      ...(body.privacy !== undefined ? { privacy: privacyOf(body.privacy) } : {}),
       ...(password !== '' ? { password } : {}),
     });
     return 'privacy';
