@@ -6,6 +6,7 @@
 import { Type, type TSchema } from 'typebox';
 import { CATEGORIES, PRIORITIES, RESULTS } from '../analyzer/types.js';
 import { RUN_SOURCES, RUN_STATUSES } from '../services/types.js';
+import { Warning } from '../web/warnings.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
@@ -23,10 +24,23 @@ export {
   ProjectParams,
   ReportParams,
   RunParams,
-  StoreReportBody,
-  UpdateReportBody,
 } from '../web/requests.js';
-import { PER_PAGE } from '../web/requests.js';
+import { PER_PAGE, StoreReportBody as StoreBody, UpdateReportBody as UpdateBody } from '../web/requests.js';
+import * as ex from './examples.js';
+
+/**
+ * The schema with one example (the OpenAPI document shows it as the media type's `example`;
+ * the document's lint checks it against the schema). A copy: shared schemas stay as they are.
+ */
+export const withExample = <T extends TSchema>(schema: T, example: unknown): T =>
+  ({ ...schema, examples: [example] }) as T;
+
+export const StoreReportBody = withExample(StoreBody, {
+  url: 'https://example.com/pricing',
+  privacy: 2,
+  password: 's3cret',
+});
+export const UpdateReportBody = withExample(UpdateBody, { privacy: 1, results: 1 });
 
 // ---------------------------------------------------------------------------------------
 // Responses
@@ -155,7 +169,23 @@ export const Report = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReportEnvelope = Type.Object({ data: Report }, { additionalProperties: false });
+export const ReportEnvelope = withExample(Type.Object({ data: Report }, { additionalProperties: false }), {
+  data: ex.report,
+});
+
+/** A store or update: the report, and `warnings` when part of the request was ignored. */
+export const ReportWriteEnvelope = Type.Object(
+  {
+    data: Report,
+    warnings: Type.Optional(
+      Type.Array(Warning, {
+        description:
+          'Present when part of the request was not applied, e.g. a `password` sent without `privacy` 2 (the SPEC ignores it; the report has no password).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const Project = Type.Object(
   {
@@ -194,12 +224,15 @@ export const paginated = <T extends TSchema>(item: T) =>
     { additionalProperties: false },
   );
 
-export const ReportList = paginated(ReportSummary);
-export const ProjectList = paginated(Project);
+export const ReportList = withExample(paginated(ReportSummary), {
+  data: [ex.reportSummary],
+  ...ex.reportListMeta,
+});
+export const ProjectList = withExample(paginated(Project), { data: [ex.project], ...ex.projectListMeta });
 
 export const ReportDeleted = Type.Object(
   { id: Type.Integer(), object: Type.Literal('report'), deleted: Type.Literal(true) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ id: 42, object: 'report', deleted: true }] },
 );
 export const ProjectDeleted = Type.Object(
   {
@@ -208,10 +241,16 @@ export const ProjectDeleted = Type.Object(
     deleted: Type.Literal(true),
     reports_deleted: Type.Integer({ minimum: 0 }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ project: 'example.com', object: 'project', deleted: true, reports_deleted: 3 }],
+  },
 );
 
-export const Health = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
+export const Health = Type.Object(
+  { status: Type.Literal('ok') },
+  { additionalProperties: false, examples: [{ status: 'ok' }] },
+);
 
 // ---------------------------------------------------------------------------------------
 // History (docs/history.md)
@@ -262,8 +301,10 @@ export const Run = Type.Object(
   { additionalProperties: false },
 );
 
-export const RunList = paginated(RunSummary);
-export const RunEnvelope = Type.Object({ data: Run }, { additionalProperties: false });
+export const RunList = withExample(paginated(RunSummary), { data: [ex.runSummary], ...ex.runListMeta });
+export const RunEnvelope = withExample(Type.Object({ data: Run }, { additionalProperties: false }), {
+  data: ex.run,
+});
 
 const CheckState = Type.String({ enum: ['passed', 'failed', 'inconclusive', 'absent'] });
 const CheckValue = Type.Union([
@@ -343,13 +384,17 @@ export const ReportDiff = Type.Object(
   },
   { additionalProperties: false },
 );
-export const ReportDiffEnvelope = Type.Object({ data: ReportDiff }, { additionalProperties: false });
+export const ReportDiffEnvelope = withExample(
+  Type.Object({ data: ReportDiff }, { additionalProperties: false }),
+  { data: ex.diff },
+);
 
 /** The error responses a route may give, for its `response` schema (documentation). */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBody> {
   const descriptions: Record<number, string> = {
     400: 'The body cannot be parsed, or JSON that is not an object.',
     401: 'No valid API key (`WWW-Authenticate: Bearer`).',
+    403: 'The API key lacks the scope this operation needs.',
     404: 'No such resource for this key.',
     405: 'A method the path does not take (`Allow`).',
     413: 'A body over 1 MB.',
@@ -357,6 +402,23 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
     422: 'An invalid parameter: `errors` names each field and what it allows.',
     429: 'Rate limit exceeded (`Retry-After`).',
     500: 'An unexpected fault.',
+    503: 'Not ready (the database is not reachable), or shutting down.',
+  };
+  const examples: Record<number, object> = {
+    400: { message: 'The body is not valid JSON.' },
+    401: { message: 'Unauthenticated: the API key is unknown or revoked.' },
+    403: { message: 'Forbidden: this API key lacks the write scope.' },
+    404: { message: 'No such report.' },
+    405: { message: 'Method not allowed.' },
+    413: { message: 'The request body is larger than 1 MB.' },
+    415: { message: 'Send the body as application/x-www-form-urlencoded or application/json.' },
+    422: {
+      message: 'The per_page must be one of: 10, 25, 50, 100.',
+      errors: { per_page: ['The per_page must be one of: 10, 25, 50, 100.'] },
+    },
+    429: { message: 'Too many requests.' },
+    500: { message: 'Internal server error.' },
+    503: { message: 'The database is not reachable.' },
   };
   return Object.fromEntries(
     statuses.map((s) => [
@@ -364,6 +426,7 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
       Type.Object(ErrorBody.properties, {
         description: descriptions[s] ?? 'Error.',
         additionalProperties: false,
+        examples: [examples[s] ?? { message: 'Error.' }],
       }),
     ]),
   );

@@ -8,7 +8,8 @@ import {
   WEBHOOK_EVENTS,
   envelope,
 } from '../services/webhook-events.js';
-import { paginated } from './schemas.js';
+import * as ex from './examples.js';
+import { paginated, withExample } from './schemas.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
@@ -16,15 +17,24 @@ const dateTime = (description: string) => Type.String({ format: 'date-time', des
 // ── requests: shared with the dashboard (src/web/webhook-requests.ts) ─────────────────
 
 export {
-  CreateWebhookBody,
   DELIVERY_STATUSES,
   DeliveryParams,
   ListDeliveriesQuery,
   ListWebhooksQuery,
-  UpdateWebhookBody,
   WebhookParams,
 } from '../web/webhook-requests.js';
-import { DELIVERY_STATUSES } from '../web/webhook-requests.js';
+import {
+  CreateWebhookBody as CreateBody,
+  DELIVERY_STATUSES,
+  UpdateWebhookBody as UpdateBody,
+} from '../web/webhook-requests.js';
+
+export const CreateWebhookBody = withExample(CreateBody, {
+  url: 'https://hooks.example.com/pagegrade',
+  events: ['report.created', 'report.regressed'],
+  description: 'CI',
+});
+export const UpdateWebhookBody = withExample(UpdateBody, { enabled: 1, events: ['report.created'] });
 
 // ── responses ─────────────────────────────────────────────────────────────────────────
 
@@ -56,7 +66,9 @@ export const Webhook = Type.Object(
   { additionalProperties: false },
 );
 
-export const WebhookEnvelope = Type.Object({ data: Webhook }, { additionalProperties: false });
+export const WebhookEnvelope = withExample(Type.Object({ data: Webhook }, { additionalProperties: false }), {
+  data: ex.webhook,
+});
 export const WebhookCreatedEnvelope = Type.Object(
   {
     data: Type.Object(
@@ -72,12 +84,12 @@ export const WebhookCreatedEnvelope = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ data: ex.webhookCreated }] },
 );
-export const WebhookList = paginated(Webhook);
+export const WebhookList = withExample(paginated(Webhook), { data: [ex.webhook], ...ex.webhookListMeta });
 export const WebhookDeleted = Type.Object(
   { id: Type.Integer(), object: Type.Literal('webhook'), deleted: Type.Literal(true) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ id: 7, object: 'webhook', deleted: true }] },
 );
 
 const deliveryFields = {
@@ -112,14 +124,23 @@ export const Delivery = Type.Object(
   },
   { additionalProperties: false },
 );
-export const DeliveryEnvelope = Type.Object({ data: Delivery }, { additionalProperties: false });
+export const DeliveryEnvelope = withExample(
+  Type.Object({ data: Delivery }, { additionalProperties: false }),
+  {
+    data: ex.delivery,
+  },
+);
 export const DeliveryWithPayloadEnvelope = Type.Object(
   {
     data: Type.Object(
       {
         ...deliveryFields,
         payload: Type.Object(
-          { type: Type.String(), timestamp: Type.String({ format: 'date-time' }), data: Type.Object({}) },
+          {
+            type: Type.String(),
+            timestamp: Type.String({ format: 'date-time' }),
+            data: Type.Object({}, { additionalProperties: true }),
+          },
           { description: 'The JSON body sent (see the `webhooks` of this document).' },
         ),
         links: Type.Object({ self: Type.String({ format: 'uri' }) }, { additionalProperties: false }),
@@ -127,9 +148,12 @@ export const DeliveryWithPayloadEnvelope = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ data: ex.deliveryWithPayload }] },
 );
-export const DeliveryList = paginated(Delivery);
+export const DeliveryList = withExample(paginated(Delivery), {
+  data: [ex.delivery],
+  ...ex.deliveryListMeta,
+});
 
 // ── OpenAPI `webhooks` ────────────────────────────────────────────────────────────────
 

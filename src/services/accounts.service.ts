@@ -25,8 +25,9 @@ import type { ApiKeyInfo, IssuedKey, Services, User } from './types.js';
 const TOUCH_INTERVAL_MS = 60_000;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/** Accounts need only the database, the configuration and the clock (the CLI's account commands use this alone). */
 export function createAccountServices(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, 'db' | 'config' | 'now'>,
 ): Pick<Services, 'auth' | 'users' | 'keys' | 'settings'> {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();

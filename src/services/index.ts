@@ -10,6 +10,7 @@ import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
+import { createScheduleServices } from './schedules.service.js';
 import { createReportEvents } from './report-events.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -39,11 +40,13 @@ export function createServices(deps: ServicesDeps): Services {
   const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);
   const ctx = { ...base, reportEvents };
   const accounts = createAccountServices(ctx);
+  const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
   return {
     ...accounts,
-    reports: { ...createReportServices(ctx), ...createHistoryServices(ctx) },
+    reports,
     projects: createProjectServices(ctx),
     webhooks,
+    schedules: createScheduleServices(ctx, reports),
   };
 }
 

@@ -38,6 +38,11 @@ export interface CheckDefinition {
   failTitle: string;
   /** how to fix it, one or two sentences (plain text) */
   howToFix: string;
+  /**
+   * When the check fails, precisely (Markdown, one line): the "fails when" column of the
+   * generated check table in docs/checks.md (`npm run docs`).
+   */
+  failsWhen: string;
   /** true when the check judges the page's content: a blocked page (bot challenge, 403…) makes it inconclusive */
   needsContent: boolean;
   /**

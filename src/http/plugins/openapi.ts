@@ -23,6 +23,7 @@ export async function registerOpenApi(
       info: {
         title: 'Pagegrade API',
         version: opts.version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Audit web pages and keep the reports. Every /api/v1 request carries `Authorization: Bearer <API key>`. ' +
           'Bodies may be application/x-www-form-urlencoded or application/json. Errors are `{message, errors?}`.',
@@ -36,6 +37,7 @@ export async function registerOpenApi(
         { name: 'projects', description: 'Reports grouped by site' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
+        { name: 'schedules', description: 'Scheduled re-audits of reports' },
       ],
       // the payloads Pagegrade POSTs to webhooks, one per event (OpenAPI 3.1 `webhooks`)
       webhooks: openApiWebhooks(),

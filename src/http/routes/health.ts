@@ -8,9 +8,23 @@ export function registerHealth(app: FastifyInstance, check: () => Promise<void>)
     '/healthz',
     {
       schema: {
+        operationId: 'getHealth',
         summary: 'Readiness',
+        description: 'No API key, not rate limited: 200 once the database answers a trivial query.',
+        security: [],
         tags: ['operations'],
-        response: { 200: Health, ...errorResponses(503) },
+        response: {
+          200: Health,
+          // Node's HTTP server itself answers a malformed request 400 and headers over 16 KB 431
+          // (no body) before the route runs: true of every path, documented here where it is
+          // the only 4xx there is (no key, no parameters, not rate limited)
+          '4XX': {
+            type: 'null',
+            description:
+              'A malformed HTTP request (400) or headers over 16 KB (431), answered by the server itself without a body.',
+          },
+          ...errorResponses(503),
+        },
       },
       config: { public: true },
     },

@@ -16,6 +16,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     '/projects',
     {
       schema: {
+        operationId: 'listProjects',
         summary: 'List projects',
         tags,
         security,
@@ -44,6 +45,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     '/projects/:project',
     {
       schema: {
+        operationId: 'deleteProject',
         summary: 'Delete a project and all its reports',
         tags,
         security,

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
 import type { Services } from '../../services/types.js';
+import { passwordWarnings } from '../../web/warnings.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../presenters/report.js';
@@ -12,6 +13,7 @@ import {
   ListReportsQuery,
   ReportDeleted,
   ReportEnvelope,
+  ReportWriteEnvelope,
   ReportList,
   ReportParams,
   StoreReportBody,
@@ -41,6 +43,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports',
     {
       schema: {
+        operationId: 'listReports',
         summary: 'List reports',
         tags,
         security,
@@ -68,6 +71,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports/:id',
     {
       schema: {
+        operationId: 'showReport',
         summary: 'Show a report',
         tags,
         security,
@@ -87,6 +91,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports',
     {
       schema: {
+        operationId: 'storeReport',
         summary: 'Audit a page and store the report',
         description:
           'Fetches and audits the page before answering. A page that cannot be fetched answers 422 under `errors.url`, and nothing is stored.',
@@ -94,7 +99,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         security,
         consumes: BODY_TYPES,
         body: StoreReportBody,
-        response: { 201: ReportEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
+        response: { 201: ReportWriteEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -106,7 +111,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         password: body.password ?? null,
       });
       const data = presentReport(report, config.publicUrl);
-      return reply.code(201).header('Location', data.links.self).send({ data });
+      const warnings = passwordWarnings(body.password, report.privacy);
+      return reply
+        .code(201)
+        .header('Location', data.links.self)
+        .send({ data, ...(warnings.length ? { warnings } : {}) });
     },
   );
 
@@ -116,6 +125,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       url: '/reports/:id',
       config: config404,
       schema: {
+        operationId: method === 'PUT' ? 'updateReport' : 'patchReport',
         summary: method === 'PUT' ? 'Update a report' : 'Update a report (same as PUT)',
         description:
           '`privacy`, `password`, and `results=1` to audit the page again (a re-audit that cannot fetch the page answers 422 and leaves the report as it was).',
@@ -124,7 +134,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         params: ReportParams,
         consumes: BODY_TYPES,
         body: UpdateReportBody,
-        response: { 200: ReportEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
+        response: { 200: ReportWriteEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
       },
       handler: async (request) => {
         const { userId } = requireAuth(request);
@@ -134,7 +144,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
         });
-        return { data: presentReport(report, config.publicUrl) };
+        const warnings = passwordWarnings(body.password, report.privacy);
+        return { data: presentReport(report, config.publicUrl), ...(warnings.length ? { warnings } : {}) };
       },
     });
   }
@@ -143,6 +154,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     '/reports/:id',
     {
       schema: {
+        operationId: 'deleteReport',
         summary: 'Delete a report',
         tags,
         security,

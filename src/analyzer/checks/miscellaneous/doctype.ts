@@ -73,6 +73,8 @@ const check: CheckDefinition = {
   failTitle: 'The page lacks a doctype that selects standards mode',
   howToFix:
     'Start the document with <!DOCTYPE html> as its very first line (before any element or text) so every browser renders it in standards mode.',
+  failsWhen:
+    'judged by the rendering mode the HTML standard assigns (§13.2.6.4.1): fails with no doctype, a doctype after other markup, or one that selects quirks or limited-quirks mode (HTML 4.01 Transitional/Frameset, XHTML 1.0 Transitional/Frameset, older DTDs). A legacy doctype that selects standards mode (HTML 4.01 Strict, XHTML 1.0 Strict, XHTML 1.1) passes, with a message that `<!DOCTYPE html>` is the modern form',
   needsContent: true,
   run(a) {
     const d = a.doctype;

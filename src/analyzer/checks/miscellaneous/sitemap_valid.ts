@@ -66,6 +66,8 @@ const check: CheckDefinition = {
   failTitle: 'The XML sitemap is not valid',
   howToFix:
     'Serve a sitemap that is well-formed XML with a <urlset> (or <sitemapindex>) root in the sitemaps.org namespace, one <url><loc>https://…</loc></url> per page, and only URLs of this site (same host as the sitemap).',
+  failsWhen:
+    'the sitemap found is not well-formed XML, its root is not `<urlset>`/`<sitemapindex>`, it lists no `<loc>`, or lists URLs of another host. Not applicable when no sitemap was found',
   needsContent: false,
   run(a) {
     const s = a.sitemap;

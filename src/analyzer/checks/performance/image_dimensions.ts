@@ -17,6 +17,7 @@ const check: CheckDefinition = {
   failTitle: 'Some images lack explicit width and height',
   howToFix:
     'Add width and height attributes with the image\'s intrinsic size to every <img> (<img src="a.jpg" width="800" height="600">); CSS can still scale it (height: auto), and the browser reserves the right space before it loads.',
+  failsWhen: 'more visible images than allowed lack a numeric `width` and `height`',
   needsContent: true,
   thresholds: {
     max_unsized: { default: 0, description: 'visible images without both width and height allowed' },

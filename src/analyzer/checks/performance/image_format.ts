@@ -26,6 +26,8 @@ const check: CheckDefinition = {
   failTitle: 'Images use older, heavier formats',
   howToFix:
     'Serve photos and illustrations as AVIF or WebP (with a <picture> fallback if you must), and icons and logos as SVG; they are often 30–50% smaller than JPEG or PNG.',
+  failsWhen:
+    'an `<img>` points to a JPEG, PNG, GIF, BMP or TIFF (by extension, or by type for `data:` URLs) and is not inside a `<picture>` with an AVIF/WebP/JPEG XL `<source>`. SVG and unknown extensions pass',
   needsContent: true,
   run(a) {
     const legacy: string[] = [];

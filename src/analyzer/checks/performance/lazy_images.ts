@@ -12,6 +12,8 @@ const check: CheckDefinition = {
   failTitle: 'Images are loaded eagerly offscreen, or lazily above the fold',
   howToFix:
     'Add loading="lazy" to images further down the page so they load only when scrolled to, and remove it from the first, largest image at the top (the LCP image), which should load at once (fetchpriority="high" helps).',
+  failsWhen:
+    'the first image (the LCP candidate) has `loading="lazy"`, or more likely-offscreen images than allowed load eagerly',
   needsContent: true,
   thresholds: {
     max_eager_offscreen: {

@@ -9,6 +9,7 @@ const check: CheckDefinition = {
   failTitle: 'The HTML is too large',
   howToFix:
     'Shrink the HTML: move inline scripts, styles and data (SVG, JSON state) to cached files, paginate long lists, and remove unused markup.',
+  failsWhen: 'the decoded HTML is larger than `max_kb` × 1,000 bytes',
   needsContent: true,
   thresholds: {
     max_kb: { default: 330, description: 'most kilobytes (1,000 bytes) of decoded HTML' },

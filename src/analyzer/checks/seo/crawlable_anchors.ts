@@ -35,6 +35,8 @@ const check: CheckDefinition = {
   failTitle: 'Some links are not crawlable',
   howToFix:
     'Give every link an href with a real URL (<a href="/products">), and keep JavaScript behaviour as an enhancement: search engines follow href values only, never javascript: URLs or click handlers. Use <button> for actions that are not navigation.',
+  failsWhen:
+    'an `<a>`/`<area>` has only an inline `onclick` (no href, or `href="#"`/`""`), a `javascript:` or `file:` URL, or an unparsable URL. Not links, so never failed: an `<a>` without href and without a handler (a placeholder, a fragment target), an `<a aria-current>` without a real href (the current page in a menu), anything with a `role`. Not applicable without links',
   needsContent: true,
   run(a) {
     const rows: string[][] = [];

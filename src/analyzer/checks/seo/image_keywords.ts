@@ -22,6 +22,8 @@ const check: CheckDefinition = {
   failTitle: 'Some images have no alt attribute',
   howToFix:
     'Give every <img> an alt attribute: a short description of what it shows, or alt="" for a purely decorative image.',
+  failsWhen:
+    'an `<img>` a visitor sees has no `alt` attribute (`alt=""` is fine: decorative). Not judged, and listed as information: images inside `<noscript>`, under an element with `hidden` or an inline `display:none` (or with one themselves), or with `role="presentation"`/`"none"`',
   needsContent: true,
   run(a) {
     if (a.images.length === 0) return { passed: true, message: 'The page has no images.', value: 0 };

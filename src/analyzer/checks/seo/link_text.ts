@@ -267,6 +267,8 @@ const check: CheckDefinition = {
   failTitle: 'Some links have generic text',
   howToFix:
     'Write link text that says where the link goes ("Pricing for teams", "Read the 2024 annual report") instead of "click here", "read more" or a bare URL; search engines and screen readers use it to understand the target.',
+  failsWhen:
+    'more links than allowed have generic text ("click here", "read more", "hier klicken", "en savoir plus"…) or a bare URL as text. A link whose text is code (inside `<code>`, or all of it in `<code>`: "`link`", "`details`" in technical documentation) is never generic',
   needsContent: true,
   thresholds: {
     max_generic: { default: 0, description: 'links with generic text allowed' },
