@@ -19,6 +19,30 @@ export function normalizeUrl(input: string): string | null {
 }
 
 /**
+ * The http(s) URL a person probably meant by an input that is not one, or null: a bare host or
+ * host and path ("example.com", "www.example.com/pricing", "//example.com") → "https://…/".
+ * Only when the host looks like a host name (a dot, or localhost) and nothing else is wrong.
+ */
+export function suggestUrl(input: string): string | null {
+  const s = input.trim();
+  if (s === '' || /\s/.test(s) || /^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return null;
+  const rest = s.startsWith('//') ? s.slice(2) : s;
+  // "example.com:8080/x" parses as a scheme "example.com:"; keep only host-like starts
+  if (!/^[a-z0-9[]/i.test(rest)) return null;
+  const url = normalizeUrl(`https://${rest}`);
+  if (url === null) return null;
+  const host = new URL(url).hostname;
+  if (!host.includes('.') && host !== 'localhost') return null;
+  return url;
+}
+
+/** " did you mean https://example.com/?" for a likely URL, else "" (appended to a message). */
+export function didYouMean(input: string): string {
+  const s = suggestUrl(input);
+  return s === null ? '' : `; did you mean ${s}?`;
+}
+
+/**
  * A host name without one leading `www.`. Compared as given: host names from `new URL()` are
  * already lower-case (lower-case others first, or use sameSite).
  */

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AuditReport } from '../analyzer/types.js';
+import { didYouMean } from '../analyzer/url.js';
 import { CATEGORIES, RESULTS } from '../analyzer/types.js';
 import type { DiffInput } from '../services/diff.js';
 import { loadCliConfig } from './config.js';
@@ -114,7 +115,8 @@ export function registerAuditCommand(program: Command): void {
         import('../analyzer/index.js'),
         import('./render-report.js'),
       ]);
-      if (normalizeUrl(url) === null) throw new CliError(`"${url}" is not an absolute http or https URL.`);
+      if (normalizeUrl(url) === null)
+        throw new CliError(`"${url}" is not an absolute http or https URL${didYouMean(url) || '.'}`);
       if (opts.failOnRegression && opts.baseline === undefined)
         throw new CliError(
           '--fail-on-regression needs --baseline FILE (a saved `pagegrade audit --json` output).',

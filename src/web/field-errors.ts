@@ -2,6 +2,7 @@
 // `errors: {field: [message]}`, naming the field and what it allows: the API's 422 body and
 // the pages' form messages both start from these.
 import type { FastifySchemaValidationError } from 'fastify';
+import { didYouMean } from '../analyzer/url.js';
 import type { FieldErrors } from '../errors.js';
 
 interface FieldSchema {
@@ -16,6 +17,11 @@ interface FieldSchema {
   minItems?: number;
   maxItems?: number;
 }
+
+/** Messages for fields whose schema is a choice of forms (anyOf), by field. */
+const FIELD_MESSAGES: Record<string, string> = {
+  privacy: 'The privacy must be one of: 0, 1, 2 (or the words public, private, password).',
+};
 
 /** Messages for `pattern` failures, by field (a regex is no message for a person). */
 const PATTERN_MESSAGES: Record<string, string> = {
@@ -63,7 +69,13 @@ export function fieldErrors(errors: FastifySchemaValidationError[]): FieldErrors
       // "/per_page" or "/page/0" (a repeated query parameter) → the top-level field name
       field = e.instancePath.split('/')[1] ?? '';
       const parent = ((e as { parentSchema?: FieldSchema }).parentSchema ?? {}) as FieldSchema;
-      message = describe(field, e.keyword, parent);
+      message = FIELD_MESSAGES[field] ?? describe(field, e.keyword, parent);
+      // "example.com" → "…; did you mean https://example.com/?"
+      const data = (e as { data?: unknown }).data;
+      if (field === 'url' && e.keyword === 'pattern' && typeof data === 'string') {
+        const hint = didYouMean(data);
+        if (hint !== '') message = `${message.replace(/\.$/, '')}${hint}`;
+      }
     }
     if (!field) {
       field = 'body';

@@ -33,7 +33,25 @@ export const ProjectParams = Type.Object({
 export type ProjectParams = Static<typeof ProjectParams>;
 
 const PRIVACIES = [0, 1, 2] as const;
-const privacy = enumOf('integer', PRIVACIES, { description: '0 Public, 1 Private, 2 Password.' });
+/** the words accepted for privacy, in the order of its numbers */
+export const PRIVACY_WORDS = ['public', 'private', 'password'] as const;
+export type PrivacyInput = 0 | 1 | 2 | (typeof PRIVACY_WORDS)[number];
+/** privacy as a number (0 public, 1 private, 2 password), or a word for it */
+const privacyField = (extra: { default?: 0 }) =>
+  Type.Unsafe<PrivacyInput>({
+    anyOf: [
+      { type: 'integer', enum: [...PRIVACIES] },
+      { type: 'string', enum: [...PRIVACY_WORDS] },
+    ],
+    ...extra,
+    description: '0 or public, 1 or private, 2 or password.',
+    examples: [2, 'password'],
+  });
+const privacy = privacyField({});
+/** A privacy field's value as the number the services use. */
+export function privacyOf(v: PrivacyInput): 0 | 1 | 2 {
+  return typeof v === 'number' ? v : (PRIVACY_WORDS.indexOf(v) as 0 | 1 | 2);
+}
 const password = Type.String({
   maxLength: 128,
   description: 'Required when privacy is 2; ignored for privacy 0 and 1.',
@@ -52,9 +70,7 @@ export const StoreReportBody = Type.Object({
     pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
     description: 'The page to audit (http or https).',
   }),
-  privacy: Type.Optional(
-    enumOf('integer', PRIVACIES, { default: 0, description: '0 Public, 1 Private, 2 Password.' }),
-  ),
+  privacy: Type.Optional(privacyField({ default: 0 })),
   password: Type.Optional(password),
   render: Type.Optional(render),
 });

@@ -146,7 +146,7 @@ describe('fetchPage refuses before connecting', () => {
       assert.ok(err instanceof FetchError);
       assert.equal(err.code, 'blocked_address');
       assert.match(err.message, pattern);
-      assert.match(err.message, /Pagegrade does not fetch private or reserved addresses\.$/);
+      assert.match(err.message, /Pagegrade does not fetch private or reserved addresses\. For intranet use, set PAGEGRADE_ALLOW_PRIVATE_HOSTS=1 where Pagegrade runs\.$/);
       return true;
     });
     assert.equal(site.requests.length, before, 'the fixture server saw a request');

@@ -53,7 +53,7 @@ describe('guardedConnector', () => {
     assert.equal(err.code, 'blocked_address');
     assert.equal(
       err.message,
-      'The host site.test resolves to 127.0.0.1, a test-refused address; Pagegrade does not fetch private or reserved addresses.',
+      'The host site.test resolves to 127.0.0.1, a test-refused address; Pagegrade does not fetch private or reserved addresses. For intranet use, set PAGEGRADE_ALLOW_PRIVATE_HOSTS=1 where Pagegrade runs.',
     );
     assert.deepEqual(asked, ['127.0.0.1', '127.0.0.1']);
     await new Promise((r) => setTimeout(r, 50));

@@ -144,7 +144,7 @@ forEachDialect('reports API', (h) => {
       [{ url: 'not a url' }, 'url', /http or https/],
       [{ url: `http://a.test/${'x'.repeat(2040)}` }, 'url', /2048/],
       [{ url: `${h().site('alpha')}/`, privacy: 3 }, 'privacy', /0, 1, 2/],
-      [{ url: `${h().site('alpha')}/`, privacy: 'public' }, 'privacy', /0, 1, 2/],
+      [{ url: `${h().site('alpha')}/`, privacy: 'publik' }, 'privacy', /0, 1, 2 \(or the words public, private, password\)/],
       [{ url: `${h().site('alpha')}/`, privacy: 2, password: 'p'.repeat(129) }, 'password', /128/],
     ];
     for (const [fields, field, message] of cases) {

@@ -139,11 +139,18 @@ describe('pagegrade audit', () => {
     const privateHost = await run(['audit', `${site.origin}/`], { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '0' });
     assert.equal(privateHost.code, 2);
     assert.match(privateHost.stderr, /loopback|private|reserved/i);
+    assert.match(privateHost.stderr, /For intranet use, set PAGEGRADE_ALLOW_PRIVATE_HOSTS=1/);
     assert.equal(site.requests.length, seen, 'a refused host is never connected to');
 
     const badUrl = await run(['audit', 'ftp://example.com/']);
     assert.equal(badUrl.code, 2);
     assert.match(badUrl.stderr, /not an absolute http or https URL/);
+    const bare = await run(['audit', 'example.com']);
+    assert.equal(bare.code, 2);
+    assert.match(
+      bare.stderr,
+      /"example\.com" is not an absolute http or https URL; did you mean https:\/\/example\.com\/\?/,
+    );
 
     const badOption = await run(['audit', `${site.origin}/`, '--fail-on', 'great'], allow);
     assert.equal(badOption.code, 2);

@@ -118,7 +118,7 @@ describeEachDialect('webhook address guard', (dialect) => {
     assert.equal(log.responseStatus, null);
     assert.equal(
       log.error,
-      'The host rebound.test resolves to 127.0.0.1, a loopback address; Pagegrade does not fetch private or reserved addresses.',
+      'The host rebound.test resolves to 127.0.0.1, a loopback address; Pagegrade does not fetch private or reserved addresses. For intranet use, set PAGEGRADE_ALLOW_PRIVATE_HOSTS=1 where Pagegrade runs.',
     );
     assert.equal(rx.connections, 0, 'no connection was made');
     const w = await t.services.webhooks.get(user.id, webhook.id);

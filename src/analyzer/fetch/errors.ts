@@ -79,7 +79,7 @@ export function blockedError(host: string, ip: string, reason: string): FetchErr
   const subject = host === ip ? `The address ${ip} is` : `The host ${host} resolves to ${ip},`;
   return new FetchError(
     'blocked_address',
-    `${subject} ${reason}; Pagegrade does not fetch private or reserved addresses.`,
+    `${subject} ${reason}; Pagegrade does not fetch private or reserved addresses. For intranet use, set PAGEGRADE_ALLOW_PRIVATE_HOSTS=1 where Pagegrade runs.`,
   );
 }
 

@@ -8,6 +8,7 @@ import { passwordWarnings } from '../../web/warnings.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../presenters/report.js';
+import { privacyOf } from '../../web/requests.js';
 import {
   ListReportsQuery,
   ReportDeleted,
@@ -106,7 +107,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       const body = request.body;
       const report = await services.reports.create(userId, {
         url: body.url,
-        privacy: body.privacy,
+        privacy: body.privacy === undefined ? undefined : privacyOf(body.privacy),
         password: body.password ?? null,
         render: body.render === 1,
       });
@@ -140,7 +141,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         const { userId } = requireAuth(request);
         const body = request.body;
         const report = await services.reports.update(userId, request.params.id, {
-          ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
+          ...(body.privacy !== undefined ? { privacy: privacyOf(body.privacy) } : {}),
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
           render: body.render === 1,

@@ -15,6 +15,7 @@ import {
   ReportParams,
   StoreReportBody,
   UpdateReportBody,
+  privacyOf,
 } from '../../web/requests.js';
 import {
   bodyOf,
@@ -164,7 +165,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         }
         const report = await services.reports.create(v.userId, {
           url: form.url,
-          privacy: password !== '' ? 2 : request.body.privacy,
+          privacy:
+            password !== ''
+              ? 2
+              : request.body.privacy === undefined
+                ? undefined
+                : privacyOf(request.body.privacy),
           password: password || null,
         });
         return reply.redirect(`/reports/${report.id}`, 303);
@@ -225,7 +231,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
   reportAction<UpdateReportBody>('/dashboard/reports/:id/privacy', UpdateReportBody, async (v, id, body) => {
     const password = str(body.password);
     // as in the create form: a typed password means Password
-    const privacy = password !== '' ? 2 : body.privacy;
+    const privacy = password !== '' ? 2 : body.privacy === undefined ? undefined : privacyOf(body.privacy);
     await services.reports.update(v.userId, id, {
       ...(privacy !== undefined ? { privacy } : {}),
       ...(password !== '' ? { password } : {}),
