@@ -47,6 +47,10 @@ export interface Config {
   readonly workerShutdownMs: number;
   /** PAGEGRADE_JOB_POLL_MS: how often workers look for jobs from other processes and due delays */
   readonly jobPollMs: number;
+  /** PAGEGRADE_METRICS: serve GET /metrics (Prometheus); default off */
+  readonly metrics: boolean;
+  /** PAGEGRADE_METRICS_TOKEN: Bearer token GET /metrics requires; null = none */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -218,7 +222,19 @@ export function configFromEnv(env: Env): Config {
     jobConcurrency: jobConcurrency(env),
     workerShutdownMs: int(env, 'PAGEGRADE_WORKER_SHUTDOWN_MS', 30_000, 0, 3_600_000),
     jobPollMs: int(env, 'PAGEGRADE_JOB_POLL_MS', 1000, 50, 60_000),
+    metrics: bool(env, 'PAGEGRADE_METRICS', false),
+    metricsToken: metricsToken(env),
   });
+}
+
+function metricsToken(env: Env): string | null {
+  const token = str(env, 'PAGEGRADE_METRICS_TOKEN');
+  if (token !== null && !/^[A-Za-z0-9._~+/=-]{16,512}$/.test(token))
+    throw new ConfigError(
+      'PAGEGRADE_METRICS_TOKEN',
+      'must be 16 to 512 characters of A-Z a-z 0-9 . _ ~ + / = - (a Bearer token)',
+    );
+  return token;
 }
 
 /** Reads process.env, with values from `.env` (in the working directory) where the environment has none. */

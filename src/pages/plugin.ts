@@ -20,6 +20,7 @@ import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { webhookPageRoutes } from './routes/webhooks.js';
+import { keyPageRoutes } from './routes/keys.js';
 import { CookieKit } from './session.js';
 import { MemoryAttemptStore, type AttemptStore } from './throttle.js';
 import { layout } from './views/layout.js';
@@ -65,5 +66,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
+  keyPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

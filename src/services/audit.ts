@@ -2,6 +2,7 @@
 // used by creating a report and by re-auditing one.
 import { FetchError, type AuditReport } from '../analyzer/types.js';
 import type { AuditColumns } from '../store/reports.repository.js';
+import { auditDuration, audits, fetchFailures } from '../metrics.js';
 import type { ServiceContext } from './context.js';
 
 /** A FetchError, also when it crossed a module boundary (another copy of the class). */
@@ -10,14 +11,29 @@ export function isFetchError(err: unknown): err is Error {
 }
 
 /** Fetches and audits `url`; throws the fetcher's FetchError when the page cannot be fetched. */
-export function auditPage(ctx: ServiceContext, url: string): Promise<AuditReport> {
+export async function auditPage(ctx: ServiceContext, url: string): Promise<AuditReport> {
   const { config } = ctx;
-  return ctx.analyze(url, {
-    allowPrivateHosts: config.allowPrivateHosts,
-    timeoutMs: config.fetchTimeoutMs,
-    maxBytes: config.fetchMaxBytes,
-    ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
-  });
+  const start = performance.now();
+  const seconds = () => (performance.now() - start) / 1000;
+  try {
+    const report = await ctx.analyze(url, {
+      allowPrivateHosts: config.allowPrivateHosts,
+      timeoutMs: config.fetchTimeoutMs,
+      maxBytes: config.fetchMaxBytes,
+      ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
+    });
+    audits.inc({ result: report.result });
+    auditDuration.observe({ result: report.result }, seconds());
+    return report;
+  } catch (err) {
+    if (isFetchError(err)) {
+      audits.inc({ result: 'failed' });
+      auditDuration.observe({ result: 'failed' }, seconds());
+      const code = (err as { code?: unknown }).code;
+      fetchFailures.inc({ reason: typeof code === 'string' ? code : 'unknown' });
+    }
+    throw err;
+  }
 }
 
 /** The audit part of a report as the store writes it. */

@@ -51,6 +51,7 @@ describe('OpenAPI document and /docs', () => {
       'DELETE /api/v1/projects/{project}',
       'DELETE /api/v1/reports/{id}',
       'DELETE /api/v1/webhooks/{id}',
+      'GET /api/v1/account',
       'GET /api/v1/projects',
       'GET /api/v1/reports',
       'GET /api/v1/reports/{id}',

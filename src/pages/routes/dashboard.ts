@@ -52,10 +52,15 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     create: CreateFormState,
   ) => {
     const [list, projects] = await Promise.all([
-      query ? services.reports.list(v.userId, query) : Promise.resolve(null),
-      services.projects.list(v.userId, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
+      query ? services.reports.list(v, query) : Promise.resolve(null),
+      services.projects.list(v, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
     ]);
-    const trends = list ? await services.reports.trends(v.userId, list.items.map((r) => r.id)) : undefined;
+    const trends = list
+      ? await services.reports.trends(
+          v,
+          list.items.map((r) => r.id),
+        )
+      : undefined;
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
       reply,
@@ -134,7 +139,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       }
       try {
         // the service ignores a password unless privacy is 2
-        const report = await services.reports.create(v.userId, {
+        const report = await services.reports.create(v, {
           url: form.url,
           privacy: request.body.privacy,
           password: str(body.password) || null,
@@ -185,13 +190,13 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     );
 
   reportAction('/dashboard/reports/:id/rerun', null, async (v, id) => {
-    await services.reports.update(v.userId, id, { results: true, source: 'dashboard' });
+    await services.reports.update(v, id, { results: true, source: 'dashboard' });
     return 'rerun';
   });
 
   reportAction<UpdateReportBody>('/dashboard/reports/:id/privacy', UpdateReportBody, async (v, id, body) => {
     const password = str(body.password);
-    await services.reports.update(v.userId, id, {
+    await services.reports.update(v, id, {
       ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
       ...(password !== '' ? { password } : {}),
     });
@@ -199,7 +204,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
   });
 
   reportAction('/dashboard/reports/:id/delete', null, async (v, id) => {
-    await services.reports.delete(v.userId, id);
+    await services.reports.delete(v, id);
     return 'deleted';
   });
 }

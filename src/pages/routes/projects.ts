@@ -36,7 +36,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
       } else {
         query = projectsQueryFrom(request.query);
       }
-      const list = query ? await services.projects.list(v.userId, query) : null;
+      const list = query ? await services.projects.list(v, query) : null;
       const viewer = await ctx.viewerFor(request, reply);
       return ctx.send(
         reply,
@@ -62,7 +62,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (!v) return reply;
       if (request.validationError) return ctx.notFoundPage(request, reply);
       try {
-        await services.projects.delete(v.userId, request.params.project);
+        await services.projects.delete(v, request.params.project);
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
         throw err;

@@ -36,6 +36,7 @@ export function layout(o: LayoutOptions): SafeHtml {
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
           <a href="/dashboard/webhooks">Webhooks</a>
+          <a href="/dashboard/keys">API keys</a>
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">
             <button type="submit" class="link-button">Sign out <span class="visually-hidden">(${o.viewer.name})</span></button>
