@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { analyzeSnapshot } from '../src/analyzer/index.js';
 import type { PageSnapshot } from '../src/analyzer/types.js';
+import { median } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const corpus = join(root, '..', 'shared', 'corpus', 'pages');
@@ -98,12 +99,6 @@ function time(fn: () => void): number {
   const t0 = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - t0) / 1e6;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 const pages: Page[] = readdirSync(corpus)

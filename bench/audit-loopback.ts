@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { fetchPage } from '../src/analyzer/fetch/index.js';
+import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const runsFlag = args.indexOf('--runs');
@@ -69,11 +70,6 @@ async function serve(latencyMs: number): Promise<{ origin: string; server: Serve
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { origin, server };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 /** A plain undici GET on a new connection, body read to the end. */
 async function plainGet(origin: string, path: string): Promise<number> {

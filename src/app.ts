@@ -19,6 +19,7 @@ import { projectRoutes } from './http/routes/projects.js';
 import { runRoutes } from './http/routes/runs.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { accountRoutes } from './http/routes/account.js';
+import { scheduleRoutes } from './http/routes/schedules.js';
 import { pagesPlugin } from './pages/plugin.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerEtags } from './http/plugins/etag.js';
@@ -147,6 +148,8 @@ export async function buildApp(
         await scoped.register(webhookRoutes, routeDeps);
         await scoped.register(accountRoutes, routeDeps);
       });
+      // schedules: their services take a user id (a project-limited key gets 403 here)
+      await api.register(scheduleRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

@@ -47,6 +47,24 @@ export interface Config {
   readonly workerShutdownMs: number;
   /** PAGEGRADE_JOB_POLL_MS: how often workers look for jobs from other processes and due delays */
   readonly jobPollMs: number;
+  /** PAGEGRADE_SCHEDULER_TICK_MS: how often each worker process enqueues the due schedules (default 30 s) */
+  readonly schedulerTickMs: number;
+  // ── rendered audits (docs/rendering.md) ──
+  /** PAGEGRADE_CHROMIUM_PATH: the Chromium executable (default /usr/bin/chromium) */
+  readonly chromiumPath: string;
+  /** PAGEGRADE_RENDER_CONCURRENCY: pages rendered at once per process (default 2) */
+  readonly renderConcurrency: number;
+  /** PAGEGRADE_RENDER_TIMEOUT_MS: one page's render, load to serialised DOM and axe (default 15 s) */
+  readonly renderTimeoutMs: number;
+  /** PAGEGRADE_RENDER_MAX_REQUESTS: requests one rendered page may make (default 150) */
+  readonly renderMaxRequests: number;
+  /** PAGEGRADE_RENDER_MAX_BYTES: bytes one rendered page's requests may receive (default 20 MB) */
+  readonly renderMaxBytes: number;
+  /**
+   * PAGEGRADE_ALLOW_HOSTS (tests): exact `host:port` origins the browser may reach although the
+   * address guard refuses their address; comma-separated. Opens nothing else.
+   */
+  readonly allowHosts: readonly string[];
   /** PAGEGRADE_METRICS: serve GET /metrics (Prometheus); default off */
   readonly metrics: boolean;
   /** PAGEGRADE_METRICS_TOKEN: Bearer token GET /metrics requires; null = none */
@@ -152,6 +170,24 @@ function jobConcurrency(env: Env): Readonly<Record<string, number>> {
   return Object.freeze(out);
 }
 
+/** `127.0.0.1:8081,[::1]:9000` → exact host:port entries (lower-cased). */
+function allowHosts(env: Env): readonly string[] {
+  const raw = str(env, 'PAGEGRADE_ALLOW_HOSTS');
+  if (raw === null) return Object.freeze([]);
+  const out: string[] = [];
+  for (const part of raw.split(',')) {
+    const p = part.trim().toLowerCase();
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(p)) {
+      throw new ConfigError(
+        'PAGEGRADE_ALLOW_HOSTS',
+        `must be a comma-separated list of host:port (e.g. "127.0.0.1:8081"), got "${raw}"`,
+      );
+    }
+    out.push(p);
+  }
+  return Object.freeze(out);
+}
+
 /**
  * Builds the configuration from an environment. `loadConfig()` is the entry the server
  * and CLI use; tests call this with a plain object.
@@ -222,6 +258,13 @@ export function configFromEnv(env: Env): Config {
     jobConcurrency: jobConcurrency(env),
     workerShutdownMs: int(env, 'PAGEGRADE_WORKER_SHUTDOWN_MS', 30_000, 0, 3_600_000),
     jobPollMs: int(env, 'PAGEGRADE_JOB_POLL_MS', 1000, 50, 60_000),
+    schedulerTickMs: int(env, 'PAGEGRADE_SCHEDULER_TICK_MS', 30_000, 100, 3_600_000),
+    chromiumPath: str(env, 'PAGEGRADE_CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    renderConcurrency: int(env, 'PAGEGRADE_RENDER_CONCURRENCY', 2, 1, 64),
+    renderTimeoutMs: int(env, 'PAGEGRADE_RENDER_TIMEOUT_MS', 15_000, 1000, 600_000),
+    renderMaxRequests: int(env, 'PAGEGRADE_RENDER_MAX_REQUESTS', 150, 1, 10_000),
+    renderMaxBytes: int(env, 'PAGEGRADE_RENDER_MAX_BYTES', 20_971_520, 1024, 1_073_741_824),
+    allowHosts: allowHosts(env),
     metrics: bool(env, 'PAGEGRADE_METRICS', false),
     metricsToken: metricsToken(env),
   });

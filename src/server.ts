@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     { closeRedis, createRedis, pingRedis },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
-    { jobKinds, recurringTasks },
+    { jobKinds, recurringTasksFor },
   ] = await Promise.all([
     import('kysely'),
     import('./app.js'),
@@ -92,14 +92,11 @@ async function main(): Promise<void> {
         deps: { services, queue: engine.queue, log: jobLog },
         concurrency: config.jobConcurrency,
         shutdownMs: config.workerShutdownMs,
-        recurring: recurringTasks,
+        recurring: recurringTasksFor(config),
       });
     }
 
-    if (firstKey !== null) {
-      // printed plainly, once, on stdout as its own line (scripts take the last line)
-      process.stdout.write(`Created user admin. API key (shown once):\n${firstKey}\n`);
-    }
+    if (firstKey !== null) process.stdout.write(firstKeyBlock(firstKey, config.publicUrl));
   } catch (err) {
     process.stderr.write(`pagegrade: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     await app?.close().catch(() => {});
@@ -159,3 +156,24 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/**
+ * The first start's key, printed once on stdout as a block of its own between the JSON log
+ * lines (one write, so no log line cuts into it): a blank line and a rule before and after, the
+ * key alone on the line after "API key (shown once):" (scripts take that line).
+ */
+function firstKeyBlock(key: string, publicUrl: string): string {
+  const rule = '='.repeat(72);
+  return [
+    '',
+    rule,
+    'Pagegrade: first start on an empty database.',
+    'Created user admin. API key (shown once):',
+    key,
+    `Sign in at ${publicUrl}/login with it, or send it as "Authorization: Bearer <key>".`,
+    'It is stored only as a hash: keep it now (more keys: npx pagegrade keys create admin).',
+    rule,
+    '',
+    '',
+  ].join('\n');
+}

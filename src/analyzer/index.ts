@@ -3,7 +3,7 @@
 import { fetchPage } from './fetch/index.js';
 import { buildArtifacts } from './artifacts/index.js';
 import { runChecks } from './run-checks.js';
-import { scoreResults } from './scoring.js';
+import { capMessage, scoreResults } from './scoring.js';
 import { FetchError, type AnalyzeOptions, type AuditReport, type PageSnapshot } from './types.js';
 import { normalizeUrl, projectOf } from './url.js';
 
@@ -26,7 +26,11 @@ export function analyzeSnapshot(
 ): AuditReport {
   const artifacts = buildArtifacts(snapshot);
   const results = runChecks(artifacts, options.thresholds ?? {});
-  const { score, result, categories } = scoreResults(Object.values(results));
+  const { score, result, categories, cap } = scoreResults(Object.values(results));
+  if (cap !== null) {
+    const capping = results[cap.check]!;
+    results[cap.check] = { ...capping, message: `${capping.message} ${capMessage(cap)}` };
+  }
   return {
     url: snapshot.url,
     final_url: snapshot.finalUrl,

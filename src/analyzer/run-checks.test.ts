@@ -11,6 +11,7 @@ const base = {
   title: 'ok',
   failTitle: 'not ok',
   howToFix: 'fix it',
+  failsWhen: 'it is not ok',
 } as const;
 
 test('runChecks: every registered check, keyed by id in registry order', () => {

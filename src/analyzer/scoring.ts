@@ -3,6 +3,12 @@
 // category. Checks with passed = null are not judged (they count neither way). When nothing
 // is judged the score is 0 (and the result "bad"): an audit that could judge nothing has
 // shown nothing good about the page.
+//
+// Caps (SCORING.caps): some failures sink the page whatever else it scores, as Lighthouse's
+// crawlability audits sink its SEO category. A page answering 4xx/5xx is capped at the top of
+// "bad" (48); a page kept out of search engines by noindex or robots.txt at the top of
+// "decent" (79). The score itself is capped, so score and result always agree (sorting and
+// filtering by either give the same order), and the capping check's message says so.
 import {
   CATEGORIES,
   type Category,
@@ -16,7 +22,51 @@ export const SCORING = {
   weights: { high: 10, medium: 5, low: 1 } satisfies Record<Priority, number>,
   /** result = good when score ≥ good, decent when score ≥ decent, bad otherwise */
   bands: { good: 80, decent: 49 },
+  /** a failed check of these ids caps the overall score (the lowest cap that applies wins) */
+  caps: [
+    {
+      check: 'http_status',
+      max: 48,
+      band: 'bad',
+      why: 'a page that does not answer with a success status (4xx, 5xx) comes out bad',
+    },
+    { check: 'noindex', max: 79, band: 'decent', why: 'a page kept out of search engines is at most decent' },
+    { check: 'robots', max: 79, band: 'decent', why: 'a page kept out of search engines is at most decent' },
+  ],
 } as const;
+
+export interface ScoreCap {
+  /** the failed check that caps the score */
+  check: string;
+  /** the highest score allowed */
+  max: number;
+  /** the score before the cap */
+  uncapped: number;
+}
+
+/**
+ * The cap that applies to these results, if any (the lowest max among failed capping checks,
+ * the first in table order on a tie); null when the score is already at or under it.
+ */
+export function capFor(
+  results: readonly Pick<CheckResult, 'id' | 'passed'>[],
+  score: number,
+): ScoreCap | null {
+  let best: (typeof SCORING.caps)[number] | null = null;
+  for (const cap of SCORING.caps) {
+    if (best !== null && cap.max >= best.max) continue;
+    if (results.some((r) => r.id === cap.check && r.passed === false)) best = cap;
+  }
+  if (best === null || score <= best.max) return null;
+  return { check: best.check, max: best.max, uncapped: score };
+}
+
+/** The sentence appended to the capping check's message. */
+export function capMessage(cap: ScoreCap): string {
+  const rule = SCORING.caps.find((c) => c.check === cap.check)!;
+  const why = rule.why.charAt(0).toUpperCase() + rule.why.slice(1);
+  return `${why}: the score is capped at ${cap.max} (${rule.band}); the checks alone give ${cap.uncapped}.`;
+}
 
 export function bandOf(score: number): ResultBand {
   if (score >= SCORING.bands.good) return 'good';
@@ -28,10 +78,14 @@ function ratio(passedWeight: number, judgedWeight: number): number {
   return judgedWeight === 0 ? 0 : Math.round((passedWeight / judgedWeight) * 100);
 }
 
-export function scoreResults(results: readonly Pick<CheckResult, 'category' | 'priority' | 'passed'>[]): {
+export function scoreResults(
+  results: readonly (Pick<CheckResult, 'category' | 'priority' | 'passed'> & { id?: string })[],
+): {
   score: number;
   result: ResultBand;
   categories: Record<Category, CategoryScore>;
+  /** set when a failed check capped the score (SCORING.caps) */
+  cap: ScoreCap | null;
 } {
   const acc = {} as Record<Category, { passedW: number; judgedW: number; passed: number; failed: number }>;
   for (const c of CATEGORIES) acc[c] = { passedW: 0, judgedW: 0, passed: 0, failed: 0 };
@@ -56,6 +110,11 @@ export function scoreResults(results: readonly Pick<CheckResult, 'category' | 'p
     const x = acc[c];
     categories[c] = { score: ratio(x.passedW, x.judgedW), passed: x.passed, failed: x.failed };
   }
-  const score = ratio(passedW, judgedW);
-  return { score, result: bandOf(score), categories };
+  const raw = ratio(passedW, judgedW);
+  const cap = capFor(
+    results.filter((r): r is typeof r & { id: string } => r.id !== undefined),
+    raw,
+  );
+  const score = cap === null ? raw : cap.max;
+  return { score, result: bandOf(score), categories, cap };
 }

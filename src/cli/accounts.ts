@@ -1,24 +1,52 @@
-// `pagegrade users create NAME` and `pagegrade keys create|list|revoke`: accounts and API keys
-// from the command line. Opens the configured database, migrates it, runs, closes.
+// `pagegrade users create|list` and `pagegrade keys create|list|revoke`: accounts and API keys
+// from the command line. Opens the configured database (and says which, on stderr), migrates
+// it, runs, closes. Commands that only read or change what exists (`users list`, `keys list`,
+// `keys revoke`) never create a database: on a missing SQLite file they say where they looked.
+// The store and the account services are imported when a command runs, not when the CLI
+// starts; nothing else of the service (reports, webhooks, the analyzer) is loaded.
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { analyze } from '../analyzer/index.js';
-import { AppError } from '../errors.js';
-import { createServices, type ApiKeyInfo, type Services } from '../services/index.js';
-import { createDb, migrate } from '../store/database.js';
+import type { ApiKeyInfo, Services } from '../services/types.js';
+import { describeDatabase, sqliteFile } from '../store/database-url.js';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
+import { table } from './table.js';
 
-/** Runs `fn` with services over the configured database; AppErrors become CliErrors (exit 2). */
-async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+const HOW_TO_POINT =
+  "Point the command at the service's database with DATABASE_URL (the same value the service runs with), " +
+  'e.g. DATABASE_URL=sqlite:/srv/pagegrade/data/pagegrade.db or DATABASE_URL=postgres://user:pass@host:5432/db.';
+
+/**
+ * Runs `fn` with services over the configured database; AppErrors become CliErrors (exit 2).
+ * `existing`: the command only reads or changes what exists, so a missing SQLite file is an
+ * error (where it looked, how to point it elsewhere) instead of a new empty database.
+ */
+async function withServices<T>(
+  fn: (services: Pick<Services, 'users' | 'keys'>) => Promise<T>,
+  { existing }: { existing: boolean },
+): Promise<T> {
   const config = loadCliConfig();
+  const where = describeDatabase(config.databaseUrl);
+  const file = sqliteFile(config.databaseUrl);
+  if (existing && file !== null && !existsSync(file)) {
+    throw new CliError(
+      `no database at ${file} (DATABASE_URL=${config.databaseUrl}${process.env.DATABASE_URL ? '' : ', the default'}): nothing to show or change there. ${HOW_TO_POINT}`,
+    );
+  }
+  const [{ createDb, migrate }, { createAccountServices }, { AppError }] = await Promise.all([
+    import('../store/database.js'),
+    import('../services/accounts.service.js'),
+    import('../errors.js'),
+  ]);
+  process.stderr.write(`Using the ${where}.\n`);
   const handle = createDb(config.databaseUrl);
   try {
     try {
       await migrate(handle.db);
     } catch (err) {
-      throw new CliError(`cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CliError(`cannot open the ${where}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return await fn(createServices({ db: handle.db, analyze, config }));
+    return await fn(createAccountServices({ db: handle.db, config, now: () => new Date() }));
   } catch (err) {
     if (err instanceof AppError) throw new CliError(err.message.replace(/\.$/, ''));
     throw err;
@@ -62,17 +90,6 @@ function keyLine(k: ApiKeyInfo): string[] {
   ];
 }
 
-/** Aligned columns, one key a line; a header line only on a terminal. */
-function keyTable(keys: ApiKeyInfo[], header: boolean): string {
-  const rows = keys.map(keyLine);
-  if (header)
-    rows.unshift(['ID', 'USER', 'PREFIX', 'SCOPE', 'PROJECTS', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED']);
-  const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, c.length)), []);
-  return rows
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
-    .join('\n');
-}
-
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('Manage users.');
   users
@@ -80,13 +97,41 @@ export function registerUserCommands(program: Command): void {
     .description('Create a user and its first API key (the key is printed once, alone on the last line).')
     .argument('<name>', 'the new user\'s name (letters, digits, ".", "_", "@", "-")')
     .action(async (name: string) => {
-      await withServices(async (s) => {
-        const { user, key } = await s.users.create(name);
-        process.stdout.write(
-          `Created user "${user.name}" (id ${user.id}) with key ${key.info.id} (${key.info.prefix}…).\n` +
-            `The API key is shown this once; keep it safe:\n${key.key}\n`,
-        );
-      });
+      await withServices(
+        async (s) => {
+          const { user, key } = await s.users.create(name);
+          process.stdout.write(
+            `Created user "${user.name}" (id ${user.id}) with key ${key.info.id} (${key.info.prefix}…).\n` +
+              `The API key is shown this once; keep it safe:\n${key.key}\n`,
+          );
+        },
+        { existing: false },
+      );
+    });
+  users
+    .command('list')
+    .description('List users: id, name, created, active keys.')
+    .option('--json', 'print a JSON array of {id, name, created_at, active_keys}')
+    .action(async (opts: { json?: boolean }) => {
+      await withServices(
+        async (s) => {
+          const [list, keys] = await Promise.all([s.users.list(), s.keys.list()]);
+          const active = new Map<number, number>();
+          for (const k of keys)
+            if (k.revokedAt === null) active.set(k.userId, (active.get(k.userId) ?? 0) + 1);
+          const rows = list.map((u) => ({
+            id: u.id,
+            name: u.name,
+            created_at: u.createdAt,
+            active_keys: active.get(u.id) ?? 0,
+          }));
+          if (opts.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          if (rows.length === 0) return void process.stderr.write('No users.\n');
+          const lines = rows.map((u) => [String(u.id), u.name, u.created_at, String(u.active_keys)]);
+          process.stdout.write(`${table([['ID', 'NAME', 'CREATED', 'ACTIVE KEYS'], ...lines])}\n`);
+        },
+        { existing: true },
+      );
     });
 }
 
@@ -107,19 +152,22 @@ export function registerKeyCommands(program: Command): void {
       const expiresAt = opts.expires === undefined ? null : expiryDate(opts.expires);
       if (opts.scope !== 'read' && opts.scope !== 'write')
         throw new CliError(`--scope must be one of: read, write; got "${opts.scope}"`);
-      await withServices(async (s) => {
-        const { info, key } = await s.keys.create(user, {
-          scope: opts.scope as 'read' | 'write',
-          projects: opts.project ?? null,
-          expiresAt,
-        });
-        process.stdout.write(
-          `Created key ${info.id} (${info.prefix}…) for user "${info.userName}" (id ${info.userId}): ` +
-            `scopes ${info.scopes.join(', ')}; projects ${info.projects ? info.projects.join(', ') : 'all'}; ` +
-            `expires ${info.expiresAt ?? 'never'}.\n` +
-            `The API key is shown this once; keep it safe:\n${key}\n`,
-        );
-      });
+      await withServices(
+        async (s) => {
+          const { info, key } = await s.keys.create(user, {
+            scope: opts.scope as 'read' | 'write',
+            projects: opts.project ?? null,
+            expiresAt,
+          });
+          process.stdout.write(
+            `Created key ${info.id} (${info.prefix}…) for user "${info.userName}" (id ${info.userId}): ` +
+              `scopes ${info.scopes.join(', ')}; projects ${info.projects ? info.projects.join(', ') : 'all'}; ` +
+              `expires ${info.expiresAt ?? 'never'}.\n` +
+              `The API key is shown this once; keep it safe:\n${key}\n`,
+          );
+        },
+        { existing: false },
+      );
     });
   keys
     .command('list')
@@ -127,29 +175,46 @@ export function registerKeyCommands(program: Command): void {
       "List API keys (all, or one user's): id, user, prefix, scope, projects, created, last used, expires, revoked. Never secrets.",
     )
     .argument('[user]', "a user's name or id")
-    .option('--json', 'print a JSON array of {id, user, prefix, created_at, last_used_at, revoked_at, scopes, projects, expires_at}')
+    .option(
+      '--json',
+      'print a JSON array of {id, user, prefix, created_at, last_used_at, revoked_at, scopes, projects, expires_at}',
+    )
     .action(async (user: string | undefined, opts: { json?: boolean }) => {
-      await withServices(async (s) => {
-        const list = await s.keys.list(user);
-        if (opts.json) {
-          const out = list.map((k) => ({
-            id: k.id,
-            user: k.userName,
-            prefix: k.prefix,
-            created_at: k.createdAt,
-            last_used_at: k.lastUsedAt,
-            revoked_at: k.revokedAt,
-            scopes: k.scopes,
-            projects: k.projects,
-            expires_at: k.expiresAt,
-          }));
-          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-        } else if (list.length > 0) {
-          process.stdout.write(`${keyTable(list, process.stdout.isTTY === true)}\n`);
-        } else {
-          process.stderr.write('No keys.\n');
-        }
-      });
+      await withServices(
+        async (s) => {
+          const list = await s.keys.list(user);
+          if (opts.json) {
+            const out = list.map((k) => ({
+              id: k.id,
+              user: k.userName,
+              prefix: k.prefix,
+              created_at: k.createdAt,
+              last_used_at: k.lastUsedAt,
+              revoked_at: k.revokedAt,
+              scopes: k.scopes,
+              projects: k.projects,
+              expires_at: k.expiresAt,
+            }));
+            process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+          } else if (list.length > 0) {
+            const header = [
+              'ID',
+              'USER',
+              'PREFIX',
+              'SCOPE',
+              'PROJECTS',
+              'CREATED',
+              'LAST USED',
+              'EXPIRES',
+              'REVOKED',
+            ];
+            process.stdout.write(`${table([header, ...list.map(keyLine)])}\n`);
+          } else {
+            process.stderr.write('No keys.\n');
+          }
+        },
+        { existing: true },
+      );
     });
   keys
     .command('revoke')
@@ -157,11 +222,14 @@ export function registerKeyCommands(program: Command): void {
     .argument('<key_id>', "the key's id (see keys list)")
     .action(async (raw: string) => {
       const id = keyId(raw);
-      await withServices(async (s) => {
-        const k = await s.keys.revoke(id);
-        process.stdout.write(
-          `Revoked key ${k.id} (${k.prefix}…) of user "${k.userName}" at ${k.revokedAt}.\n`,
-        );
-      });
+      await withServices(
+        async (s) => {
+          const k = await s.keys.revoke(id);
+          process.stdout.write(
+            `Revoked key ${k.id} (${k.prefix}…) of user "${k.userName}" at ${k.revokedAt}.\n`,
+          );
+        },
+        { existing: true },
+      );
     });
 }

@@ -3,13 +3,11 @@
 // prints what changed since it and can fail a build on a regression (docs/history.md).
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { analyze, FetchError, normalizeUrl, type AuditReport } from '../analyzer/index.js';
+import type { AuditReport } from '../analyzer/types.js';
 import { CATEGORIES, RESULTS } from '../analyzer/types.js';
-import { diffRuns, isRegression, regressionReasons, type DiffInput } from '../services/diff.js';
+import type { DiffInput } from '../services/diff.js';
 import { loadCliConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { renderDiff } from './render-diff.js';
-import { renderReport } from './render-report.js';
 
 interface AuditOptions {
   json?: boolean;
@@ -106,6 +104,11 @@ export function registerAuditCommand(program: Command): void {
     )
     .action(async (url: string, opts: AuditOptions) => {
       const config = loadCliConfig();
+      // loaded when the command runs (`pagegrade --help` and the account commands never load them)
+      const [{ analyze, FetchError, normalizeUrl }, { renderReport }] = await Promise.all([
+        import('../analyzer/index.js'),
+        import('./render-report.js'),
+      ]);
       if (normalizeUrl(url) === null) throw new CliError(`"${url}" is not an absolute http or https URL.`);
       if (opts.failOnRegression && opts.baseline === undefined)
         throw new CliError(
@@ -129,16 +132,20 @@ export function registerAuditCommand(program: Command): void {
         throw err;
       }
 
-      const diff = baseline ? diffRuns(diffInput(baseline), diffInput(report)) : null;
-      const gate = diff && opts.failOnRegression ? regressionReasons(diff, opts.maxDrop ?? 0) : null;
+      const diffs = baseline ? await import('../services/diff.js') : null;
+      const diff = baseline && diffs ? diffs.diffRuns(diffInput(baseline), diffInput(report)) : null;
+      const gate =
+        diff && diffs && opts.failOnRegression ? diffs.regressionReasons(diff, opts.maxDrop ?? 0) : null;
       if (opts.json) {
-        const out = diff ? { ...report, diff: { ...diff, regression: isRegression(diff) } } : report;
+        const out =
+          diff && diffs ? { ...report, diff: { ...diff, regression: diffs.isRegression(diff) } } : report;
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         if (gate?.length) process.stderr.write(`Regression gate: failed — ${gate.join('; ')}\n`);
       } else {
         const color = process.stdout.isTTY === true && process.stdout.hasColors();
         process.stdout.write(renderReport(report, { color, width: process.stdout.columns ?? 100 }));
         if (diff && baseline) {
+          const { renderDiff } = await import('./render-diff.js');
           const when = baseline.generated_at ? ` of ${baseline.generated_at}` : '';
           const other = baseline.url !== report.url ? `, a report of ${baseline.url}` : '';
           process.stdout.write(renderDiff(diff, { color, against: `the baseline${when}${other}`, gate }));

@@ -2,7 +2,7 @@
 // migrate as a release step rather than at the first process's start (which also works: the
 // server migrates at start, under an advisory lock on PostgreSQL).
 import type { Command } from 'commander';
-import { createDb, migrate } from '../store/database.js';
+import { describeDatabase } from '../store/database-url.js';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
 
@@ -12,6 +12,7 @@ export function registerMigrateCommand(program: Command): void {
     .description('Apply pending database migrations (DATABASE_URL) and exit.')
     .action(async () => {
       const config = loadCliConfig();
+      const { createDb, migrate } = await import('../store/database.js');
       const handle = createDb(config.databaseUrl);
       try {
         await migrate(handle.db);
@@ -20,8 +21,6 @@ export function registerMigrateCommand(program: Command): void {
       } finally {
         await handle.close();
       }
-      process.stdout.write(
-        `The ${handle.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} database is up to date.\n`,
-      );
+      process.stdout.write(`The ${describeDatabase(config.databaseUrl)} is up to date.\n`);
     });
 }

@@ -78,6 +78,6 @@ function line(x: CheckChange, valueOnly: boolean, c: (s: Style, t: string) => st
   const values =
     x.from_value === undefined && x.to_value === undefined
       ? ''
-      : `  ${formatCheckValue(x.from_value)} → ${formatCheckValue(x.to_value)}`;
+      : `  ${formatCheckValue(x.from_value, 80, x.id)} → ${formatCheckValue(x.to_value, 80, x.id)}`;
   return `${safeText(x.title)} ${c('dim', `[${x.priority}, ${x.id}]`)}${was}${safeText(values)}`;
 }

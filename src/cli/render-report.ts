@@ -7,6 +7,7 @@ import {
   type CheckResult,
   type Details,
 } from '../analyzer/types.js';
+import { formatBytes } from '../analyzer/format.js';
 import { BAND_COLOURS, bandOf, CATEGORY_NAMES } from '../analyzer/vocabulary.js';
 
 export interface RenderOptions {
@@ -93,7 +94,7 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
   if (report.final_url !== report.url) out.push(`Final URL: ${safeText(report.final_url)}`);
   out.push(
     `Status ${report.page.status} · HTTP/${report.page.http_version} · ${report.page.timings.total_ms} ms · ` +
-      `${(report.page.sizes.html_bytes / 1024).toFixed(1)} kB HTML`,
+      `${formatBytes(report.page.sizes.html_bytes)} HTML`,
   );
   out.push('');
   out.push(

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../config.js';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
+import { table } from './table.js';
 import type { Queue, QueueAdmin } from '../jobs/types.js';
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -38,13 +39,6 @@ async function withQueue<T>(fn: (queue: Queue & QueueAdmin) => Promise<T>): Prom
   } finally {
     await handle.close();
   }
-}
-
-function table(rows: string[][]): string {
-  const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, c.length)), []);
-  return rows
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
-    .join('\n');
 }
 
 export function registerWorkerCommands(program: Command): void {

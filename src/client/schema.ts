@@ -162,6 +162,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a report's schedule
+         * @description With its next run and how the last scheduled run went. 404 when the report has no schedule.
+         */
+        get: operations["showReportSchedule"];
+        /**
+         * Set a report's schedule
+         * @description Re-audits the report on a schedule: `every` is `hourly` (minute 0), `daily` (00:00), `weekly` (Monday 00:00) or a 5-field cron expression, read in `timezone` (IANA, default UTC). A scheduled run is an ordinary re-audit (a new run in the history; the report webhooks fire). Answers 201 when the schedule is new, 200 when it replaced the report's schedule. The next run is computed from now, plus the schedule's jitter.
+         */
+        put: operations["putReportSchedule"];
+        post?: never;
+        /**
+         * Delete a report's schedule
+         * @description The report stays, with its history. 404 when the report has no schedule.
+         */
+        delete: operations["deleteReportSchedule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List schedules
+         * @description The key's user's schedules, newest first, each with its report's URL and next run.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1147,113 +1195,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": 1,
-                     *         "url": "https://example.com/pricing",
-                     *         "final_url": "https://example.com/pricing",
-                     *         "project": "example.com",
-                     *         "result": "good",
-                     *         "score": 88,
-                     *         "privacy": 0,
-                     *         "has_password": false,
-                     *         "generated_at": "2026-01-15T10:00:00.000Z",
-                     *         "created_at": "2026-11-25T22:54:35.584Z",
-                     *         "updated_at": "2026-11-25T22:54:35.616Z",
-                     *         "categories": {
-                     *           "seo": {
-                     *             "score": 96,
-                     *             "passed": 17,
-                     *             "failed": 1
-                     *           },
-                     *           "performance": {
-                     *             "score": 75,
-                     *             "passed": 9,
-                     *             "failed": 2
-                     *           },
-                     *           "security": {
-                     *             "score": 70,
-                     *             "passed": 5,
-                     *             "failed": 3
-                     *           },
-                     *           "miscellaneous": {
-                     *             "score": 94,
-                     *             "passed": 10,
-                     *             "failed": 2
-                     *           }
-                     *         },
-                     *         "results": {
-                     *           "title": {
-                     *             "id": "title",
-                     *             "category": "seo",
-                     *             "priority": "high",
-                     *             "passed": true,
-                     *             "title": "The page has a title of a good length",
-                     *             "message": "The title is 43 characters long.",
-                     *             "value": "Fixture Gardening Guide for Small Balconies",
-                     *             "how_to_fix": "Give the page exactly one <title> in its <head>, describing the page in 1–60 characters, so that search results show it in full."
-                     *           },
-                     *           "meta_description": {
-                     *             "id": "meta_description",
-                     *             "category": "seo",
-                     *             "priority": "high",
-                     *             "passed": true,
-                     *             "title": "The page has a meta description",
-                     *             "message": "The meta description is 106 characters long.",
-                     *             "value": "How to grow herbs, tomatoes and flowers on a small balcony: soil, light, watering and the best containers.",
-                     *             "how_to_fix": "Add <meta name=\"description\" content=\"…\"> to the <head>: one or two sentences summing up the page, which search engines may show under the title."
-                     *           },
-                     *           "canonical": {
-                     *             "id": "canonical",
-                     *             "category": "seo",
-                     *             "priority": "medium",
-                     *             "passed": false,
-                     *             "title": "The page has no valid canonical URL",
-                     *             "message": "The canonical URL points to the site's root (https://example.com/) from /pricing, instead of to an equivalent page: search engines would drop this page in favour of the home page.",
-                     *             "value": "https://example.com/",
-                     *             "details": {
-                     *               "type": "list",
-                     *               "items": [
-                     *                 "<link rel=canonical>: https://example.com/"
-                     *               ]
-                     *             },
-                     *             "how_to_fix": "Add one <link rel=\"canonical\" href=\"https://…\"> in the <head> with the absolute URL of the page as it should appear in search results (usually the page itself); do not point every page to the home page, and keep the HTML and any Link header in agreement."
-                     *           }
-                     *         },
-                     *         "page": {
-                     *           "status": 200,
-                     *           "http_version": "1.1",
-                     *           "redirects": [],
-                     *           "timings": {
-                     *             "dns_ms": 1,
-                     *             "connect_ms": 1,
-                     *             "tls_ms": null,
-                     *             "ttfb_ms": 10,
-                     *             "total_ms": 50
-                     *           },
-                     *           "sizes": {
-                     *             "transfer_bytes": 2435,
-                     *             "html_bytes": 2435
-                     *           },
-                     *           "requests": {
-                     *             "scripts": 1,
-                     *             "stylesheets": 0,
-                     *             "images": 1,
-                     *             "iframes": 0,
-                     *             "media": 0,
-                     *             "fonts": 0,
-                     *             "other": 1,
-                     *             "total": 3
-                     *           }
-                     *         },
-                     *         "links": {
-                     *           "self": "https://pagegrade.example.com/api/v1/reports/1",
-                     *           "page": "https://pagegrade.example.com/reports/1"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             categories: {
@@ -1371,6 +1312,14 @@ export interface operations {
                             /** @description The URL as normalised. */
                             url: string;
                         };
+                        /** @description Present when part of the request was not applied, e.g. a `password` sent without `privacy` 2 (the SPEC ignores it; the report has no password). */
+                        warnings?: {
+                            /** @description A stable code, e.g. `password_ignored`. */
+                            code: string;
+                            /** @description The request field it is about. */
+                            field: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1911,113 +1860,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": 1,
-                     *         "url": "https://example.com/pricing",
-                     *         "final_url": "https://example.com/pricing",
-                     *         "project": "example.com",
-                     *         "result": "good",
-                     *         "score": 88,
-                     *         "privacy": 0,
-                     *         "has_password": false,
-                     *         "generated_at": "2026-01-15T10:00:00.000Z",
-                     *         "created_at": "2026-11-25T22:54:35.584Z",
-                     *         "updated_at": "2026-11-25T22:54:35.616Z",
-                     *         "categories": {
-                     *           "seo": {
-                     *             "score": 96,
-                     *             "passed": 17,
-                     *             "failed": 1
-                     *           },
-                     *           "performance": {
-                     *             "score": 75,
-                     *             "passed": 9,
-                     *             "failed": 2
-                     *           },
-                     *           "security": {
-                     *             "score": 70,
-                     *             "passed": 5,
-                     *             "failed": 3
-                     *           },
-                     *           "miscellaneous": {
-                     *             "score": 94,
-                     *             "passed": 10,
-                     *             "failed": 2
-                     *           }
-                     *         },
-                     *         "results": {
-                     *           "title": {
-                     *             "id": "title",
-                     *             "category": "seo",
-                     *             "priority": "high",
-                     *             "passed": true,
-                     *             "title": "The page has a title of a good length",
-                     *             "message": "The title is 43 characters long.",
-                     *             "value": "Fixture Gardening Guide for Small Balconies",
-                     *             "how_to_fix": "Give the page exactly one <title> in its <head>, describing the page in 1–60 characters, so that search results show it in full."
-                     *           },
-                     *           "meta_description": {
-                     *             "id": "meta_description",
-                     *             "category": "seo",
-                     *             "priority": "high",
-                     *             "passed": true,
-                     *             "title": "The page has a meta description",
-                     *             "message": "The meta description is 106 characters long.",
-                     *             "value": "How to grow herbs, tomatoes and flowers on a small balcony: soil, light, watering and the best containers.",
-                     *             "how_to_fix": "Add <meta name=\"description\" content=\"…\"> to the <head>: one or two sentences summing up the page, which search engines may show under the title."
-                     *           },
-                     *           "canonical": {
-                     *             "id": "canonical",
-                     *             "category": "seo",
-                     *             "priority": "medium",
-                     *             "passed": false,
-                     *             "title": "The page has no valid canonical URL",
-                     *             "message": "The canonical URL points to the site's root (https://example.com/) from /pricing, instead of to an equivalent page: search engines would drop this page in favour of the home page.",
-                     *             "value": "https://example.com/",
-                     *             "details": {
-                     *               "type": "list",
-                     *               "items": [
-                     *                 "<link rel=canonical>: https://example.com/"
-                     *               ]
-                     *             },
-                     *             "how_to_fix": "Add one <link rel=\"canonical\" href=\"https://…\"> in the <head> with the absolute URL of the page as it should appear in search results (usually the page itself); do not point every page to the home page, and keep the HTML and any Link header in agreement."
-                     *           }
-                     *         },
-                     *         "page": {
-                     *           "status": 200,
-                     *           "http_version": "1.1",
-                     *           "redirects": [],
-                     *           "timings": {
-                     *             "dns_ms": 1,
-                     *             "connect_ms": 1,
-                     *             "tls_ms": null,
-                     *             "ttfb_ms": 10,
-                     *             "total_ms": 50
-                     *           },
-                     *           "sizes": {
-                     *             "transfer_bytes": 2435,
-                     *             "html_bytes": 2435
-                     *           },
-                     *           "requests": {
-                     *             "scripts": 1,
-                     *             "stylesheets": 0,
-                     *             "images": 1,
-                     *             "iframes": 0,
-                     *             "media": 0,
-                     *             "fonts": 0,
-                     *             "other": 1,
-                     *             "total": 3
-                     *           }
-                     *         },
-                     *         "links": {
-                     *           "self": "https://pagegrade.example.com/api/v1/reports/1",
-                     *           "page": "https://pagegrade.example.com/reports/1"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             categories: {
@@ -2135,6 +1977,14 @@ export interface operations {
                             /** @description The URL as normalised. */
                             url: string;
                         };
+                        /** @description Present when part of the request was not applied, e.g. a `password` sent without `privacy` 2 (the SPEC ignores it; the report has no password). */
+                        warnings?: {
+                            /** @description A stable code, e.g. `password_ignored`. */
+                            code: string;
+                            /** @description The request field it is about. */
+                            field: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2484,113 +2334,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": 1,
-                     *         "url": "https://example.com/pricing",
-                     *         "final_url": "https://example.com/pricing",
-                     *         "project": "example.com",
-                     *         "result": "good",
-                     *         "score": 88,
-                     *         "privacy": 0,
-                     *         "has_password": false,
-                     *         "generated_at": "2026-01-15T10:00:00.000Z",
-                     *         "created_at": "2026-11-25T22:54:35.584Z",
-                     *         "updated_at": "2026-11-25T22:54:35.616Z",
-                     *         "categories": {
-                     *           "seo": {
-                     *             "score": 96,
-                     *             "passed": 17,
-                     *             "failed": 1
-                     *           },
-                     *           "performance": {
-                     *             "score": 75,
-                     *             "passed": 9,
-                     *             "failed": 2
-                     *           },
-                     *           "security": {
-                     *             "score": 70,
-                     *             "passed": 5,
-                     *             "failed": 3
-                     *           },
-                     *           "miscellaneous": {
-                     *             "score": 94,
-                     *             "passed": 10,
-                     *             "failed": 2
-                     *           }
-                     *         },
-                     *         "results": {
-                     *           "title": {
-                     *             "id": "title",
-                     *             "category": "seo",
-                     *             "priority": "high",
-                     *             "passed": true,
-                     *             "title": "The page has a title of a good length",
-                     *             "message": "The title is 43 characters long.",
-                     *             "value": "Fixture Gardening Guide for Small Balconies",
-                     *             "how_to_fix": "Give the page exactly one <title> in its <head>, describing the page in 1–60 characters, so that search results show it in full."
-                     *           },
-                     *           "meta_description": {
-                     *             "id": "meta_description",
-                     *             "category": "seo",
-                     *             "priority": "high",
-                     *             "passed": true,
-                     *             "title": "The page has a meta description",
-                     *             "message": "The meta description is 106 characters long.",
-                     *             "value": "How to grow herbs, tomatoes and flowers on a small balcony: soil, light, watering and the best containers.",
-                     *             "how_to_fix": "Add <meta name=\"description\" content=\"…\"> to the <head>: one or two sentences summing up the page, which search engines may show under the title."
-                     *           },
-                     *           "canonical": {
-                     *             "id": "canonical",
-                     *             "category": "seo",
-                     *             "priority": "medium",
-                     *             "passed": false,
-                     *             "title": "The page has no valid canonical URL",
-                     *             "message": "The canonical URL points to the site's root (https://example.com/) from /pricing, instead of to an equivalent page: search engines would drop this page in favour of the home page.",
-                     *             "value": "https://example.com/",
-                     *             "details": {
-                     *               "type": "list",
-                     *               "items": [
-                     *                 "<link rel=canonical>: https://example.com/"
-                     *               ]
-                     *             },
-                     *             "how_to_fix": "Add one <link rel=\"canonical\" href=\"https://…\"> in the <head> with the absolute URL of the page as it should appear in search results (usually the page itself); do not point every page to the home page, and keep the HTML and any Link header in agreement."
-                     *           }
-                     *         },
-                     *         "page": {
-                     *           "status": 200,
-                     *           "http_version": "1.1",
-                     *           "redirects": [],
-                     *           "timings": {
-                     *             "dns_ms": 1,
-                     *             "connect_ms": 1,
-                     *             "tls_ms": null,
-                     *             "ttfb_ms": 10,
-                     *             "total_ms": 50
-                     *           },
-                     *           "sizes": {
-                     *             "transfer_bytes": 2435,
-                     *             "html_bytes": 2435
-                     *           },
-                     *           "requests": {
-                     *             "scripts": 1,
-                     *             "stylesheets": 0,
-                     *             "images": 1,
-                     *             "iframes": 0,
-                     *             "media": 0,
-                     *             "fonts": 0,
-                     *             "other": 1,
-                     *             "total": 3
-                     *           }
-                     *         },
-                     *         "links": {
-                     *           "self": "https://pagegrade.example.com/api/v1/reports/1",
-                     *           "page": "https://pagegrade.example.com/reports/1"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             categories: {
@@ -2708,6 +2451,14 @@ export interface operations {
                             /** @description The URL as normalised. */
                             url: string;
                         };
+                        /** @description Present when part of the request was not applied, e.g. a `password` sent without `privacy` 2 (the SPEC ignores it; the report has no password). */
+                        warnings?: {
+                            /** @description A stable code, e.g. `password_ignored`. */
+                            code: string;
+                            /** @description The request field it is about. */
+                            field: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3927,6 +3678,894 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    showReportSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Report id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "report_id": 42,
+                     *         "every": "daily",
+                     *         "cron": "0 0 * * *",
+                     *         "timezone": "Europe/Paris",
+                     *         "next_run_at": "2026-11-26T23:02:41.517Z",
+                     *         "jitter_ms": 161517,
+                     *         "running": false,
+                     *         "last_run_at": "2026-11-25T23:02:44.020Z",
+                     *         "last_status": "completed",
+                     *         "last_error": null,
+                     *         "last_run_number": 5,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/reports/42/schedule",
+                     *           "report": "https://pagegrade.example/api/v1/reports/42",
+                     *           "runs": "https://pagegrade.example/api/v1/reports/42/runs"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "report_id": 42,
+                         *       "every": "daily",
+                         *       "cron": "0 0 * * *",
+                         *       "timezone": "Europe/Paris",
+                         *       "next_run_at": "2026-11-26T23:02:41.517Z",
+                         *       "jitter_ms": 161517,
+                         *       "running": false,
+                         *       "last_run_at": "2026-11-25T23:02:44.020Z",
+                         *       "last_status": "completed",
+                         *       "last_error": null,
+                         *       "last_run_number": 5,
+                         *       "created_at": "2026-11-20T10:00:00.000Z",
+                         *       "updated_at": "2026-11-20T10:00:00.000Z",
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/reports/42/schedule",
+                         *         "report": "https://pagegrade.example/api/v1/reports/42",
+                         *         "runs": "https://pagegrade.example/api/v1/reports/42/runs"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was created.
+                             */
+                            created_at: string;
+                            /** @description The cron expression `every` stands for. */
+                            cron: string;
+                            /** @description hourly, daily, weekly, or the cron expression, as set. */
+                            every: string;
+                            id: number;
+                            /** @description The schedule's fixed delay after each slot: min(10 % of the period, 5 min) at most. */
+                            jitter_ms: number;
+                            last_error: string | null;
+                            last_run_at: string | null;
+                            last_run_number: number | null;
+                            last_status: ("completed" | "failed") | null;
+                            links: {
+                                /** Format: uri */
+                                report: string;
+                                /** Format: uri */
+                                runs: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description The next run, jitter included.
+                             */
+                            next_run_at: string;
+                            report_id: number;
+                            /** @description A run of the schedule is queued or running now. */
+                            running: boolean;
+                            /** @description The IANA time zone it is read in. */
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was last set.
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    putReportSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Report id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description When to re-audit: hourly, daily, weekly, or a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "30 6 * * 1-5". hourly is minute 0 of every hour, daily 00:00, weekly Monday 00:00, in the timezone.
+                     * @example daily
+                     * @example 30 6 * * 1-5
+                     */
+                    every: string;
+                    /**
+                     * @description An IANA time zone name the schedule is read in (default UTC).
+                     * @example Europe/Paris
+                     */
+                    timezone?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description When to re-audit: hourly, daily, weekly, or a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "30 6 * * 1-5". hourly is minute 0 of every hour, daily 00:00, weekly Monday 00:00, in the timezone.
+                     * @example daily
+                     * @example 30 6 * * 1-5
+                     */
+                    every: string;
+                    /**
+                     * @description An IANA time zone name the schedule is read in (default UTC).
+                     * @example Europe/Paris
+                     */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "report_id": 42,
+                     *         "every": "daily",
+                     *         "cron": "0 0 * * *",
+                     *         "timezone": "Europe/Paris",
+                     *         "next_run_at": "2026-11-26T23:02:41.517Z",
+                     *         "jitter_ms": 161517,
+                     *         "running": false,
+                     *         "last_run_at": "2026-11-25T23:02:44.020Z",
+                     *         "last_status": "completed",
+                     *         "last_error": null,
+                     *         "last_run_number": 5,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/reports/42/schedule",
+                     *           "report": "https://pagegrade.example/api/v1/reports/42",
+                     *           "runs": "https://pagegrade.example/api/v1/reports/42/runs"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "report_id": 42,
+                         *       "every": "daily",
+                         *       "cron": "0 0 * * *",
+                         *       "timezone": "Europe/Paris",
+                         *       "next_run_at": "2026-11-26T23:02:41.517Z",
+                         *       "jitter_ms": 161517,
+                         *       "running": false,
+                         *       "last_run_at": "2026-11-25T23:02:44.020Z",
+                         *       "last_status": "completed",
+                         *       "last_error": null,
+                         *       "last_run_number": 5,
+                         *       "created_at": "2026-11-20T10:00:00.000Z",
+                         *       "updated_at": "2026-11-20T10:00:00.000Z",
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/reports/42/schedule",
+                         *         "report": "https://pagegrade.example/api/v1/reports/42",
+                         *         "runs": "https://pagegrade.example/api/v1/reports/42/runs"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was created.
+                             */
+                            created_at: string;
+                            /** @description The cron expression `every` stands for. */
+                            cron: string;
+                            /** @description hourly, daily, weekly, or the cron expression, as set. */
+                            every: string;
+                            id: number;
+                            /** @description The schedule's fixed delay after each slot: min(10 % of the period, 5 min) at most. */
+                            jitter_ms: number;
+                            last_error: string | null;
+                            last_run_at: string | null;
+                            last_run_number: number | null;
+                            last_status: ("completed" | "failed") | null;
+                            links: {
+                                /** Format: uri */
+                                report: string;
+                                /** Format: uri */
+                                runs: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description The next run, jitter included.
+                             */
+                            next_run_at: string;
+                            report_id: number;
+                            /** @description A run of the schedule is queued or running now. */
+                            running: boolean;
+                            /** @description The IANA time zone it is read in. */
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was last set.
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "report_id": 42,
+                     *         "every": "daily",
+                     *         "cron": "0 0 * * *",
+                     *         "timezone": "Europe/Paris",
+                     *         "next_run_at": "2026-11-26T23:02:41.517Z",
+                     *         "jitter_ms": 161517,
+                     *         "running": false,
+                     *         "last_run_at": "2026-11-25T23:02:44.020Z",
+                     *         "last_status": "completed",
+                     *         "last_error": null,
+                     *         "last_run_number": 5,
+                     *         "created_at": "2026-11-20T10:00:00.000Z",
+                     *         "updated_at": "2026-11-20T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/reports/42/schedule",
+                     *           "report": "https://pagegrade.example/api/v1/reports/42",
+                     *           "runs": "https://pagegrade.example/api/v1/reports/42/runs"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "report_id": 42,
+                         *       "every": "daily",
+                         *       "cron": "0 0 * * *",
+                         *       "timezone": "Europe/Paris",
+                         *       "next_run_at": "2026-11-26T23:02:41.517Z",
+                         *       "jitter_ms": 161517,
+                         *       "running": false,
+                         *       "last_run_at": "2026-11-25T23:02:44.020Z",
+                         *       "last_status": "completed",
+                         *       "last_error": null,
+                         *       "last_run_number": 5,
+                         *       "created_at": "2026-11-20T10:00:00.000Z",
+                         *       "updated_at": "2026-11-20T10:00:00.000Z",
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/reports/42/schedule",
+                         *         "report": "https://pagegrade.example/api/v1/reports/42",
+                         *         "runs": "https://pagegrade.example/api/v1/reports/42/runs"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was created.
+                             */
+                            created_at: string;
+                            /** @description The cron expression `every` stands for. */
+                            cron: string;
+                            /** @description hourly, daily, weekly, or the cron expression, as set. */
+                            every: string;
+                            id: number;
+                            /** @description The schedule's fixed delay after each slot: min(10 % of the period, 5 min) at most. */
+                            jitter_ms: number;
+                            last_error: string | null;
+                            last_run_at: string | null;
+                            last_run_number: number | null;
+                            last_status: ("completed" | "failed") | null;
+                            links: {
+                                /** Format: uri */
+                                report: string;
+                                /** Format: uri */
+                                runs: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description The next run, jitter included.
+                             */
+                            next_run_at: string;
+                            report_id: number;
+                            /** @description A run of the schedule is queued or running now. */
+                            running: boolean;
+                            /** @description The IANA time zone it is read in. */
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was last set.
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteReportSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Report id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "report_id": 42,
+                     *       "object": "schedule",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** @enum {string} */
+                        object: "schedule";
+                        report_id: number;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was created.
+                             */
+                            created_at: string;
+                            /** @description The cron expression `every` stands for. */
+                            cron: string;
+                            /** @description hourly, daily, weekly, or the cron expression, as set. */
+                            every: string;
+                            id: number;
+                            /** @description The schedule's fixed delay after each slot: min(10 % of the period, 5 min) at most. */
+                            jitter_ms: number;
+                            last_error: string | null;
+                            last_run_at: string | null;
+                            last_run_number: number | null;
+                            last_status: ("completed" | "failed") | null;
+                            links: {
+                                /** Format: uri */
+                                report: string;
+                                /** Format: uri */
+                                runs: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description The next run, jitter included.
+                             */
+                            next_run_at: string;
+                            report_id: number;
+                            /** @description A run of the schedule is queued or running now. */
+                            running: boolean;
+                            /** @description The IANA time zone it is read in. */
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was last set.
+                             */
+                            updated_at: string;
+                            /** @description The report's URL. */
+                            url: string;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {

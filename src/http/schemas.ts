@@ -6,6 +6,7 @@
 import { Type, type TSchema } from 'typebox';
 import { CATEGORIES, PRIORITIES, RESULTS } from '../analyzer/types.js';
 import { RUN_SOURCES, RUN_STATUSES } from '../services/types.js';
+import { Warning } from '../web/warnings.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
@@ -171,6 +172,20 @@ export const Report = Type.Object(
 export const ReportEnvelope = withExample(Type.Object({ data: Report }, { additionalProperties: false }), {
   data: ex.report,
 });
+
+/** A store or update: the report, and `warnings` when part of the request was ignored. */
+export const ReportWriteEnvelope = Type.Object(
+  {
+    data: Report,
+    warnings: Type.Optional(
+      Type.Array(Warning, {
+        description:
+          'Present when part of the request was not applied, e.g. a `password` sent without `privacy` 2 (the SPEC ignores it; the report has no password).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const Project = Type.Object(
   {

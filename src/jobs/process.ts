@@ -8,7 +8,7 @@ import { loggerOptions } from '../http/logger.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
-import { jobKinds, recurringTasks } from './kinds/index.js';
+import { jobKinds, recurringTasksFor } from './kinds/index.js';
 
 export interface WorkerProcessOptions {
   /** only these kinds run here (the others get concurrency 0) */
@@ -38,7 +38,7 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
       concurrency,
       shutdownMs: config.workerShutdownMs,
       log,
-      recurring: recurringTasks,
+      recurring: recurringTasksFor(config),
     });
   } catch (err) {
     await engine?.close().catch(() => {});

@@ -50,8 +50,9 @@ const projectName = (name: string): string =>
 const TOUCH_INTERVAL_MS = 60_000;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/** Accounts need only the database, the configuration and the clock (the CLI's account commands use this alone). */
 export function createAccountServices(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, 'db' | 'config' | 'now'>,
 ): Pick<OwnerServices, 'auth' | 'users' | 'keys' | 'settings'> & Pick<Services, 'account'> {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();

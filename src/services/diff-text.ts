@@ -1,6 +1,7 @@
 // The words of a diff (src/services/diff.ts), written once for the report page and the CLI:
 // page-fact labels, values as a person reads them (kB, ms, redirects), check values, signed
 // deltas. Plain text: the page escapes it, the CLI prints it through safeText.
+import { displayCheckValue, formatBytes, formatMs } from '../analyzer/format.js';
 import type { CheckValue } from '../analyzer/types.js';
 import type { CheckState, PageFactValue } from './diff.js';
 
@@ -22,18 +23,6 @@ const FACT_LABELS: Record<string, string> = {
 export function factLabel(fact: string): string {
   if (fact.startsWith('requests.')) return `Requests: ${fact.slice('requests.'.length)}`;
   return FACT_LABELS[fact] ?? fact;
-}
-
-/** 1,234 B · 5.1 kB · 1.20 MB (1 kB = 1,000 bytes, as the page_size check counts). */
-function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;
-  return `${(n / 1_000_000).toFixed(2)} MB`;
-}
-
-/** 85 ms · 1.25 s */
-function formatMs(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
 }
 
 /** A page fact's value as read: sizes in kB, timings in ms, a redirect chain by its hops. */
@@ -59,8 +48,11 @@ export function formatFactChange(fact: string, from: PageFactValue, to: PageFact
 
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
-/** A check's value as read: a string quoted (and clipped), a list by its first items, null "none". */
-export function formatCheckValue(v: CheckValue | undefined, max = 80): string {
+/**
+ * A check's value as read: a string quoted (and clipped), a list by its first items, null "none",
+ * a number with its unit when the check has one (page_size "1.16 MB", load_time "2.40 s").
+ */
+export function formatCheckValue(v: CheckValue | undefined, max = 80, checkId = ''): string {
   if (v === undefined || v === null || v === '') return 'none';
   if (Array.isArray(v)) {
     if (v.length === 0) return 'none';
@@ -69,7 +61,7 @@ export function formatCheckValue(v: CheckValue | undefined, max = 80): string {
   }
   if (typeof v === 'string') return `“${clip(v, max)}”`;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  return String(v);
+  return displayCheckValue(checkId, v, false) as string;
 }
 
 /** A check state as a word. */

@@ -11,6 +11,7 @@ import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
+import { createScheduleServices } from './schedules.service.js';
 import { createReportEvents } from './report-events.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -40,12 +41,14 @@ export function createServices(deps: ServicesDeps): Services {
   const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);
   const ctx = { ...base, reportEvents };
   const accounts = createAccountServices(ctx);
+  const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
   return {
     ...accounts,
     // what an API key may do (scopes, projects) is applied here, around the owner-level services
-    reports: scopedReports(deps.db, { ...createReportServices(ctx), ...createHistoryServices(ctx) }),
+    reports: scopedReports(deps.db, reports),
     projects: scopedProjects(deps.db, createProjectServices(ctx)),
     webhooks: scopedWebhooks(webhooks),
+    schedules: createScheduleServices(ctx, reports),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type Generated,
   type MigrationResultSet,
 } from 'kysely';
+import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
@@ -185,6 +186,30 @@ export interface WebhookDeliveriesTable {
   delivered_at: NullableTimestamp;
 }
 
+/** Scheduled re-audits: one per report (src/store/schedules.repository.ts, docs/schedules.md). */
+export interface SchedulesTable {
+  id: Generated<number>;
+  report_id: number;
+  user_id: number;
+  /** hourly, daily, weekly or a 5-field cron expression */
+  every: string;
+  /** IANA time zone the expression is read in */
+  timezone: string;
+  /** the next run, jitter included */
+  next_run_at: Timestamp;
+  /** the slot of a run enqueued and not finished yet */
+  claimed_slot: string | null;
+  claimed_at: NullableTimestamp;
+  /** the newest slot whose run finished */
+  last_slot: string | null;
+  last_run_at: NullableTimestamp;
+  last_status: string | null;
+  last_error: string | null;
+  last_run_number: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
@@ -196,6 +221,7 @@ export interface Database {
   settings: SettingsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  schedules: SchedulesTable;
 }
 
 export type Db = Kysely<Database>;
@@ -209,13 +235,7 @@ export interface DatabaseHandle {
   poolStats?(): { total: number; idle: number; waiting: number };
 }
 
-/** The file path of a `sqlite:` URL (`sqlite:./data/x.db`, `sqlite:///abs/x.db`, `sqlite::memory:`). */
-export function sqlitePath(databaseUrl: string): string {
-  let path = databaseUrl.slice('sqlite:'.length);
-  if (path.startsWith('//')) path = path.slice(2);
-  if (path === '') throw new Error('DATABASE_URL: sqlite: needs a file path');
-  return path;
-}
+export { sqlitePath } from './database-url.js';
 
 /**
  * Kysely's SQLite driver prepares every statement anew; the queries repeat, so keep the

@@ -1,7 +1,7 @@
 // settings: small key/value facts the service keeps (e.g. the generated session secret).
 import type { Db } from './database.js';
 
-export async function getSetting(db: Db, key: string): Promise<string | null> {
+async function getSetting(db: Db, key: string): Promise<string | null> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value ?? null;
 }

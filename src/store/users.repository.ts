@@ -47,11 +47,6 @@ export async function listUsers(db: Db): Promise<UserRow[]> {
   return rows.map(toUser);
 }
 
-export async function hasAnyUser(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function getUserCounters(db: Db, userId: number): Promise<UserCounters> {
   const row = await db
     .selectFrom('users')

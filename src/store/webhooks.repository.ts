@@ -153,12 +153,6 @@ export async function findWebhook(db: Db, id: number, userId: number): Promise<W
   return r ? toWebhook(r) : null;
 }
 
-/** The secret of a webhook (the test ping and deliveries sign with it). */
-export async function getWebhookSecret(db: Db, id: number): Promise<string | null> {
-  const r = await db.selectFrom('webhooks').select('secret').where('id', '=', id).executeTakeFirst();
-  return r?.secret ?? null;
-}
-
 export async function countWebhooks(db: Db, userId: number): Promise<number> {
   const r = await db
     .selectFrom('webhooks')

@@ -50,6 +50,7 @@ describe('OpenAPI document and /docs', () => {
     assert.deepEqual(ops.sort(), [
       'DELETE /api/v1/projects/{project}',
       'DELETE /api/v1/reports/{id}',
+      'DELETE /api/v1/reports/{id}/schedule',
       'DELETE /api/v1/webhooks/{id}',
       'GET /api/v1/account',
       'GET /api/v1/projects',
@@ -58,6 +59,8 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/reports/{id}/diff',
       'GET /api/v1/reports/{id}/runs',
       'GET /api/v1/reports/{id}/runs/{run}',
+      'GET /api/v1/reports/{id}/schedule',
+      'GET /api/v1/schedules',
       'GET /api/v1/webhooks',
       'GET /api/v1/webhooks/{id}',
       'GET /api/v1/webhooks/{id}/deliveries',
@@ -70,6 +73,7 @@ describe('OpenAPI document and /docs', () => {
       'POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver',
       'POST /api/v1/webhooks/{id}/test',
       'PUT /api/v1/reports/{id}',
+      'PUT /api/v1/reports/{id}/schedule',
     ]);
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
       type: 'http',
@@ -91,6 +95,15 @@ describe('OpenAPI document and /docs', () => {
     assert.equal(ids('/api/v1/reports/{id}/runs'), 'listReportRuns');
     assert.equal(ids('/api/v1/reports/{id}/runs/{run}'), 'showReportRun');
     assert.equal(ids('/api/v1/reports/{id}/diff'), 'diffReport');
+  });
+
+  test('the schedule operations have their operation ids', () => {
+    const op = (path: string, m: string) =>
+      (doc.paths[path]![m as 'get'] as { operationId?: string }).operationId;
+    assert.equal(op('/api/v1/reports/{id}/schedule', 'put'), 'putReportSchedule');
+    assert.equal(op('/api/v1/reports/{id}/schedule', 'get'), 'showReportSchedule');
+    assert.equal(op('/api/v1/reports/{id}/schedule', 'delete'), 'deleteReportSchedule');
+    assert.equal(op('/api/v1/schedules', 'get'), 'listSchedules');
   });
 
   test('documents every list parameter with its allowed values', () => {

@@ -100,6 +100,33 @@ describe('pagegrade audit', () => {
     assert.equal(poor.code, 1);
   });
 
+  test('an error page is bad and fails the gate (exit 1), even with --fail-on bad; noindex caps at decent', async () => {
+    site.route('/missing', html(goodPage(site.origin), {}, 404));
+    const r = await run(['audit', `${site.origin}/missing`, '--fail-on', 'bad', '--json'], allow);
+    assert.equal(r.code, 1, r.stderr);
+    const report = JSON.parse(r.stdout) as {
+      result: string;
+      score: number;
+      results: Record<string, { message: string }>;
+    };
+    assert.equal(report.result, 'bad');
+    assert.equal(report.score, 48);
+    assert.match(report.results.http_status!.message, /404 Not Found.*capped at 48 \(bad\)/);
+    const text = await run(['audit', `${site.origin}/missing`], allow);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /Result: BAD/);
+
+    site.route(
+      '/noindex',
+      html(goodPage(site.origin).replace('<head>', '<head><meta name="robots" content="noindex">')),
+    );
+    const hidden = await run(['audit', `${site.origin}/noindex`, '--json'], allow);
+    assert.equal(hidden.code, 0, 'decent passes the default gate');
+    assert.equal((JSON.parse(hidden.stdout) as { result: string }).result, 'decent');
+    const strict = await run(['audit', `${site.origin}/noindex`, '--fail-on', 'decent'], allow);
+    assert.equal(strict.code, 1);
+  });
+
   test('exit 2: unreachable page, refused private address, bad URL, bad option', async () => {
     const closed = await startFixtureServer();
     const deadOrigin = closed.origin;

@@ -10,9 +10,14 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** `nodeArgs`: options for node itself, before the script (e.g. `--import` a module-load recorder). */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  { nodeArgs = [] }: { nodeArgs?: string[] } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
       env: { ...process.env, PAGEGRADE_FROM_SOURCE: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -149,6 +149,9 @@ function isJsType(type: string | null): boolean {
   }
 }
 
+/** an inline style that hides the element */
+const DISPLAY_NONE = /display\s*:\s*none/i;
+
 const LOCAL_CHAR = /[A-Za-z0-9._%+-]/;
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b/g;
 /** file-name-looking matches like "icon@2x.png" are not e-mail addresses */
@@ -176,6 +179,7 @@ const READ_ATTRS: ReadonlyMap<string, string> = new Map(
   [
     'action',
     'alt',
+    'aria-current',
     'aria-label',
     'as',
     'async',
@@ -224,6 +228,8 @@ interface Capture {
   parts: string[];
   /** where the text goes: a heading or an anchor (filled in place), or null for a title */
   target: { text: string } | null;
+  /** an anchor's: some of its text came from outside any <code> element */
+  plain?: boolean;
 }
 
 function isSpace(c: number): boolean {
@@ -384,10 +390,27 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   /** the tag names that increased `hidden`, by depth, to undo on close */
   const hiddenAt: number[] = [];
 
+  /** depths of the open <code> elements */
+  const codeAt: number[] = [];
+  /** depths of the open elements hidden by a `hidden` attribute or an inline display:none */
+  const concealedAt: number[] = [];
+  /** anchors whose text is being captured (a subset of captures) */
+  let anchorCaptures = 0;
+
   const finish = (c: Capture): void => {
     const text = collapse(c.parts);
     if (c.target === null) f.titles.push(text);
     else c.target.text = text;
+    if (c.plain !== undefined) {
+      anchorCaptures--;
+      // text captured only inside <code>: the link's text is code
+      if (!c.plain && text !== '') (c.target as Anchor).codeText = true;
+    }
+  };
+
+  /** text outside <code> reached the open anchors' captures */
+  const markPlain = (): void => {
+    for (const c of captures) if (c.plain === false) c.plain = true;
   };
 
   /** a word boundary is due before the next text (an element other than an inline one ended) */
@@ -437,6 +460,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   /** all attributes, kept only for the elements flush() looks at (TAG_FLAGS) */
   let pendingAttrs: Record<string, string> | null = null;
   let pStyle = false;
+  /** the pending start tag hides itself: `hidden` (not until-found) or an inline display:none */
+  let pConcealed = false;
   let pItemscope = false;
   let pItemtype: string | null = null;
 
@@ -459,6 +484,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
       f.styleAttrCount++;
       if (f.styleAttrSamples.length < 50) f.styleAttrSamples.push(name);
     }
+    if (pConcealed) concealedAt.push(depth);
+    if (name === 'code') codeAt.push(depth);
     // itemtype only means something with itemscope
     if (pItemscope) {
       f.hasMicrodata = true;
@@ -613,10 +640,13 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           named: a.id !== undefined || a.name !== undefined,
           internal,
           protocol: proto,
+          codeText: codeAt.length > 0,
+          current: a['aria-current'] !== undefined && a['aria-current'].trim().toLowerCase() !== 'false',
         };
         f.anchors.push(anchor);
         if (name === 'a') {
-          captures.push({ depth, parts: [], target: anchor });
+          captures.push({ depth, parts: [], target: anchor, plain: false });
+          anchorCaptures++;
         } else {
           anchor.text = (a.alt ?? '').trim();
         }
@@ -627,7 +657,6 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         const u = src !== null && src.startsWith('data:') ? null : resolve(src);
         const alt = attr(a, 'alt');
         const imageIndex = f.images.length;
-        const style = a.style;
         f.images.push({
           src,
           url: src !== null && src.startsWith('data:') ? src : (u?.href ?? null),
@@ -644,13 +673,15 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           imageIndex,
           elementIndex,
           likelyAboveFold: imageIndex < ABOVE_FOLD_IMAGES && f.bodyElementCount <= ABOVE_FOLD_ELEMENTS,
-          hidden:
-            noscriptDepth > 0 ||
-            (style !== undefined && /display\s*:\s*none/i.test(style)) ||
-            a.hidden !== undefined,
+          hidden: noscriptDepth > 0 || concealedAt.length > 0,
+          inNoscript: noscriptDepth > 0,
+          role: lower(a, 'role'),
         });
         if (noscriptDepth === 0) addSub('image', u, 'img src');
-        if (alt !== null && captures.length > 0) for (const c of captures) c.parts.push(' ', alt, ' ');
+        if (alt !== null && captures.length > 0) {
+          for (const c of captures) c.parts.push(' ', alt, ' ');
+          if (anchorCaptures > 0 && codeAt.length === 0 && !isBlank(alt)) markPlain();
+        }
         break;
       }
       case 'picture':
@@ -744,6 +775,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         pendingFlags = flags ?? 0;
         pendingAttrs = flags === undefined ? null : {};
         pStyle = false;
+        pConcealed = false;
         pItemscope = false;
         pItemtype = null;
       },
@@ -757,10 +789,14 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         switch (name.length) {
           case 5:
-            if (name === 'style' && !isBlank(value)) pStyle = true;
+            if (name === 'style' && !isBlank(value)) {
+              pStyle = true;
+              if (DISPLAY_NONE.test(value)) pConcealed = true;
+            }
             break;
           case 6:
             if (name === 'typeof') f.hasRdfa = true;
+            else if (name === 'hidden' && value.trim().toLowerCase() !== 'until-found') pConcealed = true;
             break;
           case 8:
             if (name === 'itemtype') pItemtype = value;
@@ -784,7 +820,10 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           }
           return;
         }
-        if (captures.length > 0) for (const c of captures) c.parts.push(data);
+        if (captures.length > 0) {
+          for (const c of captures) c.parts.push(data);
+          if (anchorCaptures > 0 && codeAt.length === 0 && !isBlank(data)) markPlain();
+        }
         if (hidden === 0 && bodyStarted) {
           // a blank chunk only separates words; the counts come from one loop over the joined
           // text at the end (a flat string: much cheaper to read than the sliced chunks)
@@ -818,6 +857,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           if (name === 'svg') svgDepth--;
           else if (name === 'noscript') noscriptDepth--;
         }
+        while (concealedAt.length > 0 && concealedAt[concealedAt.length - 1]! >= depth) concealedAt.pop();
+        while (codeAt.length > 0 && codeAt[codeAt.length - 1]! >= depth) codeAt.pop();
         if (pictureDepth === depth) pictureDepth = -1;
         // element boundaries (but not inline ones) separate words in the text
         if (!needSpace && bodyStarted && hidden === 0 && !INLINE_TAGS.has(name)) needSpace = true;

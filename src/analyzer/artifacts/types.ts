@@ -68,6 +68,10 @@ export interface Anchor {
   internal: boolean | null;
   /** protocol of the resolved URL (`https:`, `mailto:`, `javascript:`…) or null */
   protocol: string | null;
+  /** its text is code: the link is inside a `<code>` element, or all its text is (`<a><code>details</code></a>`) */
+  codeText: boolean;
+  /** `aria-current` is set (and not "false"): the link marks the current page or step */
+  current: boolean;
 }
 
 export interface ImageTag {
@@ -95,8 +99,15 @@ export interface ImageTag {
   elementIndex: number;
   /** rough above-the-fold estimate: one of the first `ABOVE_FOLD_IMAGES` images and within the first `ABOVE_FOLD_ELEMENTS` body elements */
   likelyAboveFold: boolean;
-  /** style attribute hides it (display:none) or it is inside <noscript> */
+  /**
+   * a visitor never sees it: inside <noscript> (text, not an element, when scripts run), or it
+   * or an ancestor has the `hidden` attribute or an inline `display:none`
+   */
   hidden: boolean;
+  /** inside <noscript> */
+  inNoscript: boolean;
+  /** `role` attribute, lower-cased (null when absent); "presentation"/"none" mark it decorative */
+  role: string | null;
 }
 
 export interface ScriptTag {

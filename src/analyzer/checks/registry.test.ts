@@ -56,7 +56,7 @@ test('registry: metadata is complete', () => {
     assert.match(c.id, /^[a-z][a-z0-9_]*$/, c.id);
     assert.ok(CATEGORIES.includes(c.category), c.id);
     assert.ok(PRIORITIES.includes(c.priority), c.id);
-    for (const k of ['title', 'failTitle', 'howToFix'] as const)
+    for (const k of ['title', 'failTitle', 'howToFix', 'failsWhen'] as const)
       assert.ok(c[k].trim().length > 0, `${c.id}.${k}`);
     assert.equal(typeof c.needsContent, 'boolean', c.id);
     for (const [name, spec] of Object.entries(c.thresholds ?? {})) {

@@ -38,6 +38,11 @@ export interface CheckDefinition {
   failTitle: string;
   /** how to fix it, one or two sentences (plain text) */
   howToFix: string;
+  /**
+   * When the check fails, precisely (Markdown, one line): the "fails when" column of the
+   * generated check table in docs/checks.md (`npm run docs`).
+   */
+  failsWhen: string;
   /** true when the check judges the page's content: a blocked page (bot challenge, 403…) makes it inconclusive */
   needsContent: boolean;
   /**
@@ -73,6 +78,11 @@ export function tableDetails(
 /** Shortens a string for messages and details ("…" when cut). */
 export function clip(s: string, max = 120): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+/** the singular or plural form for a count: agree(1, 'is', 'are') → "is" */
+export function agree(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
 }
 
 /** "1 image" / "3 images" */

@@ -38,6 +38,7 @@ export async function registerOpenApi(
         { name: 'account', description: 'The API key and its user' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
+        { name: 'schedules', description: 'Scheduled re-audits of reports' },
       ],
       // the payloads Pagegrade POSTs to webhooks, one per event (OpenAPI 3.1 `webhooks`)
       webhooks: openApiWebhooks(),

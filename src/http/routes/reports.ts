@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
 import type { Services } from '../../services/types.js';
+import { passwordWarnings } from '../../web/warnings.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../presenters/report.js';
@@ -11,6 +12,7 @@ import {
   ListReportsQuery,
   ReportDeleted,
   ReportEnvelope,
+  ReportWriteEnvelope,
   ReportList,
   ReportParams,
   StoreReportBody,
@@ -96,7 +98,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         security,
         consumes: BODY_TYPES,
         body: StoreReportBody,
-        response: { 201: ReportEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
+        response: { 201: ReportWriteEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },
     },
     async (request, reply) => {
@@ -108,7 +110,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         password: body.password ?? null,
       });
       const data = presentReport(report, config.publicUrl);
-      return reply.code(201).header('Location', data.links.self).send({ data });
+      const warnings = passwordWarnings(body.password, report.privacy);
+      return reply
+        .code(201)
+        .header('Location', data.links.self)
+        .send({ data, ...(warnings.length ? { warnings } : {}) });
     },
   );
 
@@ -127,7 +133,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         params: ReportParams,
         consumes: BODY_TYPES,
         body: UpdateReportBody,
-        response: { 200: ReportEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
+        response: { 200: ReportWriteEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
       },
       handler: async (request) => {
         const actor = requireAuth(request);
@@ -137,7 +143,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
         });
-        return { data: presentReport(report, config.publicUrl) };
+        const warnings = passwordWarnings(body.password, report.privacy);
+        return { data: presentReport(report, config.publicUrl), ...(warnings.length ? { warnings } : {}) };
       },
     });
   }

@@ -5,12 +5,20 @@ import type { Services } from '../../services/types.js';
 import type { AnyJobKind } from '../kind-tools.js';
 import type { JobDeps } from '../types.js';
 import type { RecurringTask } from '../worker.js';
+import { scheduleRun, schedulesDue } from './schedule-run.js';
 import { webhookDeliver } from './webhook-deliver.js';
 
 /** What the application's handlers receive as `deps`. */
 export type AppJobDeps = JobDeps<Services>;
 
-export const jobKinds: readonly AnyJobKind[] = [webhookDeliver];
+export const jobKinds: readonly AnyJobKind[] = [webhookDeliver, scheduleRun as AnyJobKind];
 
 /** Run by every worker process (each must be safe when several processes run it at once). */
-export const recurringTasks: readonly RecurringTask<AppJobDeps>[] = [];
+export function recurringTasksFor(config: {
+  schedulerTickMs?: number;
+}): readonly RecurringTask<AppJobDeps>[] {
+  return [schedulesDue(config.schedulerTickMs)];
+}
+
+/** The recurring tasks with their default timings. */
+export const recurringTasks: readonly RecurringTask<AppJobDeps>[] = recurringTasksFor({});

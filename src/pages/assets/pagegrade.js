@@ -29,6 +29,20 @@
       status.hidden = false;
     }
   });
+  // a typed password means Password: the privacy select of the same form follows it, and
+  // choosing another privacy clears the password (the server applies the same rule)
+  document.addEventListener('input', function (event) {
+    var field = event.target;
+    if (!field || field.name !== 'password' || !field.form || field.value === '') return;
+    var select = field.form.querySelector('select[name="privacy"]');
+    if (select) select.value = '2';
+  });
+  document.addEventListener('change', function (event) {
+    var select = event.target;
+    if (!select || select.name !== 'privacy' || !select.form || select.value === '2') return;
+    var password = select.form.querySelector('input[name="password"]');
+    if (password) password.value = '';
+  });
   // print buttons work only with this script, so they are shown by it
   var printButtons = document.querySelectorAll('[data-print]');
   for (var p = 0; p < printButtons.length; p++) {

@@ -8,51 +8,61 @@ import {
   type ListProjectsParams,
   type ListProjectsQuery,
 } from '../../services/list-query.js';
-import { fieldErrors } from '../../web/field-errors.js';
+import { readFilters, type FilterLabels } from '../list-filters.js';
 import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../web/requests.js';
 import { NOTICES, rawQuery, type PageContext } from '../context.js';
 import { projectsView, type Flash } from '../views/dashboard.js';
 
 const PROJECT_LIST_KEYS = ['search', 'search_by', 'sort_by', 'sort', 'per_page', 'page'] as const;
 
+const PROJECT_FILTER_LABELS: Record<string, FilterLabels> = {
+  search_by: { label: 'Search by', choices: { project: 'name' } },
+  sort_by: { label: 'Sort by', choices: { created_at: 'Created', project: 'Name' } },
+  sort: { label: 'The order', choices: { desc: 'Descending', asc: 'Ascending' } },
+  per_page: { label: 'Per page', choices: { '10': '10 per page' } },
+  page: { label: 'The page', choices: { '1': 'the first page' } },
+  search: { label: 'The search', unset: 'every project' },
+};
+
 export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
 
-  app.get<{ Querystring: ListProjectsParams }>(
-    '/dashboard/projects',
-    { schema: { querystring: ListProjectsSchema }, attachValidation: true },
-    async (request, reply) => {
-      const v = await ctx.requireViewer(request, reply);
-      if (!v) return reply;
-      const raw = rawQuery(request, PROJECT_LIST_KEYS);
-      const done = rawQuery(request, ['done']).done;
-      let flash: Flash | null = done && NOTICES[done] ? { kind: 'success', text: NOTICES[done]! } : null;
-      let query: ListProjectsQuery | null = null;
-      let status = 200;
-      if (request.validationError) {
-        const errors = fieldErrors(request.validationError.validation);
-        flash = { kind: 'error', text: Object.values(errors).flat().join(' ') };
-        status = 422;
-      } else {
-        query = projectsQueryFrom(request.query);
-      }
-      const list = query ? await services.projects.list(v, query) : null;
-      const viewer = await ctx.viewerFor(request, reply);
-      return ctx.send(
-        reply,
-        status,
-        'Projects',
-        viewer,
-        projectsView({
-          csrf: viewer.csrf ?? '',
-          flash,
-          raw,
-          query: query && resolveProjectsQuery(query),
-          list,
-        }),
-      );
-    },
-  );
+  // Like the dashboard: no schema here, the filters are read the forgiving way (empty = any,
+  // invalid = default with a notice); the API keeps its 422s.
+  app.get('/dashboard/projects', async (request, reply) => {
+    const v = await ctx.requireViewer(request, reply);
+    if (!v) return reply;
+    const read = readFilters<ListProjectsParams>(
+      ListProjectsSchema,
+      new URL(request.url, 'http://x').searchParams,
+      PROJECT_LIST_KEYS,
+      PROJECT_FILTER_LABELS,
+    );
+    const raw = read.raw;
+    const done = rawQuery(request, ['done']).done;
+    const flash: Flash | null = read.notices.length
+      ? { kind: 'notice', text: read.notices.join(' ') }
+      : done && NOTICES[done]
+        ? { kind: 'success', text: NOTICES[done]! }
+        : null;
+    const query: ListProjectsQuery | null = projectsQueryFrom(read.params);
+    const status = 200;
+    const list = query ? await services.projects.list(v, query) : null;
+    const viewer = await ctx.viewerFor(request, reply);
+    return ctx.send(
+      reply,
+      status,
+      'Projects',
+      viewer,
+      projectsView({
+        csrf: viewer.csrf ?? '',
+        flash,
+        raw,
+        query: query && resolveProjectsQuery(query),
+        list,
+      }),
+    );
+  });
 
   app.post<{ Params: { project: string } }>(
     '/dashboard/projects/:project/delete',

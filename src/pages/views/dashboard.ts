@@ -13,7 +13,7 @@ import { trendArrow } from './history.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
 
 export interface Flash {
-  kind: 'success' | 'error';
+  kind: 'success' | 'error' | 'notice';
   text: string;
 }
 
@@ -79,7 +79,7 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
     </div>
     <div class="field">
       <label for="create-password">Password</label>
-      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="only for Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
+      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="typing one selects Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
       ${fieldErrors(state.errors, 'password', 'create-password-error')}
     </div>
     <div class="field field--submit">
@@ -113,7 +113,7 @@ function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
   <div class="field">
     <label for="f-sort-by">Sort by</label>
     <select id="f-sort-by" name="sort_by">
-      ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}
+      ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}${option('score', 'Score', raw.sort_by)}
     </select>
   </div>
   <div class="field">

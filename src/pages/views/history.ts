@@ -94,7 +94,7 @@ const LISTS = [
 
 function valueChange(c: CheckChange): SafeHtml | '' {
   if (c.from_value === undefined && c.to_value === undefined) return '';
-  return html` <span class="history__values">${formatCheckValue(c.from_value)} → ${formatCheckValue(c.to_value)}</span>`;
+  return html` <span class="history__values">${formatCheckValue(c.from_value, 80, c.id)} → ${formatCheckValue(c.to_value, 80, c.id)}</span>`;
 }
 
 function checkItem(c: CheckChange, kind: string): SafeHtml {

@@ -6,7 +6,6 @@ import {
   CATEGORIES,
   PRIORITIES,
   type CheckResult,
-  type CheckValue,
   type Details,
   type Priority,
   type ResultBand,
@@ -19,6 +18,7 @@ import {
   PRIVACY_LABELS,
   RESULT_LABELS,
 } from '../../analyzer/vocabulary.js';
+import { displayCheckValue, formatBytes } from '../../analyzer/format.js';
 import type { StoredReport } from '../../services/types.js';
 import { html, join, raw, type SafeHtml } from '../html.js';
 
@@ -80,12 +80,6 @@ export function formatDate(iso: string): string {
   return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 16)} UTC`;
 }
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${(n / 1024 / 1024).toFixed(2)} MB`;
-}
-
 function formatMs(n: number | null): string {
   return n === null ? '–' : n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
 }
@@ -117,7 +111,8 @@ export function resultBadge(result: ResultBand): SafeHtml {
   return html`<span class="badge band-${result}">${icon}${RESULT_LABELS[result]}</span>`;
 }
 
-function renderValue(value: CheckValue | undefined): SafeHtml | '' {
+function renderValue(c: CheckResult): SafeHtml | '' {
+  const value = displayCheckValue(c.id, c.value, c.passed);
   if (value === undefined) return '';
   let shown: SafeHtml;
   if (Array.isArray(value)) {
@@ -130,10 +125,10 @@ function renderValue(value: CheckValue | undefined): SafeHtml | '' {
           );
   } else if (value === null || value === '') {
     shown = html`<em>none</em>`;
-  } else if (typeof value === 'boolean') {
-    shown = html`${value ? 'Yes' : 'No'}`;
+  } else if (typeof c.value === 'boolean') {
+    shown = html`${value}`;
   } else {
-    shown = html`<code>${String(value)}</code>`;
+    shown = html`<code>${value}</code>`;
   }
   return html`<p class="check__value"><span class="check__label">Found:</span> ${shown}</p>`;
 }
@@ -184,7 +179,7 @@ function renderCheck(c: CheckResult): SafeHtml {
   <div class="check__body">
     ${c.message && c.message !== c.title ? html`<p class="check__message">${c.message}</p>` : ''}
     ${reason}
-    ${renderValue(c.value)}
+    ${renderValue(c)}
     ${renderDetails(c.details, `Details: ${c.title}`)}
     ${fix}
   </div>

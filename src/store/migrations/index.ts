@@ -6,6 +6,7 @@ import * as reportsScoreIndexes from './2026-11-25T08-reports-score-indexes.js';
 import * as reportRunNumbers from './2026-11-25T19-report-run-numbers.js';
 import * as jobs from './2026-11-25T20-jobs.js';
 import * as webhooks from './2026-11-25T20-webhooks.js';
+import * as schedules from './2026-11-26T01-schedules.js';
 import * as apiKeyScopes from './2026-11-26T04-api-key-scopes.js';
 
 export const migrations: Record<string, Migration> = {
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T19-report-run-numbers': reportRunNumbers,
   '2026-11-25T20-jobs': jobs,
   '2026-11-25T20-webhooks': webhooks,
+  '2026-11-26T01-schedules': schedules,
   '2026-11-26T04-api-key-scopes': apiKeyScopes,
 };

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'The page does not declare its character encoding',
   howToFix:
     'Declare the encoding in the Content-Type header (text/html; charset=utf-8) and as the first thing in the <head>: <meta charset="utf-8">.',
+  failsWhen:
+    'neither the `Content-Type` header, `<meta charset>`, `<meta http-equiv="Content-Type">` nor a BOM declares the encoding',
   needsContent: false,
   run(a) {
     const { header, meta, source } = a.charset;

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'The page has little text',
   howToFix:
     'Give the page enough useful text (about 500 words or more) for readers and search engines to understand what it offers.',
+  failsWhen:
+    'fewer than `min_words` words of visible text (script, style, template, noscript, svg, select excluded; each CJK character counts as a word)',
   needsContent: true,
   thresholds: {
     min_words: { default: 500, description: 'fewest words of visible text' },

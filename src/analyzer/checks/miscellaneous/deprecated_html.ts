@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'The page uses deprecated HTML elements',
   howToFix:
     'Replace obsolete elements with current HTML and CSS: <font>, <center>, <big> and <tt> with CSS, <strike> with <s> or <del>, <acronym> with <abbr>, frames with iframes or plain pages.',
+  failsWhen:
+    'any of acronym, applet, basefont, bgsound, big, blink, center, dir, font, frame, frameset, isindex, keygen, listing, marquee, multicol, nextid, nobr, noembed, noframes, plaintext, spacer, strike, tt, xmp (outside SVG)',
   needsContent: true,
   run(a) {
     const entries = Object.entries(a.deprecatedTags).sort((x, y) => y[1] - x[1]);

@@ -1,4 +1,8 @@
-// <!DOCTYPE html> first in the document; anything else risks quirks or limited-quirks mode.
+// A doctype is judged by the rendering mode the HTML standard assigns it (§13.2.6.4.1): quirks
+// and limited-quirks fail (no doctype, one after other markup, HTML 4.01 Transitional/Frameset,
+// XHTML 1.0 Transitional/Frameset, pre-4.01 DTDs…); a legacy doctype that renders in standards
+// mode (HTML 4.01 Strict, XHTML 1.0 Strict, XHTML 1.1, "about:legacy-compat") passes, with a
+// message that <!DOCTYPE html> is the modern form.
 import type { Doctype } from '../../artifacts/types.js';
 import type { CheckDefinition } from '../types.js';
 import { clip } from '../types.js';
@@ -9,6 +13,7 @@ const QUIRKS_PREFIXES = [
   '-//as//dtd html 3.0 aswedit + extensions//',
   '-//advasoft ltd//dtd html 3.0 aswedit + extensions//',
   '-//ietf//dtd html 2.0',
+  '-//ietf//dtd html 2.1e//',
   '-//ietf//dtd html 3',
   '-//ietf//dtd html level',
   '-//ietf//dtd html strict',
@@ -64,10 +69,12 @@ const check: CheckDefinition = {
   id: 'doctype',
   category: 'miscellaneous',
   priority: 'medium',
-  title: 'The page declares the HTML5 doctype',
-  failTitle: 'The page lacks the HTML5 doctype',
+  title: 'The doctype selects standards mode',
+  failTitle: 'The page lacks a doctype that selects standards mode',
   howToFix:
     'Start the document with <!DOCTYPE html> as its very first line (before any element or text) so every browser renders it in standards mode.',
+  failsWhen:
+    'judged by the rendering mode the HTML standard assigns (§13.2.6.4.1): fails with no doctype, a doctype after other markup, or one that selects quirks or limited-quirks mode (HTML 4.01 Transitional/Frameset, XHTML 1.0 Transitional/Frameset, older DTDs). A legacy doctype that selects standards mode (HTML 4.01 Strict, XHTML 1.0 Strict, XHTML 1.1) passes, with a message that `<!DOCTYPE html>` is the modern form',
   needsContent: true,
   run(a) {
     const d = a.doctype;
@@ -103,9 +110,10 @@ const check: CheckDefinition = {
     }
     const sys = d.systemId?.toLowerCase() ?? null;
     if (d.publicId !== null || (sys !== null && sys !== 'about:legacy-compat')) {
+      // judged by the mode it triggers: a legacy doctype that selects standards mode is fine
       return {
-        passed: false,
-        message: `The doctype ${written} is a legacy (pre-HTML5) declaration; it renders in standards mode but <!DOCTYPE html> is the current one.`,
+        passed: true,
+        message: `The doctype ${written} is a legacy (pre-HTML5) declaration that renders in standards mode; <!DOCTYPE html> is the modern form.`,
         value: written,
       };
     }

@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page uses inline style attributes',
   howToFix:
     'Move style="…" attributes into a stylesheet and use classes; stylesheets are cached, reusable and easier to maintain.',
+  failsWhen: 'more than `max_style_attributes` elements have a non-empty `style` attribute',
   needsContent: true,
   thresholds: {
     max_style_attributes: { default: 0, description: 'most elements with a style attribute' },

@@ -71,6 +71,8 @@ const check: CheckDefinition = {
   failTitle: 'Structured data (JSON-LD) is invalid',
   howToFix:
     'Make each <script type="application/ld+json"> hold valid JSON (no trailing commas, comments or unescaped quotes) with "@context": "https://schema.org" and an "@type" (or an "@graph" of typed items); check it with a structured-data validator.',
+  failsWhen:
+    'a JSON-LD block is empty or not JSON, or an item lacks `@context`, or lacks `@type` (or an `@graph` node lacks `@type`). Not applicable without JSON-LD',
   needsContent: true,
   run(a) {
     if (a.jsonLd.length === 0) return 'not_applicable';

@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page has no valid mobile viewport',
   howToFix:
     'Add <meta name="viewport" content="width=device-width, initial-scale=1"> to the <head> so that phones show the page at its real width.',
+  failsWhen: 'no `<meta name="viewport">`, or one that sets neither `width` nor `initial-scale`',
   needsContent: true,
   run(a) {
     const tag = a.metas.find((m) => m.name === 'viewport');

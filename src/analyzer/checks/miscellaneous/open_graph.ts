@@ -24,6 +24,8 @@ const check: CheckDefinition = {
   failTitle: 'Open Graph tags are missing or incomplete',
   howToFix:
     'Add <meta property="og:title">, og:description, og:image (an absolute https:// URL of an image about 1200×630) and og:url (the canonical URL) to the <head>, so shared links show a proper preview.',
+  failsWhen:
+    'no Open Graph tags, one of og:title/description/image/url missing or empty, or og:image/og:url not an absolute http(s) URL',
   needsContent: true,
   run(a) {
     const og = new Map<string, string>();

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'No sitemap was found',
   howToFix:
     'Publish an XML sitemap listing your pages (e.g. /sitemap.xml) and name it in robots.txt with a "Sitemap: https://…/sitemap.xml" line.',
+  failsWhen:
+    'the sitemap the fetcher looked for (robots.txt `Sitemap:` or `/sitemap.xml`) did not answer 2xx non-HTML, and robots.txt names none. Not judged when neither was fetched',
   needsContent: false,
   run(a) {
     const s = a.sitemap;

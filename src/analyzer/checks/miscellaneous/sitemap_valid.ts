@@ -2,7 +2,7 @@
 // that parses, a <urlset> or <sitemapindex> root, at least one <loc>, and only URLs of this
 // site. Not applicable when no sitemap was found (the `sitemap` check reports that).
 import type { CheckDefinition } from '../types.js';
-import { clip, listDetails } from '../types.js';
+import { agree, clip, listDetails, plural } from '../types.js';
 import { stripWww } from '../../url.js';
 
 /** The first element's name (prefix dropped, lower-cased), from the first 4 KB only. */
@@ -66,6 +66,8 @@ const check: CheckDefinition = {
   failTitle: 'The XML sitemap is not valid',
   howToFix:
     'Serve a sitemap that is well-formed XML with a <urlset> (or <sitemapindex>) root in the sitemaps.org namespace, one <url><loc>https://…</loc></url> per page, and only URLs of this site (same host as the sitemap).',
+  failsWhen:
+    'the sitemap found is not well-formed XML, its root is not `<urlset>`/`<sitemapindex>`, it lists no `<loc>`, or lists URLs of another host. Not applicable when no sitemap was found',
   needsContent: false,
   run(a) {
     const s = a.sitemap;
@@ -128,7 +130,7 @@ const check: CheckDefinition = {
       };
       return {
         passed: false,
-        message: `${foreignCount} of ${s.urls.length} URLs in the ${kind} ${where} are not absolute URLs of ${host}; search engines ignore them.`,
+        message: `${foreignCount} of ${plural(s.urls.length, 'URL')} in the ${kind} ${where} ${agree(foreignCount, 'is not an absolute URL', 'are not absolute URLs')} of ${host}; search engines ignore ${agree(foreignCount, 'it', 'them')}.`,
         value: foreignCount,
         details,
       };

@@ -69,6 +69,8 @@ const check: CheckDefinition = {
   failTitle: 'The page has no links to social networks',
   howToFix:
     "Link to the site's profiles on the social networks its audience uses (usually in the header or footer).",
+  failsWhen:
+    'no link to Facebook, X/Twitter, Instagram, LinkedIn, YouTube, Pinterest, TikTok, Threads, Bluesky, Mastodon, Reddit, Tumblr, VK, Weibo, Telegram, WhatsApp, Discord, Snapchat, GitHub or XING',
   needsContent: true,
   run(a) {
     const found = new Set<string>();

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'The page has no structured data',
   howToFix:
     'Describe the page with schema.org JSON-LD (<script type="application/ld+json">) and add Open Graph and Twitter card meta tags, so search engines and social networks show rich previews.',
+  failsWhen:
+    'no JSON-LD, microdata (`itemscope`), RDFa (`typeof`/`vocab`), Open Graph (`og:*`) or Twitter card (`twitter:*`)',
   needsContent: true,
   run(a) {
     const kinds: string[] = [];

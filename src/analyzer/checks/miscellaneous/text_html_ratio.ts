@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page has little text for its HTML',
   howToFix:
     'Raise the share of visible text in the page: move inline scripts and styles to files, remove unused markup, and give the page real content.',
+  failsWhen: "visible text (whitespace collapsed) is less than `min_percent` % of the HTML's characters",
   needsContent: true,
   thresholds: {
     min_percent: {

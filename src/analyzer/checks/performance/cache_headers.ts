@@ -10,6 +10,7 @@ const check: CheckDefinition = {
   failTitle: 'The page declares no caching policy',
   howToFix:
     'Send Cache-Control with the HTML (e.g. "Cache-Control: no-cache" with an ETag or Last-Modified for pages that change, "max-age=…" for static ones) so browsers and CDNs can revalidate instead of downloading the page again.',
+  failsWhen: 'the HTML has none of Cache-Control, ETag, Last-Modified',
   needsContent: false,
   run(a) {
     const h = a.headers;

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'Scripts in the head block rendering',
   howToFix:
     'Add defer (or async for independent scripts) to the <script src> tags in the <head>, or load them as type="module", so that the page renders before they run.',
+  failsWhen:
+    'an external `<script src>` in the `<head>` has neither `async`, `defer` nor `type="module"` (inline scripts and non-JS types ignored)',
   needsContent: true,
   run(a) {
     const blocking = a.scripts.filter(

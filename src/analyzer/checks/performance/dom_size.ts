@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page has too many elements',
   howToFix:
     'Simplify the markup: remove wrapper elements, render long lists and hidden menus or tabs on demand, and avoid deeply nested layouts.',
+  failsWhen: 'more than `max_elements` elements',
   needsContent: true,
   thresholds: {
     max_elements: { default: 1500, description: 'most HTML elements in the page' },

@@ -17,6 +17,8 @@ const check: CheckDefinition = {
   failTitle: 'The page makes too many requests',
   howToFix:
     'Cut the files the page loads: bundle scripts and stylesheets, use CSS or SVG sprites for icons, lazy-load images below the fold, and drop unused third-party tags.',
+  failsWhen:
+    'the page references more than `max_requests` distinct scripts, stylesheets, images, iframes and media (by URL; inline and `data:` resources excluded)',
   needsContent: true,
   thresholds: {
     max_requests: {

@@ -1,7 +1,7 @@
 // <img> without explicit width and height: the browser cannot reserve its box, so the layout
 // shifts when the image arrives (Cumulative Layout Shift).
 import type { CheckDefinition } from '../types.js';
-import { clip, tableDetails } from '../types.js';
+import { agree, clip, plural, tableDetails } from '../types.js';
 
 const LENGTH = /^\s*\d+(?:\.\d+)?\s*(?:px)?\s*$/i;
 
@@ -17,6 +17,7 @@ const check: CheckDefinition = {
   failTitle: 'Some images lack explicit width and height',
   howToFix:
     'Add width and height attributes with the image\'s intrinsic size to every <img> (<img src="a.jpg" width="800" height="600">); CSS can still scale it (height: auto), and the browser reserves the right space before it loads.',
+  failsWhen: 'more visible images than allowed lack a numeric `width` and `height`',
   needsContent: true,
   thresholds: {
     max_unsized: { default: 0, description: 'visible images without both width and height allowed' },
@@ -41,7 +42,7 @@ const check: CheckDefinition = {
     if (rows.length > max) {
       return {
         passed: false,
-        message: `${rows.length} of ${total} images lack a numeric width and height attribute${max > 0 ? ` (at most ${max} allowed)` : ''}, so the page shifts as they load.`,
+        message: `${rows.length} of ${plural(total, 'image')} ${agree(rows.length, 'lacks', 'lack')} a numeric width and height attribute${max > 0 ? ` (at most ${max} allowed)` : ''}, so the page shifts as ${agree(rows.length, 'it loads', 'they load')}.`,
         value: rows.length,
         ...extra,
       };
@@ -50,7 +51,9 @@ const check: CheckDefinition = {
       passed: true,
       message:
         rows.length === 0
-          ? `All ${total} images declare width and height.`
+          ? total === 1
+            ? 'The only image declares width and height.'
+            : `All ${total} images declare width and height.`
           : `${rows.length} of ${total} images lack width or height, within the ${max} allowed.`,
       value: rows.length,
       ...extra,

@@ -1,4 +1,4 @@
-import { clip, listDetails, type CheckDefinition } from '../types.js';
+import { agree, clip, listDetails, plural, type CheckDefinition } from '../types.js';
 
 const LEGACY_EXT = /\.(jpe?g|png|gif|bmp|tiff?)$/i;
 const MODERN = new Set(['image/avif', 'image/webp', 'image/jxl']);
@@ -26,6 +26,8 @@ const check: CheckDefinition = {
   failTitle: 'Images use older, heavier formats',
   howToFix:
     'Serve photos and illustrations as AVIF or WebP (with a <picture> fallback if you must), and icons and logos as SVG; they are often 30–50% smaller than JPEG or PNG.',
+  failsWhen:
+    'an `<img>` points to a JPEG, PNG, GIF, BMP or TIFF (by extension, or by type for `data:` URLs) and is not inside a `<picture>` with an AVIF/WebP/JPEG XL `<source>`. SVG and unknown extensions pass',
   needsContent: true,
   run(a) {
     const legacy: string[] = [];
@@ -46,7 +48,7 @@ const check: CheckDefinition = {
       };
     return {
       passed: false,
-      message: `${legacy.length} of ${judged} images are JPEG, PNG, GIF or BMP; serve them as AVIF or WebP.`,
+      message: `${legacy.length} of ${plural(judged, 'image')} ${agree(legacy.length, 'is', 'are')} JPEG, PNG, GIF or BMP; serve ${agree(legacy.length, 'it', 'them')} as AVIF or WebP.`,
       value: legacy.length,
       details: listDetails(legacy),
     };

@@ -2,7 +2,7 @@
 // "Offscreen" is estimated from position (no layout here): images after the first few, or
 // beyond the first elements of the body (the artifacts' likelyAboveFold).
 import type { CheckDefinition } from '../types.js';
-import { clip, tableDetails } from '../types.js';
+import { agree, clip, plural, tableDetails } from '../types.js';
 
 const check: CheckDefinition = {
   id: 'lazy_images',
@@ -12,6 +12,8 @@ const check: CheckDefinition = {
   failTitle: 'Images are loaded eagerly offscreen, or lazily above the fold',
   howToFix:
     'Add loading="lazy" to images further down the page so they load only when scrolled to, and remove it from the first, largest image at the top (the LCP image), which should load at once (fetchpriority="high" helps).',
+  failsWhen:
+    'the first image (the LCP candidate) has `loading="lazy"`, or more likely-offscreen images than allowed load eagerly',
   needsContent: true,
   thresholds: {
     max_eager_offscreen: {
@@ -42,7 +44,7 @@ const check: CheckDefinition = {
     if (lcpLazy) problems.push('the first image, the likely LCP element, has loading="lazy"');
     if (eager.length > max) {
       problems.push(
-        `${eager.length} of ${visible.length} images are likely offscreen yet load eagerly${max > 0 ? ` (at most ${max} allowed)` : ''}`,
+        `${eager.length} of ${plural(visible.length, 'image')} ${agree(eager.length, 'is', 'are')} likely offscreen yet ${agree(eager.length, 'loads', 'load')} eagerly${max > 0 ? ` (at most ${max} allowed)` : ''}`,
       );
     }
     if (problems.length > 0) {
@@ -58,8 +60,12 @@ const check: CheckDefinition = {
       passed: true,
       message:
         eager.length === 0
-          ? `${lazyCount} of ${visible.length} images load lazily; the images near the top load eagerly.`
-          : `${eager.length} likely offscreen images load eagerly, within the ${max} allowed.`,
+          ? lazyCount === 0
+            ? visible.length === 1
+              ? 'The only image is near the top and loads eagerly, as it should.'
+              : `No image loads lazily, and none of the ${visible.length} images is likely offscreen.`
+            : `${lazyCount} of ${plural(visible.length, 'image')} ${agree(lazyCount, 'loads', 'load')} lazily; the images near the top load eagerly.`
+          : `${plural(eager.length, 'likely offscreen image')} ${agree(eager.length, 'loads', 'load')} eagerly, within the ${max} allowed.`,
       value: eager.length,
       ...details,
     };

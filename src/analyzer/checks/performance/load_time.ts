@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The HTML takes too long to load',
   howToFix:
     'Speed up the server response: cache rendered pages, use a CDN near your visitors, and trim slow database queries or upstream calls.',
+  failsWhen: 'fetching the HTML (redirects included, `timings.total_ms`) took more than `max_ms`',
   needsContent: false,
   measuredMs: true,
   thresholds: {

@@ -1,8 +1,5 @@
+import { formatBytes as kb } from '../../format.js';
 import type { CheckDefinition } from '../types.js';
-
-function kb(bytes: number): string {
-  return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} kB`;
-}
 
 const check: CheckDefinition = {
   id: 'page_size',
@@ -12,6 +9,7 @@ const check: CheckDefinition = {
   failTitle: 'The HTML is too large',
   howToFix:
     'Shrink the HTML: move inline scripts, styles and data (SVG, JSON state) to cached files, paginate long lists, and remove unused markup.',
+  failsWhen: 'the decoded HTML is larger than `max_kb` × 1,000 bytes',
   needsContent: true,
   thresholds: {
     max_kb: { default: 330, description: 'most kilobytes (1,000 bytes) of decoded HTML' },
@@ -22,7 +20,7 @@ const check: CheckDefinition = {
     if (a.htmlBytes > max) {
       return {
         passed: false,
-        message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${t.max_kb} kB.`,
+        message: `The HTML is ${kb(a.htmlBytes)}${wire}; keep it under ${kb(max)}.`,
         value: a.htmlBytes,
       };
     }

@@ -19,6 +19,7 @@ const check: CheckDefinition = {
   failTitle: 'Resources block the first render',
   howToFix:
     'Add defer (or async, or type="module") to scripts in the <head>; inline the critical CSS and load the rest with media attributes or after the first paint, and merge small stylesheets.',
+  failsWhen: 'the synchronous external scripts plus the all-media stylesheets in `<head>` exceed the limit',
   needsContent: true,
   thresholds: {
     max_resources: {

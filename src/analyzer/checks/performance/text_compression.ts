@@ -10,6 +10,7 @@ const check: CheckDefinition = {
   failTitle: 'The HTML is not compressed',
   howToFix:
     'Turn on Brotli, zstd or gzip compression for text responses on the server or CDN (e.g. gzip on; in nginx, mod_deflate in Apache).',
+  failsWhen: "the HTML's `Content-Encoding` is not gzip, br, zstd or deflate",
   needsContent: false,
   run(a) {
     const ce = (a.headers['content-encoding'] ?? '').toLowerCase();

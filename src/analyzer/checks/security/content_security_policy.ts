@@ -52,6 +52,8 @@ const check: CheckDefinition = {
   failTitle: 'No Content-Security-Policy restricts scripts',
   howToFix:
     "Send a Content-Security-Policy header that limits scripts, ideally with nonces or hashes: e.g. \"script-src 'nonce-{random}' 'strict-dynamic'; object-src 'none'; base-uri 'none'\". Avoid 'unsafe-inline' unless a nonce or hash is also listed.",
+  failsWhen:
+    "no enforced CSP (header or `<meta http-equiv>`; report-only does not count), or no policy restricts scripts: no script-src/default-src, `'unsafe-inline'` without a nonce/hash, or `*`/`http:`/`https:`/`data:` sources without `'strict-dynamic'` + nonce/hash",
   needsContent: true,
   run(a) {
     const policies: Policy[] = [];

@@ -43,6 +43,8 @@ const check: CheckDefinition = {
   failTitle: 'HTTPS is not enforced with a long-lived HSTS header',
   howToFix:
     'Send "Strict-Transport-Security: max-age=31536000; includeSubDomains" on every https response (add "preload" once every subdomain serves https) so browsers never try plain http again.',
+  failsWhen:
+    'an https page has no Strict-Transport-Security, no valid max-age, or max-age below the minimum. Not applicable over http',
   needsContent: false,
   thresholds: {
     min_max_age: { default: YEAR, description: 'smallest accepted max-age, seconds (one year)' },

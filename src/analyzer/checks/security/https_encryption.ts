@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page is not served over HTTPS',
   howToFix:
     "Serve the site over HTTPS (a free certificate from Let's Encrypt will do) and redirect every http:// URL to its https:// twin with a 301.",
+  failsWhen: 'the final URL is not https',
   needsContent: false,
   run(a) {
     if (a.finalUrlParsed.protocol === 'https:') {

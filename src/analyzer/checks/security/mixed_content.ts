@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'Some subresources are loaded over plain HTTP',
   howToFix:
     'Load every script, stylesheet, image, frame and media file over https:// (or a relative URL); browsers block or warn about http:// subresources on HTTPS pages.',
+  failsWhen:
+    'an https page loads a script, stylesheet, image, frame, media file, font or icon over `http:`. Not applicable on http pages',
   needsContent: true,
   run(a) {
     if (a.finalUrlParsed.protocol !== 'https:') return 'not_applicable';

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'The page shows e-mail addresses in plain text',
   howToFix:
     'Replace plain e-mail addresses (and mailto: links) with a contact form, or obfuscate them, so that spam harvesters cannot collect them.',
+  failsWhen:
+    'an e-mail address appears in the visible text or in a `mailto:` link (`name@2x.png`-like file names excluded)',
   needsContent: true,
   run(a) {
     if (a.emails.length === 0)

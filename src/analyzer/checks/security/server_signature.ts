@@ -18,6 +18,8 @@ const check: CheckDefinition = {
   failTitle: 'The server reveals its software versions',
   howToFix:
     'Hide version numbers from response headers: server_tokens off; in nginx, ServerTokens Prod in Apache, expose_php = Off in PHP, and remove X-Powered-By / X-AspNet-Version.',
+  failsWhen:
+    '`Server`, `X-Powered-By`, `X-Generator` or `X-Runtime-Version` contains a digit (a version), or `X-AspNet-Version` / `X-AspNetMvc-Version` is present',
   needsContent: false,
   run(a) {
     const leaks: string[] = [];

@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'Links to other sites open a new tab without rel="noopener"',
   howToFix:
     'Add rel="noopener" (or rel="noreferrer") to links with target="_blank" that point to other sites, so the opened page cannot reach back through window.opener.',
+  failsWhen: 'a link to another host has `target="_blank"` without `rel="noopener"` or `rel="noreferrer"`',
   needsContent: true,
   run(a) {
     const unsafe = a.anchors.filter(

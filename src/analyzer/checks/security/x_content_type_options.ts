@@ -10,6 +10,7 @@ const check: CheckDefinition = {
   failTitle: 'MIME sniffing is not disabled',
   howToFix:
     'Send "X-Content-Type-Options: nosniff" on every response so browsers do not execute a file whose declared type is not a script or stylesheet.',
+  failsWhen: 'the header is missing or not `nosniff`',
   needsContent: false,
   run(a) {
     const raw = a.headers['x-content-type-options'];

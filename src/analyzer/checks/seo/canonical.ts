@@ -48,6 +48,8 @@ const check: CheckDefinition = {
   failTitle: 'The page has no valid canonical URL',
   howToFix:
     'Add one <link rel="canonical" href="https://…"> in the <head> with the absolute URL of the page as it should appear in search results (usually the page itself); do not point every page to the home page, and keep the HTML and any Link header in agreement.',
+  failsWhen:
+    'no canonical; invalid, non-http(s) or relative href; several different canonical URLs (HTML and `Link` header together); it points to another hreflang alternate; it points to the site root from a deeper page; an https page points to its http twin',
   needsContent: true,
   run(a) {
     const list = candidates(a);

@@ -1,4 +1,4 @@
-import type { CheckDefinition } from '../types.js';
+import { agree, plural, type CheckDefinition } from '../types.js';
 
 /** Common function words in the languages we see most; they say nothing about the topic. */
 const STOPWORDS = new Set(
@@ -55,6 +55,8 @@ const check: CheckDefinition = {
   failTitle: "The title's keywords do not appear in the page's content",
   howToFix:
     'Use the main words of the title in the visible text of the page, so that the title and the content agree about what the page is for.',
+  failsWhen:
+    "none of the title's words appear, as whole words, in the visible text. Stopwords (en, fr, de, es, it, nl, pt) and words shorter than `min_word_length` are ignored; CJK words match inside unspaced text. Not applicable without a title or usable title words",
   needsContent: true,
   thresholds: {
     min_word_length: { default: 3, description: 'title words shorter than this are ignored' },
@@ -81,7 +83,7 @@ const check: CheckDefinition = {
     }
     return {
       passed: true,
-      message: `${found.length} of the title's ${words.length} keywords appear in the text: ${found.join(', ')}.`,
+      message: `${found.length} of the title's ${plural(words.length, 'keyword')} ${agree(found.length, 'appears', 'appear')} in the text: ${found.join(', ')}.`,
       value: found,
     };
   },

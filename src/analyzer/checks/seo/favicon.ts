@@ -10,6 +10,8 @@ const check: CheckDefinition = {
   failTitle: 'The site has no favicon',
   howToFix:
     'Declare an icon in the <head>, e.g. <link rel="icon" href="/favicon.ico">, or serve one at /favicon.ico; browsers and search results show it beside the page.',
+  failsWhen:
+    'no `<link rel="icon|shortcut icon|apple-touch-icon|mask-icon" href>` and `/favicon.ico` does not answer 2xx with a non-HTML type. Not judged when nothing is declared and the probe was not made',
   needsContent: true,
   run(a) {
     const declared = a.links.find(

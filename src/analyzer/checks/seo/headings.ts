@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page has no <h1> heading, or several',
   howToFix:
     'Give the page one <h1> that says what it is about, and structure the rest with <h2>–<h6> in order.',
+  failsWhen: 'no `<h1>`, or more than `max_h1` (headings inside SVG ignored)',
   needsContent: true,
   thresholds: {
     max_h1: { default: 1, description: 'most <h1> elements allowed' },

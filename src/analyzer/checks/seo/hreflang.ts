@@ -68,6 +68,8 @@ const check: CheckDefinition = {
   failTitle: 'hreflang alternates are invalid',
   howToFix:
     'Give each language version a <link rel="alternate" hreflang="xx[-YY]" href="https://…"> in the <head> with an ISO 639-1 language (optionally a script and an ISO 3166-1 region, e.g. en-GB, zh-Hant-TW) or x-default, an absolute URL, one URL per code, and list the page itself too.',
+  failsWhen:
+    'an alternate has an invalid code, no href, a relative href, or one code maps to several URLs. Not applicable without hreflang links',
   needsContent: true,
   run(a) {
     const alts: Alt[] = [];

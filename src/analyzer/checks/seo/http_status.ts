@@ -32,6 +32,7 @@ const check: CheckDefinition = {
   failTitle: 'The page answers with an error status',
   howToFix:
     'Serve the page with a 200 status. If it moved, redirect it permanently (301/308) to its new address; if it is gone, remove the links that point to it.',
+  failsWhen: "the page's final status is 4xx/5xx (or a 1xx/3xx final answer)",
   needsContent: false,
   run(a) {
     const s = a.status;

@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page has too many links',
   howToFix:
     'Keep the links on a page to the ones that help its readers (at most about 150): move long link lists to their own pages or to a sitemap.',
+  failsWhen: 'more than `max_links` `<a href>` / `<area href>`',
   needsContent: true,
   thresholds: {
     max_links: { default: 150, description: 'most links (<a href>) on a page' },

@@ -11,6 +11,7 @@ const check: CheckDefinition = {
   failTitle: 'The page does not declare a valid language',
   howToFix:
     'Set the language of the page on its root element, e.g. <html lang="en">, so that search engines, translators and screen readers treat the text right.',
+  failsWhen: '`<html>` has no `lang`, an empty one, or one that is not a BCP 47-shaped tag',
   needsContent: true,
   run(a) {
     const lang = a.htmlLang?.trim() ?? '';

@@ -66,3 +66,28 @@ test('link_text: phrase lists per language (en, de, fr, es, pt, it, nl)', () => 
   assert.equal(isGeneric('klik hier', null), true);
   assert.equal(isGeneric('start', 'de'), false);
 });
+
+test('link_text: text that is code is not generic (element names in technical documentation)', () => {
+  const r = runOn(
+    check,
+    page(
+      '<p>See <a href="/el/link"><code>link</code></a>, <code><a href="/el/details">details</a></code>, ' +
+        '<a href="/el/more"> <code>more</code> </a> and <a href="/el/a"><code>a</code></a>.</p>',
+    ),
+  );
+  assert.equal(r.passed, true, r.message);
+  assert.equal(r.message, 'All 4 links have descriptive text.');
+  // text partly outside <code> is prose again, and an earlier <code> does not leak into later links
+  const mixed = runOn(
+    check,
+    page(
+      '<p><code>x</code> <a href="/a">read <code>more</code></a> <a href="/b">here</a> <a href="/c"><img alt="more"><code>z</code></a></p>',
+    ),
+  );
+  assert.equal(mixed.passed, false);
+  assert.ok(mixed.details?.type === 'table');
+  assert.deepEqual(
+    mixed.details.rows.map((row) => row[1]),
+    ['read more', 'here'],
+  );
+});

@@ -2,8 +2,9 @@
 // about the target. The phrase list is chosen by the link's lang attribute, else the page's
 // <html lang>; with neither (or a language we have no list for) every list applies.
 // Skipped like Lighthouse's link-text: nofollow links, non-http(s) links, links to this page.
+// A link whose text is code (inside <code>, or all of it in <code>) is never judged generic.
 import type { CheckDefinition } from '../types.js';
-import { clip, tableDetails } from '../types.js';
+import { agree, clip, plural, tableDetails } from '../types.js';
 
 const GENERIC: Record<string, ReadonlySet<string>> = {
   en: new Set([
@@ -266,6 +267,8 @@ const check: CheckDefinition = {
   failTitle: 'Some links have generic text',
   howToFix:
     'Write link text that says where the link goes ("Pricing for teams", "Read the 2024 annual report") instead of "click here", "read more" or a bare URL; search engines and screen readers use it to understand the target.',
+  failsWhen:
+    'more links than allowed have generic text ("click here", "read more", "hier klicken", "en savoir plus"…) or a bare URL as text. A link whose text is code (inside `<code>`, or all of it in `<code>`: "`link`", "`details`" in technical documentation) is never generic',
   needsContent: true,
   thresholds: {
     max_generic: { default: 0, description: 'links with generic text allowed' },
@@ -298,7 +301,8 @@ const check: CheckDefinition = {
       const lang = x.lang ?? pageLang;
       if (text.charCodeAt(0) === 104 && isFullUrl(text))
         rows.push([clip(x.url, 100), clip(text, 80), lang, 'a bare URL']);
-      else if (isGeneric(text, lang, x.lang === null ? pageLists : listsFor(x.lang))) {
+      // text that is code (element names such as "link" or "details" in documentation) is not prose
+      else if (!x.codeText && isGeneric(text, lang, x.lang === null ? pageLists : listsFor(x.lang))) {
         rows.push([clip(x.url, 100), clip(text, 80), lang, 'generic']);
       }
     }
@@ -308,7 +312,7 @@ const check: CheckDefinition = {
     if (rows.length > max) {
       return {
         passed: false,
-        message: `${rows.length} of ${judged} links have generic text (${examples})${max > 0 ? `; at most ${max} allowed` : ''}.`,
+        message: `${rows.length} of ${plural(judged, 'link')} ${agree(rows.length, 'has', 'have')} generic text (${examples})${max > 0 ? `; at most ${max} allowed` : ''}.`,
         value: rows.length,
         ...(details ? { details } : {}),
       };
@@ -317,8 +321,10 @@ const check: CheckDefinition = {
       passed: true,
       message:
         rows.length === 0
-          ? `All ${judged} links have descriptive text.`
-          : `${rows.length} of ${judged} links have generic text (${examples}), within the ${max} allowed.`,
+          ? judged === 1
+            ? 'The only link has descriptive text.'
+            : `All ${judged} links have descriptive text.`
+          : `${rows.length} of ${plural(judged, 'link')} ${agree(rows.length, 'has', 'have')} generic text (${examples}), within the ${max} allowed.`,
       value: rows.length,
       ...(details ? { details } : {}),
     };

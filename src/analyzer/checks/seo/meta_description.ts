@@ -8,6 +8,7 @@ const check: CheckDefinition = {
   failTitle: 'The page has no meta description',
   howToFix:
     'Add <meta name="description" content="…"> to the <head>: one or two sentences summing up the page, which search engines may show under the title.',
+  failsWhen: 'no `<meta name="description">` (name case-insensitive), or only empty ones',
   needsContent: true,
   run(a) {
     const tags = a.metas.filter((m) => m.name === 'description');

@@ -65,6 +65,8 @@ const check: CheckDefinition = {
   failTitle: 'The page asks search engines not to index it',
   howToFix:
     'Remove "noindex" (or "none") from the robots meta tag and the X-Robots-Tag header, unless the page is meant to stay out of search results.',
+  failsWhen:
+    '`<meta name="robots|googlebot|bingbot|pagegrade">` or an `X-Robots-Tag` header (unscoped or scoped to those crawlers) says `noindex` or `none`',
   needsContent: true,
   run(a) {
     const found: string[] = [];

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'Missing pages do not answer 404',
   howToFix:
     'Make the server answer 404 (or 410) for URLs that do not exist, with a helpful page; a 200 or a redirect to the home page ("soft 404") fills search indexes with duplicates.',
+  failsWhen:
+    'a random path on the site answers anything but 404 or 410. Not judged when the probe was not made or failed',
   needsContent: false,
   run(a) {
     const p = a.notFoundProbe;

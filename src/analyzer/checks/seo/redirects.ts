@@ -15,6 +15,7 @@ const check: CheckDefinition = {
   failTitle: 'The page is reached through too many or unsafe redirects',
   howToFix:
     'Link to and redirect straight to the final URL (one hop at most, e.g. http:// → https://www.): each hop costs a round trip and dilutes link signals. Never redirect from https:// to http://.',
+  failsWhen: 'more hops than allowed before the page, or any hop from https to http',
   needsContent: false,
   thresholds: {
     max_hops: { default: 1, description: 'redirects allowed before the page (more fails)' },

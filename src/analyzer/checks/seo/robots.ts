@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'robots.txt blocks the page',
   howToFix:
     'Remove or narrow the Disallow rule in /robots.txt that matches this page, unless you really want it kept out of search engines.',
+  failsWhen:
+    'robots.txt disallows the final URL for `Pagegrade` (our group, falling back to `*`) or for `*`. A 4xx robots.txt allows everything; 5xx or not fetched is not judged',
   needsContent: false,
   run(a) {
     const r = a.robots;

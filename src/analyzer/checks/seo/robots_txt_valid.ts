@@ -86,6 +86,7 @@ const check: CheckDefinition = {
   failTitle: 'robots.txt is not valid',
   howToFix:
     'Serve /robots.txt as text/plain with status 200 (or 404 when you have no rules), never an error page; write only "User-agent:", "Allow:", "Disallow:" and "Sitemap:" lines (patterns start with "/"), each rule after a User-agent line.',
+  failsWhen: 'robots.txt answers 5xx or 429, answers 200 with an HTML page, or has invalid lines',
   needsContent: false,
   run(a) {
     const r = a.robots;

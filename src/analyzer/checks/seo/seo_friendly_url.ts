@@ -10,6 +10,7 @@ const check: CheckDefinition = {
   failTitle: 'The URL has query strings, underscores or encoded characters',
   howToFix:
     'Use readable paths made of lower-case words joined by hyphens (/fresh-bread/), without query parameters, underscores, commas or encoded characters.',
+  failsWhen: "the final URL's path or query contains `?`, `=`, `_`, `%`, `,` or a space",
   needsContent: false,
   run(a) {
     const u = a.finalUrlParsed;

@@ -8,6 +8,8 @@ const check: CheckDefinition = {
   failTitle: 'The title is missing, repeated or of the wrong length',
   howToFix:
     'Give the page exactly one <title> in its <head>, describing the page in 1–60 characters, so that search results show it in full.',
+  failsWhen:
+    'no `<title>`, several `<title>` (SVG titles ignored), or its length (characters, trimmed) is outside min–max',
   needsContent: true,
   thresholds: {
     min_length: { default: 1, description: 'fewest characters in the title' },

@@ -1,0 +1,113 @@
+// Benchmark: how fast the `pagegrade` command starts and audits, as separate processes.
+//
+//   npm run build && npx tsx bench/cli-start.ts [--runs N] [corpus-file.html]
+//
+// Runs, interleaved, N times each (default 15): `node -e 0` (the baseline: Node's own start on
+// this machine, measured in the same run), `pagegrade --help`, `pagegrade keys list` (a SQLite
+// file with one user and one key), and `pagegrade audit URL --json` of a corpus page served on
+// 127.0.0.1 (with robots.txt, a sitemap, a favicon and 404s, no delay). Reports the median wall
+// time (spawn → exit) and the median peak RSS (getrusage maxRSS, written at exit by a preload
+// that every measured process gets, the baseline included) and the ratio of each to `node -e 0`.
+// It runs bin/pagegrade.js as a user does: dist/ when it is current (npm run build), else the
+// sources through tsx (the line says which).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { startFixtureServer } from '../test/helpers/fixture-server.js';
+import { distIsCurrent } from '../scripts/dist-state.mjs';
+import { median } from './lib/stats.js';
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt !== -1 ? Number(args[runsAt + 1]) : 15;
+const file = args.find((a) => a.endsWith('.html')) ?? 'hpb-bbc-news-2013.html';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/pagegrade.js');
+const probe = join(root, 'bench/lib/rss-probe.mjs');
+const page = readFileSync(join(root, '../shared/corpus/pages', file));
+const tmp = mkdtempSync(join(tmpdir(), 'pagegrade-cli-start-'));
+const rssFile = join(tmp, 'rss');
+
+const site = await startFixtureServer({
+  '/': { headers: { 'cache-control': 'max-age=60' }, body: page },
+  '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
+  '/sitemap.xml': {
+    headers: { 'content-type': 'application/xml' },
+    body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/</loc></url></urlset>',
+  },
+  '/favicon.ico': { headers: { 'content-type': 'image/x-icon' }, body: Buffer.alloc(1150) },
+});
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: `sqlite:${join(tmp, 'pagegrade.db')}`,
+  PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+  PAGEGRADE_RSS_FILE: rssFile,
+  LOG_LEVEL: 'silent',
+};
+delete env.PAGEGRADE_FROM_SOURCE;
+
+interface Sample {
+  ms: number;
+  rssKb: number;
+}
+
+function run(argv: string[], expectCodes: number[] = [0]): Promise<Sample> {
+  writeFileSync(rssFile, '');
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', probe, ...argv], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (!expectCodes.includes(code ?? -1))
+        return reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr}`));
+      resolve({ ms, rssKb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)) });
+    });
+  });
+}
+
+const cases: [string, string[], number[]][] = [
+  ['node -e 0 (baseline)', ['-e', '0'], [0]],
+  ['pagegrade --help', [bin, '--help'], [0]],
+  ['pagegrade --version', [bin, '--version'], [0]],
+  ['pagegrade keys list', [bin, 'keys', 'list'], [0]],
+  // exit 1 is a "bad" result, a normal outcome of an audit
+  [`pagegrade audit (${file}, loopback)`, [bin, 'audit', `${site.origin}/`, '--json'], [0, 1]],
+];
+
+try {
+  await run([bin, 'users', 'create', 'bench']);
+  const samples = new Map<string, Sample[]>(cases.map(([name]) => [name, []]));
+  for (const [, argv, codes] of cases) await run(argv, codes); // warm the file cache
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, argv, codes] of cases) samples.get(name)!.push(await run(argv, codes));
+  }
+  const base = samples.get(cases[0]![0])!;
+  const baseMs = median(base.map((s) => s.ms));
+  const baseKb = median(base.map((s) => s.rssKb));
+  console.log(
+    `bin/pagegrade.js runs ${distIsCurrent() ? 'dist/ (current build)' : 'the sources through tsx (dist/ missing or stale)'}`,
+  );
+  console.log(`${RUNS} runs each, interleaved; medians\n`);
+  console.log('| command | wall time | × node -e 0 | peak RSS | × node -e 0 |');
+  console.log('|---|--:|--:|--:|--:|');
+  for (const [name] of cases) {
+    const ms = median(samples.get(name)!.map((s) => s.ms));
+    const kb = median(samples.get(name)!.map((s) => s.rssKb));
+    console.log(
+      `| ${name} | ${(ms / 1000).toFixed(3)} s | ${(ms / baseMs).toFixed(2)} | ${(kb / 1024).toFixed(0)} MB | ${(kb / baseKb).toFixed(2)} |`,
+    );
+  }
+} finally {
+  await site.close();
+  rmSync(tmp, { recursive: true, force: true });
+}

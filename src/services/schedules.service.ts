@@ -1,0 +1,218 @@
+// Scheduled re-audits (docs/schedules.md): one schedule per report, its owner's only.
+//
+// - put/get/delete/list: the API's and the dashboard's; 404 for a report missing or another
+//   user's; 422 under `every` / `timezone` naming the allowed forms.
+// - enqueueDue (the scheduler's recurring task, in every worker process): in one transaction
+//   per batch, lock the due rows (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite's BEGIN
+//   IMMEDIATE), move each to its next run computed from now (catch-up once), mark the slot
+//   claimed, and enqueue `schedule.run` with the key `schedule:<id>:<slot>` in the same
+//   transaction: one job per slot, whichever processes tick.
+// - run (the job): an ordinary re-audit (`source: "schedule"`: a new run in the history, the
+//   report.completed / .regressed / .failed webhooks), recorded on the schedule. A page that
+//   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
+//   already finished, or whose run is already in the history, is not run again.
+import { AppError, notFound } from '../errors.js';
+import { withTransaction } from '../store/database.js';
+import {
+  claimSchedule,
+  countSchedules,
+  deleteScheduleOfReport,
+  findSchedule,
+  findScheduleOfReport,
+  finishScheduledRun,
+  listSchedules,
+  lockDueSchedules,
+  newestRunOf,
+  schedulesOfReports,
+  setNextRunAt,
+  upsertSchedule,
+  type ScheduleRow,
+} from '../store/schedules.repository.js';
+import { findReport } from '../store/reports.repository.js';
+import type { ServiceContext } from './context.js';
+import { checkEvery, checkTimezone, cronOf, nextRun } from './schedule-times.js';
+import type { OwnerServices, Schedule, Services } from './types.js';
+
+/** The job kind of one scheduled run (src/jobs/kinds/schedule-run.ts). */
+export const SCHEDULE_RUN_JOB = 'schedule.run';
+/** Due schedules claimed per transaction. */
+export const CLAIM_BATCH = 200;
+/**
+ * A claimed run not finished after this long is taken as lost (its job died without
+ * recording anything) and the schedule is claimed again. Far above a run's attempts.
+ */
+export const STALE_CLAIM_MS = 60 * 60_000;
+
+const reportNotFound = () => notFound('No such report.');
+const scheduleNotFound = () => notFound('This report has no schedule.');
+
+export function toSchedule(r: ScheduleRow): Schedule {
+  let jitter = 0;
+  try {
+    jitter = nextRun(r, new Date(r.nextRunAt)).jitterMs;
+  } catch {
+    jitter = 0;
+  }
+  return {
+    id: r.id,
+    reportId: r.reportId,
+    userId: r.userId,
+    every: r.every,
+    cron: cronOf(r.every),
+    timezone: r.timezone,
+    nextRunAt: r.nextRunAt,
+    jitterMs: jitter,
+    running: r.claimedSlot !== null,
+    lastRunAt: r.lastRunAt,
+    lastStatus: r.lastStatus,
+    lastError: r.lastError,
+    lastRunNumber: r.lastRunNumber,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+export function createScheduleServices(
+  ctx: ServiceContext,
+  reports: Pick<OwnerServices['reports'], 'reaudit'>,
+): Services['schedules'] {
+  const { db } = ctx;
+
+  async function ownedReport(userId: number, reportId: number): Promise<void> {
+    if ((await findReport(db, reportId, userId)) === null) throw reportNotFound();
+  }
+
+  return {
+    async put(userId, reportId, input) {
+      await ownedReport(userId, reportId);
+      const timezone = checkTimezone(input.timezone ?? 'UTC');
+      const every = checkEvery(input.every, timezone);
+      const now = ctx.now();
+      const existing = await findScheduleOfReport(db, reportId, userId);
+      // the jitter depends on the id: a new schedule's next run is computed once it has one
+      const provisional = nextRun({ id: existing?.id ?? 0, every, timezone }, now);
+      const id = await upsertSchedule(db, {
+        reportId,
+        userId,
+        every,
+        timezone,
+        nextRunAt: provisional.runAt.toISOString(),
+        now: now.toISOString(),
+      });
+      if (!existing) {
+        const next = nextRun({ id, every, timezone }, now);
+        await setNextRunAt(db, id, next.runAt.toISOString());
+      }
+      const row = await findScheduleOfReport(db, reportId, userId);
+      if (!row) throw reportNotFound(); // deleted meanwhile
+      return { schedule: toSchedule(row), created: !existing };
+    },
+
+    async get(userId, reportId) {
+      const row = await findScheduleOfReport(db, reportId, userId);
+      if (row) return toSchedule(row);
+      await ownedReport(userId, reportId);
+      throw scheduleNotFound();
+    },
+
+    async delete(userId, reportId) {
+      if (await deleteScheduleOfReport(db, reportId, userId)) return;
+      await ownedReport(userId, reportId);
+      throw scheduleNotFound();
+    },
+
+    async list(userId, { page, perPage }) {
+      const total = await countSchedules(db, userId);
+      const offset = (page - 1) * perPage;
+      if (offset >= total) return { items: [], total };
+      const rows = await listSchedules(db, userId, { limit: perPage, offset });
+      return { items: rows.map((r) => ({ ...toSchedule(r), url: r.url })), total };
+    },
+
+    async ofReports(userId, reportIds) {
+      const rows = await schedulesOfReports(db, userId, reportIds);
+      return new Map(rows.map((r) => [r.reportId, toSchedule(r)]));
+    },
+
+    async enqueueDue(options = {}) {
+      const batch = options.batch ?? CLAIM_BATCH;
+      let enqueued = 0;
+      for (;;) {
+        if (options.signal?.aborted) break;
+        const now = ctx.now();
+        const claimed = await withTransaction(db, async (trx) => {
+          const due = await lockDueSchedules(trx, {
+            now: now.toISOString(),
+            staleBefore: new Date(now.getTime() - STALE_CLAIM_MS).toISOString(),
+            limit: batch,
+          });
+          let n = 0;
+          for (const row of due) {
+            let nextAt: string;
+            try {
+              nextAt = nextRun(row, now).runAt.toISOString();
+            } catch {
+              // an expression that no longer runs (cannot happen for one that was accepted):
+              // looked at again in a day
+              nextAt = new Date(now.getTime() + 24 * 3600_000).toISOString();
+            }
+            // the slot that came due: its run time identifies it
+            const slot = row.nextRunAt;
+            const ok = await claimSchedule(trx, row.id, {
+              expectedNextRunAt: row.nextRunAt,
+              nextRunAt: nextAt,
+              slot,
+              now: now.toISOString(),
+            });
+            if (!ok) continue;
+            await ctx.queue.enqueue(
+              SCHEDULE_RUN_JOB,
+              { scheduleId: row.id, slot },
+              { key: `schedule:${row.id}:${slot}`, trx },
+            );
+            n++;
+          }
+          return { found: due.length, n };
+        });
+        enqueued += claimed.n;
+        if (claimed.found < batch) break;
+      }
+      return enqueued;
+    },
+
+    async run(scheduleId, slot, job) {
+      const row = await findSchedule(db, scheduleId);
+      if (!row) return { status: 'skipped', reason: 'the schedule was deleted' };
+      if (row.lastSlot === slot) return { status: 'skipped', reason: 'this slot has run' };
+      const finish = (status: 'completed' | 'failed', runNumber: number | null, error: string | null) =>
+        finishScheduledRun(db, scheduleId, { slot, status, error, runNumber, at: ctx.now().toISOString() });
+
+      // a run of this slot that made its run but died before recording it (at-least-once jobs)
+      if (row.claimedSlot === slot && row.claimedAt !== null) {
+        const newest = await newestRunOf(db, row.reportId);
+        if (newest && newest.source === 'schedule' && newest.at >= row.claimedAt) {
+          await finish(newest.status, newest.number, null);
+          return { status: 'skipped', reason: `run ${newest.number} already made for this slot` };
+        }
+      }
+
+      let outcome;
+      try {
+        outcome = await reports.reaudit(row.userId, row.reportId, { source: 'schedule' });
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) {
+          return { status: 'skipped', reason: 'the report was deleted' };
+        }
+        // not the page's fault (the database, a bug): the job is tried again; on its last
+        // attempt the failure is recorded and the schedule freed for its next slot
+        if (job.attempt >= job.maxAttempts) {
+          await finish('failed', null, err instanceof Error ? err.message : String(err));
+        }
+        throw err;
+      }
+      const error = outcome.status === 'failed' ? outcome.reason : null;
+      await finish(outcome.status, outcome.run.number, error);
+      return { status: outcome.status, runNumber: outcome.run.number, error };
+    },
+  };
+}

@@ -1,0 +1,273 @@
+// schedules: every SQL statement on them (docs/schedules.md). Dates come back as ISO strings.
+// The scheduler's claim: due rows (next_run_at <= now, no run in progress or a stale one)
+// locked with FOR UPDATE SKIP LOCKED on PostgreSQL (SQLite: the caller's BEGIN IMMEDIATE
+// transaction holds the write lock), then moved to their next run in the same transaction.
+import { sql } from 'kysely';
+import { dialectOf, type Db } from './database.js';
+import { toIso, toIsoOrNull, toNumber } from './sql-helpers.js';
+
+export interface ScheduleRow {
+  id: number;
+  reportId: number;
+  userId: number;
+  every: string;
+  timezone: string;
+  nextRunAt: string;
+  claimedSlot: string | null;
+  claimedAt: string | null;
+  lastSlot: string | null;
+  lastRunAt: string | null;
+  lastStatus: 'completed' | 'failed' | null;
+  lastError: string | null;
+  lastRunNumber: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A schedule with its report's URL (the list). */
+export interface ListedScheduleRow extends ScheduleRow {
+  url: string;
+}
+
+const MAX_INT = 2_147_483_647;
+const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT;
+
+const columns = [
+  'schedules.id',
+  'schedules.report_id',
+  'schedules.user_id',
+  'schedules.every',
+  'schedules.timezone',
+  'schedules.next_run_at',
+  'schedules.claimed_slot',
+  'schedules.claimed_at',
+  'schedules.last_slot',
+  'schedules.last_run_at',
+  'schedules.last_status',
+  'schedules.last_error',
+  'schedules.last_run_number',
+  'schedules.created_at',
+  'schedules.updated_at',
+] as const;
+
+function scheduleQuery(db: Db) {
+  return db.selectFrom('schedules').select(columns);
+}
+type ScheduleSelect = Awaited<ReturnType<ReturnType<typeof scheduleQuery>['executeTakeFirstOrThrow']>>;
+
+function toRow(r: ScheduleSelect): ScheduleRow {
+  return {
+    id: r.id,
+    reportId: r.report_id,
+    userId: r.user_id,
+    every: r.every,
+    timezone: r.timezone,
+    nextRunAt: toIso(r.next_run_at),
+    claimedSlot: r.claimed_slot,
+    claimedAt: toIsoOrNull(r.claimed_at),
+    lastSlot: r.last_slot,
+    lastRunAt: toIsoOrNull(r.last_run_at),
+    lastStatus: r.last_status as ScheduleRow['lastStatus'],
+    lastError: r.last_error,
+    lastRunNumber: r.last_run_number === null ? null : toNumber(r.last_run_number),
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
+  };
+}
+
+/** Sets a report's schedule (a new one, or new settings for its one); returns its id. */
+export async function upsertSchedule(
+  db: Db,
+  s: { reportId: number; userId: number; every: string; timezone: string; nextRunAt: string; now: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('schedules')
+    .values({
+      report_id: s.reportId,
+      user_id: s.userId,
+      every: s.every,
+      timezone: s.timezone,
+      next_run_at: s.nextRunAt,
+      created_at: s.now,
+      updated_at: s.now,
+    })
+    .onConflict((oc) =>
+      oc.column('report_id').doUpdateSet({
+        every: s.every,
+        timezone: s.timezone,
+        next_run_at: s.nextRunAt,
+        updated_at: s.now,
+      }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A report's schedule, scoped to its owner (null: none, or another user's). */
+export async function findScheduleOfReport(
+  db: Db,
+  reportId: number,
+  userId: number,
+): Promise<ScheduleRow | null> {
+  if (!validId(reportId)) return null;
+  const r = await scheduleQuery(db)
+    .where('report_id', '=', reportId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return r ? toRow(r) : null;
+}
+
+export async function findSchedule(db: Db, id: number): Promise<ScheduleRow | null> {
+  if (!validId(id)) return null;
+  const r = await scheduleQuery(db).where('id', '=', id).executeTakeFirst();
+  return r ? toRow(r) : null;
+}
+
+/** true when there was one to delete */
+export async function deleteScheduleOfReport(db: Db, reportId: number, userId: number): Promise<boolean> {
+  if (!validId(reportId)) return false;
+  const r = await db
+    .deleteFrom('schedules')
+    .where('report_id', '=', reportId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
+export async function countSchedules(db: Db, userId: number): Promise<number> {
+  const r = await db
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return toNumber(r.n);
+}
+
+/** A page of a user's schedules, newest first, with their reports' URLs. */
+export async function listSchedules(
+  db: Db,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<ListedScheduleRow[]> {
+  const rows = await db
+    .selectFrom('schedules')
+    .innerJoin('reports', 'reports.id', 'schedules.report_id')
+    .select([...columns, 'reports.url'])
+    .where('schedules.user_id', '=', userId)
+    .orderBy('schedules.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((r) => ({ ...toRow(r), url: r.url }));
+}
+
+/** The schedules of these reports of a user (the dashboard): report id → schedule. */
+export async function schedulesOfReports(
+  db: Db,
+  userId: number,
+  reportIds: readonly number[],
+): Promise<ScheduleRow[]> {
+  const ids = reportIds.filter(validId);
+  if (ids.length === 0) return [];
+  const rows = await scheduleQuery(db).where('user_id', '=', userId).where('report_id', 'in', ids).execute();
+  return rows.map(toRow);
+}
+
+/**
+ * Due schedules, locked for the caller's transaction: next_run_at has come, and no run of
+ * theirs is in progress (or the one that is was claimed before `staleBefore`: its job died).
+ * PostgreSQL skips rows another process holds; on SQLite the transaction holds the write lock.
+ */
+export async function lockDueSchedules(
+  trx: Db,
+  at: { now: string; staleBefore: string; limit: number },
+): Promise<ScheduleRow[]> {
+  let q = scheduleQuery(trx)
+    .where('next_run_at', '<=', at.now)
+    .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at.staleBefore)]))
+    .orderBy('next_run_at')
+    .limit(at.limit);
+  if (dialectOf(trx) === 'postgres') q = q.forUpdate().skipLocked();
+  return (await q.execute()).map(toRow);
+}
+
+/**
+ * Moves a locked due schedule to its next run and marks the slot it is about to run as
+ * claimed. Guarded by the `next_run_at` read under the lock (compare-and-set): 0 rows when
+ * something else moved it meanwhile.
+ */
+export async function claimSchedule(
+  trx: Db,
+  id: number,
+  c: { expectedNextRunAt: string; nextRunAt: string; slot: string; now: string },
+): Promise<boolean> {
+  const r = await trx
+    .updateTable('schedules')
+    .set({ next_run_at: c.nextRunAt, claimed_slot: c.slot, claimed_at: c.now })
+    .where('id', '=', id)
+    .where('next_run_at', '=', c.expectedNextRunAt)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+/** Records a finished run of `slot` and frees the schedule for its next one. */
+export async function finishScheduledRun(
+  db: Db,
+  id: number,
+  f: {
+    slot: string;
+    status: 'completed' | 'failed';
+    error: string | null;
+    runNumber: number | null;
+    at: string;
+  },
+): Promise<void> {
+  await db
+    .updateTable('schedules')
+    .set({
+      last_slot: f.slot,
+      last_run_at: f.at,
+      last_status: f.status,
+      last_error: f.error,
+      last_run_number: f.runNumber,
+      claimed_slot: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_slot END`,
+      claimed_at: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_at END`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The newest run of a report (the current one, or a newer failed one): what started it, and when. */
+export async function newestRunOf(
+  db: Db,
+  reportId: number,
+): Promise<{ number: number; source: string | null; status: 'completed' | 'failed'; at: string } | null> {
+  const report = await db
+    .selectFrom('reports')
+    .select(['run_number', 'latest_run_number', 'run_source', 'generated_at'])
+    .where('id', '=', reportId)
+    .executeTakeFirst();
+  if (!report) return null;
+  const latest = toNumber(report.latest_run_number);
+  if (latest === toNumber(report.run_number)) {
+    return { number: latest, source: report.run_source, status: 'completed', at: toIso(report.generated_at) };
+  }
+  const run = await db
+    .selectFrom('report_runs')
+    .select(['source', 'status', 'generated_at'])
+    .where('report_id', '=', reportId)
+    .where('number', '=', latest)
+    .executeTakeFirst();
+  if (!run) return null;
+  return {
+    number: latest,
+    source: run.source,
+    status: run.status as 'completed' | 'failed',
+    at: toIso(run.generated_at),
+  };
+}
+
+export async function setNextRunAt(db: Db, id: number, nextRunAt: string): Promise<void> {
+  await db.updateTable('schedules').set({ next_run_at: nextRunAt }).where('id', '=', id).execute();
+}
