@@ -1,6 +1,6 @@
 // TypeBox schemas of the schedule endpoints' answers (the requests: src/web/schedule-requests.ts).
 import { Type, type TSchema } from 'typebox';
-import { paginated } from './schemas.js';
+import { paginated, withExample } from './schemas.js';
 
 export { ListSchedulesQuery, PutScheduleBody } from '../web/schedule-requests.js';
 
@@ -67,7 +67,24 @@ export const ScheduleEnvelope = Type.Object(
   { data: Schedule },
   { additionalProperties: false, examples: [{ data: example }] },
 );
-export const ScheduleList = paginated(ListedSchedule);
+export const ScheduleList = withExample(paginated(ListedSchedule), {
+  data: [{ ...example, url: 'https://example.com/pricing' }],
+  links: {
+    first: 'https://pagegrade.example.com/api/v1/schedules?page=1',
+    last: 'https://pagegrade.example.com/api/v1/schedules?page=1',
+    prev: null,
+    next: null,
+  },
+  meta: {
+    current_page: 1,
+    from: 1,
+    to: 1,
+    last_page: 1,
+    per_page: 10,
+    total: 1,
+    path: 'https://pagegrade.example.com/api/v1/schedules',
+  },
+});
 export const ScheduleDeleted = Type.Object(
   { report_id: Type.Integer(), object: Type.Literal('schedule'), deleted: Type.Literal(true) },
   { additionalProperties: false, examples: [{ report_id: 42, object: 'schedule', deleted: true }] },

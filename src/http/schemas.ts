@@ -184,7 +184,7 @@ export const ReportWriteEnvelope = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ data: ex.report }] },
 );
 
 export const Project = Type.Object(
