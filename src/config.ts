@@ -65,6 +65,10 @@ export interface Config {
    * address guard refuses their address; comma-separated. Opens nothing else.
    */
   readonly allowHosts: readonly string[];
+  /** PAGEGRADE_METRICS: serve GET /metrics (Prometheus); default off */
+  readonly metrics: boolean;
+  /** PAGEGRADE_METRICS_TOKEN: Bearer token GET /metrics requires; null = none */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -261,7 +265,19 @@ export function configFromEnv(env: Env): Config {
     renderMaxRequests: int(env, 'PAGEGRADE_RENDER_MAX_REQUESTS', 150, 1, 10_000),
     renderMaxBytes: int(env, 'PAGEGRADE_RENDER_MAX_BYTES', 20_971_520, 1024, 1_073_741_824),
     allowHosts: allowHosts(env),
+    metrics: bool(env, 'PAGEGRADE_METRICS', false),
+    metricsToken: metricsToken(env),
   });
+}
+
+function metricsToken(env: Env): string | null {
+  const token = str(env, 'PAGEGRADE_METRICS_TOKEN');
+  if (token !== null && !/^[A-Za-z0-9._~+/=-]{16,512}$/.test(token))
+    throw new ConfigError(
+      'PAGEGRADE_METRICS_TOKEN',
+      'must be 16 to 512 characters of A-Z a-z 0-9 . _ ~ + / = - (a Bearer token)',
+    );
+  return token;
 }
 
 /** Reads process.env, with values from `.env` (in the working directory) where the environment has none. */

@@ -5,6 +5,7 @@ import { KindRegistry } from '../jobs/kind-tools.js';
 import { jobKinds } from '../jobs/kinds/index.js';
 import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
+import { scopedProjects, scopedReports, scopedWebhooks } from './access.js';
 import { createAccountServices } from './accounts.service.js';
 import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
@@ -46,9 +47,10 @@ export function createServices(deps: ServicesDeps): Services {
   const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
   return {
     ...accounts,
-    reports,
-    projects: createProjectServices(ctx),
-    webhooks,
+    // what an API key may do (scopes, projects) is applied here, around the owner-level services
+    reports: scopedReports(deps.db, reports),
+    projects: scopedProjects(deps.db, createProjectServices(ctx)),
+    webhooks: scopedWebhooks(webhooks),
     schedules: createScheduleServices(ctx, reports),
   };
 }

@@ -44,6 +44,11 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** 'read' or 'read,write' */
+  scopes: Generated<string>;
+  /** a JSON array of project names; null: every project */
+  projects: string | null;
+  expires_at: NullableTimestamp;
 }
 
 export interface ReportsTable {
@@ -230,6 +235,8 @@ export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** the connection pool's state (metrics): PostgreSQL's pool; SQLite has one connection */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export { sqlitePath } from './database-url.js';
@@ -268,14 +275,24 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      close: () => db.destroy(),
+      poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     // an idle client's error (server restart) must not crash the process; the next query reconnects
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
 }

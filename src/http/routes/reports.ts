@@ -52,10 +52,10 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const query = reportsQueryFrom(request.query);
       const { page, perPage } = resolveReportsQuery(query);
-      const result = await services.reports.list(userId, query);
+      const result = await services.reports.list(actor, query);
       return paginate({
         items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
         total: result.total,
@@ -81,8 +81,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      const report = await services.reports.getOwned(userId, request.params.id);
+      const actor = requireAuth(request);
+      const report = await services.reports.getOwned(actor, request.params.id);
       return { data: presentReport(report, config.publicUrl) };
     },
   );
@@ -103,9 +103,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const body = request.body;
-      const report = await services.reports.create(userId, {
+      const report = await services.reports.create(actor, {
         url: body.url,
         privacy: body.privacy === undefined ? undefined : privacyOf(body.privacy),
         password: body.password ?? null,
@@ -138,9 +138,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         response: { 200: ReportWriteEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
       },
       handler: async (request) => {
-        const { userId } = requireAuth(request);
+        const actor = requireAuth(request);
         const body = request.body;
-        const report = await services.reports.update(userId, request.params.id, {
+        const report = await services.reports.update(actor, request.params.id, {
           ...(body.privacy !== undefined ? { privacy: privacyOf(body.privacy) } : {}),
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
@@ -166,8 +166,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      await services.reports.delete(userId, request.params.id);
+      const actor = requireAuth(request);
+      await services.reports.delete(actor, request.params.id);
       return { id: request.params.id, object: 'report' as const, deleted: true as const };
     },
   );

@@ -8,6 +8,7 @@ import * as jobs from './2026-11-25T20-jobs.js';
 import * as webhooks from './2026-11-25T20-webhooks.js';
 import * as schedules from './2026-11-26T01-schedules.js';
 import * as render from './2026-11-26T03-render.js';
+import * as apiKeyScopes from './2026-11-26T04-api-key-scopes.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T20-webhooks': webhooks,
   '2026-11-26T01-schedules': schedules,
   '2026-11-26T03-render': render,
+  '2026-11-26T04-api-key-scopes': apiKeyScopes,
 };
