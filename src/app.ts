@@ -18,6 +18,7 @@ import { reportRoutes } from './http/routes/reports.js';
 import { projectRoutes } from './http/routes/projects.js';
 import { runRoutes } from './http/routes/runs.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import { batchRoutes } from './http/routes/batches.js';
 import { pagesPlugin } from './pages/plugin.js';
 
 export const API_PREFIX = '/api/v1';
@@ -124,6 +125,7 @@ export async function buildApp(
       await api.register(projectRoutes, routeDeps);
       await api.register(runRoutes, routeDeps);
       await api.register(webhookRoutes, routeDeps);
+      await api.register(batchRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

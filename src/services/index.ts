@@ -10,6 +10,7 @@ import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
+import { createBatchServices, type FetchFileFn } from './batches.service.js';
 import { createReportEvents } from './report-events.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -27,6 +28,8 @@ export interface ServicesDeps {
   queue?: Queue;
   /** test seam: the webhook sender's DNS and address classification */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
+  /** test seam: how batches fetch robots.txt and sitemaps (default: the guarded fetcher) */
+  fetchFile?: FetchFileFn;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -44,6 +47,7 @@ export function createServices(deps: ServicesDeps): Services {
     reports: { ...createReportServices(ctx), ...createHistoryServices(ctx) },
     projects: createProjectServices(ctx),
     webhooks,
+    batches: createBatchServices(ctx, webhooks),
   };
 }
 

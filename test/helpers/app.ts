@@ -19,7 +19,7 @@ import type { Dialect } from '../../src/store/database.js';
 import { createServices, type ServicesDeps } from '../../src/services/index.js';
 import type { Queue } from '../../src/jobs/types.js';
 import type { Services, ServicesConfig } from '../../src/services/types.js';
-import { testAnalyze, testLookup, testServicesConfig } from './config.js';
+import { testAnalyze, testFetchFile, testLookup, testServicesConfig } from './config.js';
 import { dialects, openTestDb, type TestDb, type TestDialect } from './db.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
@@ -95,6 +95,7 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
       analyze: testAnalyze,
       config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
       webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
+      fetchFile: testFetchFile,
       ...(opts.queue ? { queue: opts.queue } : {}),
     });
     const services = opts.wrapServices ? opts.wrapServices(real) : real;

@@ -44,14 +44,17 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         security,
         querystring: ListReportsQuery,
-        response: { 200: ReportList, ...errorResponses(401, 422, 429) },
+        response: { 200: ReportList, ...errorResponses(401, 404, 422, 429) },
       },
     },
     async (request) => {
       const { userId } = requireAuth(request);
       const query = reportsQueryFrom(request.query);
       const { page, perPage } = resolveReportsQuery(query);
-      const result = await services.reports.list(userId, query);
+      const result =
+        request.query.batch !== undefined
+          ? await services.batches.reports(userId, request.query.batch, { page, perPage })
+          : await services.reports.list(userId, query);
       return paginate({
         items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
         total: result.total,

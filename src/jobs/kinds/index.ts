@@ -6,11 +6,13 @@ import type { AnyJobKind } from '../kind-tools.js';
 import type { JobDeps } from '../types.js';
 import type { RecurringTask } from '../worker.js';
 import { webhookDeliver } from './webhook-deliver.js';
+import { batchDiscover } from './batch-discover.js';
+import { batchPage } from './batch-page.js';
 
 /** What the application's handlers receive as `deps`. */
 export type AppJobDeps = JobDeps<Services>;
 
-export const jobKinds: readonly AnyJobKind[] = [webhookDeliver];
+export const jobKinds: readonly AnyJobKind[] = [webhookDeliver, batchDiscover, batchPage];
 
 /** Run by every worker process (each must be safe when several processes run it at once). */
 export const recurringTasks: readonly RecurringTask<AppJobDeps>[] = [];

@@ -6,6 +6,7 @@ import * as reportsScoreIndexes from './2026-11-25T08-reports-score-indexes.js';
 import * as reportRunNumbers from './2026-11-25T19-report-run-numbers.js';
 import * as jobs from './2026-11-25T20-jobs.js';
 import * as webhooks from './2026-11-25T20-webhooks.js';
+import * as batches from './2026-11-26T02-batches.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T19-report-run-numbers': reportRunNumbers,
   '2026-11-25T20-jobs': jobs,
   '2026-11-25T20-webhooks': webhooks,
+  '2026-11-26T02-batches': batches,
 };
