@@ -20,6 +20,7 @@ import { runRoutes } from './http/routes/runs.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { accountRoutes } from './http/routes/account.js';
 import { scheduleRoutes } from './http/routes/schedules.js';
+import { batchRoutes } from './http/routes/batches.js';
 import { pagesPlugin } from './pages/plugin.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerEtags } from './http/plugins/etag.js';
@@ -148,8 +149,9 @@ export async function buildApp(
         await scoped.register(webhookRoutes, routeDeps);
         await scoped.register(accountRoutes, routeDeps);
       });
-      // schedules: their services take a user id (a project-limited key gets 403 here)
+      // schedules and batches: their services take a user id (a project-limited key gets 403 here)
       await api.register(scheduleRoutes, routeDeps);
+      await api.register(batchRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

@@ -21,6 +21,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List batches
+         * @description Newest first.
+         */
+        get: operations["listBatches"];
+        put?: never;
+        /**
+         * Start a batch (a whole-site audit)
+         * @description Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host).
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a batch
+         * @description Status, progress, times, and the summary once it has finished.
+         */
+        get: operations["showBatch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a batch
+         * @description Cancels and removes the batch. Its reports stay, unless `reports=1`.
+         */
+        delete: operations["deleteBatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a batch
+         * @description A queued or running batch stops: queued pages are skipped, pages in flight finish. A finished batch is answered as it is.
+         */
+        post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/batches/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a batch's progress (Server-Sent Events)
+         * @description `event: progress` with the batch (the shape of GET /batches/{id}) whenever it changes, then `event: end` when it has finished, and the stream closes.
+         */
+        get: operations["streamBatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/batches/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a batch
+         * @description `format=csv`: one row per page (url, state, result, score, status_code, final_url, high/medium/low issues, failed_checks, report_id, error). `format=json`: the batch, its summary, the site-level findings with the pages concerned, and every page.
+         */
+        get: operations["exportBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/batches/{id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a batch's failed and skipped pages
+         * @description Every page that could not be audited, with its reason (never silently dropped).
+         */
+        get: operations["listBatchFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects": {
         parameters: {
             query?: never;
@@ -361,6 +489,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed.
+         * @description A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed. Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.completed`.
+         */
+        post: operations["webhook_batch_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "report.completed": {
         parameters: {
             query?: never;
@@ -552,6 +700,1518 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for.
+                             */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                events: string;
+                                /** Format: uri */
+                                export_csv: string;
+                                /** Format: uri */
+                                export_json: string;
+                                /** Format: uri */
+                                failures: string;
+                                /** Format: uri */
+                                reports: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            options: {
+                                exclude: string[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                privacy: number;
+                            };
+                            progress: {
+                                audited: number;
+                                discovered: number;
+                                /** @description Failed or skipped pages (see failures). */
+                                failed: number;
+                                remaining: number;
+                            };
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "cancelled" | "failed";
+                            summary: {
+                                average_score: number | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                histogram: number[];
+                                largest: {
+                                    bytes: number;
+                                    url: string;
+                                }[];
+                                pages: {
+                                    audited: number;
+                                    discovered: number;
+                                    failed: number;
+                                    skipped: number;
+                                };
+                                slowest: {
+                                    ms: number;
+                                    url: string;
+                                }[];
+                                top_checks: {
+                                    id: string;
+                                    pages: number;
+                                    title: string;
+                                }[];
+                            } | null;
+                            url: string;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description No URL matching one of these. */
+                    exclude?: string[];
+                    /** @description Only URLs matching one of these (`*` any characters; a leading `^` anchors). */
+                    include?: string[];
+                    /** @description crawl: links followed this many hops from the start (default 10). */
+                    max_depth?: number;
+                    /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
+                    max_pages?: number;
+                    /**
+                     * @description sitemap, crawl or list.
+                     * @enum {string}
+                     */
+                    mode: "sitemap" | "crawl" | "list";
+                    /**
+                     * @description The reports' privacy: 0 public (default), 1 private.
+                     * @enum {integer}
+                     */
+                    privacy?: 0 | 1;
+                    /** @description sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies). */
+                    url: string;
+                    /** @description mode list: the pages. */
+                    urls?: string[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description No URL matching one of these. */
+                    exclude?: string[];
+                    /** @description Only URLs matching one of these (`*` any characters; a leading `^` anchors). */
+                    include?: string[];
+                    /** @description crawl: links followed this many hops from the start (default 10). */
+                    max_depth?: number;
+                    /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
+                    max_pages?: number;
+                    /**
+                     * @description sitemap, crawl or list.
+                     * @enum {string}
+                     */
+                    mode: "sitemap" | "crawl" | "list";
+                    /**
+                     * @description The reports' privacy: 0 public (default), 1 private.
+                     * @enum {integer}
+                     */
+                    privacy?: 0 | 1;
+                    /** @description sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies). */
+                    url: string;
+                    /** @description mode list: the pages. */
+                    urls?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "url": "https://example.com/",
+                         *       "mode": "crawl",
+                         *       "status": "running",
+                         *       "options": {
+                         *         "max_pages": 100,
+                         *         "max_depth": 10,
+                         *         "include": [],
+                         *         "exclude": [],
+                         *         "privacy": 0
+                         *       },
+                         *       "progress": {
+                         *         "discovered": 40,
+                         *         "audited": 12,
+                         *         "failed": 1,
+                         *         "remaining": 27
+                         *       },
+                         *       "error": null,
+                         *       "created_at": "2026-11-26T10:00:00.000Z",
+                         *       "started_at": "2026-11-26T10:00:01.000Z",
+                         *       "finished_at": null,
+                         *       "summary": null,
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/batches/7",
+                         *         "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                         *         "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                         *         "events": "https://pagegrade.example/api/v1/batches/7/events",
+                         *         "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                         *         "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for.
+                             */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                events: string;
+                                /** Format: uri */
+                                export_csv: string;
+                                /** Format: uri */
+                                export_json: string;
+                                /** Format: uri */
+                                failures: string;
+                                /** Format: uri */
+                                reports: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            options: {
+                                exclude: string[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                privacy: number;
+                            };
+                            progress: {
+                                audited: number;
+                                discovered: number;
+                                /** @description Failed or skipped pages (see failures). */
+                                failed: number;
+                                remaining: number;
+                            };
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "cancelled" | "failed";
+                            summary: {
+                                average_score: number | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                histogram: number[];
+                                largest: {
+                                    bytes: number;
+                                    url: string;
+                                }[];
+                                pages: {
+                                    audited: number;
+                                    discovered: number;
+                                    failed: number;
+                                    skipped: number;
+                                };
+                                slowest: {
+                                    ms: number;
+                                    url: string;
+                                }[];
+                                top_checks: {
+                                    id: string;
+                                    pages: number;
+                                    title: string;
+                                }[];
+                            } | null;
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    showBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "url": "https://example.com/",
+                         *       "mode": "crawl",
+                         *       "status": "running",
+                         *       "options": {
+                         *         "max_pages": 100,
+                         *         "max_depth": 10,
+                         *         "include": [],
+                         *         "exclude": [],
+                         *         "privacy": 0
+                         *       },
+                         *       "progress": {
+                         *         "discovered": 40,
+                         *         "audited": 12,
+                         *         "failed": 1,
+                         *         "remaining": 27
+                         *       },
+                         *       "error": null,
+                         *       "created_at": "2026-11-26T10:00:00.000Z",
+                         *       "started_at": "2026-11-26T10:00:01.000Z",
+                         *       "finished_at": null,
+                         *       "summary": null,
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/batches/7",
+                         *         "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                         *         "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                         *         "events": "https://pagegrade.example/api/v1/batches/7/events",
+                         *         "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                         *         "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for.
+                             */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                events: string;
+                                /** Format: uri */
+                                export_csv: string;
+                                /** Format: uri */
+                                export_json: string;
+                                /** Format: uri */
+                                failures: string;
+                                /** Format: uri */
+                                reports: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            options: {
+                                exclude: string[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                privacy: number;
+                            };
+                            progress: {
+                                audited: number;
+                                discovered: number;
+                                /** @description Failed or skipped pages (see failures). */
+                                failed: number;
+                                remaining: number;
+                            };
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "cancelled" | "failed";
+                            summary: {
+                                average_score: number | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                histogram: number[];
+                                largest: {
+                                    bytes: number;
+                                    url: string;
+                                }[];
+                                pages: {
+                                    audited: number;
+                                    discovered: number;
+                                    failed: number;
+                                    skipped: number;
+                                };
+                                slowest: {
+                                    ms: number;
+                                    url: string;
+                                }[];
+                                top_checks: {
+                                    id: string;
+                                    pages: number;
+                                    title: string;
+                                }[];
+                            } | null;
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteBatch: {
+        parameters: {
+            query?: {
+                /** @description 1 deletes the reports of the batch too. */
+                reports?: 0 | 1;
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "object": "batch",
+                     *       "deleted": true,
+                     *       "reports_deleted": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        id: number;
+                        /** @enum {string} */
+                        object: "batch";
+                        reports_deleted: number;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "url": "https://example.com/",
+                         *       "mode": "crawl",
+                         *       "status": "running",
+                         *       "options": {
+                         *         "max_pages": 100,
+                         *         "max_depth": 10,
+                         *         "include": [],
+                         *         "exclude": [],
+                         *         "privacy": 0
+                         *       },
+                         *       "progress": {
+                         *         "discovered": 40,
+                         *         "audited": 12,
+                         *         "failed": 1,
+                         *         "remaining": 27
+                         *       },
+                         *       "error": null,
+                         *       "created_at": "2026-11-26T10:00:00.000Z",
+                         *       "started_at": "2026-11-26T10:00:01.000Z",
+                         *       "finished_at": null,
+                         *       "summary": null,
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/batches/7",
+                         *         "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                         *         "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                         *         "events": "https://pagegrade.example/api/v1/batches/7/events",
+                         *         "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                         *         "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for.
+                             */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                events: string;
+                                /** Format: uri */
+                                export_csv: string;
+                                /** Format: uri */
+                                export_json: string;
+                                /** Format: uri */
+                                failures: string;
+                                /** Format: uri */
+                                reports: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            options: {
+                                exclude: string[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                privacy: number;
+                            };
+                            progress: {
+                                audited: number;
+                                discovered: number;
+                                /** @description Failed or skipped pages (see failures). */
+                                failed: number;
+                                remaining: number;
+                            };
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "cancelled" | "failed";
+                            summary: {
+                                average_score: number | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                histogram: number[];
+                                largest: {
+                                    bytes: number;
+                                    url: string;
+                                }[];
+                                pages: {
+                                    audited: number;
+                                    discovered: number;
+                                    failed: number;
+                                    skipped: number;
+                                };
+                                slowest: {
+                                    ms: number;
+                                    url: string;
+                                }[];
+                                top_checks: {
+                                    id: string;
+                                    pages: number;
+                                    title: string;
+                                }[];
+                            } | null;
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    streamBatchEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    exportBatch: {
+        parameters: {
+            query?: {
+                /** @description csv or json. */
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listBatchFailures: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            reason: string;
+                            /** @enum {string} */
+                            state: "failed" | "skipped";
+                            status_code: number | null;
+                            url: string;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -879,6 +2539,8 @@ export interface operations {
     listReports: {
         parameters: {
             query?: {
+                /** @description Only the reports of this batch (docs/sites.md), in the order stored; other filters and sorts are not applied with it. 404 for another user's batch. */
+                batch?: number;
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Items per page. */
@@ -1081,6 +2743,26 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
                      *     }
                      */
                     "application/json": {
@@ -5490,7 +7172,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -5636,8 +7318,8 @@ export interface operations {
                 "application/json": {
                     /** @description A note for its owner. */
                     description?: string;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed. In a form body, repeat the field or separate the names with commas. */
-                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
+                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url: string;
                 };
@@ -5654,8 +7336,8 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     /** @description A note for its owner. */
                     description?: string;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed. In a form body, repeat the field or separate the names with commas. */
-                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
+                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url: string;
                 };
@@ -5705,7 +7387,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -5926,7 +7608,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -6170,8 +7852,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     enabled?: 0 | 1;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed. In a form body, repeat the field or separate the names with commas. */
-                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
+                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url?: string;
                 };
@@ -6191,8 +7873,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     enabled?: 0 | 1;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed. In a form body, repeat the field or separate the names with commas. */
-                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
+                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url?: string;
                 };
@@ -6241,7 +7923,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -7239,6 +8921,58 @@ export interface operations {
                         message: string;
                     };
                 };
+            };
+        };
+    };
+    webhook_batch_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the secret. */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch, when this attempt was signed. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        batch: {
+                            audited: number;
+                            discovered: number;
+                            /** @description Pages failed or skipped (GET /api/v1/batches/{id}/failures). */
+                            failed: number;
+                            finished_at: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            /** @constant */
+                            status: "done";
+                            url: string;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "batch.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other answer (or none within 10 s) is retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

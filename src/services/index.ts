@@ -12,6 +12,7 @@ import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
 import { createScheduleServices } from './schedules.service.js';
+import { createBatchServices, type FetchFileFn } from './batches.service.js';
 import { createReportEvents } from './report-events.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -32,6 +33,8 @@ export interface ServicesDeps {
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
   /** Chromium for rendered audits (src/render/browser.ts); absent: render=1 answers 422 */
   renderer?: RenderService;
+  /** test seam: how batches fetch robots.txt and sitemaps (default: the guarded fetcher) */
+  fetchFile?: FetchFileFn;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -52,6 +55,7 @@ export function createServices(deps: ServicesDeps): Services {
     projects: scopedProjects(deps.db, createProjectServices(ctx)),
     webhooks: scopedWebhooks(webhooks),
     schedules: createScheduleServices(ctx, reports),
+    batches: createBatchServices(ctx, webhooks),
   };
 }
 

@@ -21,6 +21,7 @@ import type {
 } from '../analyzer/types.js';
 import type { RenderInfo } from '../analyzer/rendered.js';
 import type { RunDiff } from './diff.js';
+import type { BatchServices } from './batches.service.js';
 
 export type Privacy = 0 | 1 | 2;
 
@@ -294,6 +295,16 @@ export interface ServicesConfig {
   readonly webhookTimeoutMs?: number;
   /** deliveries failed for good in a row before a webhook is disabled (PAGEGRADE_WEBHOOK_DISABLE_AFTER); default 5 */
   readonly webhookDisableAfter?: number;
+  /** whole sites (docs/sites.md): PAGEGRADE_BATCH_MAX_PAGES, default 10 000 */
+  readonly batchMaxPages?: number;
+  /** PAGEGRADE_BATCH_TIME_BUDGET_MS, default 1 h */
+  readonly batchTimeBudgetMs?: number;
+  /** PAGEGRADE_CRAWL_DELAY_MS, default 250 */
+  readonly crawlDelayMs?: number;
+  /** PAGEGRADE_CRAWL_CONCURRENCY, default 2 */
+  readonly crawlConcurrency?: number;
+  /** PAGEGRADE_CRAWL_TRACKING_PARAMS */
+  readonly crawlTrackingParams?: readonly string[];
 }
 
 // ── Webhooks ──────────────────────────────────────────────────────────────────────────
@@ -413,6 +424,8 @@ export type ScheduledRunResult =
  * scopes and projects, then calls these with the user id).
  */
 export interface OwnerServices {
+  /** whole-site audits (docs/sites.md) */
+  batches: BatchServices;
   auth: {
     /**
      * The owner of an API key, or null for an unknown or revoked key (the HTTP layer answers

@@ -214,7 +214,53 @@ export interface SchedulesTable {
   updated_at: Timestamp;
 }
 
+/** A whole-site audit (docs/sites.md); options and summary are JSON text. */
+export interface BatchesTable {
+  id: Generated<number>;
+  user_id: number;
+  mode: string;
+  url: string;
+  options: string;
+  status: Generated<string>;
+  discovered: Generated<number>;
+  audited: Generated<number>;
+  failed: Generated<number>;
+  skipped: Generated<number>;
+  error: string | null;
+  robots_txt: string | null;
+  site_files: string | null;
+  delay_ms: Generated<number>;
+  /** epoch ms (bigint on PostgreSQL: read through toNumber) */
+  next_slot_at: ColumnType<number | string, number | undefined, number>;
+  deadline_at: ColumnType<number | string, number | undefined, number>;
+  summary: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** One URL of a batch: the frontier, the visited set and the per-page facts. */
+export interface BatchPagesTable {
+  id: Generated<number>;
+  batch_id: number;
+  url: string;
+  depth: Generated<number>;
+  in_sitemap: Generated<number>;
+  state: Generated<string>;
+  report_id: number | null;
+  status_code: number | null;
+  final_url: string | null;
+  canonical_key: string | null;
+  error: string | null;
+  facts: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  batches: BatchesTable;
+  batch_pages: BatchPagesTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   users: UsersTable;

@@ -22,7 +22,7 @@ import { EmbeddedQueue } from '../../src/jobs/embedded.js';
 import { KindRegistry } from '../../src/jobs/kind-tools.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import type { Services, ServicesConfig } from '../../src/services/types.js';
-import { testAnalyze, testLookup, testServicesConfig } from './config.js';
+import { testAnalyze, testFetchFile, testLookup, testServicesConfig } from './config.js';
 import { dialects, openTestDb, type TestDb, type TestDialect } from './db.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
@@ -107,6 +107,7 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
       analyze: testAnalyze,
       config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
       webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
+      fetchFile: testFetchFile,
       ...(queue ? { queue } : {}),
       ...(opts.renderer ? { renderer: opts.renderer } : {}),
     });

@@ -2,6 +2,7 @@
 // schema-validated input → service (with the key's user) → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
+import { forbidden } from '../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
 import type { Services } from '../../services/types.js';
 import { passwordWarnings } from '../../web/warnings.js';
@@ -48,14 +49,22 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         security,
         querystring: ListReportsQuery,
-        response: { 200: ReportList, ...errorResponses(401, 422, 429) },
+        response: { 200: ReportList, ...errorResponses(401, 403, 404, 422, 429) },
       },
     },
     async (request) => {
       const actor = requireAuth(request);
       const query = reportsQueryFrom(request.query);
       const { page, perPage } = resolveReportsQuery(query);
-      const result = await services.reports.list(actor, query);
+      // a batch spans any project: listing by batch needs a key for every project
+      if (request.query.batch !== undefined && actor.projects !== null)
+        throw forbidden(
+          `Forbidden: this API key is limited to projects (${actor.projects.join(', ')}); listing a batch's reports needs a key for every project.`,
+        );
+      const result =
+        request.query.batch !== undefined
+          ? await services.batches.reports(actor.userId, request.query.batch, { page, perPage })
+          : await services.reports.list(actor, query);
       return paginate({
         items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
         total: result.total,
