@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AuditReport } from '../analyzer/types.js';
-import { didYouMean } from '../analyzer/url.js';
 import { CATEGORIES, RESULTS } from '../analyzer/types.js';
 import type { DiffInput } from '../services/diff.js';
 import { loadCliConfig } from './config.js';
@@ -111,9 +110,10 @@ export function registerAuditCommand(program: Command): void {
     .action(async (url: string, opts: AuditOptions) => {
       const config = loadCliConfig();
       // loaded when the command runs (`pagegrade --help` and the account commands never load them)
-      const [{ analyze, FetchError, normalizeUrl }, { renderReport }] = await Promise.all([
+      const [{ analyze, FetchError, normalizeUrl }, { renderReport }, { didYouMean }] = await Promise.all([
         import('../analyzer/index.js'),
         import('./render-report.js'),
+        import('../analyzer/url.js'),
       ]);
       if (normalizeUrl(url) === null)
         throw new CliError(`"${url}" is not an absolute http or https URL${didYouMean(url) || '.'}`);

@@ -753,6 +753,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "status": "running",
+                     *           "options": {
+                     *             "max_pages": 100,
+                     *             "max_depth": 10,
+                     *             "include": [],
+                     *             "exclude": [],
+                     *             "privacy": 0
+                     *           },
+                     *           "progress": {
+                     *             "discovered": 40,
+                     *             "audited": 12,
+                     *             "failed": 1,
+                     *             "remaining": 27
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-26T10:00:00.000Z",
+                     *           "started_at": "2026-11-26T10:00:01.000Z",
+                     *           "finished_at": null,
+                     *           "summary": null,
+                     *           "links": {
+                     *             "self": "https://pagegrade.example/api/v1/batches/7",
+                     *             "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *             "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *             "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *             "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *             "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example/api/v1/batches?page=1",
+                     *         "last": "https://pagegrade.example/api/v1/batches?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example/api/v1/batches"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /**
@@ -1007,6 +1060,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "url": "https://example.com/",
+                     *         "mode": "crawl",
+                     *         "status": "running",
+                     *         "options": {
+                     *           "max_pages": 100,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [],
+                     *           "privacy": 0
+                     *         },
+                     *         "progress": {
+                     *           "discovered": 40,
+                     *           "audited": 12,
+                     *           "failed": 1,
+                     *           "remaining": 27
+                     *         },
+                     *         "error": null,
+                     *         "created_at": "2026-11-26T10:00:00.000Z",
+                     *         "started_at": "2026-11-26T10:00:01.000Z",
+                     *         "finished_at": null,
+                     *         "summary": null,
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/batches/7",
+                     *           "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *           "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *           "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *           "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *           "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @example {
@@ -1288,6 +1377,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "url": "https://example.com/",
+                     *         "mode": "crawl",
+                     *         "status": "running",
+                     *         "options": {
+                     *           "max_pages": 100,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [],
+                     *           "privacy": 0
+                     *         },
+                     *         "progress": {
+                     *           "discovered": 40,
+                     *           "audited": 12,
+                     *           "failed": 1,
+                     *           "remaining": 27
+                     *         },
+                     *         "error": null,
+                     *         "created_at": "2026-11-26T10:00:00.000Z",
+                     *         "started_at": "2026-11-26T10:00:01.000Z",
+                     *         "finished_at": null,
+                     *         "summary": null,
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/batches/7",
+                     *           "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *           "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *           "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *           "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *           "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @example {
@@ -1650,6 +1775,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "url": "https://example.com/",
+                     *         "mode": "crawl",
+                     *         "status": "running",
+                     *         "options": {
+                     *           "max_pages": 100,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [],
+                     *           "privacy": 0
+                     *         },
+                     *         "progress": {
+                     *           "discovered": 40,
+                     *           "audited": 12,
+                     *           "failed": 1,
+                     *           "remaining": 27
+                     *         },
+                     *         "error": null,
+                     *         "created_at": "2026-11-26T10:00:00.000Z",
+                     *         "started_at": "2026-11-26T10:00:01.000Z",
+                     *         "finished_at": null,
+                     *         "summary": null,
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/batches/7",
+                     *           "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *           "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *           "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *           "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *           "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @example {
@@ -2108,6 +2269,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "url": "https://example.com/gone",
+                     *           "state": "failed",
+                     *           "status_code": 404,
+                     *           "reason": "The page answered HTTP 404."
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example/api/v1/batches/7/failures?page=1",
+                     *         "last": "https://pagegrade.example/api/v1/batches/7/failures?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example/api/v1/batches/7/failures"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             reason: string;

@@ -2,7 +2,7 @@
 import { Type, type TSchema } from 'typebox';
 import { enumOf, PER_PAGE } from '../services/list-query.js';
 import { MAX_ID } from '../web/requests.js';
-import { paginated } from './schemas.js';
+import { paginated, withExample } from './schemas.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
@@ -154,8 +154,16 @@ export const Batch = Type.Object(
     ],
   },
 );
-export const BatchEnvelope = Type.Object({ data: Batch });
-export const BatchList = paginated(Batch);
+const batchExample = (Batch as unknown as { examples: unknown[] }).examples[0];
+const listMeta = (path: string) => ({
+  links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
+  meta: { current_page: 1, from: 1, to: 1, last_page: 1, per_page: 10, total: 1, path },
+});
+export const BatchEnvelope = Type.Object({ data: Batch }, { examples: [{ data: batchExample }] });
+export const BatchList = withExample(paginated(Batch), {
+  data: [batchExample],
+  ...listMeta('https://pagegrade.example/api/v1/batches'),
+});
 export const BatchDeleted = Type.Object(
   {
     id: Type.Integer(),
@@ -183,4 +191,7 @@ export const Failure = Type.Object(
     ],
   },
 );
-export const FailureList = paginated(Failure);
+export const FailureList = withExample(paginated(Failure), {
+  data: [(Failure as unknown as { examples: unknown[] }).examples[0]],
+  ...listMeta('https://pagegrade.example/api/v1/batches/7/failures'),
+});

@@ -63,11 +63,11 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     return report;
   }
 
-  return {
+  const service: Omit<OwnerServices['reports'], HistoryFunctions> = {
     async sameUrl(userId: number, url: string) {
       const normalized = normalizeUrl(url.trim());
       if (!normalized) return [];
-      const found = await this.list(userId, { search: normalized, sortBy: 'id', sort: 'desc', perPage: 100 });
+      const found = await service.list(userId, { search: normalized, sortBy: 'id', sort: 'desc', perPage: 100 });
       return found.items.filter((r) => r.url === normalized);
     },
 
@@ -218,4 +218,5 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       return verifyPassword(password, hash);
     },
   };
+  return service;
 }

@@ -37,7 +37,7 @@ interface DeliveryJson {
   };
 }
 
-const EVENTS = ['report.created', 'report.completed', 'report.regressed', 'report.failed'];
+const EVENTS = ['report.created', 'report.completed', 'report.regressed', 'report.failed', 'batch.completed'];
 
 forEachDialect('webhooks API', (h) => {
   let hook: WebhookJson;

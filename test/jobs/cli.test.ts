@@ -62,6 +62,8 @@ describe('pagegrade worker / jobs [sqlite]', () => {
           // every registered kind is listed, with none queued
           'webhook.deliver': { waiting: 0, active: 0, delayed: 0, dead: 0 },
           'schedule.run': { waiting: 0, active: 0, delayed: 0, dead: 0 },
+          'batch.discover': { waiting: 0, active: 0, delayed: 0, dead: 0 },
+          'batch.page': { waiting: 0, active: 0, delayed: 0, dead: 0 },
           't.a': { waiting: 1, active: 0, delayed: 1, dead: 1 },
           't.b': { waiting: 0, active: 0, delayed: 0, dead: 1 },
         },
@@ -69,7 +71,7 @@ describe('pagegrade worker / jobs [sqlite]', () => {
       const table = await runCli(['jobs', 'counts'], env);
       assert.match(
         table.stdout,
-        /KIND\s+WAITING\s+RUNNING\s+DELAYED\s+DEAD\n(schedule\.run\s+0\s+0\s+0\s+0\n)?t\.a\s+1\s+0\s+1\s+1\nt\.b\s+0\s+0\s+0\s+1/,
+        /KIND\s+WAITING\s+RUNNING\s+DELAYED\s+DEAD\n(?:[a-z.]+\s+0\s+0\s+0\s+0\n)*t\.a\s+1\s+0\s+1\s+1\nt\.b\s+0\s+0\s+0\s+1/,
       );
 
       const dead = await runCli(['jobs', 'dead', '--json'], env);

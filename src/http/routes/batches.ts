@@ -237,8 +237,22 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
           200: {
             description: 'The export.',
             content: {
-              'text/csv': { schema: Type.String() },
-              'application/json': { schema: Type.Object({}, { additionalProperties: true }) },
+              'text/csv': {
+                schema: Type.String({
+                  examples: [
+                    'url,status_code,result,score,failed_checks,report_id\nhttps://example.com/,200,good,91,image_keywords,42\n',
+                  ],
+                }),
+              },
+              'application/json': {
+                schema: Type.Object(
+                  {},
+                  {
+                    additionalProperties: true,
+                    examples: [{ batch: { id: 7 }, summary: null, findings: [], pages: [] }],
+                  },
+                ),
+              },
             },
           },
           ...errorResponses(401, 404, 422, 429),
@@ -289,7 +303,15 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         response: {
           200: {
             description: 'text/event-stream',
-            content: { 'text/event-stream': { schema: Type.String() } },
+            content: {
+              'text/event-stream': {
+                schema: Type.String({
+                  examples: [
+                    'event: progress\ndata: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}\n\n',
+                  ],
+                }),
+              },
+            },
           },
           ...errorResponses(401, 404, 429),
         },
