@@ -9,7 +9,7 @@ import { RequestLog, genReqId, loggerOptions } from './http/logger.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/plugins/body.js';
 import { registerErrorHandlers, sendError } from './http/plugins/errors.js';
 import { badRequest, notFound } from './errors.js';
-import { registerAuth } from './http/plugins/auth.js';
+import { registerAuth, registerKeyBackstop } from './http/plugins/auth.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/plugins/method-not-allowed.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/plugins/openapi.js';
@@ -18,8 +18,14 @@ import { reportRoutes } from './http/routes/reports.js';
 import { projectRoutes } from './http/routes/projects.js';
 import { runRoutes } from './http/routes/runs.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import { accountRoutes } from './http/routes/account.js';
 import { scheduleRoutes } from './http/routes/schedules.js';
+import { batchRoutes } from './http/routes/batches.js';
 import { pagesPlugin } from './pages/plugin.js';
+import { registerMetrics } from './http/plugins/metrics.js';
+import { registerEtags } from './http/plugins/etag.js';
+import { sources, type PoolStats } from './metrics.js';
+import type { Queue } from './jobs/types.js';
 
 export const API_PREFIX = '/api/v1';
 export const VERSION = '0.1.0';
@@ -34,6 +40,8 @@ export interface AppDeps {
   redis?: Redis | null;
   /** rate-limit window in ms (default one minute; tests shorten it) */
   rateLimitWindowMs?: number;
+  /** what GET /metrics reads when scraped: the database pool, the job queue */
+  metricsSources?: { dbPool?: (() => PoolStats) | undefined; queue?: Queue | undefined };
 }
 
 export type App = FastifyInstance;
@@ -41,7 +49,8 @@ export type App = FastifyInstance;
 const DIGITS = /^[0-9]+$/;
 
 export async function buildApp(
-  config: Pick<Config, 'publicUrl' | 'rateLimit' | 'logLevel'> & Partial<Pick<Config, 'trustProxy'>>,
+  config: Pick<Config, 'publicUrl' | 'rateLimit' | 'logLevel'> &
+    Partial<Pick<Config, 'trustProxy' | 'metrics' | 'metricsToken'>>,
   deps: AppDeps,
 ): Promise<App> {
   const app = Fastify({
@@ -96,6 +105,11 @@ export async function buildApp(
   });
 
   registerErrorHandlers(app);
+  if (config.metrics) {
+    sources.dbPool = deps.metricsSources?.dbPool ?? null;
+    sources.queue = deps.metricsSources?.queue ?? null;
+  }
+  registerMetrics(app, { enabled: config.metrics ?? false, token: config.metricsToken ?? null });
   // An id in a path is decimal digits: the validator would otherwise coerce `0x1`, `1e0`, `+1`,
   // ` 1` or `1.0` to report 1. Anything else names nothing (404: JSON under /api, HTML elsewhere).
   app.addHook('preValidation', (request, _reply, done) => {
@@ -120,12 +134,24 @@ export async function buildApp(
         ...(deps.rateLimitWindowMs ? { timeWindow: deps.rateLimitWindowMs } : {}),
         redis: deps.redis ?? null,
       });
+      registerKeyBackstop(api);
+      registerEtags(api);
       const routeDeps = { services: deps.services, config };
-      await api.register(reportRoutes, routeDeps);
-      await api.register(projectRoutes, routeDeps);
-      await api.register(runRoutes, routeDeps);
-      await api.register(webhookRoutes, routeDeps);
+      // routes whose services apply a project-limited key's projects (src/services/access.ts);
+      // a route registered outside this scope refuses such keys (403) until its services do
+      await api.register(async (scoped) => {
+        scoped.addHook('onRoute', (route) => {
+          route.config = { ...route.config, projectScoped: true };
+        });
+        await scoped.register(reportRoutes, routeDeps);
+        await scoped.register(projectRoutes, routeDeps);
+        await scoped.register(runRoutes, routeDeps);
+        await scoped.register(webhookRoutes, routeDeps);
+        await scoped.register(accountRoutes, routeDeps);
+      });
+      // schedules and batches: their services take a user id (a project-limited key gets 403 here)
       await api.register(scheduleRoutes, routeDeps);
+      await api.register(batchRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

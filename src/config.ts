@@ -1,5 +1,6 @@
 // Configuration: read from the environment (and an optional .env file) once at start,
 // validated, frozen. Nothing else in src/ reads process.env.
+import { DEFAULT_TRACKING_PARAMS } from './crawl/url.js';
 import { existsSync, readFileSync } from 'node:fs';
 
 export interface Config {
@@ -65,6 +66,21 @@ export interface Config {
    * address guard refuses their address; comma-separated. Opens nothing else.
    */
   readonly allowHosts: readonly string[];
+  /** PAGEGRADE_METRICS: serve GET /metrics (Prometheus); default off */
+  readonly metrics: boolean;
+  /** PAGEGRADE_METRICS_TOKEN: Bearer token GET /metrics requires; null = none */
+  readonly metricsToken: string | null;
+  // ── whole sites (docs/sites.md) ──
+  /** PAGEGRADE_BATCH_MAX_PAGES: the largest `max_pages` a batch may ask for (default 10000) */
+  readonly batchMaxPages: number;
+  /** PAGEGRADE_BATCH_TIME_BUDGET_MS: a batch stops finding pages after this long (default 1 h) */
+  readonly batchTimeBudgetMs: number;
+  /** PAGEGRADE_CRAWL_DELAY_MS: minimum delay between two requests to a site (default 250; robots.txt Crawl-delay may raise it) */
+  readonly crawlDelayMs: number;
+  /** PAGEGRADE_CRAWL_CONCURRENCY: requests at once per site (default 2) */
+  readonly crawlConcurrency: number;
+  /** PAGEGRADE_CRAWL_TRACKING_PARAMS: query parameters dropped from crawled URLs (comma-separated, `*` ends a prefix) */
+  readonly crawlTrackingParams: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -188,6 +204,24 @@ function allowHosts(env: Env): readonly string[] {
  * Builds the configuration from an environment. `loadConfig()` is the entry the server
  * and CLI use; tests call this with a plain object.
  */
+function trackingParams(env: Env): readonly string[] {
+  const raw = str(env, 'PAGEGRADE_CRAWL_TRACKING_PARAMS');
+  if (raw === null) return DEFAULT_TRACKING_PARAMS;
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const n of names) {
+    if (!/^[A-Za-z0-9_.\-[\]]+\*?$/.test(n)) {
+      throw new ConfigError(
+        'PAGEGRADE_CRAWL_TRACKING_PARAMS',
+        `"${n}" is not a parameter name (letters, digits, _ . - [ ], optionally ending in *)`,
+      );
+    }
+  }
+  return names;
+}
+
 export function configFromEnv(env: Env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -261,7 +295,24 @@ export function configFromEnv(env: Env): Config {
     renderMaxRequests: int(env, 'PAGEGRADE_RENDER_MAX_REQUESTS', 150, 1, 10_000),
     renderMaxBytes: int(env, 'PAGEGRADE_RENDER_MAX_BYTES', 20_971_520, 1024, 1_073_741_824),
     allowHosts: allowHosts(env),
+    metrics: bool(env, 'PAGEGRADE_METRICS', false),
+    metricsToken: metricsToken(env),
+    batchMaxPages: int(env, 'PAGEGRADE_BATCH_MAX_PAGES', 10_000, 1, 1_000_000),
+    batchTimeBudgetMs: int(env, 'PAGEGRADE_BATCH_TIME_BUDGET_MS', 3_600_000, 1000, 7 * 24 * 3_600_000),
+    crawlDelayMs: int(env, 'PAGEGRADE_CRAWL_DELAY_MS', 250, 0, 600_000),
+    crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),
+    crawlTrackingParams: trackingParams(env),
   });
+}
+
+function metricsToken(env: Env): string | null {
+  const token = str(env, 'PAGEGRADE_METRICS_TOKEN');
+  if (token !== null && !/^[A-Za-z0-9._~+/=-]{16,512}$/.test(token))
+    throw new ConfigError(
+      'PAGEGRADE_METRICS_TOKEN',
+      'must be 16 to 512 characters of A-Z a-z 0-9 . _ ~ + / = - (a Bearer token)',
+    );
+  return token;
 }
 
 /** Reads process.env, with values from `.env` (in the working directory) where the environment has none. */

@@ -21,6 +21,9 @@ export const badRequest = (message: string) => new AppError(400, 'bad_request', 
 export const unauthorized = (message = 'Unauthenticated.') =>
   new AppError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer' });
 
+/** 403: the API key lacks what the operation needs (a scope, or access to every project). */
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
 
 export const methodNotAllowed = (allow: string[]) =>

@@ -88,6 +88,7 @@ async function main(): Promise<void> {
         await sql`select 1`.execute(db);
       },
       redis,
+      metricsSources: { dbPool: database.poolStats, queue: engine.queue },
     });
     jobLog.target = app.log.child({ component: 'jobs' });
     await app.listen({ port: config.port, host: config.host });

@@ -11,6 +11,7 @@ import { normalizeUrl, projectOf } from './url.js';
 export * from './types.js';
 export { normalizeUrl, projectOf } from './url.js';
 export type { RenderInfo, RenderOutcome, RenderDifference } from './rendered.js';
+export { fetchSiteFile } from './fetch/index.js';
 
 /** Fetches and audits a page. Throws FetchError when the page cannot be fetched. */
 export async function analyze(url: string, options: AnalyzeOptions = {}): Promise<AuditReport> {
@@ -26,10 +27,11 @@ export async function analyze(url: string, options: AnalyzeOptions = {}): Promis
 /** Audits an already fetched page (no I/O): used by analyze() and by the benchmark. */
 export function analyzeSnapshot(
   snapshot: PageSnapshot,
-  options: Pick<AnalyzeOptions, 'thresholds'> = {},
+  options: Pick<AnalyzeOptions, 'thresholds' | 'onArtifacts'> = {},
   now: Date = new Date(),
 ): AuditReport {
   const artifacts = buildArtifacts(snapshot);
+  options.onArtifacts?.(artifacts);
   const results = runChecks(artifacts, options.thresholds ?? {});
   const { score, result, categories, cap } = scoreResults(Object.values(results));
   if (cap !== null) {

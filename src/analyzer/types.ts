@@ -1,6 +1,7 @@
 // The audit engine's public shapes: what analyze() returns (the API's report object without
 // the fields only a stored report has), what the fetcher hands to the artifacts, and what a
 // check is. Every part of Pagegrade (API, report page, CLI) reads these types.
+import type { Artifacts } from './artifacts/types.js';
 
 import type { RenderInfo, RenderOutcome } from './rendered.js';
 
@@ -161,6 +162,20 @@ export interface FetchOptions {
   /** DNS lookup to use instead of dns.lookup (tests) — same signature as dns.lookup with {all: true} */
   lookup?: (hostname: string) => Promise<{ address: string; family: number }[]>;
   signal?: AbortSignal;
+  /**
+   * The site files, fetched once by the caller (a batch audits many pages of one site,
+   * docs/sites.md): when given, only the page is requested and these stand in for robots.txt,
+   * the sitemap, the 404 probe and the favicon.
+   */
+  siteFiles?: SiteFiles;
+}
+
+/** robots.txt, the sitemap, the 404 probe and the favicon of a site, as the fetcher records them. */
+export interface SiteFiles {
+  robots: ExtraResource | null;
+  sitemap: ExtraResource | null;
+  notFoundProbe: ExtraResource | null;
+  favicon: ExtraResource | null;
 }
 
 export interface AnalyzeOptions extends FetchOptions {
@@ -168,4 +183,9 @@ export interface AnalyzeOptions extends FetchOptions {
   thresholds?: Partial<Record<string, number>>;
   /** renders the fetched page in a browser (rendered audits); absent: the raw audit only */
   render?: (snapshot: PageSnapshot) => Promise<RenderOutcome>;
+  /**
+   * Called with the page's artifacts before the checks run (the batch crawler reads the links,
+   * canonical, hreflang, title and description from them: one parse per page).
+   */
+  onArtifacts?: (artifacts: Artifacts) => void;
 }

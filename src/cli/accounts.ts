@@ -61,8 +61,33 @@ function keyId(raw: string): number {
   return Number(raw);
 }
 
+/** `--expires`: 30d, 12h, 2w, 90m, or an ISO date; an ISO date-time string. */
+export function expiryDate(text: string, now = new Date()): string {
+  const m = /^(\d{1,6})([mhdw])$/.exec(text.trim());
+  if (m) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2] as 'm' | 'h' | 'd' | 'w'];
+    const n = Number(m[1]);
+    if (n > 0) return new Date(now.getTime() + n * unit).toISOString();
+  }
+  const t = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : NaN;
+  if (Number.isFinite(t)) return new Date(t).toISOString();
+  throw new CliError(
+    `--expires must be a duration such as 30d, 12h, 2w or 90m, or an ISO date such as 2027-01-31; got "${text}"`,
+  );
+}
+
 function keyLine(k: ApiKeyInfo): string[] {
-  return [String(k.id), k.userName, k.prefix, k.createdAt, k.lastUsedAt ?? 'never', k.revokedAt ?? '-'];
+  return [
+    String(k.id),
+    k.userName,
+    k.prefix,
+    k.scopes.includes('write') ? 'write' : 'read',
+    k.projects ? k.projects.join(',') : '*',
+    k.createdAt,
+    k.lastUsedAt ?? 'never',
+    k.expiresAt ?? 'never',
+    k.revokedAt ?? '-',
+  ];
 }
 
 export function registerUserCommands(program: Command): void {
@@ -116,12 +141,28 @@ export function registerKeyCommands(program: Command): void {
     .command('create')
     .description('Issue a new API key for a user (printed once, alone on the last line).')
     .argument('<user>', "the user's name or id")
-    .action(async (user: string) => {
+    .option('--scope <scope>', 'read (GET only) or write (everything)', 'write')
+    .option(
+      '--project <name>',
+      'limit the key to this project (repeat for several); default: every project',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--expires <when>', 'expiry: a duration (30d, 12h, 2w) or an ISO date; default: never')
+    .action(async (user: string, opts: { scope: string; project?: string[]; expires?: string }) => {
+      const expiresAt = opts.expires === undefined ? null : expiryDate(opts.expires);
+      if (opts.scope !== 'read' && opts.scope !== 'write')
+        throw new CliError(`--scope must be one of: read, write; got "${opts.scope}"`);
       await withServices(
         async (s) => {
-          const { info, key } = await s.keys.create(user);
+          const { info, key } = await s.keys.create(user, {
+            scope: opts.scope as 'read' | 'write',
+            projects: opts.project ?? null,
+            expiresAt,
+          });
           process.stdout.write(
-            `Created key ${info.id} (${info.prefix}…) for user "${info.userName}" (id ${info.userId}).\n` +
+            `Created key ${info.id} (${info.prefix}…) for user "${info.userName}" (id ${info.userId}): ` +
+              `scopes ${info.scopes.join(', ')}; projects ${info.projects ? info.projects.join(', ') : 'all'}; ` +
+              `expires ${info.expiresAt ?? 'never'}.\n` +
               `The API key is shown this once; keep it safe:\n${key}\n`,
           );
         },
@@ -131,10 +172,13 @@ export function registerKeyCommands(program: Command): void {
   keys
     .command('list')
     .description(
-      "List API keys (all, or one user's): id, user, prefix, created, last used, revoked. Never secrets.",
+      "List API keys (all, or one user's): id, user, prefix, scope, projects, created, last used, expires, revoked. Never secrets.",
     )
     .argument('[user]', "a user's name or id")
-    .option('--json', 'print a JSON array of {id, user, prefix, created_at, last_used_at, revoked_at}')
+    .option(
+      '--json',
+      'print a JSON array of {id, user, prefix, created_at, last_used_at, revoked_at, scopes, projects, expires_at}',
+    )
     .action(async (user: string | undefined, opts: { json?: boolean }) => {
       await withServices(
         async (s) => {
@@ -147,10 +191,23 @@ export function registerKeyCommands(program: Command): void {
               created_at: k.createdAt,
               last_used_at: k.lastUsedAt,
               revoked_at: k.revokedAt,
+              scopes: k.scopes,
+              projects: k.projects,
+              expires_at: k.expiresAt,
             }));
             process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
           } else if (list.length > 0) {
-            const header = ['ID', 'USER', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'];
+            const header = [
+              'ID',
+              'USER',
+              'PREFIX',
+              'SCOPE',
+              'PROJECTS',
+              'CREATED',
+              'LAST USED',
+              'EXPIRES',
+              'REVOKED',
+            ];
             process.stdout.write(`${table([header, ...list.map(keyLine)])}\n`);
           } else {
             process.stderr.write('No keys.\n');

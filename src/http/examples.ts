@@ -607,3 +607,19 @@ export const deliveryWithPayload = {
     self: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries/1',
   },
 };
+export const account = {
+  id: 1,
+  name: 'alice',
+  created_at: '2026-11-01T09:30:00.000Z',
+  reports_count: 42,
+  projects_count: 3,
+  key: {
+    id: 7,
+    prefix: 'pg_Ab3dE9',
+    scopes: ['read'],
+    projects: ['example.com'],
+    created_at: '2026-11-20T08:00:00.000Z',
+    last_used_at: '2026-11-25T21:14:05.120Z',
+    expires_at: '2026-12-20T08:00:00.000Z',
+  },
+};

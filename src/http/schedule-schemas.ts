@@ -70,8 +70,8 @@ export const ScheduleEnvelope = Type.Object(
 export const ScheduleList = withExample(paginated(ListedSchedule), {
   data: [{ ...example, url: 'https://example.com/pricing' }],
   links: {
-    first: 'https://pagegrade.example/api/v1/schedules?page=1',
-    last: 'https://pagegrade.example/api/v1/schedules?page=1',
+    first: 'https://pagegrade.example.com/api/v1/schedules?page=1',
+    last: 'https://pagegrade.example.com/api/v1/schedules?page=1',
     prev: null,
     next: null,
   },
@@ -82,7 +82,7 @@ export const ScheduleList = withExample(paginated(ListedSchedule), {
     last_page: 1,
     per_page: 10,
     total: 1,
-    path: 'https://pagegrade.example/api/v1/schedules',
+    path: 'https://pagegrade.example.com/api/v1/schedules',
   },
 });
 export const ScheduleDeleted = Type.Object(

@@ -260,7 +260,7 @@ export const ReportWriteEnvelope = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ data: ex.report }] },
 );
 
 export const Project = Type.Object(
@@ -496,8 +496,12 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
     500: { message: 'Internal server error.' },
     503: { message: 'The database is not reachable.' },
   };
+  // any operation that takes a key may answer 403: a read-only key writing, a project-limited key
+  // outside its projects (src/services/access.ts, src/http/plugins/auth.ts)
+  const all =
+    statuses.includes(401) && !statuses.includes(403) ? [...statuses, 403].sort((a, b) => a - b) : statuses;
   return Object.fromEntries(
-    statuses.map((s) => [
+    all.map((s) => [
       s,
       Type.Object(ErrorBody.properties, {
         description: descriptions[s] ?? 'Error.',
@@ -507,3 +511,40 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
     ]),
   );
 }
+
+// ---------------------------------------------------------------------------------------
+// Account (GET /api/v1/account)
+
+export const ApiKey = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    prefix: Type.String({ description: "The key's first characters (never the secret)." }),
+    scopes: Type.Array(Type.String({ enum: ['read', 'write'] }), {
+      description: '`read`: GET only; `write`: everything.',
+    }),
+    projects: nullable(
+      Type.Array(Type.String(), { description: 'The projects it is limited to; null: every project.' }),
+    ),
+    created_at: dateTime('When it was issued.'),
+    last_used_at: nullable(dateTime('When it was last used (written at most once a minute).')),
+    expires_at: nullable(dateTime('When it stops working; null: never.')),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountEnvelope = Type.Object(
+  {
+    data: Type.Object(
+      {
+        id: Type.Integer({ minimum: 1 }),
+        name: Type.String(),
+        created_at: dateTime('When the user was created.'),
+        reports_count: Type.Integer({ minimum: 0, description: 'Reports this key can see.' }),
+        projects_count: Type.Integer({ minimum: 0, description: 'Projects this key can see.' }),
+        key: ApiKey,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, examples: [{ data: ex.account }] },
+);

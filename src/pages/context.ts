@@ -3,15 +3,14 @@
 // the form helpers. Built once by src/pages/plugin.ts; a route file receives it and adds its
 // routes — a new dashboard page is one file under routes/, one view under views/, one test.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../services/types.js';
+import type { Actor, Services } from '../services/types.js';
 import type { SafeHtml } from './html.js';
 import type { CookieKit } from './session.js';
 import type { AttemptStore } from './throttle.js';
 import type { Viewer } from './views/layout.js';
 
 /** The signed-in user of a request (a valid session whose key is not revoked). */
-export interface SignedIn {
-  userId: number;
+export interface SignedIn extends Actor {
   keyId: number;
   name: string;
 }

@@ -1,5 +1,6 @@
 // Users, API keys, authentication and settings.
-import { AppError, notFound, validationError } from '../errors.js';
+import { AppError, forbidden, notFound, unauthorized, validationError } from '../errors.js';
+import { actorOf, requireScope } from './actor.js';
 import { withTransaction } from '../store/database.js';
 import {
   findKeyByHash,
@@ -19,7 +20,31 @@ import {
 } from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from './secrets.js';
-import type { ApiKeyInfo, IssuedKey, Services, User } from './types.js';
+import { getUserCounters } from '../store/users.repository.js';
+import { findProject } from '../store/projects.repository.js';
+import {
+  KEY_SCOPES,
+  type ApiKeyInfo,
+  type Actor,
+  type AuthContext,
+  type Principal,
+  type IssuedKey,
+  type KeyOptions,
+  type KeyScope,
+  type OwnerServices,
+  type Services,
+  type User,
+} from './types.js';
+
+/**
+ * A project name as stored (SPEC §2: lower-cased, one leading www. removed) — the analyzer's
+ * projectName, repeated here so that the CLI's account commands do not load the analyzer.
+ */
+const projectName = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^www\./, '');
 
 /** last_used_at is written at most this often per key */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -28,7 +53,7 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 /** Accounts need only the database, the configuration and the clock (the CLI's account commands use this alone). */
 export function createAccountServices(
   ctx: Pick<ServiceContext, 'db' | 'config' | 'now'>,
-): Pick<Services, 'auth' | 'users' | 'keys' | 'settings'> {
+): Pick<OwnerServices, 'auth' | 'users' | 'keys' | 'settings'> & Pick<Services, 'account'> {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
 
@@ -50,6 +75,7 @@ export function createAccountServices(
     userId: number,
     createdAt: string,
     secret?: string,
+    options: { scopes?: KeyScope[]; projects?: string[] | null; expiresAt?: string | null } = {},
   ): Promise<{ id: number; key: string }> {
     const key = secret ?? generateApiKey();
     const id = await insertKey(trx, {
@@ -57,14 +83,50 @@ export function createAccountServices(
       prefix: keyDisplayPrefix(key),
       hash: hashApiKey(key),
       createdAt,
+      ...options,
     });
     return { id, key };
+  }
+
+  /** A new key's options, checked (422 naming each invalid field). */
+  function keyOptions(options: KeyOptions): {
+    scopes: KeyScope[];
+    projects: string[] | null;
+    expiresAt: string | null;
+  } {
+    const errors: Record<string, string[]> = {};
+    const scope = options.scope ?? 'write';
+    if (!KEY_SCOPES.includes(scope)) errors.scope = [`The scope must be one of: ${KEY_SCOPES.join(', ')}.`];
+    let projects: string[] | null = null;
+    if (options.projects && options.projects.length > 0) {
+      projects = [...new Set(options.projects.map((p) => projectName(p.trim())))];
+      if (projects.length > 100 || projects.some((p) => !/^[a-z0-9.[\]:_-]{1,253}$/.test(p)))
+        errors.projects = ['The projects must be 1 to 100 host names, such as example.com.'];
+    }
+    let expiresAt: string | null = null;
+    if (options.expiresAt) {
+      const t = Date.parse(options.expiresAt);
+      if (!Number.isFinite(t) || t <= ctx.now().getTime())
+        errors.expires_at = ['The expires_at must be a date and time in the future.'];
+      else expiresAt = new Date(t).toISOString();
+    }
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    return { scopes: scope === 'write' ? ['read', 'write'] : ['read'], projects, expiresAt };
   }
 
   async function keyInfo(id: number): Promise<ApiKeyInfo> {
     const info = await findKeyById(db, id);
     if (!info) throw notFound(`No such key: ${id}.`);
     return info;
+  }
+
+  /** managing keys takes a write key for every project */
+  function managingActor(who: Principal): Actor {
+    const actor = actorOf(who);
+    requireScope(actor, 'write');
+    if (actor.projects !== null)
+      throw forbidden('Forbidden: managing API keys needs a key for every project.');
+    return actor;
   }
 
   let sessionSecret: string | null = config.sessionSecret;
@@ -79,19 +141,28 @@ export function createAccountServices(
         // itself free of early-exit comparisons
         if (!row || !sameHash(row.hash, hash) || row.revokedAt !== null) return null;
         const now = ctx.now();
+        if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now.getTime())
+          throw unauthorized('Unauthenticated: the API key has expired.');
         if (row.lastUsedAt === null || Date.parse(row.lastUsedAt) <= now.getTime() - TOUCH_INTERVAL_MS) {
           const before = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
           // bookkeeping only: a busy database must not fail the request
           await touchKey(db, row.id, now.toISOString(), before).catch(() => {});
         }
-        return { userId: row.userId, keyId: row.id };
+        const auth: AuthContext = {
+          userId: row.userId,
+          keyId: row.id,
+          scopes: row.scopes,
+          projects: row.projects,
+        };
+        return auth;
       },
 
       async session(userId: number, keyId: number) {
         // a session lives as long as the key it was opened with: revoked or gone, it ends
         const key = await findKeyById(db, keyId);
         if (!key || key.userId !== userId || key.revokedAt !== null) return null;
-        return { userId, keyId, name: key.userName };
+        if (key.expiresAt !== null && Date.parse(key.expiresAt) <= ctx.now().getTime()) return null;
+        return { userId, keyId, name: key.userName, scopes: key.scopes, projects: key.projects };
       },
     },
 
@@ -122,6 +193,9 @@ export function createAccountServices(
               createdAt: user.createdAt,
               lastUsedAt: null,
               revokedAt: null,
+              scopes: ['read', 'write'],
+              projects: null,
+              expiresAt: null,
             };
             const issued: IssuedKey = { info, key };
             return { user, key: issued };
@@ -140,10 +214,22 @@ export function createAccountServices(
     },
 
     keys: {
-      async create(user: string | number) {
+      async create(user: string | number, options: KeyOptions = {}) {
         const owner = await requireUser(user);
-        const { id, key } = await issueKey(db, owner.id, iso());
+        const { id, key } = await issueKey(db, owner.id, iso(), undefined, keyOptions(options));
         return { info: await keyInfo(id), key };
+      },
+      async createOwn(who: Principal, options: KeyOptions = {}) {
+        const actor = managingActor(who);
+        const { id, key } = await issueKey(db, actor.userId, iso(), undefined, keyOptions(options));
+        return { info: await keyInfo(id), key };
+      },
+      async revokeOwn(who: Principal, keyId: number) {
+        const actor = managingActor(who);
+        const key = await findKeyById(db, keyId);
+        if (!key || key.userId !== actor.userId) throw notFound(`No such key: ${keyId}.`);
+        await revokeKey(db, keyId, iso());
+        return keyInfo(keyId);
       },
       async list(user?: string | number) {
         if (user === undefined) return listKeys(db);
@@ -152,6 +238,28 @@ export function createAccountServices(
       async revoke(keyId: number) {
         if (!(await revokeKey(db, keyId, iso()))) throw notFound(`No such key: ${keyId}.`);
         return keyInfo(keyId);
+      },
+    },
+
+    account: {
+      async show(actor: AuthContext) {
+        const user = await findUserById(db, actor.userId);
+        if (!user) throw unauthorized('Unauthenticated: the API key is unknown or revoked.');
+        const key = await keyInfo(actor.keyId);
+        let reportsCount: number;
+        let projectsCount: number;
+        if (actor.projects === null) {
+          const counters = await getUserCounters(db, actor.userId);
+          reportsCount = counters.reports;
+          projectsCount = counters.projects;
+        } else {
+          // what the key sees: its projects that hold reports
+          const rows = await Promise.all(actor.projects.map((p) => findProject(db, actor.userId, p)));
+          const found = rows.filter((r) => r !== null);
+          projectsCount = found.length;
+          reportsCount = found.reduce((n, r) => n + r.reportsCount, 0);
+        }
+        return { id: user.id, name: user.name, createdAt: user.createdAt, reportsCount, projectsCount, key };
       },
     },
 

@@ -5,6 +5,7 @@ import type { RenderOutcome } from '../analyzer/rendered.js';
 import { validationError } from '../errors.js';
 import { INSTALL_HINT } from '../render/hint.js';
 import type { AuditColumns } from '../store/reports.repository.js';
+import { auditDuration, audits, fetchFailures } from '../metrics.js';
 import type { ServiceContext } from './context.js';
 
 /** A FetchError, also when it crossed a module boundary (another copy of the class). */
@@ -23,7 +24,7 @@ export function renderUnavailable(ctx: ServiceContext): string | null {
  * `render`: the page is also rendered by Chromium (docs/rendering.md) — the hook that stores,
  * re-audits, batches and schedules pass through; without Chromium a 422 under `render`.
  */
-export function auditPage(
+export async function auditPage(
   ctx: ServiceContext,
   url: string,
   options: { render?: boolean } = {},
@@ -32,17 +33,32 @@ export function auditPage(
   let render: ((s: PageSnapshot) => Promise<RenderOutcome>) | undefined;
   if (options.render) {
     const why = renderUnavailable(ctx);
-    if (why !== null) return Promise.reject(validationError({ render: [why] }));
+    if (why !== null) throw validationError({ render: [why] });
     const renderer = ctx.renderer!;
     render = (snapshot) => renderer.render(snapshot);
   }
-  return ctx.analyze(url, {
-    allowPrivateHosts: config.allowPrivateHosts,
-    timeoutMs: config.fetchTimeoutMs,
-    maxBytes: config.fetchMaxBytes,
-    ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
-    ...(render ? { render } : {}),
-  });
+  const start = performance.now();
+  const seconds = () => (performance.now() - start) / 1000;
+  try {
+    const report = await ctx.analyze(url, {
+      allowPrivateHosts: config.allowPrivateHosts,
+      timeoutMs: config.fetchTimeoutMs,
+      maxBytes: config.fetchMaxBytes,
+      ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
+      ...(render ? { render } : {}),
+    });
+    audits.inc({ result: report.result });
+    auditDuration.observe({ result: report.result }, seconds());
+    return report;
+  } catch (err) {
+    if (isFetchError(err)) {
+      audits.inc({ result: 'failed' });
+      auditDuration.observe({ result: 'failed' }, seconds());
+      const code = (err as { code?: unknown }).code;
+      fetchFailures.inc({ reason: typeof code === 'string' ? code : 'unknown' });
+    }
+    throw err;
+  }
 }
 
 /** The audit part of a report as the store writes it. */

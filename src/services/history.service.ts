@@ -32,7 +32,7 @@ import type {
   Run,
   RunSource,
   RunSummary,
-  Services,
+  OwnerServices,
   StoredReport,
 } from './types.js';
 
@@ -185,7 +185,7 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
 
 /** The reports services that this module provides (src/services/index.ts merges them in). */
 export type HistoryFunctions = 'reaudit' | 'runs' | 'run' | 'diff' | 'pageHistory' | 'trends';
-type HistoryServices = Pick<Services['reports'], HistoryFunctions>;
+type HistoryServices = Pick<OwnerServices['reports'], HistoryFunctions>;
 
 export function createHistoryServices(ctx: ServiceContext): HistoryServices {
   const { db } = ctx;

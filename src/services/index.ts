@@ -5,12 +5,14 @@ import { KindRegistry } from '../jobs/kind-tools.js';
 import { jobKinds } from '../jobs/kinds/index.js';
 import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
+import { scopedProjects, scopedReports, scopedWebhooks } from './access.js';
 import { createAccountServices } from './accounts.service.js';
 import { createHistoryServices } from './history.service.js';
 import { createProjectServices } from './projects.service.js';
 import { createReportServices } from './reports.service.js';
 import { createWebhookServices } from './webhooks.service.js';
 import { createScheduleServices } from './schedules.service.js';
+import { createBatchServices, type FetchFileFn } from './batches.service.js';
 import { createReportEvents } from './report-events.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
@@ -31,6 +33,8 @@ export interface ServicesDeps {
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
   /** Chromium for rendered audits (src/render/browser.ts); absent: render=1 answers 422 */
   renderer?: RenderService;
+  /** test seam: how batches fetch robots.txt and sitemaps (default: the guarded fetcher) */
+  fetchFile?: FetchFileFn;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -46,10 +50,12 @@ export function createServices(deps: ServicesDeps): Services {
   const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
   return {
     ...accounts,
-    reports,
-    projects: createProjectServices(ctx),
-    webhooks,
+    // what an API key may do (scopes, projects) is applied here, around the owner-level services
+    reports: scopedReports(deps.db, reports),
+    projects: scopedProjects(deps.db, createProjectServices(ctx)),
+    webhooks: scopedWebhooks(webhooks),
     schedules: createScheduleServices(ctx, reports),
+    batches: createBatchServices(ctx, webhooks),
   };
 }
 

@@ -60,6 +60,14 @@ export const ListReportsParams = Type.Object({
   sort: Type.Optional(sort),
   per_page: Type.Optional(perPage),
   page: Type.Optional(page),
+  batch: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description:
+        "Only the reports of this batch (docs/sites.md), in the order stored; other filters and sorts are not applied with it. 404 for another user's batch.",
+    }),
+  ),
 });
 /** GET /api/v1/reports and /dashboard, as validated */
 export type ListReportsParams = Static<typeof ListReportsParams>;

@@ -7,9 +7,9 @@ import { deleteProjectReports } from '../store/reports.repository.js';
 import { adjustUserCounters, getUserCounters } from '../store/users.repository.js';
 import type { ServiceContext } from './context.js';
 import { resolveProjectsQuery } from './list-query.js';
-import type { ListProjectsQuery, ProjectStats, Services } from './types.js';
+import type { ListProjectsQuery, OwnerServices, ProjectStats } from './types.js';
 
-export function createProjectServices(ctx: ServiceContext): Services['projects'] {
+export function createProjectServices(ctx: ServiceContext): OwnerServices['projects'] {
   const { db } = ctx;
   return {
     async list(userId: number, q: ListProjectsQuery) {

@@ -7,7 +7,7 @@ import { presentReportSummary } from '../http/presenters/report.js';
 import { presentDiff } from '../http/presenters/run.js';
 import type { Db } from '../store/database.js';
 import { findReport } from '../store/reports.repository.js';
-import type { ReportDiff, ReportSummary, Services } from './types.js';
+import type { OwnerServices, ReportDiff, ReportSummary } from './types.js';
 
 export interface ReportEvents {
   /** a report was stored */
@@ -22,7 +22,7 @@ export interface ReportEvents {
   failed(trx: Db | undefined, report: ReportSummary, reason: string): Promise<void>;
 }
 
-export function createReportEvents(webhooks: Services['webhooks'], publicUrl: string): ReportEvents {
+export function createReportEvents(webhooks: OwnerServices['webhooks'], publicUrl: string): ReportEvents {
   const summary = (r: ReportSummary) => presentReportSummary(r, publicUrl);
   const read = async (trx: Db, userId: number, id: number) => {
     const r = await findReport(trx, id, userId);

@@ -34,12 +34,12 @@ import { createReauditor, type HistoryFunctions } from './history.service.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { ReportsListCache } from './list-cache.js';
 import { resolveReportsQuery } from './list-query.js';
-import type { ListReportsQuery, Privacy, Services, StoredReport } from './types.js';
+import type { ListReportsQuery, OwnerServices, Privacy, StoredReport } from './types.js';
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
 
-export function createReportServices(ctx: ServiceContext): Omit<Services['reports'], HistoryFunctions> {
+export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['reports'], HistoryFunctions> {
   const { db } = ctx;
   // webhook events (report.created; re-audits emit theirs in history.service.ts), in the change's transaction
   const events = ctx.reportEvents ?? null;

@@ -31,7 +31,7 @@ import {
 import { findReport } from '../store/reports.repository.js';
 import type { ServiceContext } from './context.js';
 import { checkEvery, checkTimezone, cronOf, nextRun } from './schedule-times.js';
-import type { Schedule, Services } from './types.js';
+import type { OwnerServices, Schedule, Services } from './types.js';
 
 /** The job kind of one scheduled run (src/jobs/kinds/schedule-run.ts). */
 export const SCHEDULE_RUN_JOB = 'schedule.run';
@@ -74,7 +74,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
 
 export function createScheduleServices(
   ctx: ServiceContext,
-  reports: Pick<Services['reports'], 'reaudit'>,
+  reports: Pick<OwnerServices['reports'], 'reaudit'>,
 ): Services['schedules'] {
   const { db } = ctx;
 

@@ -21,6 +21,7 @@ import type {
 } from '../analyzer/types.js';
 import type { RenderInfo } from '../analyzer/rendered.js';
 import type { RunDiff } from './diff.js';
+import type { BatchServices } from './batches.service.js';
 
 export type Privacy = 0 | 1 | 2;
 
@@ -216,7 +217,41 @@ export interface ApiKeyInfo {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** `['read']` (GET only) or `['read', 'write']` (everything) */
+  scopes: KeyScope[];
+  /** the projects it is limited to; null: every project of its user */
+  projects: string[] | null;
+  /** after this it answers 401; null: never expires */
+  expiresAt: string | null;
 }
+
+/** What a key may do: `read` (GET only) or `write` (everything; a write key reads too). */
+export const KEY_SCOPES = ['read', 'write'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** Options of a new key (keys.create); the defaults: write, every project, no expiry. */
+export interface KeyOptions {
+  scope?: KeyScope | undefined;
+  /** project names as a user gives them (normalised like every project name) */
+  projects?: string[] | null | undefined;
+  /** ISO date-time; null or absent: never */
+  expiresAt?: string | null | undefined;
+}
+
+/**
+ * Who acts on a user's data and what they may do: the auth plugin builds one from the API key
+ * and hands it to the services, which apply the rules (src/services/access.ts). A plain user
+ * id (the pages, the CLI) is the user with every scope on every project.
+ */
+export interface Actor {
+  userId: number;
+  scopes: readonly KeyScope[];
+  /** null: every project; otherwise only these (others answer 404, as another user's data) */
+  projects: readonly string[] | null;
+}
+
+/** An actor, or a user id (all scopes, all projects). */
+export type Principal = number | Actor;
 
 /** A freshly issued key: `key` is the secret, shown once and never again. */
 export interface IssuedKey {
@@ -224,10 +259,19 @@ export interface IssuedKey {
   key: string;
 }
 
-/** Who a valid API key belongs to. */
-export interface AuthContext {
-  userId: number;
+/** Who a valid API key belongs to, and what the key may do. */
+export interface AuthContext extends Actor {
   keyId: number;
+}
+
+/** GET /api/v1/account: the key's user (counts as far as the key sees) and the key. */
+export interface Account {
+  id: number;
+  name: string;
+  createdAt: string;
+  reportsCount: number;
+  projectsCount: number;
+  key: ApiKeyInfo;
 }
 
 /** The engine's entry point, injected (tests pass the real one). */
@@ -251,6 +295,16 @@ export interface ServicesConfig {
   readonly webhookTimeoutMs?: number;
   /** deliveries failed for good in a row before a webhook is disabled (PAGEGRADE_WEBHOOK_DISABLE_AFTER); default 5 */
   readonly webhookDisableAfter?: number;
+  /** whole sites (docs/sites.md): PAGEGRADE_BATCH_MAX_PAGES, default 10 000 */
+  readonly batchMaxPages?: number;
+  /** PAGEGRADE_BATCH_TIME_BUDGET_MS, default 1 h */
+  readonly batchTimeBudgetMs?: number;
+  /** PAGEGRADE_CRAWL_DELAY_MS, default 250 */
+  readonly crawlDelayMs?: number;
+  /** PAGEGRADE_CRAWL_CONCURRENCY, default 2 */
+  readonly crawlConcurrency?: number;
+  /** PAGEGRADE_CRAWL_TRACKING_PARAMS */
+  readonly crawlTrackingParams?: readonly string[];
 }
 
 // ── Webhooks ──────────────────────────────────────────────────────────────────────────
@@ -364,7 +418,14 @@ export type ScheduledRunResult =
   | { status: 'completed' | 'failed'; runNumber: number; error: string | null }
   | { status: 'skipped'; reason: string };
 
-export interface Services {
+/**
+ * The owner-level operations (a user id). Services, below, is what callers get: the same with
+ * the operations on a user's data taking a Principal (src/services/access.ts applies the key's
+ * scopes and projects, then calls these with the user id).
+ */
+export interface OwnerServices {
+  /** whole-site audits (docs/sites.md) */
+  batches: BatchServices;
   auth: {
     /**
      * The owner of an API key, or null for an unknown or revoked key (the HTTP layer answers
@@ -455,8 +516,18 @@ export interface Services {
     list(): Promise<User[]>;
   };
   keys: {
-    /** a new key for a user (name or id); 404 for an unknown user */
-    create(user: string | number): Promise<IssuedKey>;
+    /**
+     * a new key for a user (name or id); 404 for an unknown user; 422 `scope`, `projects` or
+     * `expires_at` for invalid options
+     */
+    create(user: string | number, options?: KeyOptions): Promise<IssuedKey>;
+    /**
+     * the dashboard's: a key for the actor's own user. Managing keys takes a write key for every
+     * project (403 otherwise: a limited key cannot mint a wider one).
+     */
+    createOwn(who: Principal, options?: KeyOptions): Promise<IssuedKey>;
+    /** the actor's own key (the dashboard): 404 when missing or another user's; 403 as createOwn */
+    revokeOwn(who: Principal, keyId: number): Promise<ApiKeyInfo>;
     /** every key, or one user's (404 for an unknown user); oldest first */
     list(user?: string | number): Promise<ApiKeyInfo[]>;
     /** 404 for an unknown key; revoking a revoked key keeps its first revocation date */
@@ -510,7 +581,11 @@ export interface Services {
      * Sets the report's schedule (creates it, or replaces its settings; the next run is computed
      * from now). 404 for a report missing or another user's; 422 under `every` / `timezone`.
      */
-    put(userId: number, reportId: number, input: PutScheduleInput): Promise<{ schedule: Schedule; created: boolean }>;
+    put(
+      userId: number,
+      reportId: number,
+      input: PutScheduleInput,
+    ): Promise<{ schedule: Schedule; created: boolean }>;
     /** 404 when the report is missing or another user's, or has no schedule */
     get(userId: number, reportId: number): Promise<Schedule>;
     /** 404 as get */
@@ -530,6 +605,26 @@ export interface Services {
       slot: string,
       job: { attempt: number; maxAttempts: number },
     ): Promise<ScheduledRunResult>;
+  };
+}
+
+/** A method whose first parameter is the user id, taking a Principal instead. */
+type ByPrincipal<T, Skip extends keyof T = never> = {
+  [K in keyof T]: K extends Skip
+    ? T[K]
+    : T[K] extends (userId: number, ...rest: infer A) => infer R
+      ? (who: Principal, ...rest: A) => R
+      : T[K];
+};
+
+/** The services as routes, pages and the CLI use them (see OwnerServices). */
+export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | 'webhooks'> {
+  reports: ByPrincipal<OwnerServices['reports'], 'forViewer' | 'verifyPassword' | 'pageHistory'>;
+  projects: ByPrincipal<OwnerServices['projects']>;
+  webhooks: ByPrincipal<OwnerServices['webhooks'], 'emit' | 'attempt'>;
+  account: {
+    /** the actor's user and key; counts only what the key may see */
+    show(actor: AuthContext): Promise<Account>;
   };
 }
 

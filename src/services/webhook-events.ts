@@ -35,6 +35,27 @@ export const WEBHOOK_EVENTS = {
     report,
     reason: Type.String({ description: 'Why the page could not be fetched.' }),
   }),
+  'batch.completed': event(
+    'A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed.',
+    {
+      batch: Type.Object(
+        {
+          id: Type.Integer(),
+          url: Type.String(),
+          mode: Type.String({ enum: ['sitemap', 'crawl', 'list'] }),
+          status: Type.Literal('done'),
+          discovered: Type.Integer({ minimum: 0 }),
+          audited: Type.Integer({ minimum: 0 }),
+          failed: Type.Integer({
+            minimum: 0,
+            description: 'Pages failed or skipped (GET /api/v1/batches/{id}/failures).',
+          }),
+          finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+    },
+  ),
 } satisfies Record<string, EventSpec>;
 
 export type WebhookEvent = keyof typeof WEBHOOK_EVENTS;

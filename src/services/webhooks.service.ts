@@ -40,7 +40,7 @@ import {
 } from '../store/webhooks.repository.js';
 import type { ServiceContext } from './context.js';
 import { EVENT_NAMES, TEST_EVENT, type WebhookEvent } from './webhook-events.js';
-import type { Services, Webhook, WebhookDelivery } from './types.js';
+import type { OwnerServices, Webhook, WebhookDelivery } from './types.js';
 
 /** The job kind that sends a delivery (src/jobs/kinds/webhook-deliver.ts). */
 export const DELIVER_JOB = 'webhook.deliver';
@@ -90,7 +90,7 @@ function isFetchError(err: unknown): err is FetchError {
   return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
 }
 
-export function createWebhookServices(ctx: ServiceContext): Services['webhooks'] {
+export function createWebhookServices(ctx: ServiceContext): OwnerServices['webhooks'] {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
   const timeoutMs = config.webhookTimeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -44,6 +44,11 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** 'read' or 'read,write' */
+  scopes: Generated<string>;
+  /** a JSON array of project names; null: every project */
+  projects: string | null;
+  expires_at: NullableTimestamp;
 }
 
 export interface ReportsTable {
@@ -209,7 +214,53 @@ export interface SchedulesTable {
   updated_at: Timestamp;
 }
 
+/** A whole-site audit (docs/sites.md); options and summary are JSON text. */
+export interface BatchesTable {
+  id: Generated<number>;
+  user_id: number;
+  mode: string;
+  url: string;
+  options: string;
+  status: Generated<string>;
+  discovered: Generated<number>;
+  audited: Generated<number>;
+  failed: Generated<number>;
+  skipped: Generated<number>;
+  error: string | null;
+  robots_txt: string | null;
+  site_files: string | null;
+  delay_ms: Generated<number>;
+  /** epoch ms (bigint on PostgreSQL: read through toNumber) */
+  next_slot_at: ColumnType<number | string, number | undefined, number>;
+  deadline_at: ColumnType<number | string, number | undefined, number>;
+  summary: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** One URL of a batch: the frontier, the visited set and the per-page facts. */
+export interface BatchPagesTable {
+  id: Generated<number>;
+  batch_id: number;
+  url: string;
+  depth: Generated<number>;
+  in_sitemap: Generated<number>;
+  state: Generated<string>;
+  report_id: number | null;
+  status_code: number | null;
+  final_url: string | null;
+  canonical_key: string | null;
+  error: string | null;
+  facts: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  batches: BatchesTable;
+  batch_pages: BatchPagesTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   users: UsersTable;
@@ -230,6 +281,8 @@ export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
   close(): Promise<void>;
+  /** the connection pool's state (metrics): PostgreSQL's pool; SQLite has one connection */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export { sqlitePath } from './database-url.js';
@@ -268,14 +321,24 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      close: () => db.destroy(),
+      poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     // an idle client's error (server restart) must not crash the process; the next query reconnects
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
 }

@@ -10,6 +10,9 @@ export interface KeyRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scopes: KeyScopeName[];
+  projects: string[] | null;
+  expiresAt: string | null;
 }
 
 export interface KeyAuthRow {
@@ -18,7 +21,18 @@ export interface KeyAuthRow {
   hash: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scopes: KeyScopeName[];
+  projects: string[] | null;
+  expiresAt: string | null;
 }
+
+type KeyScopeName = 'read' | 'write';
+
+/** 'read,write' → ['read', 'write'] (unknown names are dropped: a key never gains a scope) */
+const parseScopes = (text: string): KeyScopeName[] =>
+  text.split(',').filter((s): s is KeyScopeName => s === 'read' || s === 'write');
+const parseProjects = (text: string | null): string[] | null =>
+  text === null ? null : (JSON.parse(text) as string[]);
 
 function listQuery(db: Db) {
   return db
@@ -32,6 +46,9 @@ function listQuery(db: Db) {
       'api_keys.created_at',
       'api_keys.last_used_at',
       'api_keys.revoked_at',
+      'api_keys.scopes',
+      'api_keys.projects',
+      'api_keys.expires_at',
     ]);
 }
 
@@ -46,16 +63,35 @@ function toKey(row: ListRow): KeyRow {
     createdAt: toIso(row.created_at),
     lastUsedAt: toIsoOrNull(row.last_used_at),
     revokedAt: toIsoOrNull(row.revoked_at),
+    scopes: parseScopes(row.scopes),
+    projects: parseProjects(row.projects),
+    expiresAt: toIsoOrNull(row.expires_at),
   };
 }
 
 export async function insertKey(
   db: Db,
-  key: { userId: number; prefix: string; hash: string; createdAt: string },
+  key: {
+    userId: number;
+    prefix: string;
+    hash: string;
+    createdAt: string;
+    scopes?: KeyScopeName[];
+    projects?: string[] | null;
+    expiresAt?: string | null;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('api_keys')
-    .values({ user_id: key.userId, prefix: key.prefix, hash: key.hash, created_at: key.createdAt })
+    .values({
+      user_id: key.userId,
+      prefix: key.prefix,
+      hash: key.hash,
+      created_at: key.createdAt,
+      ...(key.scopes ? { scopes: key.scopes.join(',') } : {}),
+      projects: key.projects ? JSON.stringify(key.projects) : null,
+      expires_at: key.expiresAt ?? null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -71,7 +107,7 @@ export async function findKeyById(db: Db, id: number): Promise<KeyRow | null> {
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyAuthRow | null> {
   const row = await db
     .selectFrom('api_keys')
-    .select(['id', 'user_id', 'hash', 'last_used_at', 'revoked_at'])
+    .select(['id', 'user_id', 'hash', 'last_used_at', 'revoked_at', 'scopes', 'projects', 'expires_at'])
     .where('hash', '=', hash)
     .executeTakeFirst();
   if (!row) return null;
@@ -81,6 +117,9 @@ export async function findKeyByHash(db: Db, hash: string): Promise<KeyAuthRow | 
     hash: row.hash,
     lastUsedAt: toIsoOrNull(row.last_used_at),
     revokedAt: toIsoOrNull(row.revoked_at),
+    scopes: parseScopes(row.scopes),
+    projects: parseProjects(row.projects),
+    expiresAt: toIsoOrNull(row.expires_at),
   };
 }
 

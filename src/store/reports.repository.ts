@@ -47,6 +47,8 @@ export interface AuditColumns {
 export interface ReportFilter {
   search?: string;
   project?: string;
+  /** only these projects (an API key limited to them); absent: every project */
+  projects?: readonly string[];
   result?: ResultBand;
 }
 
@@ -191,6 +193,7 @@ type SearchPlan = 'trigram' | 'rowByRow' | 'probe' | 'sortMatches';
 function filtered(db: Db, userId: number, f: ReportFilter, plan: SearchPlan = 'trigram') {
   let q = db.selectFrom('reports').where('reports.user_id', '=', userId);
   if (f.project !== undefined) q = q.where('reports.project', '=', f.project);
+  if (f.projects !== undefined) q = q.where('reports.project', 'in', [...f.projects]);
   if (f.result !== undefined) q = q.where('reports.result_rank', '=', RESULT_RANK[f.result]);
   if (f.search) {
     const dialect = dialectOf(db);

@@ -52,6 +52,7 @@ describe('OpenAPI document and /docs', () => {
       'DELETE /api/v1/reports/{id}',
       'DELETE /api/v1/reports/{id}/schedule',
       'DELETE /api/v1/webhooks/{id}',
+      'GET /api/v1/account',
       'GET /api/v1/projects',
       'GET /api/v1/reports',
       'GET /api/v1/reports/{id}',

@@ -82,6 +82,9 @@ for (const dialect of [sqlite]) {
         'created_at',
         'last_used_at',
         'revoked_at',
+        'scopes',
+        'projects',
+        'expires_at',
       ]);
       assert.equal(keys[0]!.user, 'ci-bot');
       assert.equal(keys[0]!.prefix, key1.slice(0, 10));
@@ -92,10 +95,15 @@ for (const dialect of [sqlite]) {
       }
       const lines = text.stdout.trimEnd().split('\n');
       assert.equal(lines.length, 3, 'a header, then one key a line');
-      assert.match(lines[0]!, /^ID\s+USER\s+PREFIX\s+CREATED\s+LAST USED\s+REVOKED$/);
+      assert.match(
+        lines[0]!,
+        /^ID\s+USER\s+PREFIX\s+SCOPE\s+PROJECTS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/,
+      );
       assert.match(
         lines[1]!,
-        new RegExp(`^${keys[0]!.id}\\s+ci-bot\\s+${key1.slice(0, 10)}\\s+\\S+Z\\s+never\\s+-$`),
+        new RegExp(
+          `^${keys[0]!.id}\\s+ci-bot\\s+${key1.slice(0, 10)}\\s+write\\s+\\*\\s+\\S+Z\\s+never\\s+never\\s+-$`,
+        ),
       );
 
       // the key works against the store until revoked
@@ -133,3 +141,48 @@ for (const dialect of [sqlite]) {
     });
   });
 }
+
+describe('pagegrade keys create --scope --project --expires [sqlite]', () => {
+  let setup: DialectSetup;
+  let env: Record<string, string>;
+  before(async () => {
+    setup = await sqlite.setup();
+    env = { DATABASE_URL: setup.databaseUrl };
+  });
+  after(() => setup?.cleanup());
+
+  test('a read key limited to a project, expiring in 30 days', { timeout: 120_000 }, async () => {
+    assert.equal((await run(['users', 'create', 'scoped'], env)).code, 0);
+    const before = Date.now();
+    const created = await run(
+      ['keys', 'create', 'scoped', '--scope', 'read', '--project', 'www.Example.com', '--expires', '30d'],
+      env,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(lastLine(created.stdout), KEY_RE);
+    assert.match(created.stdout, /scopes read; projects example\.com; expires \d{4}-/);
+    const list = await run(['keys', 'list', 'scoped', '--json'], env);
+    const keys = JSON.parse(list.stdout) as {
+      scopes: string[];
+      projects: string[] | null;
+      expires_at: string;
+    }[];
+    assert.deepEqual(keys[1]!.scopes, ['read']);
+    assert.deepEqual(keys[1]!.projects, ['example.com']);
+    const days = (Date.parse(keys[1]!.expires_at) - before) / 86_400_000;
+    assert.ok(days > 29.9 && days < 30.1, `expires in 30 days (${days})`);
+    assert.deepEqual(keys[0]!.scopes, ['read', 'write'], 'the first key: everything');
+
+    const [badScope, badExpiry, past] = await Promise.all([
+      run(['keys', 'create', 'scoped', '--scope', 'admin'], env),
+      run(['keys', 'create', 'scoped', '--expires', 'soon'], env),
+      run(['keys', 'create', 'scoped', '--expires', '2001-01-01'], env),
+    ]);
+    assert.equal(badScope.code, 2);
+    assert.match(badScope.stderr, /--scope must be one of: read, write/);
+    assert.equal(badExpiry.code, 2);
+    assert.match(badExpiry.stderr, /--expires must be a duration such as 30d/);
+    assert.equal(past.code, 2);
+    assert.match(past.stderr, /expires_at must be a date and time in the future/);
+  });
+});

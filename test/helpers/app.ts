@@ -18,8 +18,11 @@ import { buildApp, type App } from '../../src/app.js';
 import type { Dialect } from '../../src/store/database.js';
 import { createServices, type ServicesDeps } from '../../src/services/index.js';
 import type { Queue } from '../../src/jobs/types.js';
+import { EmbeddedQueue } from '../../src/jobs/embedded.js';
+import { KindRegistry } from '../../src/jobs/kind-tools.js';
+import { jobKinds } from '../../src/jobs/kinds/index.js';
 import type { Services, ServicesConfig } from '../../src/services/types.js';
-import { testAnalyze, testLookup, testServicesConfig } from './config.js';
+import { testAnalyze, testFetchFile, testLookup, testServicesConfig } from './config.js';
 import { dialects, openTestDb, type TestDb, type TestDialect } from './db.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
@@ -53,6 +56,10 @@ export interface TestAppOptions {
   webhookGuard?: ServicesDeps['webhookGuard'];
   /** Chromium for rendered audits (test/helpers/renderer.ts); absent: render=1 answers 422 */
   renderer?: ServicesDeps['renderer'];
+  /** PAGEGRADE_METRICS=1 (GET /metrics, reading this database's pool and the services' queue) */
+  metrics?: boolean;
+  /** PAGEGRADE_METRICS_TOKEN */
+  metricsToken?: string;
 }
 
 export interface TestApp {
@@ -92,12 +99,16 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
     fixtureRoutes(fixture);
     opts.routes?.(fixture);
 
+    // with metrics, the queue is made here so that GET /metrics can read its counts
+    const queue =
+      opts.queue ?? (opts.metrics ? new EmbeddedQueue(database.db, new KindRegistry(jobKinds)) : undefined);
     const real = createServices({
       db: database.db,
       analyze: testAnalyze,
       config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
       webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
-      ...(opts.queue ? { queue: opts.queue } : {}),
+      fetchFile: testFetchFile,
+      ...(queue ? { queue } : {}),
       ...(opts.renderer ? { renderer: opts.renderer } : {}),
     });
     const services = opts.wrapServices ? opts.wrapServices(real) : real;
@@ -114,7 +125,13 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
     );
 
     const app = await buildApp(
-      { publicUrl: opts.publicUrl ?? PUBLIC_URL, rateLimit: opts.rateLimit ?? 0, logLevel: 'info' },
+      {
+        publicUrl: opts.publicUrl ?? PUBLIC_URL,
+        rateLimit: opts.rateLimit ?? 0,
+        logLevel: 'info',
+        metrics: opts.metrics ?? false,
+        metricsToken: opts.metricsToken ?? null,
+      },
       {
         services,
         healthCheck: async () => {
@@ -122,6 +139,7 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
         },
         logger,
         ...(opts.rateLimitWindowMs ? { rateLimitWindowMs: opts.rateLimitWindowMs } : {}),
+        metricsSources: { dbPool: database.poolStats, queue },
       },
     );
     await app.ready();

@@ -2,7 +2,7 @@
 // test file. Host names `*.test` resolve to 127.0.0.1 (so tests can have several projects on one
 // fixture server); any other name fails as an unknown host — tests never reach the internet.
 // URLs on `canned.test` (and `*.canned.test`) are not fetched at all: they answer the canned audit of factories.ts.
-import { analyze } from '../../src/analyzer/index.js';
+import { analyze, fetchSiteFile } from '../../src/analyzer/index.js';
 import type { AnalyzeFn, ServicesConfig } from '../../src/services/types.js';
 import { cannedAudit, isCannedHost } from './factories.js';
 
@@ -32,3 +32,7 @@ export const testAnalyze: AnalyzeFn = async (url, options) => {
   if (isCannedHost(new URL(url).hostname)) return cannedAudit(url);
   return analyze(url, { ...options, lookup: testLookup });
 };
+
+/** The batches' site-file fetcher (robots.txt, sitemaps) with testLookup. */
+export const testFetchFile: typeof fetchSiteFile = (url, options = {}) =>
+  fetchSiteFile(url, { ...options, lookup: testLookup });

@@ -172,15 +172,15 @@ describeEachDialect('dashboard and report page, issue 13', (dialect) => {
     assert.equal((await new Browser(h.app).get(`/reports/${pub.id}/print.css`)).statusCode, 200, 'public');
   });
 
-  test('item 12: navigation to the API reference and the API keys; /keys lists only mine; /docs carries our name', async () => {
+  test('item 12: navigation to the API reference and the API keys; /dashboard/keys lists only mine; /docs carries our name', async () => {
     const dash = await b.get('/dashboard');
-    assert.match(dash.body, /<a href="\/keys">API keys<\/a>/);
+    assert.match(dash.body, /<a href="\/dashboard\/keys">API keys<\/a>/);
     assert.match(dash.body, /<a href="\/docs">API reference<\/a>/);
-    const keys = await b.get('/keys');
+    const keys = await b.get('/dashboard/keys');
     assert.equal(keys.statusCode, 200);
     const mine = await h.services.keys.list(h.alice.id);
     const bobs = await h.services.keys.list(h.bob.id);
-    for (const k of mine) assert.ok(keys.body.includes(`<code>${k.prefix}…</code>`));
+    for (const k of mine) assert.ok(keys.body.includes(`<code>${k.prefix}…</code`));
     for (const k of bobs) assert.ok(!keys.body.includes(k.prefix));
     assert.ok(keys.body.includes('(this session)'));
     assert.ok(!keys.body.includes(h.alice.key), 'never the secret');

@@ -121,7 +121,12 @@ for (const dialect of dialects) {
       );
       await assert.rejects(s.keys.list('nobody'), (e: unknown) => e instanceof AppError && e.status === 404);
 
-      assert.deepEqual(await s.auth.authenticate(k2.key), { userId: user.id, keyId: k2.info.id });
+      assert.deepEqual(await s.auth.authenticate(k2.key), {
+        userId: user.id,
+        keyId: k2.info.id,
+        scopes: ['read', 'write'],
+        projects: null,
+      });
       assert.equal(await s.auth.authenticate(k2.key + 'x'), null);
       assert.equal(await s.auth.authenticate(k2.key.slice(0, -1)), null);
       assert.equal(await s.auth.authenticate(''), null);

@@ -413,7 +413,17 @@ export async function fetchPage(
     );
     siteExtras = previous ? Promise.allSettled([previous]).then(() => batch) : batch;
   };
-  startExtras(new URL(normalized));
+  if (options.siteFiles) {
+    // the caller fetched the site files once (a batch): only the page is requested here
+    const f = options.siteFiles;
+    siteExtras = Promise.resolve([f.robots, f.sitemap, f.notFoundProbe, f.favicon] as [
+      ExtraResource,
+      ExtraResource,
+      ExtraResource,
+      ExtraResource,
+    ]);
+    extrasOrigin = '*';
+  } else startExtras(new URL(normalized));
 
   try {
     let page: ResourceResult;
@@ -435,7 +445,7 @@ export async function fetchPage(
               `The URL ${finalUrl.href} returned ${mediaType}, not an HTML page; Pagegrade audits HTML pages only.`,
             );
           }
-          startExtras(finalUrl);
+          if (!options.siteFiles) startExtras(finalUrl);
         },
       });
     } catch (err) {
@@ -498,6 +508,38 @@ export async function fetchPage(
     if (extrasTimer) clearTimeout(extrasTimer);
     // let in-flight extras settle (they are aborted above) before the sockets are closed
     if (siteExtras) await Promise.allSettled([siteExtras]);
+    await session.close();
+  }
+}
+
+/**
+ * One site file (robots.txt, a sitemap, a probe) through the address guard, within the limits:
+ * never throws — a failure is recorded in the answer's `error` (status null). Used by the batch
+ * crawler (docs/sites.md), which fetches a site's files once for all its pages.
+ */
+export async function fetchSiteFile(
+  url: string,
+  options: FetchOptions & FetchTestSeams & { cap?: number; headersOnly?: boolean } = {},
+): Promise<ExtraResource> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const policy: GuardPolicy = {
+    allowPrivateHosts: options.allowPrivateHosts ?? false,
+    classify: options.classifyAddress ?? classifyAddress,
+    lookup: options.lookup ?? defaultLookup,
+  };
+  const budget = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([budget, options.signal]) : budget;
+  const session = new Session(policy, timeoutMs, { page: signal, extra: signal }, options.tlsCa);
+  try {
+    return await fetchExtra(
+      session,
+      url,
+      options.cap ?? EXTRA_CAPS.sitemap,
+      signal,
+      options.userAgent ?? DEFAULT_USER_AGENT,
+      options.headersOnly ?? false,
+    );
+  } finally {
     await session.close();
   }
 }

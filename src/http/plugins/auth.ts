@@ -1,7 +1,11 @@
-// Bearer API keys (SPEC §1): a missing, malformed, unknown or revoked key answers 401 with
-// `WWW-Authenticate: Bearer`. The owner goes on request.auth; handlers pass its userId on.
+// Bearer API keys (SPEC §1): a missing, malformed, unknown, revoked or expired key answers 401
+// with `WWW-Authenticate: Bearer`. The key's Actor {userId, keyId, scopes, projects} goes on
+// request.auth; handlers pass it to the services, which apply its scopes and projects
+// (src/services/access.ts). Two backstops here for routes whose services do not know of keys:
+// a read-only key gets 403 on any method but GET/HEAD, and a project-limited key gets 403 on a
+// route not marked `projectScoped` (routes whose services apply the key's projects).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../../errors.js';
+import { forbidden, unauthorized } from '../../errors.js';
 import type { AuthContext, Services } from '../../services/types.js';
 
 declare module 'fastify' {
@@ -11,6 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** true: the route needs no API key */
     public?: boolean;
+    /** true: the route's services apply a project-limited key's projects (else such keys get 403) */
+    projectScoped?: boolean;
   }
 }
 
@@ -38,5 +44,27 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
     const auth = await services.auth.authenticate(token);
     if (!auth) throw unauthorized('Unauthenticated: the API key is unknown or revoked.');
     request.auth = auth;
+  });
+}
+
+/**
+ * The backstops (403), after the rate limit and the body (preValidation: the request counts),
+ * before the parameters are checked.
+ */
+export function registerKeyBackstop(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const auth = request.auth;
+    if (!auth) return done();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !auth.scopes.includes('write'))
+      return done(
+        forbidden(`Forbidden: this API key lacks the write scope (it has: ${auth.scopes.join(', ')}).`),
+      );
+    if (auth.projects !== null && !request.routeOptions.config.projectScoped)
+      return done(
+        forbidden(
+          `Forbidden: this API key is limited to projects (${auth.projects.join(', ')}); this operation needs a key for every project.`,
+        ),
+      );
+    done();
   });
 }

@@ -8,7 +8,8 @@ import { isApiPath, toAppError } from '../../web/errors.js';
 import { htmlErrorPage } from '../html-error.js';
 
 /** The API and the health check answer errors as JSON; every other path as an HTML page. */
-const wantsJson = (url: string) => isApiPath(url) || url === '/healthz' || url.startsWith('/healthz?');
+const wantsJson = (url: string) =>
+  isApiPath(url) || url === '/healthz' || url.startsWith('/healthz?') || url === '/metrics';
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);

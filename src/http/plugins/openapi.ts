@@ -35,6 +35,7 @@ export async function registerOpenApi(
       tags: [
         { name: 'reports', description: 'Audit reports' },
         { name: 'projects', description: 'Reports grouped by site' },
+        { name: 'account', description: 'The API key and its user' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
         { name: 'schedules', description: 'Scheduled re-audits of reports' },

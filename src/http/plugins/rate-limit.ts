@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { tooManyRequests } from '../../errors.js';
+import { rateLimitRefusals } from '../../metrics.js';
 
 export interface RateLimitOptions {
   /** requests per window per key; 0 = off */
@@ -27,17 +28,33 @@ export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOpt
     // Redis is unreachable requests are let through rather than failed
     ...(opts.redis ? { redis: opts.redis, nameSpace: 'ratelimit:', skipOnError: true } : {}),
     keyGenerator: (request) => (request.auth ? `key:${request.auth.keyId}` : `ip:${request.ip}`),
+    // x-ratelimit-reset is asked for only to be renamed RateLimit-Reset (below)
     addHeaders: {
       'x-ratelimit-limit': true,
       'x-ratelimit-remaining': true,
-      'x-ratelimit-reset': false,
+      'x-ratelimit-reset': true,
       'retry-after': true,
     },
     addHeadersOnExceeding: {
       'x-ratelimit-limit': true,
       'x-ratelimit-remaining': true,
-      'x-ratelimit-reset': false,
+      'x-ratelimit-reset': true,
     },
-    errorResponseBuilder: (_request, context) => tooManyRequests(context.ttl / 1000),
+    errorResponseBuilder: (_request, context) => {
+      rateLimitRefusals.inc();
+      return tooManyRequests(context.ttl / 1000);
+    },
+  });
+  // the standard names (IETF RateLimit header fields) beside X-RateLimit-*: RateLimit-Limit,
+  // RateLimit-Remaining, and RateLimit-Reset (seconds until the window resets)
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    const limit = reply.getHeader('x-ratelimit-limit');
+    if (limit !== undefined) {
+      reply.header('RateLimit-Limit', limit);
+      reply.header('RateLimit-Remaining', reply.getHeader('x-ratelimit-remaining'));
+      reply.header('RateLimit-Reset', reply.getHeader('x-ratelimit-reset'));
+      reply.removeHeader('x-ratelimit-reset');
+    }
+    done(null, payload);
   });
 }

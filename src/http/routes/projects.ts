@@ -25,10 +25,10 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const query = projectsQueryFrom(request.query);
       const { page, perPage } = resolveProjectsQuery(query);
-      const result = await services.projects.list(userId, query);
+      const result = await services.projects.list(actor, query);
       const i = request.url.indexOf('?');
       return paginate({
         items: result.items.map(presentProject),
@@ -55,8 +55,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: { notFoundMessage: 'No such project.' },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      const { reportsDeleted } = await services.projects.delete(userId, request.params.project);
+      const actor = requireAuth(request);
+      const { reportsDeleted } = await services.projects.delete(actor, request.params.project);
       // the name as stored, which the service deleted by
       const project = projectName(request.params.project);
       return { project, object: 'project' as const, deleted: true as const, reports_deleted: reportsDeleted };

@@ -2,6 +2,7 @@
 // schema-validated input → service (with the key's user) → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
+import { forbidden } from '../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
 import type { Services } from '../../services/types.js';
 import { passwordWarnings } from '../../web/warnings.js';
@@ -48,14 +49,22 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         security,
         querystring: ListReportsQuery,
-        response: { 200: ReportList, ...errorResponses(401, 422, 429) },
+        response: { 200: ReportList, ...errorResponses(401, 403, 404, 422, 429) },
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const query = reportsQueryFrom(request.query);
       const { page, perPage } = resolveReportsQuery(query);
-      const result = await services.reports.list(userId, query);
+      // a batch spans any project: listing by batch needs a key for every project
+      if (request.query.batch !== undefined && actor.projects !== null)
+        throw forbidden(
+          `Forbidden: this API key is limited to projects (${actor.projects.join(', ')}); listing a batch's reports needs a key for every project.`,
+        );
+      const result =
+        request.query.batch !== undefined
+          ? await services.batches.reports(actor.userId, request.query.batch, { page, perPage })
+          : await services.reports.list(actor, query);
       return paginate({
         items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
         total: result.total,
@@ -81,8 +90,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      const report = await services.reports.getOwned(userId, request.params.id);
+      const actor = requireAuth(request);
+      const report = await services.reports.getOwned(actor, request.params.id);
       return { data: presentReport(report, config.publicUrl) };
     },
   );
@@ -103,9 +112,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const body = request.body;
-      const report = await services.reports.create(userId, {
+      const report = await services.reports.create(actor, {
         url: body.url,
         privacy: body.privacy === undefined ? undefined : privacyOf(body.privacy),
         password: body.password ?? null,
@@ -138,9 +147,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         response: { 200: ReportWriteEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
       },
       handler: async (request) => {
-        const { userId } = requireAuth(request);
+        const actor = requireAuth(request);
         const body = request.body;
-        const report = await services.reports.update(userId, request.params.id, {
+        const report = await services.reports.update(actor, request.params.id, {
           ...(body.privacy !== undefined ? { privacy: privacyOf(body.privacy) } : {}),
           ...(body.password !== undefined ? { password: body.password } : {}),
           results: body.results === 1,
@@ -166,8 +175,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      await services.reports.delete(userId, request.params.id);
+      const actor = requireAuth(request);
+      await services.reports.delete(actor, request.params.id);
       return { id: request.params.id, object: 'report' as const, deleted: true as const };
     },
   );

@@ -42,10 +42,10 @@ export const runRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ser
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const query = runsQueryFrom(request.query);
       const { page, perPage } = resolveRunsQuery(query);
-      const result = await services.reports.runs(userId, request.params.id, query);
+      const result = await services.reports.runs(actor, request.params.id, query);
       const i = request.url.indexOf('?');
       return paginate({
         items: result.items.map((r) => presentRunSummary(r, config.publicUrl)),
@@ -80,8 +80,8 @@ export const runRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ser
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      const run = await services.reports.run(userId, request.params.id, request.params.run);
+      const actor = requireAuth(request);
+      const run = await services.reports.run(actor, request.params.id, request.params.run);
       return { data: presentRun(run, config.publicUrl) };
     },
   );
@@ -103,9 +103,9 @@ export const runRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { ser
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const { from, to } = request.query;
-      const diff = await services.reports.diff(userId, request.params.id, { from, to });
+      const diff = await services.reports.diff(actor, request.params.id, { from, to });
       return { data: presentDiff(diff, config.publicUrl) };
     },
   );

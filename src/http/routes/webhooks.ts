@@ -92,9 +92,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       preValidation: splitEvents,
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const body = request.body;
-      const { webhook, secret } = await services.webhooks.create(userId, {
+      const { webhook, secret } = await services.webhooks.create(actor, {
         url: body.url,
         events: body.events as WebhookEvent[],
         ...(body.description !== undefined ? { description: body.description } : {}),
@@ -118,9 +118,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const p = page(request.query);
-      const result = await services.webhooks.list(userId, p);
+      const result = await services.webhooks.list(actor, p);
       return paginate({
         items: result.items.map((w) => presentWebhook(w, config.publicUrl)),
         total: result.total,
@@ -145,9 +145,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       return {
-        data: presentWebhook(await services.webhooks.get(userId, request.params.id), config.publicUrl),
+        data: presentWebhook(await services.webhooks.get(actor, request.params.id), config.publicUrl),
       };
     },
   );
@@ -171,9 +171,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       preValidation: splitEvents,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const body = request.body;
-      const webhook = await services.webhooks.update(userId, request.params.id, {
+      const webhook = await services.webhooks.update(actor, request.params.id, {
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(body.events !== undefined ? { events: body.events as WebhookEvent[] } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
@@ -198,8 +198,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      await services.webhooks.delete(userId, request.params.id);
+      const actor = requireAuth(request);
+      await services.webhooks.delete(actor, request.params.id);
       return { id: request.params.id, object: 'webhook' as const, deleted: true as const };
     },
   );
@@ -221,10 +221,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const p = page(request.query);
       const id = request.params.id;
-      const result = await services.webhooks.deliveries(userId, id, { ...p, status: request.query.status });
+      const result = await services.webhooks.deliveries(actor, id, { ...p, status: request.query.status });
       return paginate({
         items: result.items.map((d) => presentDelivery(d, config.publicUrl)),
         total: result.total,
@@ -251,9 +251,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       preValidation: deliveryDigits,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const { id, delivery } = request.params;
-      const d = await services.webhooks.delivery(userId, id, delivery);
+      const d = await services.webhooks.delivery(actor, id, delivery);
       return { data: presentDeliveryWithPayload(d, config.publicUrl) };
     },
   );
@@ -275,9 +275,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       preValidation: deliveryDigits,
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const actor = requireAuth(request);
       const { id, delivery } = request.params;
-      const d = await services.webhooks.redeliver(userId, id, delivery);
+      const d = await services.webhooks.redeliver(actor, id, delivery);
       return reply.code(202).send({ data: presentDelivery(d, config.publicUrl) });
     },
   );
@@ -297,8 +297,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       config: config404,
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
-      const d = await services.webhooks.test(userId, request.params.id);
+      const actor = requireAuth(request);
+      const d = await services.webhooks.test(actor, request.params.id);
       return reply.code(202).send({ data: presentDelivery(d, config.publicUrl) });
     },
   );

@@ -7,11 +7,18 @@ import type { JobDeps } from '../types.js';
 import type { RecurringTask } from '../worker.js';
 import { scheduleRun, schedulesDue } from './schedule-run.js';
 import { webhookDeliver } from './webhook-deliver.js';
+import { batchDiscover } from './batch-discover.js';
+import { batchPage } from './batch-page.js';
 
 /** What the application's handlers receive as `deps`. */
 export type AppJobDeps = JobDeps<Services>;
 
-export const jobKinds: readonly AnyJobKind[] = [webhookDeliver, scheduleRun as AnyJobKind];
+export const jobKinds: readonly AnyJobKind[] = [
+  webhookDeliver,
+  scheduleRun as AnyJobKind,
+  batchDiscover,
+  batchPage,
+];
 
 /** Run by every worker process (each must be safe when several processes run it at once). */
 export function recurringTasksFor(config: {

@@ -69,13 +69,13 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     create: CreateFormState,
   ) => {
     const [list, projects] = await Promise.all([
-      query ? services.reports.list(v.userId, query) : Promise.resolve(null),
-      services.projects.list(v.userId, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
+      query ? services.reports.list(v, query) : Promise.resolve(null),
+      services.projects.list(v, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
     ]);
     const ids = list?.items.map((r) => r.id) ?? [];
     const [trends, schedules] = list
       ? await Promise.all([
-          services.reports.trends(v.userId, ids),
+          services.reports.trends(v, ids),
           services.schedules.ofReports(v.userId, ids),
         ])
       : [undefined, undefined];
@@ -165,7 +165,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
             return renderDashboard(request, reply, v, 200, {}, {}, null, form);
           }
         }
-        const report = await services.reports.create(v.userId, {
+        const report = await services.reports.create(v, {
           url: form.url,
           privacy:
             password !== ''
@@ -226,7 +226,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     );
 
   reportAction('/dashboard/reports/:id/rerun', null, async (v, id) => {
-    await services.reports.update(v.userId, id, { results: true, source: 'dashboard' });
+    await services.reports.update(v, id, { results: true, source: 'dashboard' });
     return 'rerun';
   });
 
@@ -234,7 +234,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     const password = str(body.password);
     // as in the create form: a typed password means Password
     const privacy = password !== '' ? 2 : body.privacy === undefined ? undefined : privacyOf(body.privacy);
-    await services.reports.update(v.userId, id, {
+    await services.reports.update(v, id, {
       ...(privacy !== undefined ? { privacy } : {}),
       ...(password !== '' ? { password } : {}),
     });
@@ -242,7 +242,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
   });
 
   reportAction('/dashboard/reports/:id/delete', null, async (v, id) => {
-    await services.reports.delete(v.userId, id);
+    await services.reports.delete(v, id);
     return 'deleted';
   });
 }

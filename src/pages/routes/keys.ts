@@ -1,16 +1,104 @@
-// GET /keys: the signed-in user's API keys, read-only (prefix, created, last used, revoked).
-// Keys are created and revoked with the CLI for now; a full keys page (create, revoke, scopes)
-// replaces this one at the same address.
-import type { FastifyInstance } from 'fastify';
-import type { PageContext } from '../context.js';
-import { keysView } from '../views/keys.js';
+// The API keys page: GET /dashboard/keys (the signed-in user's keys), create one (the answer
+// shows the secret, once) and revoke one (Post/Redirect/Get). The rules are the services'
+// (services.keys.createOwn/revokeOwn: a write key for every project manages keys).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError } from '../../errors.js';
+import type { ApiKeyInfo } from '../../services/types.js';
+import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
+import type { Flash } from '../views/dashboard.js';
+import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../views/keys.js';
+
+const KeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const emptyForm = (): KeyFormState => ({ scope: 'write', projects: '', expires: 'never', errors: {} });
 
 export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
-  app.get('/keys', async (request, reply) => {
+  const { services } = ctx;
+
+  async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    v: SignedIn,
+    status: number,
+    flash: Flash | null,
+    form: KeyFormState,
+    created: { info: ApiKeyInfo; key: string } | null = null,
+  ) {
+    const keys = await services.keys.list(v.userId);
+    const viewer = await ctx.viewerFor(request, reply);
+    return ctx.send(
+      reply,
+      status,
+      'API keys',
+      viewer,
+      keysView({ csrf: viewer.csrf ?? '', flash, currentKeyId: v.keyId, created, form, keys }),
+    );
+  }
+
+  app.get('/dashboard/keys', async (request, reply) => {
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
-    const keys = await ctx.services.keys.list(v.userId);
-    const viewer = await ctx.viewerFor(request, reply);
-    return ctx.send(reply, 200, 'API keys', viewer, keysView({ keys, currentKeyId: v.keyId }));
+    const done = rawQuery(request, ['done']).done;
+    const flash: Flash | null = done === 'revoked' ? { kind: 'success', text: 'The key was revoked.' } : null;
+    return render(request, reply, v, 200, flash, emptyForm());
   });
+
+  app.post('/dashboard/keys', async (request, reply) => {
+    const v = await ctx.requireViewer(request, reply);
+    if (!v) return reply;
+    const body = bodyOf(request);
+    const form: KeyFormState = {
+      scope: str(body.scope) || 'write',
+      projects: str(body.projects),
+      expires: str(body.expires) || 'never',
+      errors: {},
+    };
+    const choice = EXPIRY_CHOICES.find((c) => c.value === form.expires);
+    if (!choice) {
+      form.errors.expires_at = [
+        `The expires must be one of: ${EXPIRY_CHOICES.map((c) => c.value).join(', ')}.`,
+      ];
+      return render(request, reply, v, 422, { kind: 'error', text: form.errors.expires_at[0]! }, form);
+    }
+    try {
+      const created = await services.keys.createOwn(v, {
+        scope: form.scope as 'read' | 'write',
+        projects: form.projects
+          .split(',')
+          .map((p) => p.trim())
+          .filter((p) => p !== ''),
+        expiresAt: choice.days ? new Date(Date.now() + choice.days * 86_400_000).toISOString() : null,
+      });
+      return render(
+        request,
+        reply,
+        v,
+        201,
+        { kind: 'success', text: 'The key was created.' },
+        emptyForm(),
+        created,
+      );
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 422 || !err.fields) throw err;
+      form.errors = err.fields;
+      return render(request, reply, v, 422, { kind: 'error', text: err.message }, form);
+    }
+  });
+
+  app.post<{ Params: { id: number } }>(
+    '/dashboard/keys/:id/revoke',
+    { schema: { params: KeyParams }, attachValidation: true },
+    async (request, reply) => {
+      const v = await ctx.requireViewer(request, reply);
+      if (!v) return reply;
+      if (request.validationError) return ctx.notFoundPage(request, reply);
+      try {
+        await services.keys.revokeOwn(v, request.params.id);
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
+        throw err;
+      }
+      return reply.redirect('/dashboard/keys?done=revoked', 303);
+    },
+  );
 }

@@ -47,7 +47,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
         : null;
     const query: ListProjectsQuery | null = projectsQueryFrom(read.params);
     const status = 200;
-    const list = query ? await services.projects.list(v.userId, query) : null;
+    const list = query ? await services.projects.list(v, query) : null;
     const stats = list ? await services.projects.stats(v.userId, list.items.map((p) => p.project)) : undefined;
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
@@ -74,7 +74,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (!v) return reply;
       if (request.validationError) return ctx.notFoundPage(request, reply);
       try {
-        await services.projects.delete(v.userId, request.params.project);
+        await services.projects.delete(v, request.params.project);
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
         throw err;

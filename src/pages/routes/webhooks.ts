@@ -4,7 +4,7 @@
 // services' (services.webhooks), as for the API.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { Webhook, WebhookEvent } from '../../services/types.js';
+import type { Principal, Webhook, WebhookEvent } from '../../services/types.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { CreateWebhookBody, WebhookParams } from '../../web/webhook-requests.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
@@ -38,12 +38,11 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
     form: WebhookFormState,
     created: { webhook: Webhook; secret: string } | null = null,
   ) {
-    const page = await services.webhooks.list(v.userId, { page: 1, perPage: 100 });
+    const page = await services.webhooks.list(v, { page: 1, perPage: 100 });
     const rows = await Promise.all(
       page.items.map(async (webhook) => ({
         webhook,
-        deliveries: (await services.webhooks.deliveries(v.userId, webhook.id, { page: 1, perPage: LATEST }))
-          .items,
+        deliveries: (await services.webhooks.deliveries(v, webhook.id, { page: 1, perPage: LATEST })).items,
       })),
     );
     const viewer = await ctx.viewerFor(request, reply);
@@ -89,7 +88,7 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
         );
       }
       try {
-        const created = await services.webhooks.create(v.userId, {
+        const created = await services.webhooks.create(v, {
           url: form.url,
           events: form.events as WebhookEvent[],
           ...(form.description ? { description: form.description } : {}),
@@ -111,7 +110,7 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
     },
   );
 
-  const action = (path: string, done: string, run: (userId: number, id: number) => Promise<unknown>) =>
+  const action = (path: string, done: string, run: (who: Principal, id: number) => Promise<unknown>) =>
     app.post<{ Params: { id: number } }>(
       `/dashboard/webhooks/:id/${path}`,
       { schema: { params: WebhookParams }, attachValidation: true },
@@ -120,7 +119,7 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
         if (!v) return reply;
         if (request.validationError) return ctx.notFoundPage(request, reply);
         try {
-          await run(v.userId, request.params.id);
+          await run(v, request.params.id);
         } catch (err) {
           if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
           if (err instanceof AppError && err.status === 422)
@@ -131,8 +130,8 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
       },
     );
 
-  action('test', 'tested', (userId, id) => services.webhooks.test(userId, id));
-  action('disable', 'disabled', (userId, id) => services.webhooks.update(userId, id, { enabled: false }));
-  action('enable', 'enabled', (userId, id) => services.webhooks.update(userId, id, { enabled: true }));
-  action('delete', 'deleted', (userId, id) => services.webhooks.delete(userId, id));
+  action('test', 'tested', (who, id) => services.webhooks.test(who, id));
+  action('disable', 'disabled', (who, id) => services.webhooks.update(who, id, { enabled: false }));
+  action('enable', 'enabled', (who, id) => services.webhooks.update(who, id, { enabled: true }));
+  action('delete', 'deleted', (who, id) => services.webhooks.delete(who, id));
 }

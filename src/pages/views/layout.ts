@@ -38,7 +38,7 @@ export function layout(o: LayoutOptions): SafeHtml {
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
           <a href="/dashboard/webhooks">Webhooks</a>
-          <a href="/keys">API keys</a>
+          <a href="/dashboard/keys">API keys</a>
           <a href="/docs">API reference</a>
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">

@@ -7,7 +7,9 @@ import * as reportRunNumbers from './2026-11-25T19-report-run-numbers.js';
 import * as jobs from './2026-11-25T20-jobs.js';
 import * as webhooks from './2026-11-25T20-webhooks.js';
 import * as schedules from './2026-11-26T01-schedules.js';
+import * as batches from './2026-11-26T02-batches.js';
 import * as render from './2026-11-26T03-render.js';
+import * as apiKeyScopes from './2026-11-26T04-api-key-scopes.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -17,5 +19,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T20-jobs': jobs,
   '2026-11-25T20-webhooks': webhooks,
   '2026-11-26T01-schedules': schedules,
+  '2026-11-26T02-batches': batches,
   '2026-11-26T03-render': render,
+  '2026-11-26T04-api-key-scopes': apiKeyScopes,
 };

@@ -1,0 +1,83 @@
+// The per-page facts a batch keeps (batch_pages.facts, JSON): what the site-level findings
+// need and nothing more — links out, status, canonical, hreflang, title, description, noindex,
+// and the audit's result, score, failed checks, time and size.
+import type { Artifacts } from '../analyzer/artifacts/types.js';
+import { blocksIndexing, headerBlocks } from '../analyzer/checks/seo/noindex.js';
+import type { AuditReport, Priority } from '../analyzer/types.js';
+import { crawlUrl, onSite } from './url.js';
+
+export interface PageFacts {
+  title: string | null;
+  description: string | null;
+  /** the canonical URL (normal form), null when none */
+  canonical: string | null;
+  /** hreflang alternates: language → URL (normal form) */
+  hreflang: { lang: string; url: string }[];
+  noindex: boolean;
+  /** internal links, normal form, de-duplicated, in page order (nofollow ones excluded) */
+  links: string[];
+  /** internal links marked nofollow (never followed, still checked when another page follows them) */
+  nofollow: string[];
+  /** the request was redirected */
+  redirected: boolean;
+  result: AuditReport['result'];
+  score: number;
+  /** the failed checks' ids with their priorities */
+  failed: { id: string; priority: Priority; title: string }[];
+  totalMs: number;
+  htmlBytes: number;
+}
+
+export function pageFacts(
+  a: Artifacts,
+  report: AuditReport,
+  startHost: string,
+  trackingParams: readonly string[],
+): PageFacts {
+  const base = a.baseUrl;
+  const norm = (href: string | null) => (href === null ? null : crawlUrl(href, base, trackingParams));
+  const links: string[] = [];
+  const nofollow: string[] = [];
+  const seen = new Set<string>();
+  const pageNofollow = a.metas.some(
+    (m) =>
+      m.name?.toLowerCase() === 'robots' &&
+      (m.content ?? '')
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .includes('nofollow'),
+  );
+  for (const anchor of a.anchors) {
+    const u = norm(anchor.href);
+    if (u === null || !onSite(u, startHost) || seen.has(u)) continue;
+    seen.add(u);
+    if (pageNofollow || anchor.rel.includes('nofollow')) nofollow.push(u);
+    else links.push(u);
+  }
+  const canonicalTag = a.links.find((l) => l.rel.includes('canonical') && l.href);
+  const description = a.metas.find((m) => m.name?.toLowerCase() === 'description')?.content?.trim() ?? null;
+  const noindex =
+    a.metas.some(
+      (m) => m.name?.toLowerCase() === 'robots' && m.content !== null && blocksIndexing(m.content),
+    ) || headerBlocks(a.headers['x-robots-tag'] ?? '');
+  return {
+    title: a.titles[0] ?? null,
+    description: description === '' ? null : description,
+    canonical: canonicalTag ? norm(canonicalTag.href) : null,
+    hreflang: a.links
+      .filter((l) => l.rel.includes('alternate') && l.hreflang && l.href)
+      .map((l) => ({ lang: l.hreflang!, url: norm(l.href)! }))
+      .filter((h) => h.url !== null),
+    noindex,
+    links,
+    nofollow,
+    redirected: report.page.redirects.length > 0,
+    result: report.result,
+    score: report.score,
+    failed: Object.values(report.results)
+      .filter((r) => r.passed === false)
+      .map((r) => ({ id: r.id, priority: r.priority, title: r.title })),
+    totalMs: report.page.timings.total_ms,
+    htmlBytes: report.page.sizes.html_bytes,
+  };
+}

@@ -1,0 +1,341 @@
+// /api/v1/batches: whole-site audits (docs/sites.md) — create, list, show, cancel, delete, the
+// failures, the exports and a Server-Sent Events stream of progress. Handlers are a few lines:
+// schema → service → presenter.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { batchCsv, batchJson } from '../../crawl/export.js';
+import type { Privacy } from '../../services/types.js';
+import { requireAuth } from '../plugins/auth.js';
+import { paginate } from '../presenters/pagination.js';
+import { presentBatch, presentFailure, presentSummary } from '../presenters/batch.js';
+import { errorResponses } from '../schemas.js';
+import {
+  BatchDeleted,
+  BatchEnvelope,
+  BatchList,
+  BatchParams,
+  CreateBatchBody,
+  DeleteBatchQuery,
+  ExportBatchQuery,
+  FailureList,
+  ListBatchesQuery,
+} from '../batch-schemas.js';
+import type { RouteDeps } from './reports.js';
+
+const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
+const TERMINAL = new Set(['done', 'cancelled', 'failed']);
+/** how often the events stream looks at the batch (it may be worked by another process) */
+export const EVENTS_POLL_MS = 500;
+
+const rawQuery = (url: string) => {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
+};
+
+/** A list field of a form body may be one value, repeated, or lines/commas in one value. */
+const splitList = (v: unknown) =>
+  v === undefined
+    ? undefined
+    : (Array.isArray(v) ? v : [v])
+        .flatMap((x) => (typeof x === 'string' ? x.split(/[\r\n]+/) : [x]))
+        .map((x) => (typeof x === 'string' ? x.trim() : x))
+        .filter((x) => x !== '');
+
+export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
+  const tags = ['batches'];
+  const security = [{ bearerAuth: [] }];
+  const config404 = { notFoundMessage: 'No such batch.' };
+  const page = (q: { page?: number | undefined; per_page?: 10 | 25 | 50 | 100 | undefined }) => ({
+    page: q.page ?? 1,
+    perPage: q.per_page ?? 10,
+  });
+
+  app.post(
+    '/batches',
+    {
+      schema: {
+        operationId: 'createBatch',
+        summary: 'Start a batch (a whole-site audit)',
+        description:
+          'Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host).',
+        tags,
+        security,
+        consumes: BODY_TYPES,
+        body: CreateBatchBody,
+        response: { 202: BatchEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
+      },
+      preValidation: (request, _reply, done) => {
+        const body = request.body as Record<string, unknown> | undefined;
+        if (body && typeof body === 'object') {
+          for (const k of ['urls', 'include', 'exclude'])
+            if (body[k] !== undefined) body[k] = splitList(body[k]);
+          for (const k of ['max_pages', 'max_depth', 'privacy'])
+            if (typeof body[k] === 'string' && /^\d+$/.test(body[k])) body[k] = Number(body[k]);
+        }
+        done();
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const b = request.body;
+      const batch = await services.batches.create(userId, {
+        url: b.url,
+        mode: b.mode,
+        ...(b.urls !== undefined ? { urls: b.urls } : {}),
+        ...(b.max_pages !== undefined ? { maxPages: b.max_pages } : {}),
+        ...(b.max_depth !== undefined ? { maxDepth: b.max_depth } : {}),
+        ...(b.include !== undefined ? { include: b.include } : {}),
+        ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
+        ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
+      });
+      const data = presentBatch(batch, config.publicUrl);
+      return reply.code(202).header('Location', data.links.self).send({ data });
+    },
+  );
+
+  app.get(
+    '/batches',
+    {
+      schema: {
+        operationId: 'listBatches',
+        summary: 'List batches',
+        description: 'Newest first.',
+        tags,
+        security,
+        querystring: ListBatchesQuery,
+        response: { 200: BatchList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const p = page(request.query);
+      const r = await services.batches.list(userId, p);
+      return paginate({
+        items: r.items.map((b) => presentBatch(b, config.publicUrl)),
+        total: r.total,
+        ...p,
+        path: `${config.publicUrl}/api/v1/batches`,
+        rawQuery: rawQuery(request.url),
+      });
+    },
+  );
+
+  app.get(
+    '/batches/:id',
+    {
+      schema: {
+        operationId: 'showBatch',
+        summary: 'Show a batch',
+        description: 'Status, progress, times, and the summary once it has finished.',
+        tags,
+        security,
+        params: BatchParams,
+        response: { 200: BatchEnvelope, ...errorResponses(401, 404, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      return { data: presentBatch(await services.batches.get(userId, request.params.id), config.publicUrl) };
+    },
+  );
+
+  app.post(
+    '/batches/:id/cancel',
+    {
+      schema: {
+        operationId: 'cancelBatch',
+        summary: 'Cancel a batch',
+        description:
+          'A queued or running batch stops: queued pages are skipped, pages in flight finish. A finished batch is answered as it is.',
+        tags,
+        security,
+        params: BatchParams,
+        response: { 200: BatchEnvelope, ...errorResponses(401, 404, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      return {
+        data: presentBatch(await services.batches.cancel(userId, request.params.id), config.publicUrl),
+      };
+    },
+  );
+
+  app.delete(
+    '/batches/:id',
+    {
+      schema: {
+        operationId: 'deleteBatch',
+        summary: 'Delete a batch',
+        description: 'Cancels and removes the batch. Its reports stay, unless `reports=1`.',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: DeleteBatchQuery,
+        response: { 200: BatchDeleted, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const { reportsDeleted } = await services.batches.delete(userId, request.params.id, {
+        reports: request.query.reports === 1,
+      });
+      return {
+        id: request.params.id,
+        object: 'batch' as const,
+        deleted: true as const,
+        reports_deleted: reportsDeleted,
+      };
+    },
+  );
+
+  app.get(
+    '/batches/:id/failures',
+    {
+      schema: {
+        operationId: 'listBatchFailures',
+        summary: "List a batch's failed and skipped pages",
+        description: 'Every page that could not be audited, with its reason (never silently dropped).',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: ListBatchesQuery,
+        response: { 200: FailureList, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const p = page(request.query);
+      const r = await services.batches.failures(userId, request.params.id, p);
+      return paginate({
+        items: r.items.map(presentFailure),
+        total: r.total,
+        ...p,
+        path: `${config.publicUrl}/api/v1/batches/${request.params.id}/failures`,
+        rawQuery: rawQuery(request.url),
+      });
+    },
+  );
+
+  app.get(
+    '/batches/:id/export',
+    {
+      schema: {
+        operationId: 'exportBatch',
+        summary: 'Export a batch',
+        description:
+          '`format=csv`: one row per page (url, state, result, score, status_code, final_url, high/medium/low issues, failed_checks, report_id, error). `format=json`: the batch, its summary, the site-level findings with the pages concerned, and every page.',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: ExportBatchQuery,
+        response: {
+          200: {
+            description: 'The export.',
+            content: {
+              'text/csv': { schema: Type.String() },
+              'application/json': { schema: Type.Object({}, { additionalProperties: true }) },
+            },
+          },
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+      config: config404,
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const { batch, pages, findings } = await services.batches.results(userId, request.params.id);
+      const name = `batch-${batch.id}`;
+      if (request.query.format === 'csv') {
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="${name}.csv"`,
+        });
+        batchCsv(pages).pipe(reply.raw);
+        return reply;
+      }
+      const body = batchJson(
+        presentBatch(batch, config.publicUrl),
+        batch.summary ? presentSummary(batch.summary) : null,
+        findings,
+        pages,
+      );
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': `attachment; filename="${name}.json"`,
+      });
+      reply.raw.end(JSON.stringify(body));
+      return reply;
+    },
+  );
+
+  app.get(
+    '/batches/:id/events',
+    {
+      schema: {
+        operationId: 'streamBatchEvents',
+        summary: "Stream a batch's progress (Server-Sent Events)",
+        description:
+          '`event: progress` with the batch (the shape of GET /batches/{id}) whenever it changes, then `event: end` when it has finished, and the stream closes.',
+        tags,
+        security,
+        params: BatchParams,
+        response: {
+          200: {
+            description: 'text/event-stream',
+            content: { 'text/event-stream': { schema: Type.String() } },
+          },
+          ...errorResponses(401, 404, 429),
+        },
+      },
+      config: config404,
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const id = request.params.id;
+      let last = JSON.stringify(presentBatch(await services.batches.get(userId, id), config.publicUrl));
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      let closed = false;
+      request.raw.on('close', () => (closed = true));
+      const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
+      send('progress', last);
+      let beat = Date.now();
+      while (!closed) {
+        const current = JSON.parse(last) as { status: string };
+        if (TERMINAL.has(current.status)) {
+          send('end', last);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, EVENTS_POLL_MS));
+        let next: string;
+        try {
+          next = JSON.stringify(presentBatch(await services.batches.get(userId, id), config.publicUrl));
+        } catch {
+          break; // deleted meanwhile
+        }
+        if (next !== last) {
+          last = next;
+          send('progress', next);
+        } else if (Date.now() - beat > 15_000) {
+          res.write(': keep-alive\n\n');
+          beat = Date.now();
+        }
+      }
+      res.end();
+      return reply;
+    },
+  );
+};

@@ -1,0 +1,24 @@
+// batch.discover: the start of a batch (docs/sites.md) — robots.txt and the site files once,
+// the sitemap(s), the seeds, then the first batch.page jobs. An adapter: the rules are in
+// services.batches.discover, which does nothing for a batch that is no longer queued
+// (idempotent: a second run after a crash finds it running).
+import { Type } from 'typebox';
+import type { Services } from '../../services/types.js';
+import type { JobKind } from '../types.js';
+
+export const BatchDiscoverPayload = Type.Object(
+  { batchId: Type.Integer({ minimum: 1 }) },
+  { additionalProperties: false },
+);
+
+export const batchDiscover: JobKind<typeof BatchDiscoverPayload, { services: Pick<Services, 'batches'> }> = {
+  kind: 'batch.discover',
+  payload: BatchDiscoverPayload,
+  concurrency: 2,
+  maxAttempts: 5,
+  backoff: { baseMs: 5_000, maxMs: 300_000 },
+  leaseMs: 30_000,
+  async handle(job, { services }) {
+    await services.batches.discover(job.payload.batchId, job.signal);
+  },
+};

@@ -1,0 +1,36 @@
+// batch.page: one page of a batch (docs/sites.md) — wait for the site's request slot, audit,
+// store the report and the page's facts, add the links found, enqueue the next pages. An
+// adapter: the rules are in services.batches.processPage, which skips a page that is no longer
+// `fetching` (idempotent: after a crash the page is audited once, its report stored once).
+//
+// Concurrency is per process; a batch never has more than PAGEGRADE_CRAWL_CONCURRENCY pages in
+// flight, so several batches share these slots.
+import { Type } from 'typebox';
+import type { Services } from '../../services/types.js';
+import type { JobKind } from '../types.js';
+
+export const BatchPagePayload = Type.Object(
+  { batchId: Type.Integer({ minimum: 1 }), pageId: Type.Integer({ minimum: 1 }) },
+  { additionalProperties: false },
+);
+
+export type BatchPageKind = JobKind<typeof BatchPagePayload, { services: Pick<Services, 'batches'> }>;
+
+export function batchPageKind(
+  overrides: Partial<Pick<BatchPageKind, 'concurrency' | 'leaseMs'>> = {},
+): BatchPageKind {
+  return {
+    kind: 'batch.page',
+    payload: BatchPagePayload,
+    concurrency: 8,
+    maxAttempts: 5,
+    backoff: { baseMs: 2_000, maxMs: 120_000 },
+    leaseMs: 30_000,
+    ...overrides,
+    async handle(job, { services }) {
+      await services.batches.processPage(job.payload.batchId, job.payload.pageId, job.signal);
+    },
+  };
+}
+
+export const batchPage: BatchPageKind = batchPageKind();

@@ -1,0 +1,456 @@
+// batches and batch_pages: every SQL statement on them (docs/sites.md). Options, facts and the
+// summary are JSON text; epoch-ms columns are bigint on PostgreSQL (read through toNumber).
+import { dialectOf, type Db } from './database.js';
+import { toIso, toIsoOrNull, toNumber } from './sql-helpers.js';
+
+export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
+export type BatchMode = 'sitemap' | 'crawl' | 'list';
+export type PageState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
+
+export interface BatchRow {
+  id: number;
+  userId: number;
+  mode: BatchMode;
+  url: string;
+  options: string;
+  status: BatchStatus;
+  discovered: number;
+  audited: number;
+  failed: number;
+  skipped: number;
+  error: string | null;
+  robotsTxt: string | null;
+  siteFiles: string | null;
+  delayMs: number;
+  nextSlotAt: number;
+  deadlineAt: number;
+  summary: string | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface BatchPageRow {
+  id: number;
+  batchId: number;
+  url: string;
+  depth: number;
+  inSitemap: boolean;
+  state: PageState;
+  reportId: number | null;
+  statusCode: number | null;
+  finalUrl: string | null;
+  canonicalKey: string | null;
+  error: string | null;
+  facts: string | null;
+}
+
+const MAX_INT = 2_147_483_647;
+const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT;
+
+function batchQuery(db: Db) {
+  return db.selectFrom('batches').selectAll();
+}
+type BatchSelect = Awaited<ReturnType<ReturnType<typeof batchQuery>['executeTakeFirstOrThrow']>>;
+
+function toBatch(r: BatchSelect): BatchRow {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    mode: r.mode as BatchMode,
+    url: r.url,
+    options: r.options,
+    status: r.status as BatchStatus,
+    discovered: toNumber(r.discovered),
+    audited: toNumber(r.audited),
+    failed: toNumber(r.failed),
+    skipped: toNumber(r.skipped),
+    error: r.error,
+    robotsTxt: r.robots_txt,
+    siteFiles: r.site_files,
+    delayMs: toNumber(r.delay_ms),
+    nextSlotAt: toNumber(r.next_slot_at),
+    deadlineAt: toNumber(r.deadline_at),
+    summary: r.summary,
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
+    startedAt: toIsoOrNull(r.started_at),
+    finishedAt: toIsoOrNull(r.finished_at),
+  };
+}
+
+function pageQuery(db: Db) {
+  return db
+    .selectFrom('batch_pages')
+    .select([
+      'id',
+      'batch_id',
+      'url',
+      'depth',
+      'in_sitemap',
+      'state',
+      'report_id',
+      'status_code',
+      'final_url',
+      'canonical_key',
+      'error',
+      'facts',
+    ]);
+}
+type PageSelect = Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirstOrThrow']>>;
+
+function toPage(r: PageSelect): BatchPageRow {
+  return {
+    id: r.id,
+    batchId: r.batch_id,
+    url: r.url,
+    depth: toNumber(r.depth),
+    inSitemap: toNumber(r.in_sitemap) === 1,
+    state: r.state as PageState,
+    reportId: r.report_id,
+    statusCode: r.status_code,
+    finalUrl: r.final_url,
+    canonicalKey: r.canonical_key,
+    error: r.error,
+    facts: r.facts,
+  };
+}
+
+export async function insertBatch(
+  db: Db,
+  b: { userId: number; mode: BatchMode; url: string; options: string; now: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('batches')
+    .values({
+      user_id: b.userId,
+      mode: b.mode,
+      url: b.url,
+      options: b.options,
+      created_at: b.now,
+      updated_at: b.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** One batch; `userId` null: whoever owns it (jobs). `lock`: FOR UPDATE on PostgreSQL (in a transaction). */
+export async function findBatch(
+  db: Db,
+  id: number,
+  userId: number | null,
+  lock = false,
+): Promise<BatchRow | null> {
+  if (!validId(id)) return null;
+  let q = batchQuery(db).where('id', '=', id);
+  if (userId !== null) q = q.where('user_id', '=', userId);
+  if (lock && dialectOf(db) === 'postgres') q = q.forUpdate();
+  const r = await q.executeTakeFirst();
+  return r ? toBatch(r) : null;
+}
+
+export async function listBatches(
+  db: Db,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ items: BatchRow[]; total: number }> {
+  const total = await db
+    .selectFrom('batches')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const rows = await batchQuery(db)
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { items: rows.map(toBatch), total: toNumber(total.n) };
+}
+
+export async function updateBatch(
+  db: Db,
+  id: number,
+  set: Partial<{
+    status: BatchStatus;
+    error: string | null;
+    robotsTxt: string | null;
+    siteFiles: string | null;
+    delayMs: number;
+    nextSlotAt: number;
+    deadlineAt: number;
+    summary: string | null;
+    startedAt: string | null;
+    finishedAt: string | null;
+  }>,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('batches')
+    .set({
+      updated_at: now,
+      ...(set.status !== undefined ? { status: set.status } : {}),
+      ...(set.error !== undefined ? { error: set.error } : {}),
+      ...(set.robotsTxt !== undefined ? { robots_txt: set.robotsTxt } : {}),
+      ...(set.siteFiles !== undefined ? { site_files: set.siteFiles } : {}),
+      ...(set.delayMs !== undefined ? { delay_ms: set.delayMs } : {}),
+      ...(set.nextSlotAt !== undefined ? { next_slot_at: set.nextSlotAt } : {}),
+      ...(set.deadlineAt !== undefined ? { deadline_at: set.deadlineAt } : {}),
+      ...(set.summary !== undefined ? { summary: set.summary } : {}),
+      ...(set.startedAt !== undefined ? { started_at: set.startedAt } : {}),
+      ...(set.finishedAt !== undefined ? { finished_at: set.finishedAt } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function bumpBatchCounters(
+  db: Db,
+  id: number,
+  delta: Partial<Record<'discovered' | 'audited' | 'failed' | 'skipped', number>>,
+): Promise<void> {
+  const entries = Object.entries(delta).filter(([, v]) => v !== 0) as [
+    'discovered' | 'audited' | 'failed' | 'skipped',
+    number,
+  ][];
+  if (entries.length === 0) return;
+  await db
+    .updateTable('batches')
+    .set((eb) => Object.fromEntries(entries.map(([k, v]) => [k, eb(k, '+', v)])))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteBatch(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('batch_pages').where('batch_id', '=', id).execute();
+  await db.deleteFrom('batches').where('id', '=', id).execute();
+}
+
+/**
+ * Adds URLs to the frontier (those already there are left as they are); answers how many were
+ * new. `inSitemap` marks a URL the sitemap lists (also on a URL already there).
+ */
+export async function insertPages(
+  db: Db,
+  batchId: number,
+  pages: { url: string; depth: number; inSitemap?: boolean; state?: PageState; error?: string }[],
+  now: string,
+): Promise<number> {
+  let added = 0;
+  for (let i = 0; i < pages.length; i += 200) {
+    const chunk = pages.slice(i, i + 200);
+    const rows = await db
+      .insertInto('batch_pages')
+      .values(
+        chunk.map((p) => ({
+          batch_id: batchId,
+          url: p.url,
+          depth: p.depth,
+          in_sitemap: p.inSitemap ? 1 : 0,
+          state: p.state ?? 'queued',
+          error: p.error ?? null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['batch_id', 'url']).doNothing())
+      .returning('id')
+      .execute();
+    added += rows.length;
+  }
+  return added;
+}
+
+export async function markInSitemap(db: Db, batchId: number, urls: string[]): Promise<void> {
+  for (let i = 0; i < urls.length; i += 500) {
+    await db
+      .updateTable('batch_pages')
+      .set({ in_sitemap: 1 })
+      .where('batch_id', '=', batchId)
+      .where('url', 'in', urls.slice(i, i + 500))
+      .execute();
+  }
+}
+
+export async function existingUrls(db: Db, batchId: number, urls: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < urls.length; i += 500) {
+    const rows = await db
+      .selectFrom('batch_pages')
+      .select('url')
+      .where('batch_id', '=', batchId)
+      .where('url', 'in', urls.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.add(r.url);
+  }
+  return out;
+}
+
+export async function countPagesInState(db: Db, batchId: number, state: PageState): Promise<number> {
+  const r = await db
+    .selectFrom('batch_pages')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('batch_id', '=', batchId)
+    .where('state', '=', state)
+    .executeTakeFirstOrThrow();
+  return toNumber(r.n);
+}
+
+/** The next queued pages (shallowest first, then in order found), marked `fetching`. */
+export async function takeQueuedPages(
+  db: Db,
+  batchId: number,
+  limit: number,
+  now: string,
+): Promise<BatchPageRow[]> {
+  if (limit <= 0) return [];
+  const rows = await pageQuery(db)
+    .where('batch_id', '=', batchId)
+    .where('state', '=', 'queued')
+    .orderBy('depth')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  if (rows.length === 0) return [];
+  await db
+    .updateTable('batch_pages')
+    .set({ state: 'fetching', updated_at: now })
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .execute();
+  return rows.map((r) => ({ ...toPage(r), state: 'fetching' as const }));
+}
+
+/** Queued pages end skipped with this reason (a time budget, a cancel); answers how many. */
+export async function skipQueuedPages(db: Db, batchId: number, reason: string, now: string): Promise<number> {
+  const r = await db
+    .updateTable('batch_pages')
+    .set({ state: 'skipped', error: reason, updated_at: now })
+    .where('batch_id', '=', batchId)
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function findPage(db: Db, batchId: number, pageId: number): Promise<BatchPageRow | null> {
+  if (!validId(pageId)) return null;
+  const r = await pageQuery(db).where('id', '=', pageId).where('batch_id', '=', batchId).executeTakeFirst();
+  return r ? toPage(r) : null;
+}
+
+export async function finishPage(
+  db: Db,
+  pageId: number,
+  set: {
+    state: 'done' | 'failed' | 'skipped';
+    reportId?: number | null;
+    statusCode?: number | null;
+    finalUrl?: string | null;
+    canonicalKey?: string | null;
+    error?: string | null;
+    facts?: string | null;
+  },
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('batch_pages')
+    .set({
+      state: set.state,
+      report_id: set.reportId ?? null,
+      status_code: set.statusCode ?? null,
+      final_url: set.finalUrl ?? null,
+      canonical_key: set.canonicalKey ?? null,
+      error: set.error ?? null,
+      facts: set.facts ?? null,
+      updated_at: now,
+    })
+    .where('id', '=', pageId)
+    .execute();
+}
+
+/** A done page of the batch with this canonical key (de-duplication by canonical URL). */
+export async function findDoneByCanonical(db: Db, batchId: number, key: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('batch_pages')
+    .select('url')
+    .where('batch_id', '=', batchId)
+    .where('canonical_key', '=', key)
+    .where('state', '=', 'done')
+    .executeTakeFirst();
+  return r?.url ?? null;
+}
+
+/** Every page of a batch, in the order found (the findings, the exports). */
+export async function allPages(db: Db, batchId: number): Promise<BatchPageRow[]> {
+  const rows = await pageQuery(db).where('batch_id', '=', batchId).orderBy('id').execute();
+  return rows.map(toPage);
+}
+
+export async function listFailedPages(
+  db: Db,
+  batchId: number,
+  page: { limit: number; offset: number },
+): Promise<{ items: BatchPageRow[]; total: number }> {
+  const states = ['failed', 'skipped'] as PageState[];
+  const total = await db
+    .selectFrom('batch_pages')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('batch_id', '=', batchId)
+    .where('state', 'in', states)
+    .executeTakeFirstOrThrow();
+  const rows = await pageQuery(db)
+    .where('batch_id', '=', batchId)
+    .where('state', 'in', states)
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { items: rows.map(toPage), total: toNumber(total.n) };
+}
+
+/** The ids of the batch's reports, in the order audited; with the total. */
+export async function batchReportIds(
+  db: Db,
+  batchId: number,
+  page: { limit: number; offset: number } | null,
+): Promise<{ ids: number[]; total: number }> {
+  const total = await db
+    .selectFrom('batch_pages')
+    .innerJoin('reports', 'reports.id', 'batch_pages.report_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('batch_pages.batch_id', '=', batchId)
+    .executeTakeFirstOrThrow();
+  let q = db
+    .selectFrom('batch_pages')
+    .innerJoin('reports', 'reports.id', 'batch_pages.report_id')
+    .select('reports.id')
+    .where('batch_pages.batch_id', '=', batchId)
+    .orderBy('reports.id');
+  if (page) q = q.limit(page.limit).offset(page.offset);
+  const rows = await q.execute();
+  return { ids: rows.map((r) => r.id), total: toNumber(total.n) };
+}
+
+/**
+ * Reserves the batch's next request slot: max(now, next_slot_at), and moves next_slot_at one
+ * delay past it. Run in a transaction that locked the batch (FOR UPDATE / BEGIN IMMEDIATE).
+ */
+export async function reserveSlot(db: Db, batchId: number, nowMs: number): Promise<number> {
+  const r = await db
+    .selectFrom('batches')
+    .select(['next_slot_at', 'delay_ms'])
+    .where('id', '=', batchId)
+    .executeTakeFirstOrThrow();
+  const slot = Math.max(nowMs, toNumber(r.next_slot_at));
+  await db
+    .updateTable('batches')
+    .set({ next_slot_at: slot + toNumber(r.delay_ms) })
+    .where('id', '=', batchId)
+    .execute();
+  return slot;
+}
