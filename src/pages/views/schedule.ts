@@ -6,7 +6,7 @@ import { html, type SafeHtml } from '../html.js';
 import { formatDate } from './report.js';
 
 export const SCHEDULE_CHOICES = ['hourly', 'daily', 'weekly', 'custom'] as const;
-export type ScheduleChoice = (typeof SCHEDULE_CHOICES)[number];
+type ScheduleChoice = (typeof SCHEDULE_CHOICES)[number];
 
 const CHOICE_LABELS: Record<ScheduleChoice, string> = {
   hourly: 'Every hour (minute 0)',
