@@ -111,4 +111,6 @@ export const NOTICES: Record<string, string> = {
   privacy: 'The privacy was saved.',
   deleted: 'The report was deleted.',
   project_deleted: 'The project and its reports were deleted.',
+  scheduled: 'The schedule was saved.',
+  unscheduled: 'The schedule was cleared.',
 };

@@ -20,6 +20,7 @@ import { keyPageRoutes } from './routes/keys.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { schedulePageRoutes } from './routes/schedules.js';
 import { webhookPageRoutes } from './routes/webhooks.js';
 import { CookieKit } from './session.js';
 import { MemoryAttemptStore, type AttemptStore } from './throttle.js';
@@ -66,6 +67,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
+  schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

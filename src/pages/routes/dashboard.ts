@@ -72,12 +72,13 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       query ? services.reports.list(v, query) : Promise.resolve(null),
       services.projects.list(v, { sortBy: 'project', sort: 'asc', perPage: 100, page: 1 }),
     ]);
-    const trends = list
-      ? await services.reports.trends(
-          v,
-          list.items.map((r) => r.id),
-        )
-      : undefined;
+    const ids = list?.items.map((r) => r.id) ?? [];
+    const [trends, schedules] = list
+      ? await Promise.all([
+          services.reports.trends(v, ids),
+          services.schedules.ofReports(v.userId, ids),
+        ])
+      : [undefined, undefined];
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
       reply,
@@ -95,6 +96,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         list,
         projects: projects.items.map((p) => p.project),
         trends,
+        schedules,
       }),
     );
   };

@@ -2,12 +2,58 @@
 // what is the services' decision (services.reports.forViewer); this file only renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ReportParams } from '../../web/requests.js';
-import { html } from '../html.js';
+import type { StoredReport } from '../../services/types.js';
+import { html, type SafeHtml } from '../html.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../views/forms.js';
 import { historySection } from '../views/history.js';
 import { formatDate, printStylesheet, reportView } from '../views/report.js';
+import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../views/schedule.js';
+
+/**
+ * Renders a report the viewer may see (not locked): the page, with the owner's schedule
+ * section; `scheduleForm` refills that form with the values sent and their errors.
+ */
+export async function sendReportPage(
+  ctx: PageContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  found: { report: StoredReport; access: 'owner' | 'public' | 'unlocked' },
+  status: number,
+  scheduleForm?: ScheduleFormState,
+) {
+  const { services } = ctx;
+  const { report, access } = found;
+  const viewer = await ctx.viewerFor(request, reply);
+  const history = historySection(await services.reports.pageHistory(report));
+  if (access === 'public') reply.header('cache-control', 'private, no-cache');
+  const owner = access === 'owner';
+  const done = owner && status === 200 ? rawQuery(request, ['done']).done : undefined;
+  const notice =
+    done && NOTICES[done]
+      ? html`<p class="alert alert--success no-print" role="status">${NOTICES[done]!}</p>`
+      : '';
+  let schedule: SafeHtml | '' = '';
+  const signedIn = owner ? await ctx.viewerOf(request) : null;
+  if (signedIn && viewer.csrf) {
+    const current = (await services.schedules.ofReports(signedIn.userId, [report.id])).get(report.id) ?? null;
+    schedule = scheduleSection({
+      reportId: report.id,
+      csrf: viewer.csrf,
+      schedule: current,
+      form: scheduleForm ?? scheduleFormOf(current),
+    });
+  }
+  return ctx.send(
+    reply,
+    status,
+    `Report for ${report.url}`,
+    viewer,
+    html`${notice}${reportView(report, { owner, history, schedule, ...(owner && viewer.csrf ? { csrf: viewer.csrf } : {}) })}`,
+    { loginNext: `/reports/${report.id}`, printCss: `/reports/${report.id}/print.css` },
+  );
+}
 
 export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services, kit } = ctx;
@@ -39,24 +85,7 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       );
       if (!found) return ctx.notFoundPage(request, reply);
       if (found.access === 'locked') return showPasswordForm(request, reply, id, 200, null);
-      const { report, access } = found;
-      const viewer = await ctx.viewerFor(request, reply);
-      const history = historySection(await services.reports.pageHistory(report));
-      if (access === 'public') reply.header('cache-control', 'private, no-cache');
-      const owner = access === 'owner';
-      const done = owner ? rawQuery(request, ['done']).done : undefined;
-      const notice =
-        done && NOTICES[done]
-          ? html`<p class="alert alert--success no-print" role="status">${NOTICES[done]!}</p>`
-          : '';
-      return ctx.send(
-        reply,
-        200,
-        `Report for ${report.url}`,
-        viewer,
-        html`${notice}${reportView(report, { owner, history, ...(owner && viewer.csrf ? { csrf: viewer.csrf } : {}) })}`,
-        { loginNext: `/reports/${id}`, printCss: `/reports/${id}/print.css` },
-      );
+      return sendReportPage(ctx, request, reply, found, 200);
     },
   );
 

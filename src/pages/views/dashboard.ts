@@ -1,6 +1,7 @@
 // The signed-in user's dashboard: create a report, filter/sort/page their reports, and act on
 // each (open, re-run, privacy and password, delete); and the projects page.
 import type {
+  Schedule,
   ListProjectsQuery,
   ListReportsQuery,
   Page,
@@ -12,6 +13,7 @@ import type {
 import { html, type SafeHtml } from '../html.js';
 import { trendArrow } from './history.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
+import { describeSchedule } from './schedule.js';
 
 export interface Flash {
   kind: 'success' | 'error' | 'notice';
@@ -157,13 +159,25 @@ function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
 </form>`;
 }
 
-function reportRow(r: ReportSummary, csrf: string, back: string, trend?: ReportTrend): SafeHtml {
+/** The row's schedule mark: how often, and the next run (the report page's section sets it). */
+function scheduleMark(id: number, s: Schedule | undefined): SafeHtml | '' {
+  if (!s) return '';
+  return html` · <a class="schedule-mark" href="/reports/${id}#schedule">Scheduled: ${describeSchedule(s)}, next ${formatDate(s.nextRunAt)}</a>`;
+}
+
+function reportRow(
+  r: ReportSummary,
+  csrf: string,
+  back: string,
+  trend?: ReportTrend,
+  schedule?: Schedule,
+): SafeHtml {
   const pwId = `pw-${r.id}`;
   return html`<li class="report-row" id="report-${r.id}">
   <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}${trendArrow(trend)}</div>
   <div class="report-row__main">
     <a class="report-row__url" href="/reports/${r.id}">${r.url}</a>
-    <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span></p>
+    <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span>${scheduleMark(r.id, schedule)}</p>
   </div>
   <div class="report-row__actions">
     <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
@@ -212,6 +226,8 @@ export interface DashboardData {
   projects: string[];
   /** each listed report's trend (services.reports.trends) */
   trends?: Map<number, ReportTrend>;
+  /** the listed reports' schedules (services.schedules.ofReports), marked on their rows */
+  schedules?: Map<number, Schedule>;
 }
 
 export function dashboardView(d: DashboardData): SafeHtml {
@@ -225,7 +241,7 @@ export function dashboardView(d: DashboardData): SafeHtml {
   } else if (d.list.items.length === 0) {
     listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
   } else {
-    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id)))}</ul>`;
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id)))}</ul>`;
   }
   const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
   return html`<div class="page-head">

@@ -246,6 +246,8 @@ export interface ReportViewOptions {
   history?: SafeHtml | '';
   /** the owner's CSRF token, for the Re-run form (owner only) */
   csrf?: string;
+  /** the schedule section (views/schedule.ts, owner only), placed after the owner bar */
+  schedule?: SafeHtml | '';
 }
 
 // --- sections (each a function, in page order) ----------------------------------------------
@@ -415,6 +417,7 @@ export function categorySection(report: StoredReport, cat: (typeof CATEGORIES)[n
 
 export function reportView(report: StoredReport, opts: ReportViewOptions): SafeHtml {
   return html`${ownerBarSection(report, opts)}
+${opts.schedule ?? ''}
 <article class="report">
 <div class="first-page">
 ${summarySection(report)}

@@ -1,0 +1,194 @@
+// Benchmark: N schedules due in the same minute (issue 9 §3).
+//
+//   npx tsx bench/schedules.ts [--schedules N] [--store sqlite|postgres]
+//
+// One service process (`node --import tsx src/server.ts`: API, workers and the scheduler tick,
+// the embedded job engine over the `jobs` table; SQLite by default, PostgreSQL with --store
+// postgres), a fixture site on 127.0.0.1 in this process. N reports are stored through the API
+// (their pages answer at once while seeding), then N hourly schedules are inserted straight into
+// the `schedules` table (one multi-row INSERT per 500, for speed). Then the site's pages answer
+// after 50 ms and:
+// - idle: GET /api/v1/reports (per_page 10), one after another for 10 s, gives the baseline p99;
+// - burst: every schedule's next_run_at is set one minute in the past (all due at the next tick);
+//   the same GET loop runs until every schedule has recorded its run; we report the time until
+//   all have run, the p99 of the GETs during the burst (target ≤ 2× the idle p99 of the same
+//   run) and the service process's peak RSS (VmRSS sampled every 250 ms during the burst, and
+//   VmHWM, the peak over its life, seeding included).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createDb } from '../src/store/database.js';
+import { goodPage } from '../test/helpers/fixture-server.js';
+import { createTempDatabase, randomId, startService, type TempDatabase } from '../test/scale/helpers.js';
+
+function arg(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1]! : def;
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+};
+
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const N = Number(arg('schedules', '10000'));
+const store = arg('store', 'sqlite');
+if (!Number.isInteger(N) || N < 1) throw new Error('--schedules must be a positive integer');
+if (store !== 'sqlite' && store !== 'postgres') throw new Error('--store must be sqlite or postgres');
+
+let latencyMs = 0;
+const site = createServer((req, res) => {
+  const send = () => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(goodPage(origin));
+  };
+  if (req.url === '/robots.txt' || req.url === '/favicon.ico') {
+    res.writeHead(404).end();
+    return;
+  }
+  if (latencyMs > 0) setTimeout(send, latencyMs);
+  else send();
+});
+await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+const dir = mkdtempSync(join(tmpdir(), 'pagegrade-bench-schedules-'));
+let pgDb: TempDatabase | null = null;
+const databaseUrl =
+  store === 'postgres'
+    ? (pgDb = await createTempDatabase('pagegrade_bench_schedules')).url
+    : `sqlite:${join(dir, 'bench.db')}`;
+const KEY = `pg_${randomId()}${randomId()}${randomId()}`;
+const service = await startService(
+  {
+    DATABASE_URL: databaseUrl,
+    PAGEGRADE_BOOTSTRAP_KEY: KEY,
+    PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+    PAGEGRADE_SCHEDULER_TICK_MS: '1000',
+    PAGEGRADE_RATE_LIMIT: '0',
+  },
+  120_000,
+);
+const pid = service.child.pid!;
+const auth = { authorization: `Bearer ${KEY}` };
+const handle = createDb(databaseUrl);
+
+try {
+  // --- seed: N reports through the API (pages answer at once), schedules straight in SQL
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < N) {
+        const i = next++;
+        const res = await fetch(`${service.origin}/api/v1/reports`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ url: `${origin}/page-${i}` }).toString(),
+        });
+        await res.arrayBuffer();
+        if (res.status !== 201) throw new Error(`POST /api/v1/reports: ${res.status}`);
+      }
+    }),
+  );
+  const reports = await handle.db.selectFrom('reports').select(['id', 'user_id']).execute();
+  const now = new Date().toISOString();
+  const later = new Date(Date.now() + 3600_000).toISOString();
+  for (let i = 0; i < reports.length; i += 500) {
+    await handle.db
+      .insertInto('schedules')
+      .values(
+        reports.slice(i, i + 500).map((r) => ({
+          report_id: r.id,
+          user_id: r.user_id,
+          every: 'hourly',
+          timezone: 'UTC',
+          next_run_at: later,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+  console.log(`seeded ${reports.length} reports + schedules in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const get = async (times: number[]) => {
+    const a = performance.now();
+    const res = await fetch(`${service.origin}/api/v1/reports?per_page=10`, { headers: auth });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /api/v1/reports: ${res.status}`);
+    times.push(performance.now() - a);
+  };
+
+  // --- idle baseline
+  latencyMs = 50;
+  const idle: number[] = [];
+  const idleUntil = performance.now() + 10_000;
+  while (performance.now() < idleUntil) await get(idle);
+
+  // --- burst
+  const ran = async () =>
+    Number(
+      (
+        await handle.db
+          .selectFrom('schedules')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('last_run_at', 'is not', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  let peakRss = procStatus(pid, 'VmRSS');
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 250);
+  const due = new Date(Date.now() - 60_000).toISOString();
+  const b0 = performance.now();
+  await handle.db.updateTable('schedules').set({ next_run_at: due }).execute();
+  const burst: number[] = [];
+  let done = 0;
+  let lastCheck = 0;
+  while (done < N) {
+    await get(burst);
+    if (performance.now() - lastCheck > 1000) {
+      lastCheck = performance.now();
+      done = await ran();
+    }
+    if (performance.now() - b0 > 30 * 60_000) throw new Error(`only ${done}/${N} ran in 30 minutes`);
+  }
+  const allRan = (performance.now() - b0) / 1000;
+  clearInterval(sampler);
+  const failed = Number(
+    (
+      await handle.db
+        .selectFrom('schedules')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('last_status', '=', 'failed')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+  const p99i = quantile(idle, 0.99);
+  const p99b = quantile(burst, 0.99);
+  console.log(`schedules due at once:        ${N} (${store}, embedded job engine, tick 1 s, pages 50 ms)`);
+  console.log(`time until all have run:      ${allRan.toFixed(1)} s (${(N / allRan).toFixed(1)} runs/s), ${failed} failed`);
+  console.log(`service peak RSS (burst):     ${mb(peakRss)}   (VmHWM over its life: ${mb(procStatus(pid, 'VmHWM'))})`);
+  console.log(`GET /api/v1/reports idle:     p50 ${quantile(idle, 0.5).toFixed(1)} ms, p99 ${p99i.toFixed(1)} ms (${idle.length} requests)`);
+  console.log(`GET /api/v1/reports burst:    p50 ${quantile(burst, 0.5).toFixed(1)} ms, p99 ${p99b.toFixed(1)} ms (${burst.length} requests)`);
+  console.log(`burst p99 / idle p99:         ${(p99b / p99i).toFixed(2)}× (target ≤ 2×)`);
+} finally {
+  await handle.close();
+  await service.stop(10_000);
+  site.close();
+  await pgDb?.drop();
+  rmSync(dir, { recursive: true, force: true });
+}
