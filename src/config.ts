@@ -1,6 +1,6 @@
 // Configuration: read from the environment (and an optional .env file) once at start,
 // validated, frozen. Nothing else in src/ reads process.env.
-import { DEFAULT_TRACKING_PARAMS } from './crawl/url.js';
+import { DEFAULT_TRACKING_PARAMS } from './crawl/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
 
 export interface Config {

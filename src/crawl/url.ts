@@ -4,7 +4,7 @@
 import { stripWww } from '../analyzer/url.js';
 
 /** Query parameters dropped by default (PAGEGRADE_CRAWL_TRACKING_PARAMS replaces the list; `*` ends a prefix). */
-export const DEFAULT_TRACKING_PARAMS = ['utm_*', 'gclid', 'fbclid', 'msclkid', 'mc_cid', 'mc_eid', '_ga'];
+export { DEFAULT_TRACKING_PARAMS } from './defaults.js';
 
 /** Extensions that are never HTML pages: links to them are not followed. */
 const NON_HTML =

@@ -238,20 +238,13 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
             description: 'The export.',
             content: {
               'text/csv': {
-                schema: Type.String({
-                  examples: [
-                    'url,status_code,result,score,failed_checks,report_id\nhttps://example.com/,200,good,91,image_keywords,42\n',
-                  ],
-                }),
+                schema: Type.String(),
+                example:
+                  'url,status_code,result,score,failed_checks,report_id\nhttps://example.com/,200,good,91,image_keywords,42\n',
               },
               'application/json': {
-                schema: Type.Object(
-                  {},
-                  {
-                    additionalProperties: true,
-                    examples: [{ batch: { id: 7 }, summary: null, findings: [], pages: [] }],
-                  },
-                ),
+                schema: Type.Object({}, { additionalProperties: true }),
+                example: { batch: { id: 7 }, summary: null, findings: [], pages: [] },
               },
             },
           },
@@ -305,11 +298,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
             description: 'text/event-stream',
             content: {
               'text/event-stream': {
-                schema: Type.String({
-                  examples: [
-                    'event: progress\ndata: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}\n\n',
-                  ],
-                }),
+                schema: Type.String(),
+                example:
+                  'event: progress\ndata: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}\n\n',
               },
             },
           },

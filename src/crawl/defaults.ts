@@ -1,0 +1,5 @@
+// The crawler's defaults that the configuration reads (kept free of imports, so loading the
+// configuration never loads the crawler or the analyzer: the CLI starts light).
+
+/** Query parameters dropped from crawled URLs unless PAGEGRADE_CRAWL_TRACKING_PARAMS says otherwise. */
+export const DEFAULT_TRACKING_PARAMS = ['utm_*', 'gclid', 'fbclid', 'msclkid', 'mc_cid', 'mc_eid', '_ga'];
