@@ -184,7 +184,7 @@ describeEachDialect('dashboard and report page, issue 13', (dialect) => {
     for (const k of bobs) assert.ok(!keys.body.includes(k.prefix));
     assert.ok(keys.body.includes('(this session)'));
     assert.ok(!keys.body.includes(h.alice.key), 'never the secret');
-    const anon = await new Browser(h.app).get('/keys');
+    const anon = await new Browser(h.app).get('/dashboard/keys');
     assert.equal(anon.statusCode, 303);
     const docs = await h.app.inject({ url: '/docs/' });
     const docsPage =
