@@ -5,25 +5,16 @@
 // PAGEGRADE_REQUIRE_BROWSER=1 (CI), where its absence fails.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StoredReport } from '../../src/services/types.js';
 import { describeEachDialect } from '../helpers/app.js';
+import { chromiumSkip as skip, launchChromium } from '../helpers/chromium.js';
 import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from './harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const OUT = new URL('../../test-output/', import.meta.url);
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-const available = existsSync(CHROMIUM);
-if (!available && process.env.PAGEGRADE_REQUIRE_BROWSER === '1') {
-  throw new Error(`Chromium is required (PAGEGRADE_REQUIRE_BROWSER=1) but ${CHROMIUM} is missing`);
-}
-const skip = available
-  ? false
-  : `Chromium not found at ${CHROMIUM} (apt-get install -y chromium): browser tests skipped`;
-if (skip) console.log(`# ${skip}`);
 
 describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
   let h: PagesHarness;
@@ -46,18 +37,7 @@ describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
       );
     });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     pub = await h.report(h.alice, '/bad');
   });
 
