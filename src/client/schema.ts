@@ -2027,6 +2027,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example event: progress
+                     *     data: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -2133,9 +2137,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "batch": {
+                     *         "id": 7
+                     *       },
+                     *       "summary": null,
+                     *       "findings": [],
+                     *       "pages": []
+                     *     }
+                     */
                     "application/json": {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @example url,status_code,result,score,failed_checks,report_id
+                     *     https://example.com/,200,good,91,image_keywords,42
+                     */
                     "text/csv": string;
                 };
             };
