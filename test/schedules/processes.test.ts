@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../../src/store/database.js';
 import { goodPage, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { waitFor } from '../helpers/queues.js';
 import { REQUIRE_POSTGRES, REQUIRE_REDIS } from '../helpers/services.js';
 import {
   REDIS_URL,
@@ -28,17 +29,9 @@ import {
 
 const KEY = `pg_${randomId()}${randomId()}${randomId()}`;
 
-async function waitUntil(
-  what: string,
-  ok: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** the kit's poller (test/helpers/queues.ts), with the reason first as these tests read best */
+const waitUntil = (what: string, ok: () => boolean | Promise<boolean>, timeoutMs: number) =>
+  waitFor(ok, what, timeoutMs);
 
 /** A site whose pages answer after 50 ms; `hits(i)` counts the requests for page i. */
 function countingSite(site: FixtureServer, n: number) {
