@@ -23,6 +23,8 @@ export interface Flash {
 export interface CreateFormState {
   url: string;
   privacy: string;
+  /** "render with a browser" ticked (render=1) */
+  render?: boolean;
   errors: Record<string, string[]>;
   /** the newest report of this URL, when one exists: re-run it, or create another */
   existing?: ReportSummary;
@@ -45,6 +47,7 @@ function existingOffer(csrf: string, state: CreateFormState): SafeHtml | '' {
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="url" value="${state.url}">
       <input type="hidden" name="privacy" value="${state.privacy}">
+      ${state.render ? html`<input type="hidden" name="render" value="1">` : ''}
       <input type="hidden" name="another" value="1">
       <button type="submit" class="button">Create another report</button>
       <p class="busy" aria-live="polite" hidden></p>
@@ -112,6 +115,11 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
       <label for="create-password">Password</label>
       <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="typing one selects Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
       ${fieldErrors(state.errors, 'password', 'create-password-error')}
+    </div>
+    <div class="field field--check">
+      <label class="choice" for="create-render"><input id="create-render" name="render" type="checkbox" value="1"${state.render ? ' checked' : ''}${state.errors.render?.length ? html` aria-invalid="true" aria-describedby="create-render-error"` : ''}> Render with a browser</label>
+      <p class="muted field__hint">Runs the page's JavaScript in headless Chromium and judges what visitors see; slower.</p>
+      ${fieldErrors(state.errors, 'render', 'create-render-error')}
     </div>
     <div class="field field--submit">
       <button type="submit" class="button button--primary">Audit page</button>
