@@ -7,6 +7,7 @@
 //   - pdftotext finds the owner's brand name, "prepared for" line, the score and every failed
 //     check's title; pdfinfo counts more than one page; pdftoppm's picture of page 1 is saved in
 //     test-output/pdf/; a report with several runs has its history chart;
+//   - the dashboard's new-audit form with its render box makes a rendered audit;
 //   - the printing browser makes no network request: a document that references a listener on
 //     127.0.0.1 leaves it untouched, and the request is reported blocked.
 // Without Chromium (a separate suite, never skipped): 422 under errors.render saying why.
@@ -177,6 +178,21 @@ describeEachDialect('branded PDF reports', { skip: chromiumSkip }, (dialect) => 
     assert.ok(text.includes('Pagegrade'));
     assert.ok(!text.includes(BRAND));
     assert.match(text, /score over time/i, 'the history chart');
+  });
+
+  test("the dashboard's new-audit form: the render box makes a rendered audit", async () => {
+    const owner = new Browser(t.app);
+    await owner.login(alice.key);
+    const res = await owner.post('/dashboard/reports', {
+      _csrf: await owner.csrf('/dashboard'),
+      url: `${t.site('dashboard-render')}/bad`,
+      render: '1',
+    });
+    assert.equal(res.statusCode, 303, res.body.slice(0, 300));
+    const id = Number(/^\/reports\/(\d+)$/.exec(String(res.headers.location))?.[1]);
+    const report = await t.services.reports.getOwned(alice.id, id);
+    assert.equal(report.render?.mode, 'rendered');
+    assert.equal(report.render?.status, 'completed');
   });
 
   test('the printing browser makes no network request', async () => {
