@@ -6,26 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { BrandingInput } from '../../services/branding.service.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
-import { brandingFormOf, brandingView, type BrandingFormState } from '../views/branding.js';
+import { BRANDING_FORM, formErrors, unplacedErrors } from '../form-words.js';
+import { BRANDING_FIELDS, brandingFormOf, brandingView, type BrandingFormState } from '../views/branding.js';
 import type { Flash } from '../views/dashboard.js';
-
-/** The service names fields as the API does; the form says them in its own words. */
-const FORM_WORDS: Record<string, string> = {
-  name: 'The name',
-  accent_color: 'The accent colour',
-  contact: 'The contact line',
-  prepared_for: 'The "prepared for" line',
-  logo: 'The logo',
-};
-
-function inFormWords(fields: Record<string, string[]>): Record<string, string[]> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([field, list]) => [
-      field,
-      list.map((m) => (FORM_WORDS[field] ? m.replace(new RegExp(`^The ${field}\\b`), FORM_WORDS[field]) : m)),
-    ]),
-  );
-}
 
 const DONE: Record<string, string> = {
   saved: 'The branding was saved: your PDFs show it from now on.',
@@ -93,16 +76,10 @@ export function brandingPageRoutes(app: FastifyInstance, ctx: PageContext): void
       return reply.redirect('/dashboard/branding?done=saved', 303);
     } catch (err) {
       if (err instanceof AppError && err.status === 422 && err.fields) {
-        form.errors = inFormWords(err.fields);
-        const n = Object.keys(err.fields).length;
-        return render(
-          request,
-          reply,
-          v,
-          422,
-          { kind: 'error', text: `The branding was not saved: ${n === 1 ? 'one field needs' : `${n} fields need`} a change (see below).` },
-          form,
-        );
+        // each message once, next to its field, in the form's words; the alert only for the rest
+        form.errors = formErrors(BRANDING_FORM, err.fields);
+        const rest = unplacedErrors(form.errors, BRANDING_FIELDS);
+        return render(request, reply, v, 422, rest ? { kind: 'error', text: rest } : null, form);
       }
       if (err instanceof AppError && err.status === 403)
         return render(request, reply, v, 403, { kind: 'error', text: err.message }, form);

@@ -7,6 +7,9 @@ import type { Branding } from '../../services/branding.service.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Flash } from './dashboard.js';
 
+/** the fields the form shows, each with its error next to it */
+export const BRANDING_FIELDS = ['name', 'logo', 'accent_color', 'contact', 'prepared_for'] as const;
+
 export interface BrandingFormState {
   name: string;
   accent_color: string;

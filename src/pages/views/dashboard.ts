@@ -31,7 +31,7 @@ export interface CreateFormState {
 }
 
 /** The create form's fields: their errors are shown next to them (the alert says the rest). */
-export const CREATE_FORM_FIELDS = ['url', 'privacy', 'password'] as const;
+export const CREATE_FORM_FIELDS = ['url', 'privacy', 'password', 'render'] as const;
 
 /** A row's privacy panel after a refused change: open, with the choice made and the errors. */
 export interface RowFormState {
