@@ -70,15 +70,24 @@ const kb = (n: number) => `${Math.ceil(n / 1024)} KB`;
 
 /** The image type of these bytes by their signature (never by what the sender claims), or null. */
 export function sniffLogo(bytes: Buffer): LogoType | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+  if (
+    bytes.length >= 8 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
     return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  const head = bytes.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'image/svg+xml';
+  const head = bytes
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head))
+    return 'image/svg+xml';
   return null;
 }
 
-const TYPE_MESSAGE = 'The logo must be a PNG, JPEG or SVG image (a data: URL such as data:image/png;base64,…, or base64).';
+const TYPE_MESSAGE =
+  'The logo must be a PNG, JPEG or SVG image (a data: URL such as data:image/png;base64,…, or base64).';
 
 /** A logo as sent → its type and canonical base64, or the field's error message. */
 export function parseLogo(value: string): { type: LogoType; data: string; bytes: number } | string {

@@ -17,7 +17,8 @@ export interface PdfServices {
   print(document: string, options: { footerTemplate: string }): Promise<Buffer>;
 }
 
-const FALLBACK = "Until then, print the report page from a browser (its print stylesheet lays it out for paper).";
+const FALLBACK =
+  'Until then, print the report page from a browser (its print stylesheet lays it out for paper).';
 
 export function createPdfServices(ctx: Pick<ServiceContext, 'renderer'>): PdfServices {
   const unavailable = (): string | null => {

@@ -33,7 +33,12 @@ export async function findBranding(db: Db, userId: number): Promise<BrandingRow 
 }
 
 /** Inserts or replaces the user's branding (every column). */
-export async function saveBranding(db: Db, userId: number, v: BrandingValues, updatedAt: string): Promise<void> {
+export async function saveBranding(
+  db: Db,
+  userId: number,
+  v: BrandingValues,
+  updatedAt: string,
+): Promise<void> {
   const values = {
     name: v.name,
     accent_color: v.accentColor,
@@ -58,6 +63,10 @@ export async function deleteBranding(db: Db, userId: number): Promise<boolean> {
 
 /** The branding of the user who owns report `reportId` (the PDF of a report shows its owner's), or null. */
 export async function findBrandingOfReport(db: Db, reportId: number): Promise<BrandingRow | null> {
-  const owner = await db.selectFrom('reports').select('user_id').where('id', '=', reportId).executeTakeFirst();
+  const owner = await db
+    .selectFrom('reports')
+    .select('user_id')
+    .where('id', '=', reportId)
+    .executeTakeFirst();
   return owner ? findBranding(db, owner.user_id) : null;
 }

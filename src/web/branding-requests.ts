@@ -11,8 +11,12 @@ export const PutBrandingBody = Type.Object(
   {
     name: text('The name on the cover and in the footer (at most 100 characters). Empty or null clears it.'),
     accent_color: text('The accent colour, #rrggbb (such as #1d4ed8). Empty or null clears it.'),
-    contact: text('A contact line on the cover, e.g. an email address or phone number (at most 200 characters).'),
-    prepared_for: text('An optional "prepared for" line on the cover, e.g. the client\'s name (at most 200 characters).'),
+    contact: text(
+      'A contact line on the cover, e.g. an email address or phone number (at most 200 characters).',
+    ),
+    prepared_for: text(
+      'An optional "prepared for" line on the cover, e.g. the client\'s name (at most 200 characters).',
+    ),
     logo: text(
       'The logo: a PNG, JPEG or SVG image of at most 256 KB, as a data: URL (`data:image/png;base64,…`) or base64. Empty or null removes it. The type is read from the image itself.',
     ),

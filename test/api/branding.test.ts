@@ -7,7 +7,12 @@
 // document (harness.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findBranding, saveBranding, deleteBranding, findBrandingOfReport } from '../../src/store/branding.repository.js';
+import {
+  findBranding,
+  saveBranding,
+  deleteBranding,
+  findBrandingOfReport,
+} from '../../src/store/branding.repository.js';
 import { buildReport } from '../helpers/factories.js';
 import { forEachDialect, withBody } from './harness.js';
 
@@ -17,7 +22,9 @@ const PNG_1X1 =
 const SVG = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0f766e"/></svg>',
 ).toString('base64');
-const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64').toString('base64');
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64').toString(
+  'base64',
+);
 
 interface BrandingJson {
   name: string | null;
@@ -64,12 +71,18 @@ forEachDialect('branding API', (h) => {
     const put = (res.json() as { data: BrandingJson }).data;
     assert.equal(put.name, 'Acme Web Agency');
     assert.equal(put.accent_color, '#0f766e');
-    assert.deepEqual(put.logo, { type: 'image/png', bytes: 70, data_url: `data:image/png;base64,${PNG_1X1}` });
+    assert.deepEqual(put.logo, {
+      type: 'image/png',
+      bytes: 70,
+      data_url: `data:image/png;base64,${PNG_1X1}`,
+    });
     assert.ok(put.updated_at);
     assert.deepEqual(await get(), put);
 
     // form-encoded, one field: the others stay; bare base64 SVG is read as SVG
-    res = await h().request(withBody('PUT', url, h().alice.auth, { contact: 'hello@acme.example', logo: SVG }));
+    res = await h().request(
+      withBody('PUT', url, h().alice.auth, { contact: 'hello@acme.example', logo: SVG }),
+    );
     assert.equal(res.statusCode, 200, res.body);
     const after = await get();
     assert.equal(after.contact, 'hello@acme.example');
@@ -79,7 +92,9 @@ forEachDialect('branding API', (h) => {
   });
 
   test('null and empty strings clear single fields; DELETE clears all', async () => {
-    let res = await h().request(withBody('PUT', url, h().alice.auth, { prepared_for: null, logo: null }, 'json'));
+    let res = await h().request(
+      withBody('PUT', url, h().alice.auth, { prepared_for: null, logo: null }, 'json'),
+    );
     assert.equal(res.statusCode, 200, res.body);
     let b = await get();
     assert.equal(b.prepared_for, null);
@@ -107,10 +122,18 @@ forEachDialect('branding API', (h) => {
     await bad({ accent_color: '#12345' }, 'accent_color', /#rrggbb/);
     const big = Buffer.concat([Buffer.from(PNG_1X1, 'base64'), Buffer.alloc(300 * 1024)]).toString('base64');
     await bad({ logo: `data:image/png;base64,${big}` }, 'logo', /at most 256 KB; this one is 301 KB/);
-    await bad({ logo: `data:image/gif;base64,${GIF}` }, 'logo', /PNG, JPEG or SVG.*image\/gif is not one of them/);
+    await bad(
+      { logo: `data:image/gif;base64,${GIF}` },
+      'logo',
+      /PNG, JPEG or SVG.*image\/gif is not one of them/,
+    );
     await bad({ logo: GIF }, 'logo', /PNG, JPEG or SVG/);
     await bad({ logo: 'not base64 at all!' }, 'logo', /PNG, JPEG or SVG/);
-    await bad({ logo: `data:image/jpeg;base64,${PNG_1X1}` }, 'logo', /said to be image\/jpeg, but its data is image\/png/);
+    await bad(
+      { logo: `data:image/jpeg;base64,${PNG_1X1}` },
+      'logo',
+      /said to be image\/jpeg, but its data is image\/png/,
+    );
     await bad({ logo: 'data:image/svg+xml,<svg></svg>' }, 'logo', /base64/);
     await bad({ name: 'x'.repeat(101) }, 'name', /name must not be longer than 100 characters/);
     const both = await bad({ accent_color: 'red', contact: 'y'.repeat(201) }, 'contact', /200 characters/);
@@ -141,7 +164,14 @@ forEachDialect('branding API', (h) => {
     await saveBranding(
       db,
       userId,
-      { name: 'B', accentColor: '#000000', contact: null, preparedFor: 'P', logoType: 'image/png', logoData: PNG_1X1 },
+      {
+        name: 'B',
+        accentColor: '#000000',
+        contact: null,
+        preparedFor: 'P',
+        logoType: 'image/png',
+        logoData: PNG_1X1,
+      },
       '2026-11-27T01:00:00.000Z',
     );
     await saveBranding(

@@ -30,30 +30,45 @@ describe('pagegrade audit --render', () => {
   });
   after(() => site.close());
 
-  test('renders the page: JavaScript-built title, description and h1 pass; render lists the differences', { skip: chromiumSkip }, async () => {
-    const before = chromiumProcesses().length;
-    const r = await run(['audit', `${site.origin}/spa`, '--render', '--json'], env);
-    assert.ok(r.code === 0 || r.code === 1, `exit code ${r.code}: ${r.stderr}`);
-    const report = JSON.parse(r.stdout) as {
-      results: Record<string, { passed: boolean | null }>;
-      render: { mode: string; status: string; differences: { id: string; raw: { passed: boolean | null }; rendered: { passed: boolean | null } }[] };
-    };
-    assert.equal(report.render.mode, 'rendered');
-    assert.equal(report.render.status, 'completed');
-    for (const id of ['title', 'meta_description', 'headings']) {
-      assert.equal(report.results[id]?.passed, true, `${id} passes rendered`);
-      const d = report.render.differences.find((x) => x.id === id);
-      assert.ok(d, `${id} is a difference`);
-      assert.equal(d.raw.passed, false);
-      assert.equal(d.rendered.passed, true);
-    }
-    assert.equal(chromiumProcesses().length, before, 'no Chromium left by the command');
-  });
+  test(
+    'renders the page: JavaScript-built title, description and h1 pass; render lists the differences',
+    { skip: chromiumSkip },
+    async () => {
+      const before = chromiumProcesses().length;
+      const r = await run(['audit', `${site.origin}/spa`, '--render', '--json'], env);
+      assert.ok(r.code === 0 || r.code === 1, `exit code ${r.code}: ${r.stderr}`);
+      const report = JSON.parse(r.stdout) as {
+        results: Record<string, { passed: boolean | null }>;
+        render: {
+          mode: string;
+          status: string;
+          differences: {
+            id: string;
+            raw: { passed: boolean | null };
+            rendered: { passed: boolean | null };
+          }[];
+        };
+      };
+      assert.equal(report.render.mode, 'rendered');
+      assert.equal(report.render.status, 'completed');
+      for (const id of ['title', 'meta_description', 'headings']) {
+        assert.equal(report.results[id]?.passed, true, `${id} passes rendered`);
+        const d = report.render.differences.find((x) => x.id === id);
+        assert.ok(d, `${id} is a difference`);
+        assert.equal(d.raw.passed, false);
+        assert.equal(d.rendered.passed, true);
+      }
+      assert.equal(chromiumProcesses().length, before, 'no Chromium left by the command');
+    },
+  );
 
   test('the terminal report says what JavaScript changed (stderr)', { skip: chromiumSkip }, async () => {
     const r = await run(['audit', `${site.origin}/spa`, '--render'], env);
     assert.ok(r.code === 0 || r.code === 1, `exit code ${r.code}: ${r.stderr}`);
-    assert.match(r.stderr, /Rendered in Chromium \(\d+ ms, \d+ requests\): \d+ check\(s\) changed by JavaScript/);
+    assert.match(
+      r.stderr,
+      /Rendered in Chromium \(\d+ ms, \d+ requests\): \d+ check\(s\) changed by JavaScript/,
+    );
     // the rendered results: the title passes, and the browser-only checks are listed
     assert.match(r.stdout, /✓ The page has a title of a good length \[title\]/);
     assert.match(r.stdout, /\[console_errors\]/);
@@ -65,7 +80,10 @@ describe('pagegrade audit --render', () => {
       PAGEGRADE_CHROMIUM_PATH: '/nonexistent/chromium',
     });
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /--render: Rendered audits need Chromium, which was not found at \/nonexistent\/chromium/);
+    assert.match(
+      r.stderr,
+      /--render: Rendered audits need Chromium, which was not found at \/nonexistent\/chromium/,
+    );
     assert.match(r.stderr, /apt-get install -y chromium/);
   });
 });

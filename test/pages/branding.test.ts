@@ -122,7 +122,10 @@ describeEachDialect('branding page', (dialect) => {
       render: '1',
     });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="create-render" name="render" type="checkbox" value="1" checked aria-invalid="true"/);
+    assert.match(
+      res.body,
+      /id="create-render" name="render" type="checkbox" value="1" checked aria-invalid="true"/,
+    );
     assert.match(res.body, /<p class="field__error" id="create-render-error">[^<]*Chromium/);
   });
 });
@@ -136,7 +139,10 @@ describe('branding page in Chromium', { skip: chromiumSkip }, () => {
   before(async () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'logo.png'), Buffer.from(PNG_1X1, 'base64'));
-    writeFileSync(join(dir, 'big.png'), Buffer.concat([Buffer.from(PNG_1X1, 'base64'), Buffer.alloc(300 * 1024)]));
+    writeFileSync(
+      join(dir, 'big.png'),
+      Buffer.concat([Buffer.from(PNG_1X1, 'base64'), Buffer.alloc(300 * 1024)]),
+    );
     h = await createPagesHarness(sqliteDialect);
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
     chromium = await launchChromium();
@@ -153,7 +159,10 @@ describe('branding page in Chromium', { skip: chromiumSkip }, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${base}/login`);
     await page.fill('#api-key', h.alice.key);
-    await Promise.all([page.waitForURL(`${base}/dashboard`), page.click('button[type=submit]:has-text("Sign in")')]);
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard`),
+      page.click('button[type=submit]:has-text("Sign in")'),
+    ]);
     await page.goto(`${base}/dashboard/branding`);
 
     await page.setInputFiles('#branding-logo-file', join(dir, 'big.png'));
@@ -162,7 +171,9 @@ describe('branding page in Chromium', { skip: chromiumSkip }, () => {
     assert.equal(await page.inputValue('#branding-logo'), '');
 
     await page.setInputFiles('#branding-logo-file', join(dir, 'logo.png'));
-    await page.waitForFunction(() => (document.getElementById('branding-logo') as HTMLInputElement).value !== '');
+    await page.waitForFunction(
+      () => (document.getElementById('branding-logo') as HTMLInputElement).value !== '',
+    );
     assert.equal(await page.isHidden('[data-logo-error]'), true);
     await page.fill('#branding-name', 'Acme from Chromium');
     await Promise.all([page.waitForURL(/done=saved/), page.click('button:has-text("Save branding")')]);
