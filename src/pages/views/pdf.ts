@@ -57,7 +57,7 @@ body.pdf { background: #fff; margin: 0; }
 .pdf-all th, .pdf-all td { text-align: left; vertical-align: top; padding: 1mm 1.5mm; border-bottom: 1px solid var(--border); overflow-wrap: anywhere; }
 .pdf-all thead th { border-bottom: 1.5px solid var(--border-strong); }
 .pdf-all tr { break-inside: avoid; }
-.pdf-all .col-state { width: 22mm; }
+.pdf-all .col-state { width: 27mm; }
 .pdf-all .col-priority { width: 18mm; }
 .pdf-all .col-found { width: 55mm; }
 .pdf-all .icon { width: 10px; height: 10px; vertical-align: -1px; margin-right: 1mm; }
