@@ -203,7 +203,7 @@ function reportRow(
     <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span>${scheduleMark(r.id, schedule)}</p>
   </div>
   <div class="report-row__actions">
-    <a class="button button--small" href="/reports/${r.id}.pdf" download>PDF<span class="visually-hidden"> of report ${r.id}</span></a>
+    <a class="button button--small" href="/reports/${r.id}.pdf">PDF<span class="visually-hidden"> of report ${r.id}</span></a>
     <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="back" value="${back}">
