@@ -7,7 +7,8 @@
 //   - pdftotext finds the owner's brand name, "prepared for" line, the score and every failed
 //     check's title; pdfinfo counts more than one page; pdftoppm's picture of page 1 is saved in
 //     test-output/pdf/; a report with several runs has its history chart;
-//   - the dashboard's new-audit form with its render box makes a rendered audit;
+//   - the dashboard's new-audit form with its render box makes a rendered audit, whose PDF has
+//     the "What JavaScript changed" section;
 //   - the printing browser makes no network request: a document that references a listener on
 //     127.0.0.1 leaves it untouched, and the request is reported blocked.
 // Without Chromium (a separate suite, never skipped): 422 under errors.render saying why.
@@ -220,6 +221,10 @@ describeEachDialect('branded PDF reports', { skip }, (dialect) => {
     const report = await t.services.reports.getOwned(alice.id, id);
     assert.equal(report.render?.mode, 'rendered');
     assert.equal(report.render?.status, 'completed');
+    // its PDF has the rendered audit's own section
+    const pdf = await owner.get(`/reports/${id}.pdf`);
+    assert.equal(pdf.statusCode, 200);
+    assert.match(pdfText(save(`${tag}-rendered`, pdf.rawPayload)), /what javascript changed/i);
   });
 
   test('the printing browser makes no network request', async () => {
