@@ -49,6 +49,9 @@ body.pdf { background: #fff; margin: 0; }
 .pdf-cover__facts dt { font-weight: 600; min-width: 34mm; }
 .pdf-cover__facts dd { margin: 0; }
 .pdf-section { break-before: page; }
+.pdf-section--flow { break-before: auto; margin-top: 8mm; }
+.pdf-cover__score .badge { font-size: 12pt; padding: 1mm 3mm; }
+.pdf-cover__score .badge .icon { width: 12pt; height: 12pt; }
 .pdf-section > h2 { color: var(--accent); border-bottom: 2px solid var(--accent); padding-bottom: 1.5mm; }
 .pdf-summary { display: grid; gap: 5mm; }
 .pdf-priority h3 { margin: 5mm 0 2mm; }
@@ -114,7 +117,8 @@ function failedByPriority(report: StoredReport): SafeHtml {
   <ol class="checks">${list.map(renderCheck)}</ol>
 </div>`;
   });
-  return html`<section class="pdf-section" aria-labelledby="pdf-failed-title">
+  // right after the summary (no page break of its own): page two is not left half empty
+  return html`<section class="pdf-section pdf-section--flow" aria-labelledby="pdf-failed-title">
   <h2 id="pdf-failed-title">Failed checks by priority</h2>
   ${failed.length === 0 ? html`<p class="pdf-none">Nothing failed: every check that could be judged passed.</p>` : groups}
 </section>`;
