@@ -30,10 +30,8 @@ import {
 import { timeoutError, toFetchError } from './errors.js';
 import { classifyAddress, normalizeHost } from './guard.js';
 
-export { classifyAddress, normalizeHost, IPV4_REFUSED, IPV6_REFUSED, type NormalizedHost } from './guard.js';
-export { decodeBody, looksLikeHtml, metaCharset, parseContentType } from './charset.js';
-export { ACCEPT_ENCODING } from './body.js';
-export { checkTarget, postGuarded, type GuardOptions, type PostOptions, type PostResult } from './send.js';
+export { classifyAddress, normalizeHost } from './guard.js';
+export { checkTarget, postGuarded, type GuardOptions } from './send.js';
 
 /**
  * Test seam, not reachable from configuration or the API: replaces the guard's

@@ -39,9 +39,9 @@ const WINDOW = 10_000;
 export function titleWords(title: string, minLength: number): string[] {
   const out: string[] = [];
   const lower = title.toLowerCase();
-  // an ASCII title splits on the ASCII class: the same words, without compiling the Unicode
+  // a printable-ASCII title splits on the ASCII class: the same words, without compiling the Unicode
   // property classes (~25 ms at their first use in a fresh process, e.g. a CLI audit)
-  const words = /^[\x00-\x7f]*$/.test(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u);
+  const words = /^[ -~]*$/.test(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u);
   for (const w of words) {
     if (w === '' || STOPWORDS.has(w)) continue;
     // ideographic words are meaningful even when short
