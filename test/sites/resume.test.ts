@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createJobEngine } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
+import { batchPageKind } from '../../src/jobs/kinds/batch-page.js';
 import { silentLog } from '../../src/jobs/kind-tools.js';
 import type { Queue } from '../../src/jobs/types.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -205,4 +206,85 @@ describe('batches: the whole-batch time budget (SQLite)', () => {
       }
     },
   );
+});
+
+describe('batches: a page whose job dies (SQLite)', () => {
+  test('the page ends failed with why, and the batch finishes', { timeout: 120_000 }, async () => {
+    const site = await chainSite(3, 0);
+    const holder: { q?: Queue } = {};
+    const lazy: Queue = {
+      engine: 'embedded',
+      enqueue: (...a) => holder.q!.enqueue(...a),
+      counts: () => holder.q!.counts(),
+      close: async () => {},
+    };
+    const t = await buildTestApp(sqliteDialect, { queue: lazy, config: { crawlDelayMs: 0 } });
+    // batch.page tried twice, quickly; its handler fails for one page whatever happens (as a
+    // database error or a bug would), the others are audited
+    const kinds = jobKinds.map((k) =>
+      k.kind === 'batch.page' ? batchPageKind({ maxAttempts: 2, backoff: { baseMs: 50, maxMs: 100 } }) : k,
+    );
+    const engine = await createJobEngine(
+      { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: 50 },
+      { db: t.database.db, kinds },
+    );
+    holder.q = engine.queue;
+    let doomed = 0;
+    let tries = 0;
+    const services = {
+      ...t.services,
+      batches: {
+        ...t.services.batches,
+        processPage: async (batchId: number, pageId: number, signal?: AbortSignal) => {
+          if (pageId === doomed) {
+            tries++;
+            throw new Error('the store is on fire');
+          }
+          return t.services.batches.processPage(batchId, pageId, signal);
+        },
+      },
+    };
+    const workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
+    try {
+      const user = await buildUser(t.services);
+      const urls = [`${site.origin}/`, `${site.origin}/p/1`, `${site.origin}/p/2`];
+      // the second URL's page: ids are given in the order of the list
+      const before = await t.services.batches.list(user.id, { page: 1, perPage: 1 });
+      assert.equal(before.total, 0);
+      doomed = 2;
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/batches',
+        headers: { ...user.auth, 'content-type': 'application/json' },
+        payload: { url: urls[0], mode: 'list', urls },
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      const id = (res.json() as BatchBody).data.id;
+      const done = await waitFor(
+        async () => {
+          const b = await t.services.batches.get(user.id, id);
+          return b.status === 'running' || b.status === 'queued' ? null : b;
+        },
+        'the batch to end',
+        60_000,
+      );
+      assert.equal(done!.status, 'done');
+      assert.equal(tries, 2, 'both attempts ran');
+      assert.equal(done!.progress.audited, 2);
+      assert.equal(done!.progress.failed, 1);
+      assert.equal(done!.progress.remaining, 0);
+      const failures = await t.services.batches.failures(user.id, id, { page: 1, perPage: 10 });
+      assert.deepEqual(
+        failures.items.map((f) => [f.url, f.state, f.reason]),
+        [[urls[1], 'failed', 'The page could not be audited: the store is on fire']],
+      );
+      // the job itself is dead, for inspection
+      assert.equal((await engine.queue.counts())['batch.page']?.dead, 1);
+    } finally {
+      await workers.stop();
+      await engine.close();
+      await t.close();
+      await site.close();
+    }
+  });
 });
