@@ -25,6 +25,8 @@ export {
   ReportParams,
   RunParams,
 } from '../web/requests.js';
+import { ListReportsQuery } from '../web/requests.js';
+import { enumOf } from '../services/list-query.js';
 import { PER_PAGE, StoreReportBody as StoreBody, UpdateReportBody as UpdateBody } from '../web/requests.js';
 import * as ex from './examples.js';
 
@@ -175,13 +177,16 @@ export const RenderInfo = Type.Object(
     status: Type.String({
       enum: ['completed', 'inconclusive'],
       description:
-        'completed: `results` are the rendered DOM\'s; inconclusive (browser crash, timeout): `results` are the raw HTML\'s and `reason` says why.',
+        "completed: `results` are the rendered DOM's; inconclusive (browser crash, timeout): `results` are the raw HTML's and `reason` says why.",
     }),
     reason: Type.Optional(Type.String()),
     timings: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
       description: 'queue_ms, load_ms, idle_ms, axe_ms, total_ms (milliseconds).',
     }),
-    requests: Type.Integer({ minimum: 0, description: 'Requests the page made (through the address guard).' }),
+    requests: Type.Integer({
+      minimum: 0,
+      description: 'Requests the page made (through the address guard).',
+    }),
     bytes: Type.Integer({ minimum: 0 }),
     refused: Type.Array(
       Type.Object({ url: Type.String(), reason: Type.String() }, { additionalProperties: false }),
@@ -193,7 +198,10 @@ export const RenderInfo = Type.Object(
       { additionalProperties: false, description: "The raw HTML's audit, summarised." },
     ),
     differences: Type.Array(
-      Type.Object({ id: Type.String(), raw: RenderCheckState, rendered: RenderCheckState }, { additionalProperties: false }),
+      Type.Object(
+        { id: Type.String(), raw: RenderCheckState, rendered: RenderCheckState },
+        { additionalProperties: false },
+      ),
       { description: 'Checks whose outcome JavaScript changed (raw → rendered).' },
     ),
     dom: Type.Object(
@@ -305,6 +313,33 @@ export const ReportList = withExample(paginated(ReportSummary), {
   ...ex.reportListMeta,
 });
 export const ProjectList = withExample(paginated(Project), { data: [ex.project], ...ex.projectListMeta });
+
+/** What `format` the reports list answers in (docs/api.md#csv). */
+export const LIST_FORMATS = ['json', 'csv'] as const;
+
+/** GET /api/v1/reports: the list query, and `format` (the CSV of every matching report). */
+export const ListReportsApiQuery = Type.Object({
+  ...ListReportsQuery.properties,
+  format: Type.Optional(
+    enumOf('string', LIST_FORMATS, {
+      description:
+        '`csv`: every matching report (all pages; `page` and `per_page` are ignored) as CSV, streamed. Without it, `Accept: text/csv` asks for the CSV too; JSON is the default.',
+    }),
+  ),
+});
+
+/** The 200 of GET /api/v1/reports: a page as JSON, or the CSV of every matching report. */
+export const ReportListResponse = {
+  description:
+    'A page of reports (JSON), or every matching report (CSV: `format=csv` or `Accept: text/csv`).',
+  content: {
+    'application/json': { schema: ReportList, example: { data: [ex.reportSummary], ...ex.reportListMeta } },
+    'text/csv': {
+      schema: Type.String({ description: 'RFC 4180 CSV with a header line; one line per report.' }),
+      example: ex.reportListCsv,
+    },
+  },
+};
 
 export const ReportDeleted = Type.Object(
   { id: Type.Integer(), object: Type.Literal('report'), deleted: Type.Literal(true) },
