@@ -9,6 +9,7 @@ import {
   type ListReportsQuery,
 } from '../../services/list-query.js';
 import { fieldErrors } from '../../web/field-errors.js';
+import { reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import {
   ListReportsQuery as ListReportsSchema,
@@ -74,10 +75,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     ]);
     const ids = list?.items.map((r) => r.id) ?? [];
     const [trends, schedules] = list
-      ? await Promise.all([
-          services.reports.trends(v, ids),
-          services.schedules.ofReports(v.userId, ids),
-        ])
+      ? await Promise.all([services.reports.trends(v, ids), services.schedules.ofReports(v.userId, ids)])
       : [undefined, undefined];
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
@@ -124,6 +122,29 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       privacy: '0',
       errors: {},
     });
+  });
+
+  // "Download CSV": every report the dashboard's filters and order match, all pages, as the
+  // API's CSV (docs/api.md#csv) — the same service walk, read with the page's forgiving filters.
+  app.get('/dashboard/reports.csv', async (request, reply) => {
+    const v = await ctx.requireViewer(request, reply);
+    if (!v) return reply;
+    const read = readFilters<ListReportsParams>(
+      ListReportsSchema,
+      new URL(request.url, 'http://x').searchParams,
+      REPORT_LIST_KEYS,
+      REPORT_FILTER_LABELS,
+    );
+    const query = reportsQueryFrom(read.params);
+    const csv = await reportsCsv(services.reports.walk(v, query));
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="${reportsCsvFilename(query.project, new Date())}"`,
+      )
+      .header('cache-control', 'private, no-store')
+      .send(csv);
   });
 
   /** Re-renders the dashboard (its first page) with a form's errors. */
