@@ -177,16 +177,13 @@ export const RenderInfo = Type.Object(
     status: Type.String({
       enum: ['completed', 'inconclusive'],
       description:
-        "completed: `results` are the rendered DOM's; inconclusive (browser crash, timeout): `results` are the raw HTML's and `reason` says why.",
+        'completed: `results` are the rendered DOM\'s; inconclusive (browser crash, timeout): `results` are the raw HTML\'s and `reason` says why.',
     }),
     reason: Type.Optional(Type.String()),
     timings: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
       description: 'queue_ms, load_ms, idle_ms, axe_ms, total_ms (milliseconds).',
     }),
-    requests: Type.Integer({
-      minimum: 0,
-      description: 'Requests the page made (through the address guard).',
-    }),
+    requests: Type.Integer({ minimum: 0, description: 'Requests the page made (through the address guard).' }),
     bytes: Type.Integer({ minimum: 0 }),
     refused: Type.Array(
       Type.Object({ url: Type.String(), reason: Type.String() }, { additionalProperties: false }),
@@ -198,10 +195,7 @@ export const RenderInfo = Type.Object(
       { additionalProperties: false, description: "The raw HTML's audit, summarised." },
     ),
     differences: Type.Array(
-      Type.Object(
-        { id: Type.String(), raw: RenderCheckState, rendered: RenderCheckState },
-        { additionalProperties: false },
-      ),
+      Type.Object({ id: Type.String(), raw: RenderCheckState, rendered: RenderCheckState }, { additionalProperties: false }),
       { description: 'Checks whose outcome JavaScript changed (raw → rendered).' },
     ),
     dom: Type.Object(

@@ -71,12 +71,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     async sameUrl(userId: number, url: string) {
       const normalized = normalizeUrl(url.trim());
       if (!normalized) return [];
-      const found = await service.list(userId, {
-        search: normalized,
-        sortBy: 'id',
-        sort: 'desc',
-        perPage: 100,
-      });
+      const found = await service.list(userId, { search: normalized, sortBy: 'id', sort: 'desc', perPage: 100 });
       return found.items.filter((r) => r.url === normalized);
     },
 

@@ -2,14 +2,7 @@
 // columns are stored as text (exact round trip, key order kept) and parsed here; dates come
 // back as ISO strings.
 import { sql } from 'kysely';
-import type {
-  Category,
-  CategoryScore,
-  CheckResult,
-  PageInfo,
-  RenderInfo,
-  ResultBand,
-} from '../analyzer/index.js';
+import type { Category, CategoryScore, CheckResult, PageInfo, RenderInfo, ResultBand } from '../analyzer/index.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 

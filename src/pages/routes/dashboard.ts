@@ -75,7 +75,10 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     ]);
     const ids = list?.items.map((r) => r.id) ?? [];
     const [trends, schedules] = list
-      ? await Promise.all([services.reports.trends(v, ids), services.schedules.ofReports(v.userId, ids)])
+      ? await Promise.all([
+          services.reports.trends(v, ids),
+          services.schedules.ofReports(v.userId, ids),
+        ])
       : [undefined, undefined];
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(

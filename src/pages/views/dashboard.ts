@@ -33,42 +33,33 @@ function existingOffer(csrf: string, state: CreateFormState): SafeHtml | '' {
   const r = state.existing;
   if (!r) return '';
   return html`<div class="alert alert--notice existing-offer" role="status">
-    <p>
-      You already have a report of <strong>${r.url}</strong>: <a href="/reports/${r.id}">#${r.id}</a>,
-      ${r.score}/100, ${formatDate(r.generatedAt)}.
-    </p>
-    <div class="existing-offer__actions">
-      <form
-        method="post"
-        action="/dashboard/reports/${r.id}/rerun"
-        data-busy="Auditing again… this takes a few seconds"
-      >
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        <input type="hidden" name="back" value="/reports/${r.id}" />
-        <button type="submit" class="button button--primary">Re-run the existing report</button>
-        <p class="busy" aria-live="polite" hidden></p>
-      </form>
-      <form method="post" action="/dashboard/reports" data-busy="Auditing… this takes a few seconds">
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        <input type="hidden" name="url" value="${state.url}" />
-        <input type="hidden" name="privacy" value="${state.privacy}" />
-        <input type="hidden" name="another" value="1" />
-        <button type="submit" class="button">Create another report</button>
-        <p class="busy" aria-live="polite" hidden></p>
-      </form>
-    </div>
-  </div>`;
+  <p>You already have a report of <strong>${r.url}</strong>: <a href="/reports/${r.id}">#${r.id}</a>, ${r.score}/100, ${formatDate(r.generatedAt)}.</p>
+  <div class="existing-offer__actions">
+    <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Auditing again… this takes a few seconds">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="back" value="/reports/${r.id}">
+      <button type="submit" class="button button--primary">Re-run the existing report</button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>
+    <form method="post" action="/dashboard/reports" data-busy="Auditing… this takes a few seconds">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="url" value="${state.url}">
+      <input type="hidden" name="privacy" value="${state.privacy}">
+      <input type="hidden" name="another" value="1">
+      <button type="submit" class="button">Create another report</button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>
+  </div>
+</div>`;
 }
 
 function flashView(f: Flash | null | undefined): SafeHtml | '' {
   if (!f) return '';
-  return html`<p class="alert alert--${f.kind}" role="${f.kind === 'error' ? 'alert' : 'status'}">
-    ${f.text}
-  </p>`;
+  return html`<p class="alert alert--${f.kind}" role="${f.kind === 'error' ? 'alert' : 'status'}">${f.text}</p>`;
 }
 
 function option(value: string, label: string, current: string | undefined): SafeHtml {
-  return html`<option value="${value}" ${current === value ? ' selected' : ''}>${label}</option>`;
+  return html`<option value="${value}"${current === value ? ' selected' : ''}>${label}</option>`;
 }
 
 function privacyOptions(current: string): SafeHtml[] {
@@ -88,10 +79,10 @@ function pager(
     return `${path}?${q.toString()}`;
   };
   return html`<nav class="pager" aria-label="${label}">
-    ${page > 1 ? html`<a class="button" href="${link(page - 1)}" rel="prev">Previous</a>` : html`<span class="button is-disabled" aria-disabled="true">Previous</span>`}
-    <span class="pager__info">Page ${page} of ${Math.max(lastPage, 1)}</span>
-    ${page < lastPage ? html`<a class="button" href="${link(page + 1)}" rel="next">Next</a>` : html`<span class="button is-disabled" aria-disabled="true">Next</span>`}
-  </nav>`;
+  ${page > 1 ? html`<a class="button" href="${link(page - 1)}" rel="prev">Previous</a>` : html`<span class="button is-disabled" aria-disabled="true">Previous</span>`}
+  <span class="pager__info">Page ${page} of ${Math.max(lastPage, 1)}</span>
+  ${page < lastPage ? html`<a class="button" href="${link(page + 1)}" rel="next">Next</a>` : html`<span class="button is-disabled" aria-disabled="true">Next</span>`}
+</nav>`;
 }
 
 function fieldErrors(errors: Record<string, string[]>, field: string, id: string): SafeHtml | '' {
@@ -104,111 +95,74 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
   const urlErr = state.errors.url?.length ? true : false;
   const pwErr = state.errors.password?.length ? true : false;
   return html`<section class="card" aria-labelledby="create-title">
-    <h2 id="create-title">Audit a page</h2>
-    ${existingOffer(csrf, state)}
-    <form
-      method="post"
-      action="/dashboard/reports"
-      class="create-form"
-      data-busy="Auditing… this takes a few seconds"
-    >
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      <div class="field field--grow">
-        <label for="create-url">Page URL</label>
-        <input
-          id="create-url"
-          name="url"
-          type="url"
-          inputmode="url"
-          required
-          maxlength="2048"
-          placeholder="https://example.com/"
-          value="${state.url}"
-          ${urlErr ? html` aria-invalid="true" aria-describedby="create-url-error"` : ''}
-        />
-        ${fieldErrors(state.errors, 'url', 'create-url-error')}
-      </div>
-      <div class="field">
-        <label for="create-privacy">Privacy</label>
-        <select id="create-privacy" name="privacy">
-          ${privacyOptions(state.privacy || '0')}
-        </select>
-      </div>
-      <div class="field">
-        <label for="create-password">Password</label>
-        <input
-          id="create-password"
-          name="password"
-          type="password"
-          maxlength="128"
-          autocomplete="new-password"
-          placeholder="typing one selects Password"
-          ${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}
-        />
-        ${fieldErrors(state.errors, 'password', 'create-password-error')}
-      </div>
-      <div class="field field--submit">
-        <button type="submit" class="button button--primary">Audit page</button>
-      </div>
-      <p class="busy" aria-live="polite" hidden></p>
-    </form>
-  </section>`;
+  <h2 id="create-title">Audit a page</h2>
+  ${existingOffer(csrf, state)}
+  <form method="post" action="/dashboard/reports" class="create-form" data-busy="Auditing… this takes a few seconds">
+    <input type="hidden" name="_csrf" value="${csrf}">
+    <div class="field field--grow">
+      <label for="create-url">Page URL</label>
+      <input id="create-url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://example.com/" value="${state.url}"${urlErr ? html` aria-invalid="true" aria-describedby="create-url-error"` : ''}>
+      ${fieldErrors(state.errors, 'url', 'create-url-error')}
+    </div>
+    <div class="field">
+      <label for="create-privacy">Privacy</label>
+      <select id="create-privacy" name="privacy">${privacyOptions(state.privacy || '0')}</select>
+    </div>
+    <div class="field">
+      <label for="create-password">Password</label>
+      <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="typing one selects Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
+      ${fieldErrors(state.errors, 'password', 'create-password-error')}
+    </div>
+    <div class="field field--submit">
+      <button type="submit" class="button button--primary">Audit page</button>
+    </div>
+    <p class="busy" aria-live="polite" hidden></p>
+  </form>
+</section>`;
 }
 
 function filters(raw: Record<string, string>, projects: string[]): SafeHtml {
-  return html`<form
-    method="get"
-    action="/dashboard"
-    class="filters"
-    role="search"
-    aria-label="Filter reports"
-  >
-    <div class="field field--grow">
-      <label for="f-search">Search URLs</label>
-      <input id="f-search" name="search" type="search" value="${raw.search ?? ''}" />
-    </div>
-    <div class="field">
-      <label for="f-project">Project</label>
-      <select id="f-project" name="project">
-        ${option('', 'All projects', raw.project ?? '')} ${projects.map((p) => option(p, p, raw.project))}
-        ${raw.project && !projects.includes(raw.project) ? option(raw.project, raw.project, raw.project) : ''}
-      </select>
-    </div>
-    <div class="field">
-      <label for="f-result">Result</label>
-      <select id="f-result" name="result">
-        ${option('', 'Any result', raw.result ?? '')}${option('good', 'Good', raw.result)}${option('decent', 'Decent', raw.result)}${option('bad', 'Bad', raw.result)}
-      </select>
-    </div>
-    <div class="field">
-      <label for="f-sort-by">Sort by</label>
-      <select id="f-sort-by" name="sort_by">
-        ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}${option('score', 'Score', raw.sort_by)}
-      </select>
-    </div>
-    <div class="field">
-      <label for="f-sort">Order</label>
-      <select id="f-sort" name="sort">
-        ${option('desc', 'Descending', raw.sort ?? 'desc')}${option('asc', 'Ascending', raw.sort)}
-      </select>
-    </div>
-    <div class="field">
-      <label for="f-per-page">Per page</label>
-      <select id="f-per-page" name="per_page">
-        ${['10', '25', '50', '100'].map((n) => option(n, n, raw.per_page ?? '10'))}
-      </select>
-    </div>
-    <div class="field field--submit"><button type="submit" class="button">Apply</button></div>
-  </form>`;
+  return html`<form method="get" action="/dashboard" class="filters" role="search" aria-label="Filter reports">
+  <div class="field field--grow">
+    <label for="f-search">Search URLs</label>
+    <input id="f-search" name="search" type="search" value="${raw.search ?? ''}">
+  </div>
+  <div class="field">
+    <label for="f-project">Project</label>
+    <select id="f-project" name="project">
+      ${option('', 'All projects', raw.project ?? '')}
+      ${projects.map((p) => option(p, p, raw.project))}
+      ${raw.project && !projects.includes(raw.project) ? option(raw.project, raw.project, raw.project) : ''}
+    </select>
+  </div>
+  <div class="field">
+    <label for="f-result">Result</label>
+    <select id="f-result" name="result">
+      ${option('', 'Any result', raw.result ?? '')}${option('good', 'Good', raw.result)}${option('decent', 'Decent', raw.result)}${option('bad', 'Bad', raw.result)}
+    </select>
+  </div>
+  <div class="field">
+    <label for="f-sort-by">Sort by</label>
+    <select id="f-sort-by" name="sort_by">
+      ${option('id', 'Created', raw.sort_by ?? 'id')}${option('generated_at', 'Generated', raw.sort_by)}${option('url', 'URL', raw.sort_by)}${option('result', 'Result', raw.sort_by)}${option('score', 'Score', raw.sort_by)}
+    </select>
+  </div>
+  <div class="field">
+    <label for="f-sort">Order</label>
+    <select id="f-sort" name="sort">${option('desc', 'Descending', raw.sort ?? 'desc')}${option('asc', 'Ascending', raw.sort)}</select>
+  </div>
+  <div class="field">
+    <label for="f-per-page">Per page</label>
+    <select id="f-per-page" name="per_page">${['10', '25', '50', '100'].map((n) => option(n, n, raw.per_page ?? '10'))}</select>
+  </div>
+  <div class="field field--submit"><button type="submit" class="button">Apply</button></div>
+</form>`;
 }
 
 /** The row's schedule mark: how often, and the next run (the report page's section sets it). */
 function scheduleMark(id: number, s: Schedule | undefined): SafeHtml | '' {
   if (!s) return '';
-  return html` ·
-    <a class="schedule-mark" href="/reports/${id}#schedule"
-      >Scheduled: ${describeSchedule(s)}, next ${formatDate(s.nextRunAt)}</a
-    >`;
+  return html` · <a class="schedule-mark" href="/reports/${id}#schedule">Scheduled: ${describeSchedule(s)}, next ${formatDate(s.nextRunAt)}</a>`;
 }
 
 function reportRow(
@@ -220,61 +174,41 @@ function reportRow(
 ): SafeHtml {
   const pwId = `pw-${r.id}`;
   return html`<li class="report-row" id="report-${r.id}">
-    <div class="report-row__score band-${r.result}">
-      <span class="report-row__n">${r.score}</span>${resultBadge(r.result)}${trendArrow(trend)}
-    </div>
-    <div class="report-row__main">
-      <a class="report-row__url" href="/reports/${r.id}">${r.url}</a>
-      <p class="report-row__meta">
-        #${r.id} · ${r.project} · ${formatDate(r.generatedAt)} ·
-        <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span
-        >${scheduleMark(r.id, schedule)}
-      </p>
-    </div>
-    <div class="report-row__actions">
-      <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        <input type="hidden" name="back" value="${back}" />
-        <button type="submit" class="button button--small">
-          Re-run<span class="visually-hidden"> report ${r.id}</span>
-        </button>
-        <p class="busy" aria-live="polite" hidden></p>
+  <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}${trendArrow(trend)}</div>
+  <div class="report-row__main">
+    <a class="report-row__url" href="/reports/${r.id}">${r.url}</a>
+    <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span>${scheduleMark(r.id, schedule)}</p>
+  </div>
+  <div class="report-row__actions">
+    <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="back" value="${back}">
+      <button type="submit" class="button button--small">Re-run<span class="visually-hidden"> report ${r.id}</span></button>
+      <p class="busy" aria-live="polite" hidden></p>
+    </form>
+    <details class="settings">
+      <summary class="button button--small">Privacy<span class="visually-hidden"> of report ${r.id}</span></summary>
+      <form method="post" action="/dashboard/reports/${r.id}/privacy" class="settings__form">
+        <input type="hidden" name="_csrf" value="${csrf}">
+        <input type="hidden" name="back" value="${back}">
+        <div class="field">
+          <label for="privacy-${r.id}">Who can see it</label>
+          <select id="privacy-${r.id}" name="privacy">${privacyOptions(String(r.privacy))}</select>
+        </div>
+        <div class="field">
+          <label for="${pwId}">${r.hasPassword ? 'New password (leave empty to keep it)' : 'Password (for Password)'}</label>
+          <input id="${pwId}" name="password" type="password" maxlength="128" autocomplete="new-password">
+        </div>
+        <button type="submit" class="button button--small button--primary">Save</button>
       </form>
-      <details class="settings">
-        <summary class="button button--small">
-          Privacy<span class="visually-hidden"> of report ${r.id}</span>
-        </summary>
-        <form method="post" action="/dashboard/reports/${r.id}/privacy" class="settings__form">
-          <input type="hidden" name="_csrf" value="${csrf}" />
-          <input type="hidden" name="back" value="${back}" />
-          <div class="field">
-            <label for="privacy-${r.id}">Who can see it</label>
-            <select id="privacy-${r.id}" name="privacy">
-              ${privacyOptions(String(r.privacy))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="${pwId}"
-              >${r.hasPassword ? 'New password (leave empty to keep it)' : 'Password (for Password)'}</label
-            >
-            <input id="${pwId}" name="password" type="password" maxlength="128" autocomplete="new-password" />
-          </div>
-          <button type="submit" class="button button--small button--primary">Save</button>
-        </form>
-      </details>
-      <form
-        method="post"
-        action="/dashboard/reports/${r.id}/delete"
-        data-confirm="Delete this report? This cannot be undone."
-      >
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        <input type="hidden" name="back" value="${back}" />
-        <button type="submit" class="button button--small button--danger">
-          Delete<span class="visually-hidden"> report ${r.id}</span>
-        </button>
-      </form>
-    </div>
-  </li>`;
+    </details>
+    <form method="post" action="/dashboard/reports/${r.id}/delete" data-confirm="Delete this report? This cannot be undone.">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="back" value="${back}">
+      <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> report ${r.id}</span></button>
+    </form>
+  </div>
+</li>`;
 }
 
 export interface DashboardData {
@@ -311,29 +245,27 @@ export function dashboardView(d: DashboardData): SafeHtml {
   if (!d.list) {
     listBody = html`<p class="empty"><a href="/dashboard">Show all reports</a></p>`;
   } else if (d.list.items.length === 0) {
-    listBody = html`<p class="empty">
-      ${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}
-    </p>`;
+    listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
   } else {
-    listBody = html`<ul class="report-list">
-      ${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id)))}
-    </ul>`;
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id)))}</ul>`;
   }
   const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
   return html`<div class="page-head">
-      <h1>Your reports</h1>
-      <p class="muted">Signed in as <strong>${d.userName}</strong></p>
-    </div>
-    ${flashView(d.flash)} ${createForm(d.csrf, d.create)}
-    <section class="card" aria-labelledby="reports-title">
-      <div class="card__head">
-        <h2 id="reports-title">Reports</h2>
-        ${d.list ? html`<p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.total}`}</p>` : ''}
-        ${d.list && d.list.total > 0 ? html`<a class="button button--small" href="${csvHref(d.raw)}" download>Download CSV<span class="visually-hidden"> of every report${filtered ? ' matching these filters' : ''}</span></a>` : ''}
-      </div>
-      ${filters(d.raw, d.projects)} ${listBody}
-      ${d.list ? pager('/dashboard', d.raw, page, lastPage, 'Report pages') : ''}
-    </section>`;
+  <h1>Your reports</h1>
+  <p class="muted">Signed in as <strong>${d.userName}</strong></p>
+</div>
+${flashView(d.flash)}
+${createForm(d.csrf, d.create)}
+<section class="card" aria-labelledby="reports-title">
+  <div class="card__head">
+    <h2 id="reports-title">Reports</h2>
+    ${d.list ? html`<p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.total}`}</p>` : ''}
+    ${d.list && d.list.total > 0 ? html`<a class="button button--small" href="${csvHref(d.raw)}" download>Download CSV<span class="visually-hidden"> of every report${filtered ? ' matching these filters' : ''}</span></a>` : ''}
+  </div>
+  ${filters(d.raw, d.projects)}
+  ${listBody}
+  ${d.list ? pager('/dashboard', d.raw, page, lastPage, 'Report pages') : ''}
+</section>`;
 }
 
 export interface ProjectsData {
@@ -348,33 +280,17 @@ export interface ProjectsData {
 
 /** A project's statistics: average and worst score, results by band, last audit. */
 function projectStatsView(p: ProjectSummary, s: ProjectStats | undefined): SafeHtml {
-  if (!s)
-    return html`<p class="report-row__meta">${p.reportsCount} report${p.reportsCount === 1 ? '' : 's'}</p>`;
+  if (!s) return html`<p class="report-row__meta">${p.reportsCount} report${p.reportsCount === 1 ? '' : 's'}</p>`;
   const bands = (['good', 'decent', 'bad'] as const).map(
-    (b) =>
-      html`<li class="band-count">${resultBadge(b)}<span class="band-count__n">${s.bands[b]}</span></li>`,
+    (b) => html`<li class="band-count">${resultBadge(b)}<span class="band-count__n">${s.bands[b]}</span></li>`,
   );
   return html`<dl class="project-stats">
-      <div>
-        <dt>Reports</dt>
-        <dd>${s.reports}</dd>
-      </div>
-      <div>
-        <dt>Average score</dt>
-        <dd>${s.averageScore}</dd>
-      </div>
-      <div>
-        <dt>Worst score</dt>
-        <dd>${s.worstScore}</dd>
-      </div>
-      <div>
-        <dt>Last audit</dt>
-        <dd><time datetime="${s.lastAuditAt}">${formatDate(s.lastAuditAt)}</time></dd>
-      </div>
-    </dl>
-    <ul class="band-counts" aria-label="Reports by result">
-      ${bands}
-    </ul>`;
+  <div><dt>Reports</dt><dd>${s.reports}</dd></div>
+  <div><dt>Average score</dt><dd>${s.averageScore}</dd></div>
+  <div><dt>Worst score</dt><dd>${s.worstScore}</dd></div>
+  <div><dt>Last audit</dt><dd><time datetime="${s.lastAuditAt}">${formatDate(s.lastAuditAt)}</time></dd></div>
+</dl>
+<ul class="band-counts" aria-label="Reports by result">${bands}</ul>`;
 }
 
 export function projectsView(d: ProjectsData): SafeHtml {
@@ -382,75 +298,34 @@ export function projectsView(d: ProjectsData): SafeHtml {
   const page = d.query?.page ?? 1;
   const lastPage = d.list ? Math.max(1, Math.ceil(d.list.total / perPage)) : 1;
   const rows = d.list?.items ?? [];
-  return html`<div class="page-head">
-      <h1>Your projects</h1>
-      <p class="muted">A project holds the reports of one site.</p>
-    </div>
-    ${flashView(d.flash)}
-    <section class="card" aria-labelledby="projects-title">
-      <h2 id="projects-title" class="visually-hidden">Projects</h2>
-      <form
-        method="get"
-        action="/dashboard/projects"
-        class="filters"
-        role="search"
-        aria-label="Filter projects"
-      >
-        <div class="field field--grow">
-          <label for="p-search">Search projects</label
-          ><input id="p-search" name="search" type="search" value="${d.raw.search ?? ''}" />
-        </div>
-        <div class="field">
-          <label for="p-sort-by">Sort by</label
-          ><select id="p-sort-by" name="sort_by">
-            ${option('created_at', 'Created', d.raw.sort_by ?? 'created_at')}${option('project', 'Name', d.raw.sort_by)}
-          </select>
-        </div>
-        <div class="field">
-          <label for="p-sort">Order</label
-          ><select id="p-sort" name="sort">
-            ${option('desc', 'Descending', d.raw.sort ?? 'desc')}${option('asc', 'Ascending', d.raw.sort)}
-          </select>
-        </div>
-        <div class="field">
-          <label for="p-per-page">Per page</label
-          ><select id="p-per-page" name="per_page">
-            ${['10', '25', '50', '100'].map((n) => option(n, n, d.raw.per_page ?? '10'))}
-          </select>
-        </div>
-        <div class="field field--submit"><button type="submit" class="button">Apply</button></div>
-      </form>
-      ${
-        rows.length === 0
-          ? html`<p class="empty">${d.list ? 'No projects.' : ''}</p>`
-          : html`<ul class="project-list">
-              ${rows.map(
-                (p) =>
-                  html`<li class="project-row">
-                    <div class="project-row__main">
-                      <a href="/dashboard?project=${encodeURIComponent(p.project)}" class="project-row__name"
-                        >${p.project}</a
-                      >
-                      ${projectStatsView(p, d.stats?.get(p.project))}
-                      <p class="report-row__meta">
-                        <a href="/dashboard?project=${encodeURIComponent(p.project)}">Open its reports</a> ·
-                        since ${formatDate(p.createdAt)}
-                      </p>
-                    </div>
-                    <form
-                      method="post"
-                      action="/dashboard/projects/${encodeURIComponent(p.project)}/delete"
-                      data-confirm="Delete the project ${p.project} and all its reports?"
-                    >
-                      <input type="hidden" name="_csrf" value="${d.csrf}" />
-                      <button type="submit" class="button button--small button--danger">
-                        Delete<span class="visually-hidden"> project ${p.project}</span>
-                      </button>
-                    </form>
-                  </li>`,
-              )}
-            </ul>`
-      }
-      ${d.list ? pager('/dashboard/projects', d.raw, page, lastPage, 'Project pages') : ''}
-    </section>`;
+  return html`<div class="page-head"><h1>Your projects</h1><p class="muted">A project holds the reports of one site.</p></div>
+${flashView(d.flash)}
+<section class="card" aria-labelledby="projects-title">
+  <h2 id="projects-title" class="visually-hidden">Projects</h2>
+  <form method="get" action="/dashboard/projects" class="filters" role="search" aria-label="Filter projects">
+    <div class="field field--grow"><label for="p-search">Search projects</label><input id="p-search" name="search" type="search" value="${d.raw.search ?? ''}"></div>
+    <div class="field"><label for="p-sort-by">Sort by</label><select id="p-sort-by" name="sort_by">${option('created_at', 'Created', d.raw.sort_by ?? 'created_at')}${option('project', 'Name', d.raw.sort_by)}</select></div>
+    <div class="field"><label for="p-sort">Order</label><select id="p-sort" name="sort">${option('desc', 'Descending', d.raw.sort ?? 'desc')}${option('asc', 'Ascending', d.raw.sort)}</select></div>
+    <div class="field"><label for="p-per-page">Per page</label><select id="p-per-page" name="per_page">${['10', '25', '50', '100'].map((n) => option(n, n, d.raw.per_page ?? '10'))}</select></div>
+    <div class="field field--submit"><button type="submit" class="button">Apply</button></div>
+  </form>
+  ${
+    rows.length === 0
+      ? html`<p class="empty">${d.list ? 'No projects.' : ''}</p>`
+      : html`<ul class="project-list">${rows.map(
+          (p) => html`<li class="project-row">
+  <div class="project-row__main">
+    <a href="/dashboard?project=${encodeURIComponent(p.project)}" class="project-row__name">${p.project}</a>
+    ${projectStatsView(p, d.stats?.get(p.project))}
+    <p class="report-row__meta"><a href="/dashboard?project=${encodeURIComponent(p.project)}">Open its reports</a> · since ${formatDate(p.createdAt)}</p>
+  </div>
+  <form method="post" action="/dashboard/projects/${encodeURIComponent(p.project)}/delete" data-confirm="Delete the project ${p.project} and all its reports?">
+    <input type="hidden" name="_csrf" value="${d.csrf}">
+    <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> project ${p.project}</span></button>
+  </form>
+</li>`,
+        )}</ul>`
+  }
+  ${d.list ? pager('/dashboard/projects', d.raw, page, lastPage, 'Project pages') : ''}
+</section>`;
 }
