@@ -10,12 +10,32 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { analyze } from '../../src/analyzer/index.js';
-import { createJobEngine } from '../../src/jobs/index.js';
-import { silentLog } from '../../src/jobs/kind-tools.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
-import { createServices } from '../../src/services/index.js';
-import { createDb, migrate } from '../../src/store/database.js';
+import { distIsCurrent } from '../../scripts/dist-state.mjs';
+import type * as Analyzer from '../../src/analyzer/index.js';
+import type * as Jobs from '../../src/jobs/index.js';
+import type * as KindTools from '../../src/jobs/kind-tools.js';
+import type * as Kinds from '../../src/jobs/kinds/index.js';
+import type * as ServicesModule from '../../src/services/index.js';
+import type * as Database from '../../src/store/database.js';
+
+// the compiled build when it is current (as `npm start` runs it), else the sources through tsx
+const root = distIsCurrent() ? '../../dist' : '../../src';
+const [
+  { analyze },
+  { createJobEngine },
+  { silentLog },
+  { jobKinds },
+  { createServices },
+  { createDb, migrate },
+] = (await Promise.all([
+  import(`${root}/analyzer/index.js`),
+  import(`${root}/jobs/index.js`),
+  import(`${root}/jobs/kind-tools.js`),
+  import(`${root}/jobs/kinds/index.js`),
+  import(`${root}/services/index.js`),
+  import(`${root}/store/database.js`),
+])) as [typeof Analyzer, typeof Jobs, typeof KindTools, typeof Kinds, typeof ServicesModule, typeof Database];
+if (process.env.SITES_SAY_BUILD) console.error(`sites-worker: ${root}`);
 
 const origin = process.env.SITES_ORIGIN!;
 const pages = Number(process.env.SITES_PAGES);
