@@ -180,7 +180,7 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
 
     const failing = o.failOn === 'decent' ? ['decent', 'bad'] : ['bad'];
     const below = pages.filter((p) => p.state === 'done' && p.facts && failing.includes(p.facts.result));
-    if (below.length > 0 && !o.json)
+    if (below.length > 0)
       process.stderr.write(
         `${below.length} page${below.length === 1 ? '' : 's'} ${o.failOn === 'decent' ? 'decent or bad' : 'bad'} (--fail-on ${o.failOn}): exit 1\n`,
       );
