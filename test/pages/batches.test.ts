@@ -6,23 +6,19 @@
 // SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
-import { silentLog } from '../../src/jobs/kind-tools.js';
-import type { Queue } from '../../src/jobs/types.js';
-import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.js';
+import { describeEachDialect, type TestApp } from '../helpers/app.js';
 import { Browser } from '../helpers/browser.js';
 import { parseCsv } from '../helpers/csv.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { waitFor } from '../helpers/queues.js';
 import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
+import { startBatchApp, type BatchApp } from './batch-harness.js';
 
 const TERMINAL = ['done', 'cancelled', 'failed'];
 
 describeEachDialect('batch pages', (dialect) => {
+  let app: BatchApp;
   let t: TestApp;
-  let engine: JobEngine;
-  let workers: Workers;
   let site: FixtureSite;
   let slow: FixtureSite;
   let alice: TestUser;
@@ -31,25 +27,8 @@ describeEachDialect('batch pages', (dialect) => {
   let token: string;
 
   before(async () => {
-    // the services enqueue on the engine's queue, made after the app (it needs the database)
-    const holder: { q?: Queue } = {};
-    const lazy: Queue = {
-      engine: 'embedded',
-      enqueue: (...a) => holder.q!.enqueue(...a),
-      counts: () => holder.q!.counts(),
-      close: async () => {},
-    };
-    t = await buildTestApp(dialect, {
-      queue: lazy,
-      logLevel: 'silent',
-      config: { crawlDelayMs: 0, crawlConcurrency: 2, batchMaxPages: 500 },
-    });
-    engine = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: 100 },
-      { db: t.database.db, kinds: jobKinds },
-    );
-    holder.q = engine.queue;
-    workers = engine.startWorkers({ deps: { services: t.services, queue: engine.queue, log: silentLog } });
+    app = await startBatchApp(dialect, { batchMaxPages: 500 });
+    t = app.t;
     site = await startFixtureSite({ pages: 20, crawlDelay: null });
     slow = await startFixtureSite({ pages: 40, crawlDelay: null, latencyMs: 400, plain: true });
     alice = await buildUser(t.services, 'alice');
@@ -59,9 +38,7 @@ describeEachDialect('batch pages', (dialect) => {
     token = await b.csrf('/dashboard/batches');
   });
   after(async () => {
-    await workers?.stop();
-    await engine?.close();
-    await t?.close();
+    await app?.close();
     await site?.close();
     await slow?.close();
   });
