@@ -3,7 +3,8 @@
 //
 // Exit codes: 0 after a graceful shutdown (SIGTERM/SIGINT); 78 (EX_CONFIG) when the
 // configuration is invalid (the message names the variable); 1 when the service cannot start
-// (database or Redis unreachable, migration failed, port in use) or a shutdown step failed.
+// (database or Redis unreachable, migration failed, port in use) or a shutdown step failed;
+// 143/130 when SIGTERM/SIGINT comes before the port is open (the start is abandoned).
 import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { JobEngine, Workers } from './jobs/index.js';
@@ -68,6 +69,20 @@ async function main(): Promise<void> {
   // the job engine logs through the app's logger once the app exists
   const jobLog = forwardingLog();
 
+  // Signals: before the port is open, one stops the start at once (nothing is acknowledged yet);
+  // from the "listening" line on, the service shuts down gracefully — a signal that comes while
+  // the workers are still starting waits for them. The handlers are in place before anything is
+  // written that a supervisor may wait for.
+  let listening = false;
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!listening) process.exit(signal === 'SIGINT' ? 130 : 143);
+    void started.then(() => shutdown(signal));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
   try {
     database = createDb(config.databaseUrl);
     await migrate(database.db);
@@ -92,6 +107,7 @@ async function main(): Promise<void> {
     });
     jobLog.target = app.log.child({ component: 'jobs' });
     await app.listen({ port: config.port, host: config.host });
+    listening = true;
 
     if (config.worker) {
       workers = engine.startWorkers({
@@ -103,6 +119,7 @@ async function main(): Promise<void> {
     }
 
     if (firstKey !== null) process.stdout.write(firstKeyBlock(firstKey, config.publicUrl));
+    markStarted();
   } catch (err) {
     process.stderr.write(`pagegrade: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
     await app?.close().catch(() => {});
@@ -159,8 +176,6 @@ async function main(): Promise<void> {
     app!.log.info('stopped');
     process.exit(code);
   };
-  process.on('SIGTERM', (s) => void shutdown(s));
-  process.on('SIGINT', (s) => void shutdown(s));
 }
 
 await main();

@@ -50,6 +50,14 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
     await database?.close().catch(() => {});
     throw err;
   }
+  // the workers' timers do not hold the process open (they are unref'd): this does, until a signal.
+  // The handlers are in place before "workers started" is written: whoever waits for that line
+  // may signal at once.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
   log.info(
     {
       engine: engineName(config),
@@ -58,12 +66,7 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
     'workers started',
   );
 
-  // the workers' timers do not hold the process open (they are unref'd): this does, until a signal
-  const keepAlive = setInterval(() => {}, 1 << 30);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', resolve);
-    process.once('SIGINT', resolve);
-  });
+  const signal = await signalled;
   // a second signal stops at once
   const hard = () => process.exit(1);
   process.once('SIGTERM', hard);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { freePort } from '../scale/helpers.js';
+import { serverArgs } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -25,7 +26,7 @@ function start(env: Record<string, string>): Proc {
       ([k]) => !/^(PORT|HOST|DATABASE_URL|REDIS_URL|LOG_LEVEL)$|^PAGEGRADE_/.test(k),
     ),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     env: { ...clean, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

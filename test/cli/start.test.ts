@@ -25,7 +25,12 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** The modules a command loaded (URLs), from the recorder preload. */
 async function modulesOf(args: string[], env: Record<string, string>, name: string) {
   const log = join(dir, `${name}.modules`);
-  const r = await run(args, { ...env, PAGEGRADE_MODULE_LOG: log }, { nodeArgs: ['--import', recorder] });
+  // the sources, so the recorder sees src/ paths whether or not dist/ is current
+  const r = await run(
+    args,
+    { ...env, PAGEGRADE_FROM_SOURCE: '1', PAGEGRADE_MODULE_LOG: log },
+    { nodeArgs: ['--import', recorder] },
+  );
   const loaded = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
   return { r, loaded };
 }

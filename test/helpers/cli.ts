@@ -1,7 +1,11 @@
-// Runs the `pagegrade` command as a real process (from the sources, through tsx).
+// Runs the `pagegrade` command as a real process, as a user runs it: the compiled dist/ when it
+// is a current build of src/ (as after `npm ci`, which builds it — so CI spawns plain node),
+// else the sources through tsx (bin/pagegrade.js decides; PAGEGRADE_FROM_SOURCE=1 in `env`
+// forces the sources).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+const { distIsCurrent } = (await import('../../scripts/dist-state.mjs')) as { distIsCurrent(): boolean };
 const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
 
 export interface CliRun {
@@ -18,7 +22,7 @@ export function runCli(
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
-      env: { ...process.env, PAGEGRADE_FROM_SOURCE: '1', ...env },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -28,4 +32,13 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * node's arguments to run the service (`npm start`'s entry): the compiled dist/server.js when
+ * dist/ is a current build of src/ (as after `npm ci`), else src/server.ts through tsx. Run
+ * with the repository root as the working directory.
+ */
+export function serverArgs(): string[] {
+  return distIsCurrent() ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { runCli } from '../helpers/cli.js';
+import { runCli, serverArgs } from '../helpers/cli.js';
 import { openTestDb, sqliteDialect } from '../helpers/db.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +16,7 @@ describe('pagegrade worker / jobs [sqlite]', () => {
     const t = await openTestDb(sqliteDialect);
     try {
       const child = spawn(process.execPath, [bin, 'worker'], {
-        env: { ...process.env, PAGEGRADE_FROM_SOURCE: '1', DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'info' },
+        env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -108,7 +108,7 @@ describe('pagegrade worker / jobs [sqlite]', () => {
     async () => {
       const t = await openTestDb(sqliteDialect);
       try {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        const child = spawn(process.execPath, serverArgs(), {
           cwd: ROOT,
           env: {
             PATH: process.env.PATH ?? '',

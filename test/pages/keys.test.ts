@@ -44,7 +44,13 @@ describeEachDialect('API keys page', (dialect) => {
       expires: 'never',
     });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="key-scope-error">The scope must be one of: read, write\./);
+    // in the form's words, once, next to its field
+    assert.match(res.body, /id="key-scope-error">Choose Write or Read\.</);
+    assert.doesNotMatch(res.body, /alert--error|The scope must/);
+    res = await b.post('/dashboard/keys', { _csrf: token, scope: 'read', projects: 'not a host!', expires: 'never' });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="key-projects-error">List up to 100 host names separated by commas/);
+    assert.doesNotMatch(res.body, /alert--error/);
 
     res = await b.post('/dashboard/keys', {
       _csrf: token,

@@ -453,11 +453,23 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
       privacy: '0',
     });
     assert.equal(bad.statusCode, 422);
-    assert.match(bad.body, /alert--error/);
-    assert.match(bad.body, /class="field__error" id="create-url-error">[^<]+</);
+    // the error appears once, next to its field (no alert repeating it)
+    assert.doesNotMatch(bad.body, /alert--error/);
+    const urlError = /class="field__error" id="create-url-error">([^<]+)</.exec(bad.body)![1]!;
+    assert.equal(bad.body.split(urlError).length - 1, 1, urlError);
+    assert.match(bad.body, /id="create-url"[^>]*aria-invalid="true"/);
+    // in the form's words, not the API's
     const badScheme = await b.post('/dashboard/reports', { _csrf: token, url: 'ftp://x', privacy: '0' });
     assert.equal(badScheme.statusCode, 422);
-    assert.ok(badScheme.body.includes('The url must be an http or https URL.'));
+    assert.ok(
+      badScheme.body.includes(
+        'id="create-url-error">Enter a full web address that starts with http:// or https://.<',
+      ),
+      badScheme.body,
+    );
+    assert.ok(!badScheme.body.includes('The url must'));
+    const hint = await b.post('/dashboard/reports', { _csrf: token, url: 'example.com', privacy: '0' });
+    assert.ok(hint.body.includes('— did you mean https://example.com/?'), hint.body);
     const noPw = await b.post('/dashboard/reports', {
       _csrf: token,
       url: `${h.site('one')}/`,
@@ -465,7 +477,11 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
       password: '',
     });
     assert.equal(noPw.statusCode, 422);
-    assert.ok(noPw.body.includes('create-password-error'));
+    assert.ok(noPw.body.includes('id="create-password-error">Choose a password for a password-protected report.<'));
+    assert.equal(noPw.body.split('Choose a password for a password-protected report.').length - 1, 1);
+    assert.ok(!noPw.body.includes('privacy is 2'));
+    // the choice made is kept
+    assert.match(noPw.body, /<option value="2" selected>/);
 
     const created = await b.post('/dashboard/reports', {
       _csrf: token,
@@ -504,13 +520,31 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
     assert.equal(rerun.headers.location, '/dashboard?project=one.test&done=rerun');
     assert.notEqual((await h.services.reports.get(h.alice.id, id)).generatedAt, before);
 
-    // privacy: password without one is refused, with one it is set
+    // privacy: password without one is refused — the list comes back as it was sent from (no
+    // row moves), the row's panel stays open with Password chosen and the error next to the
+    // password field, once; with a password it is set
+    const from = '/dashboard?sort_by=url&sort=desc';
+    const listed = await b.get(from);
+    const order = (body: string) => [...body.matchAll(/<li class="report-row" id="report-(\d+)"/g)].map((m) => m[1]);
     const noPass = await b.post(`/dashboard/reports/${id}/privacy`, {
       _csrf: token,
       privacy: '2',
       password: '',
+      back: from,
     });
     assert.equal(noPass.statusCode, 422);
+    assert.deepEqual(order(noPass.body), order(listed.body));
+    assert.match(noPass.body, /<option value="url" selected>/);
+    const row = noPass.body.slice(noPass.body.indexOf(`id="report-${id}"`));
+    const panel = row.slice(row.indexOf('<details'), row.indexOf('</details>'));
+    assert.match(panel, /^<details class="settings" open>/);
+    assert.match(panel, /<select id="privacy-\d+" name="privacy">[^]*<option value="2" selected>/);
+    assert.match(panel, /id="pw-\d+-error">Choose a password for a password-protected report.</);
+    assert.match(panel, /name="password"[^>]*aria-invalid="true"/);
+    assert.equal(noPass.body.split('Choose a password for a password-protected report.').length - 1, 1);
+    assert.doesNotMatch(noPass.body, /alert--error/);
+    // the other rows' panels stay closed
+    assert.equal((noPass.body.match(/<details class="settings" open>/g) ?? []).length, 1);
     const setPw = await b.post(`/dashboard/reports/${id}/privacy`, {
       _csrf: token,
       privacy: '2',

@@ -1,12 +1,13 @@
 // Helpers for the scale-out tests: a fresh PostgreSQL database per test file (dropped after),
 // a Redis key prefix per run, free ports, and real service processes started with
-// `node --import tsx src/server.ts` and stopped with SIGTERM.
+// the service (dist/server.js when current, else src/server.ts through tsx) and stopped with SIGTERM.
 //
 // PostgreSQL and Redis are found by test/helpers/services.ts (the one place; re-exported here
 // for the scale tests).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { serverArgs } from '../helpers/cli.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -48,13 +49,13 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `node --import tsx src/server.ts` with `env` (on top of a minimal environment: PATH,
+ * Starts the service (helpers/cli.ts serverArgs) with `env` (on top of a minimal environment: PATH,
  * HOME), on a free port of 127.0.0.1, and waits until GET /healthz answers 200.
  */
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -13,7 +13,7 @@ function run(env: Record<string, string>): Promise<{ code: number | null; out: s
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/pagegrade.js', 'migrate'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PAGEGRADE_FROM_SOURCE: '1', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,4 +1,4 @@
-// Two real service processes (node --import tsx src/server.ts) on different ports, sharing
+// Two real service processes (the service, `serverArgs()`) on different ports, sharing
 // one fresh PostgreSQL database and one Redis (a random key prefix): they start together on
 // the empty database (migrations under the advisory lock, one bootstrap user), a report
 // stored through one is listed, updated and deleted through the other, the per-key rate

@@ -1,4 +1,4 @@
-// Schedules across real service processes (`node --import tsx src/server.ts` with its workers
+// Schedules across real service processes (the service, `serverArgs()`, with its workers
 // and the scheduler, a 200 ms tick), a fixture site on 127.0.0.1 that counts the requests per
 // page (PAGEGRADE_ALLOW_PRIVATE_HOSTS=1: not a guard test).
 // - two processes on PostgreSQL + Redis (BullMQ): each scheduled run executes exactly once;

@@ -1,4 +1,4 @@
-// Webhooks across real service processes (`node --import tsx src/server.ts`, with its job
+// Webhooks across real service processes (the service, `serverArgs()`, with its job
 // workers), a fixture site and a receiver on 127.0.0.1 (PAGEGRADE_ALLOW_PRIVATE_HOSTS=1: these
 // tests are not about the address guard).
 // - kill -9 of the service while deliveries are queued and in flight: after a restart every

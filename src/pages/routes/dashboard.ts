@@ -9,6 +9,7 @@ import {
   type ListReportsQuery,
 } from '../../services/list-query.js';
 import { fieldErrors } from '../../web/field-errors.js';
+import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import {
   ListReportsQuery as ListReportsSchema,
@@ -27,7 +28,13 @@ import {
   type PageContext,
   type SignedIn,
 } from '../context.js';
-import { dashboardView, type CreateFormState, type Flash } from '../views/dashboard.js';
+import {
+  CREATE_FORM_FIELDS,
+  dashboardView,
+  type CreateFormState,
+  type Flash,
+  type RowFormState,
+} from '../views/dashboard.js';
 
 const REPORT_LIST_KEYS = [
   'search',
@@ -55,6 +62,12 @@ export const REPORT_FILTER_LABELS: Record<string, FilterLabels> = {
   search: { label: 'The search', unset: 'every URL' },
 };
 
+/** A privacy as the select's value ('0', '1' or '2'), from a number or a word; '0' otherwise. */
+function privacyChoice(value: string): string {
+  const i = ['public', 'private', 'password'].indexOf(value.toLowerCase());
+  return i >= 0 ? String(i) : /^[012]$/.test(value) ? value : '0';
+}
+
 export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
 
@@ -67,6 +80,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     query: ListReportsQuery | null,
     flash: Flash | null,
     create: CreateFormState,
+    row?: RowFormState,
   ) => {
     const [list, projects] = await Promise.all([
       query ? services.reports.list(v, query) : Promise.resolve(null),
@@ -74,10 +88,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     ]);
     const ids = list?.items.map((r) => r.id) ?? [];
     const [trends, schedules] = list
-      ? await Promise.all([
-          services.reports.trends(v, ids),
-          services.schedules.ofReports(v.userId, ids),
-        ])
+      ? await Promise.all([services.reports.trends(v, ids), services.schedules.ofReports(v.userId, ids)])
       : [undefined, undefined];
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
@@ -97,6 +108,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         projects: projects.items.map((p) => p.project),
         trends,
         schedules,
+        ...(row ? { row } : {}),
       }),
     );
   };
@@ -126,17 +138,42 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     });
   });
 
-  /** Re-renders the dashboard (its first page) with a form's errors. */
-  const dashboardWithErrors = (
+  /** The dashboard list a form was sent from (its `back`): filters, sort and page as they were. */
+  const listOf = (request: FastifyRequest) => {
+    const back = safePath(str(bodyOf(request).back), '/dashboard', '/dashboard');
+    const read = readFilters<ListReportsParams>(
+      ListReportsSchema,
+      new URL(back, 'http://x').searchParams,
+      REPORT_LIST_KEYS,
+      REPORT_FILTER_LABELS,
+    );
+    return { raw: read.raw, query: reportsQueryFrom(read.params) };
+  };
+
+  /**
+   * Re-renders the dashboard with the create form's errors, in the form's words, each next to
+   * its field; the alert says only what has no field on the form.
+   */
+  const createWithErrors = (
     request: FastifyRequest,
     reply: FastifyReply,
     v: SignedIn,
     errors: Record<string, string[]>,
     create: CreateFormState,
-    prefix = '',
   ) => {
-    const text = `${prefix}${Object.values(errors).flat().join(' ')}`;
-    return renderDashboard(request, reply, v, 422, {}, {}, { kind: 'error', text }, create);
+    create.errors = formErrors(REPORT_FORM, errors);
+    const rest = unplacedErrors(create.errors, CREATE_FORM_FIELDS);
+    const { raw, query } = listOf(request);
+    return renderDashboard(
+      request,
+      reply,
+      v,
+      422,
+      raw,
+      query,
+      rest ? { kind: 'error', text: rest } : null,
+      create,
+    );
   };
 
   app.post<{ Body: StoreReportBody }>(
@@ -148,8 +185,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       const body = bodyOf(request);
       const form: CreateFormState = { url: str(body.url), privacy: String(body.privacy ?? '0'), errors: {} };
       if (request.validationError) {
-        form.errors = fieldErrors(request.validationError.validation);
-        return dashboardWithErrors(request, reply, v, form.errors, form);
+        return createWithErrors(request, reply, v, fieldErrors(request.validationError.validation), form);
       }
       try {
         // The service (like the API) ignores a password unless privacy is 2; on the dashboard a
@@ -178,8 +214,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         return reply.redirect(`/reports/${report.id}`, 303);
       } catch (err) {
         if (err instanceof AppError && err.status === 422 && err.fields) {
-          form.errors = err.fields;
-          return dashboardWithErrors(request, reply, v, err.fields, form);
+          return createWithErrors(request, reply, v, err.fields, form);
         }
         throw err;
       }
@@ -193,11 +228,20 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     return safePath(back, '/dashboard', '/dashboard');
   };
 
-  /** A POST acting on one of the viewer's reports, then back to the dashboard with a notice. */
+  /**
+   * A POST acting on one of the viewer's reports, then back to where it was sent from with a
+   * notice. When the action is refused (422), the dashboard list it came from is shown again as
+   * it was (filters, sort, page: no row moves); with `panel`, the row's panel stays open with the
+   * choices made and each error next to its field, else the alert says what went wrong.
+   */
   const reportAction = <B>(
     path: string,
     schema: object | null,
     act: (v: SignedIn, id: number, body: Partial<B>) => Promise<keyof typeof NOTICES>,
+    panel?: {
+      fields: readonly string[];
+      state: (body: Record<string, unknown>) => Omit<RowFormState, 'id' | 'errors'>;
+    },
   ) =>
     app.post<{ Params: { id: number }; Body: Partial<B> }>(
       path,
@@ -205,21 +249,25 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       async (request, reply) => {
         const v = await ctx.requireViewer(request, reply);
         if (!v) return reply;
-        const validation = request.validationError?.validation;
         if (request.validationError && request.validationError.validationContext === 'params')
           return ctx.notFoundPage(request, reply);
         const id = request.params.id;
-        const empty = { url: '', privacy: '0', errors: {} };
-        if (validation)
-          return dashboardWithErrors(request, reply, v, fieldErrors(validation), empty, `Report #${id}: `);
+        const refused = (fields: Record<string, string[]>) => {
+          const errors = formErrors(REPORT_FORM, fields);
+          const { raw, query } = listOf(request);
+          const empty = { url: '', privacy: '0', errors: {} };
+          const rest = unplacedErrors(errors, panel?.fields ?? []);
+          const flash: Flash | null = rest ? { kind: 'error', text: `Report #${id}: ${rest}` } : null;
+          const row = panel ? { id, errors, ...panel.state(bodyOf(request)) } : undefined;
+          return renderDashboard(request, reply, v, 422, raw, query, flash, empty, row);
+        };
+        if (request.validationError) return refused(fieldErrors(request.validationError.validation));
         try {
           const done = await act(v, id, bodyOf(request) as Partial<B>);
           return reply.redirect(withParams(backTo(request, id), { done }), 303);
         } catch (err) {
           if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
-          if (err instanceof AppError && err.status === 422 && err.fields) {
-            return dashboardWithErrors(request, reply, v, err.fields, empty, `Report #${id}: `);
-          }
+          if (err instanceof AppError && err.status === 422 && err.fields) return refused(err.fields);
           throw err;
         }
       },
@@ -230,16 +278,25 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     return 'rerun';
   });
 
-  reportAction<UpdateReportBody>('/dashboard/reports/:id/privacy', UpdateReportBody, async (v, id, body) => {
-    const password = str(body.password);
-    // as in the create form: a typed password means Password
-    const privacy = password !== '' ? 2 : body.privacy === undefined ? undefined : privacyOf(body.privacy);
-    await services.reports.update(v, id, {
-      ...(privacy !== undefined ? { privacy } : {}),
-      ...(password !== '' ? { password } : {}),
-    });
-    return 'privacy';
-  });
+  reportAction<UpdateReportBody>(
+    '/dashboard/reports/:id/privacy',
+    UpdateReportBody,
+    async (v, id, body) => {
+      const password = str(body.password);
+      // as in the create form: a typed password means Password
+      const privacy = password !== '' ? 2 : body.privacy === undefined ? undefined : privacyOf(body.privacy);
+      await services.reports.update(v, id, {
+        ...(privacy !== undefined ? { privacy } : {}),
+        ...(password !== '' ? { password } : {}),
+      });
+      return 'privacy';
+    },
+    {
+      fields: ['privacy', 'password'],
+      // the choice as made: a typed password means Password (the password itself is not sent back)
+      state: (body) => ({ privacy: str(body.password) !== '' ? '2' : privacyChoice(String(body.privacy ?? '')) }),
+    },
+  );
 
   reportAction('/dashboard/reports/:id/delete', null, async (v, id) => {
     await services.reports.delete(v, id);

@@ -1,6 +1,7 @@
 // The API keys page: GET /dashboard/keys (the signed-in user's keys), create one (the answer
 // shows the secret, once) and revoke one (Post/Redirect/Get). The rules are the services'
 // (services.keys.createOwn/revokeOwn: a write key for every project manages keys).
+import { formErrors, KEY_FORM, unplacedErrors } from '../form-words.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
@@ -58,7 +59,8 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       form.errors.expires_at = [
         `The expires must be one of: ${EXPIRY_CHOICES.map((c) => c.value).join(', ')}.`,
       ];
-      return render(request, reply, v, 422, { kind: 'error', text: form.errors.expires_at[0]! }, form);
+      form.errors = formErrors(KEY_FORM, form.errors);
+      return render(request, reply, v, 422, null, form);
     }
     try {
       const created = await services.keys.createOwn(v, {
@@ -80,8 +82,10 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       );
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 422 || !err.fields) throw err;
-      form.errors = err.fields;
-      return render(request, reply, v, 422, { kind: 'error', text: err.message }, form);
+      // each error in the form's words next to its field; the alert only for what has no field
+      form.errors = formErrors(KEY_FORM, err.fields);
+      const rest = unplacedErrors(form.errors, ['scope', 'projects', 'expires_at']);
+      return render(request, reply, v, 422, rest ? { kind: 'error', text: rest } : null, form);
     }
   });
 

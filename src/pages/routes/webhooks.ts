@@ -6,6 +6,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Principal, Webhook, WebhookEvent } from '../../services/types.js';
 import { fieldErrors } from '../../web/field-errors.js';
+import { formErrors, unplacedErrors, WEBHOOK_FORM } from '../form-words.js';
+
+/** The fields the webhook form shows (their errors are shown next to them). */
+const WEBHOOK_FORM_FIELDS = ['url', 'events', 'description'];
 import { CreateWebhookBody, WebhookParams } from '../../web/webhook-requests.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import type { Flash } from '../views/dashboard.js';
@@ -76,17 +80,13 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
         description: str(body.description),
         errors: {},
       };
-      if (request.validationError) {
-        form.errors = fieldErrors(request.validationError.validation);
-        return render(
-          request,
-          reply,
-          v,
-          422,
-          { kind: 'error', text: Object.values(form.errors).flat().join(' ') },
-          form,
-        );
-      }
+      // each error in the form's words next to its field; the alert only for what has no field
+      const refused = (fields: Record<string, string[]>) => {
+        form.errors = formErrors(WEBHOOK_FORM, fields);
+        const rest = unplacedErrors(form.errors, WEBHOOK_FORM_FIELDS);
+        return render(request, reply, v, 422, rest ? { kind: 'error', text: rest } : null, form);
+      };
+      if (request.validationError) return refused(fieldErrors(request.validationError.validation));
       try {
         const created = await services.webhooks.create(v, {
           url: form.url,
@@ -104,8 +104,7 @@ export function webhookPageRoutes(app: FastifyInstance, ctx: PageContext): void 
         );
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 422 || !err.fields) throw err;
-        form.errors = err.fields;
-        return render(request, reply, v, 422, { kind: 'error', text: err.message }, form);
+        return refused(err.fields);
       }
     },
   );

@@ -28,6 +28,16 @@ export interface CreateFormState {
   existing?: ReportSummary;
 }
 
+/** The create form's fields: their errors are shown next to them (the alert says the rest). */
+export const CREATE_FORM_FIELDS = ['url', 'privacy', 'password'] as const;
+
+/** A row's privacy panel after a refused change: open, with the choice made and the errors. */
+export interface RowFormState {
+  id: number;
+  privacy: string;
+  errors: Record<string, string[]>;
+}
+
 /** "You already have a report of this URL": re-run it, or create another. */
 function existingOffer(csrf: string, state: CreateFormState): SafeHtml | '' {
   const r = state.existing;
@@ -106,7 +116,8 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
     </div>
     <div class="field">
       <label for="create-privacy">Privacy</label>
-      <select id="create-privacy" name="privacy">${privacyOptions(state.privacy || '0')}</select>
+      <select id="create-privacy" name="privacy"${state.errors.privacy?.length ? html` aria-invalid="true" aria-describedby="create-privacy-error"` : ''}>${privacyOptions(state.privacy || '0')}</select>
+      ${fieldErrors(state.errors, 'privacy', 'create-privacy-error')}
     </div>
     <div class="field">
       <label for="create-password">Password</label>
@@ -171,8 +182,12 @@ function reportRow(
   back: string,
   trend?: ReportTrend,
   schedule?: Schedule,
+  form?: RowFormState,
 ): SafeHtml {
   const pwId = `pw-${r.id}`;
+  const errors = form?.errors ?? {};
+  const invalid = (field: string, id: string) =>
+    errors[field]?.length ? html` aria-invalid="true" aria-describedby="${id}" autofocus` : '';
   return html`<li class="report-row" id="report-${r.id}">
   <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}${trendArrow(trend)}</div>
   <div class="report-row__main">
@@ -186,18 +201,20 @@ function reportRow(
       <button type="submit" class="button button--small">Re-run<span class="visually-hidden"> report ${r.id}</span></button>
       <p class="busy" aria-live="polite" hidden></p>
     </form>
-    <details class="settings">
+    <details class="settings"${form ? ' open' : ''}>
       <summary class="button button--small">Privacy<span class="visually-hidden"> of report ${r.id}</span></summary>
       <form method="post" action="/dashboard/reports/${r.id}/privacy" class="settings__form">
         <input type="hidden" name="_csrf" value="${csrf}">
         <input type="hidden" name="back" value="${back}">
         <div class="field">
           <label for="privacy-${r.id}">Who can see it</label>
-          <select id="privacy-${r.id}" name="privacy">${privacyOptions(String(r.privacy))}</select>
+          <select id="privacy-${r.id}" name="privacy"${invalid('privacy', `privacy-${r.id}-error`)}>${privacyOptions(form?.privacy ?? String(r.privacy))}</select>
+          ${fieldErrors(errors, 'privacy', `privacy-${r.id}-error`)}
         </div>
         <div class="field">
           <label for="${pwId}">${r.hasPassword ? 'New password (leave empty to keep it)' : 'Password (for Password)'}</label>
-          <input id="${pwId}" name="password" type="password" maxlength="128" autocomplete="new-password">
+          <input id="${pwId}" name="password" type="password" maxlength="128" autocomplete="new-password"${invalid('password', `${pwId}-error`)}>
+          ${fieldErrors(errors, 'password', `${pwId}-error`)}
         </div>
         <button type="submit" class="button button--small button--primary">Save</button>
       </form>
@@ -228,6 +245,15 @@ export interface DashboardData {
   trends?: Map<number, ReportTrend>;
   /** the listed reports' schedules (services.schedules.ofReports), marked on their rows */
   schedules?: Map<number, Schedule>;
+  /** a row whose privacy change was refused: its panel stays open with the errors */
+  row?: RowFormState;
+}
+
+/** A refused privacy change whose row is not on the list shown: its errors go in an alert. */
+function rowNotListed(d: DashboardData): SafeHtml | '' {
+  const row = d.row;
+  if (!row || d.list?.items.some((r) => r.id === row.id)) return '';
+  return flashView({ kind: 'error', text: `Report #${row.id}: ${Object.values(row.errors).flat().join(' ')}` });
 }
 
 export function dashboardView(d: DashboardData): SafeHtml {
@@ -241,7 +267,7 @@ export function dashboardView(d: DashboardData): SafeHtml {
   } else if (d.list.items.length === 0) {
     listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
   } else {
-    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id)))}</ul>`;
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id), d.row?.id === r.id ? d.row : undefined))}</ul>`;
   }
   const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
   return html`<div class="page-head">
@@ -249,6 +275,7 @@ export function dashboardView(d: DashboardData): SafeHtml {
   <p class="muted">Signed in as <strong>${d.userName}</strong></p>
 </div>
 ${flashView(d.flash)}
+${rowNotListed(d)}
 ${createForm(d.csrf, d.create)}
 <section class="card" aria-labelledby="reports-title">
   <div class="card__head">

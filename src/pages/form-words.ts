@@ -1,0 +1,130 @@
+// The API's field messages in a form's words. The API names its fields and values ("The
+// password field is required when privacy is 2."); a person filling in a dashboard form reads
+// labels and choices ("Choose a password for a password-protected report."). Each form lists
+// its fields here: a label, and what to say for the messages a person can meet. A message no
+// rule matches keeps its text with the field name replaced by the label; messages that are
+// already written for people (a page that could not be fetched) pass through.
+import type { FieldErrors } from '../errors.js';
+
+type Rule = readonly [RegExp, string | ((m: RegExpExecArray) => string)];
+
+export interface FormField {
+  /** the label as the form shows it, lower-case inside a sentence ("page address") */
+  label: string;
+  /** specific messages, tried in order before the generic ones */
+  rules?: readonly Rule[];
+}
+
+const PASSWORD_RULES: readonly Rule[] = [
+  [
+    /^The password field is required when privacy is 2\.$/,
+    'Choose a password for a password-protected report.',
+  ],
+  [
+    /^The password must not be longer than (\d+) characters\.$/,
+    (m) => `The password can be at most ${m[1]} characters.`,
+  ],
+];
+const PRIVACY_RULES: readonly Rule[] = [
+  [/^The privacy must be one of/, 'Choose who can see the report: Public, Private or Password.'],
+];
+const PAGE_URL_RULES: readonly Rule[] = [
+  [/^The url field is required\.$/, 'Enter the address of the page to audit.'],
+  [
+    /^The url must be an http or https URL(?:; did you mean (.+)\?)?\.?$/,
+    (m) =>
+      `Enter a full web address that starts with http:// or https://${m[1] ? ` — did you mean ${m[1]}?` : '.'}`,
+  ],
+  [
+    /^The url must not be longer than (\d+) characters\.$/,
+    (m) => `The address can be at most ${m[1]} characters.`,
+  ],
+];
+
+/** The report forms: create (dashboard) and the privacy panel of a row. */
+export const REPORT_FORM: Record<string, FormField> = {
+  url: { label: 'page address', rules: PAGE_URL_RULES },
+  privacy: { label: 'privacy', rules: PRIVACY_RULES },
+  password: { label: 'password', rules: PASSWORD_RULES },
+};
+
+export const WEBHOOK_FORM: Record<string, FormField> = {
+  url: {
+    label: 'endpoint URL',
+    rules: [
+      [/^The url field is required\.$/, 'Enter the address that should receive the events.'],
+      [
+        /^The url must be an http or https URL(?:; did you mean (.+)\?)?\.?$/,
+        (m) =>
+          `Enter a full endpoint address that starts with https:// (or http://)${m[1] ? ` — did you mean ${m[1]}?` : '.'}`,
+      ],
+    ],
+  },
+  events: {
+    label: 'events',
+    rules: [
+      [/^The events (field is required|must list at least one)/, 'Choose at least one event to send.'],
+      [/^The events must (be a list|list)/, 'Choose the events from the list.'],
+    ],
+  },
+  description: { label: 'description' },
+};
+
+export const KEY_FORM: Record<string, FormField> = {
+  scope: { label: 'scope', rules: [[/^The scope must be one of/, 'Choose Write or Read.']] },
+  projects: {
+    label: 'projects',
+    rules: [
+      [
+        /^The projects must be 1 to (\d+) host names/,
+        (m) => `List up to ${m[1]} host names separated by commas, such as example.com, blog.example.com.`,
+      ],
+    ],
+  },
+  expires_at: {
+    label: 'expiry',
+    rules: [
+      [/^The expires(_at)? must be one of/, 'Choose when the key expires from the list.'],
+      [/^The expires_at must be a date and time in the future/, 'Choose when the key expires from the list.'],
+    ],
+  },
+};
+
+function generic(field: string, label: string, message: string): string {
+  const required = new RegExp(`^The ${field} field is required\\.$`);
+  if (required.test(message)) return `Enter the ${label}.`;
+  const longer = new RegExp(`^The ${field} must not be longer than (\\d+) characters\\.$`).exec(message);
+  if (longer) return `The ${label} can be at most ${longer[1]} characters.`;
+  return message.replace(new RegExp(`^The ${field}\\b`), `The ${label}`);
+}
+
+/** One message in the form's words. */
+export function inFormWords(form: Record<string, FormField>, field: string, message: string): string {
+  const f = form[field];
+  if (!f) return message;
+  for (const [re, out] of f.rules ?? []) {
+    const m = re.exec(message);
+    if (m) return typeof out === 'string' ? out : out(m);
+  }
+  return generic(field, f.label, message);
+}
+
+/** Every field's messages in the form's words (one per field, as the form shows them). */
+export function formErrors(form: Record<string, FormField>, errors: FieldErrors): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    out[field] = messages.map((m) => inFormWords(form, field, m));
+  }
+  return out;
+}
+
+/**
+ * The errors of fields the form does not show (they have no place next to a field): the
+ * page's alert says those, and only those.
+ */
+export function unplacedErrors(errors: Record<string, string[]>, shown: readonly string[]): string {
+  return Object.entries(errors)
+    .filter(([field]) => !shown.includes(field))
+    .flatMap(([, m]) => m)
+    .join(' ');
+}
