@@ -143,7 +143,7 @@ describe('pagegrade crawl', () => {
       const row = rows.find((x) => x.url === `${site.origin}/list,all`)!;
       assert.equal(row.state, 'done');
       assert.match(row.score!, /^\d+$/);
-      assert.equal(rows.find((x) => x.url.endsWith('/missing'))?.error, 'The page answered HTTP 404.');
+      assert.equal(rows.find((x) => x.url?.endsWith('/missing'))?.error, 'The page answered HTTP 404.');
       // the summary table on stdout
       assert.match(r.stdout, /^Crawl of http:\/\/127\.0\.0\.1:\d+\/: done$/m);
       assert.match(r.stdout, /^Pages: 8 found, 6 audited, 1 failed, 1 skipped/m);

@@ -75,12 +75,17 @@ describeEachDialect('batch pages', (dialect) => {
   test("the form's errors are in its words, beside the field, and the form is refilled", async () => {
     let res = await b.post('/dashboard/batches', { _csrf: token, mode: 'crawl', url: 'ftp://x.test/' });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="batch-url-error">The url must be an http or https URL\./);
+    assert.match(
+      res.body,
+      /id="batch-url-error">Enter a full web address that starts with http:\/\/ or https:\/\/\./,
+    );
+    assert.equal(res.body.split('Enter a full web address').length, 2, 'said once, next to the field');
+    assert.ok(!res.body.includes('class="alert alert--error"'), 'no alert for an error that has a field');
     assert.match(res.body, /id="batch-url"[^>]*value="ftp:\/\/x\.test\/"[^>]*aria-invalid="true"/);
 
     res = await b.post('/dashboard/batches', { _csrf: token, mode: 'list', url: '', urls: '' });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="batch-url-error">Paste at least one URL in the list, or give the site\./);
+    assert.match(res.body, /id="batch-url-error">Paste at least one address in the list, or give the site\./);
 
     res = await b.post('/dashboard/batches', {
       _csrf: token,
@@ -88,7 +93,10 @@ describeEachDialect('batch pages', (dialect) => {
       urls: `${site.origin}/p/1\nnot a url`,
     });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="batch-urls-error">Line 2: each line must be one http or https URL\./);
+    assert.match(
+      res.body,
+      /id="batch-urls-error">Line 2: each line must be one address that starts with http:\/\/ or https:\/\/\./,
+    );
     assert.match(
       res.body,
       /<textarea id="batch-urls"[^>]*>http:\/\/site\.test:\d+\/p\/1\nnot a url<\/textarea>/,
@@ -101,7 +109,7 @@ describeEachDialect('batch pages', (dialect) => {
       max_pages: '501',
     });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="batch-max-pages-error">The max_pages may not be greater than 500\./);
+    assert.match(res.body, /id="batch-max-pages-error">A batch can have at most 500 pages\./);
     res = await b.post('/dashboard/batches', {
       _csrf: token,
       mode: 'crawl',
@@ -109,7 +117,10 @@ describeEachDialect('batch pages', (dialect) => {
       max_pages: 'lots',
     });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="batch-max-pages-error">The max_pages must be a whole number/);
+    assert.match(
+      res.body,
+      /id="batch-max-pages-error">Enter a whole number of pages, 1 or more \(empty: 100\)\./,
+    );
     assert.equal((await t.services.batches.list(alice.id, { page: 1, perPage: 10 })).total, 0);
   });
 

@@ -19,6 +19,7 @@ import {
 import { sendBatchExport, streamProgress } from '../../web/batch-streams.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
+import { BATCH_FORM, formErrors, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
 import type { Flash } from './../views/dashboard.js';
@@ -47,16 +48,21 @@ const LIST_LABELS: Record<string, FilterLabels> = {
   page: { label: 'The page', choices: { '1': 'the first page' } },
 };
 
-/** The fields of the form an error belongs to (`urls.3` is the URLs box). */
-function formErrors(fields: Record<string, string[]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** The fields the batch form shows (their errors are shown next to them). */
+const BATCH_FORM_FIELDS = ['mode', 'url', 'urls', 'max_pages', 'privacy'];
+
+/** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
+function batchFormErrors(fields: Record<string, string[]>): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
   for (const [k, messages] of Object.entries(fields)) {
-    const field = k.startsWith('urls.') ? 'urls' : k;
-    const line = k.startsWith('urls.') ? Number(k.slice(5)) + 1 : null;
-    const said = line === null ? messages : messages.map((m) => `Line ${line}: ${m}`);
-    (out[field] ??= []).push(...said);
+    const line = /^urls\.(\d+)$/.exec(k);
+    if (line)
+      (byField.urls ??= []).push(
+        `Line ${Number(line[1]) + 1}: each line must be one address that starts with http:// or https://.`,
+      );
+    else (byField[k] ??= []).push(...messages);
   }
-  return out;
+  return formErrors(BATCH_FORM, byField);
 }
 
 /** The page's progress event: what its script updates. */
@@ -145,15 +151,16 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         privacy: sent('privacy') || '0',
         errors: {},
       };
+      // each error in the form's words next to its field; the alert only for what has no field
       const fail = (fields: Record<string, string[]>) => {
-        form.errors = formErrors(fields);
-        const text = `The batch was not started: ${Object.values(form.errors).flat().join(' ')}`;
-        return renderList(request, reply, v, 422, { kind: 'error', text }, form);
+        form.errors = batchFormErrors(fields);
+        const rest = unplacedErrors(form.errors, BATCH_FORM_FIELDS);
+        return renderList(request, reply, v, 422, rest ? { kind: 'error', text: rest } : null, form);
       };
       if (request.validationError) {
         const fields = fieldErrors(request.validationError.validation);
         if (form.mode === 'list' && fields.url && !form.urls)
-          fields.url = ['Paste at least one URL in the list, or give the site.'];
+          fields.url = ['Paste at least one address in the list, or give the site.'];
         if (fields.urls) {
           // name the lines that are not URLs (the schema's message names only the field)
           const lines = form.urls
@@ -163,7 +170,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
           const bad = lines.flatMap((l, i) => (/^https?:\/\//i.test(l) && l.length <= 2048 ? [] : [i + 1]));
           if (bad.length > 0)
             fields.urls = [
-              `${bad.length === 1 ? 'Line' : 'Lines'} ${bad.slice(0, 10).join(', ')}${bad.length > 10 ? ' …' : ''}: each line must be one http or https URL.`,
+              `${bad.length === 1 ? 'Line' : 'Lines'} ${bad.slice(0, 10).join(', ')}${bad.length > 10 ? ' …' : ''}: each line must be one address that starts with http:// or https://.`,
             ];
         }
         return fail(fields);
