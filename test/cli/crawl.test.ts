@@ -4,7 +4,8 @@
 // 2 when the start URL cannot be fetched or the address guard refuses it, 2 for bad arguments),
 // and plain progress lines when stderr is not a terminal.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,13 @@ import { parseCsv } from '../helpers/csv.js';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 
 const env = { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1', PAGEGRADE_CRAWL_DELAY_MS: '0' };
+const bin = new URL('../../bin/pagegrade.js', import.meta.url).pathname;
+/** util-linux script(1) runs the command on a pseudo-terminal (the progress bar's case) */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+const noTerminal = SCRIPT
+  ? false
+  : 'script(1) (util-linux) not found: the terminal progress bar is not tested';
+if (noTerminal) console.log(`# ${noTerminal}`);
 
 /** A plain page (it scores "decent": no viewport, little text, no caching headers …). */
 function page(title: string, links: string[], extra = ''): string {
@@ -177,6 +185,30 @@ describe('pagegrade crawl', () => {
     assert.equal(strict.code, 1, strict.stderr);
     assert.match(strict.stderr, /1 page decent or bad \(--fail-on decent\): exit 1/);
   });
+
+  test(
+    'on a terminal: a progress bar, then the summary',
+    { timeout: 120_000, skip: noTerminal },
+    async () => {
+      const out = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
+        const child = spawn(
+          SCRIPT!,
+          ['-qefc', `${process.execPath} ${bin} crawl ${plain.origin}/`, '/dev/null'],
+          { env: { ...process.env, ...env, COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let text = '';
+        child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (text += d.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, text }));
+      });
+      assert.equal(out.code, 0, out.text);
+      assert.ok(out.text.includes('\u001b['), 'the bar redraws itself with escape codes');
+      assert.match(out.text, / 1\/1 pages \| 1 audited, 0 failed or skipped \| done/);
+      assert.ok(!/^running: /m.test(out.text), 'no plain lines on a terminal');
+      assert.match(out.text, /Crawl of http:\/\/127\.0\.0\.1:\d+\/: done/);
+    },
+  );
 
   test(
     'exit 2: the start URL cannot be fetched, the address guard refuses it, bad arguments',
