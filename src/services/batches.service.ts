@@ -572,7 +572,18 @@ export function createBatchServices(
       if (!b) return;
       const page = await findPage(db, batchId, pageId);
       if (!page || page.state !== 'fetching' || b.status !== 'running') {
-        await withTransaction(db, (trx) => pump(trx, batchId));
+        await withTransaction(db, async (trx) => {
+          // the batch ended (cancelled) while this page's job waited: the page is closed as
+          // skipped, so it does not stay counted as remaining
+          const current = await findBatch(trx, batchId, null, true);
+          const p = await findPage(trx, batchId, pageId);
+          if (current && current.status !== 'running' && current.status !== 'queued' && p?.state === 'fetching') {
+            await finishPage(trx, pageId, { state: 'skipped', error: 'The batch was cancelled.' }, iso());
+            await bumpBatchCounters(trx, batchId, { skipped: 1 });
+            return;
+          }
+          await pump(trx, batchId);
+        });
         return;
       }
       // politeness: the site's next request slot (a minimum delay between requests)

@@ -306,79 +306,70 @@ for (const s of setups) {
       );
     });
 
-    // Known bug on BullMQ (not on the table engine): after a cancel, one page of the batch stays
-    // counted as remaining (a page job in flight at the cancel does not close its page). Runs,
-    // reported as TODO until fixed — see docs/sites.md, known gaps.
-    const cancelTodo =
-      s.name === 'sqlite + redis' ? 'BullMQ: a page in flight at cancel stays remaining (known bug)' : false;
-    test(
-      'max_pages stops the crawl; cancel stops a batch; delete removes it (and its reports with reports=1)',
-      { todo: cancelTodo },
-      async () => {
-        const small = await r.t.request({
-          method: 'POST',
-          url: '/api/v1/batches',
-          headers: { ...r.user.auth, 'content-type': 'application/json' },
-          payload: { url: `${site.origin}/`, mode: 'crawl', max_pages: 15 },
-        });
-        const id = (small.json() as Json).data['id'] as number;
-        const done = await waitDone(r, id);
-        const p = done['progress'] as { discovered: number; audited: number };
-        assert.equal(p.discovered, 15);
-        assert.ok(p.audited <= 15);
+    test('max_pages stops the crawl; cancel stops a batch; delete removes it (and its reports with reports=1)', async () => {
+      const small = await r.t.request({
+        method: 'POST',
+        url: '/api/v1/batches',
+        headers: { ...r.user.auth, 'content-type': 'application/json' },
+        payload: { url: `${site.origin}/`, mode: 'crawl', max_pages: 15 },
+      });
+      const id = (small.json() as Json).data['id'] as number;
+      const done = await waitDone(r, id);
+      const p = done['progress'] as { discovered: number; audited: number };
+      assert.equal(p.discovered, 15);
+      assert.ok(p.audited <= 15);
 
-        const big = await r.t.request({
-          method: 'POST',
-          url: '/api/v1/batches',
-          headers: { ...r.user.auth, 'content-type': 'application/json' },
-          payload: { url: `${site.origin}/`, mode: 'crawl', max_pages: 1000 },
-        });
-        const bigId = (big.json() as Json).data['id'] as number;
-        await waitFor(
-          async () => {
-            const b = await r.t.services.batches.get(r.user.id, bigId);
-            return b.progress.audited >= 3 ? b : null;
-          },
-          'a few pages audited',
-          60_000,
-        );
-        const cancel = await r.t.request({
-          method: 'POST',
-          url: `/api/v1/batches/${bigId}/cancel`,
-          headers: r.user.auth,
-        });
-        assert.equal(cancel.statusCode, 200);
-        assert.equal((cancel.json() as Json).data['status'], 'cancelled');
-        const after = await r.t.services.batches.get(r.user.id, bigId);
-        assert.ok(after.progress.audited < 100, 'stopped early');
-        // pages in flight end (their jobs finish on whichever engine), nothing more is audited
-        const later = await waitFor(
-          async () => {
-            const b = await r.t.services.batches.get(r.user.id, bigId);
-            return b.progress.remaining === 0 ? b : null;
-          },
-          'the pages in flight ended',
-          60_000,
-        );
-        assert.ok(
-          later !== null && later.progress.audited <= after.progress.audited + 2,
-          'at most the 2 in flight were added',
-        );
+      const big = await r.t.request({
+        method: 'POST',
+        url: '/api/v1/batches',
+        headers: { ...r.user.auth, 'content-type': 'application/json' },
+        payload: { url: `${site.origin}/`, mode: 'crawl', max_pages: 1000 },
+      });
+      const bigId = (big.json() as Json).data['id'] as number;
+      await waitFor(
+        async () => {
+          const b = await r.t.services.batches.get(r.user.id, bigId);
+          return b.progress.audited >= 3 ? b : null;
+        },
+        'a few pages audited',
+        60_000,
+      );
+      const cancel = await r.t.request({
+        method: 'POST',
+        url: `/api/v1/batches/${bigId}/cancel`,
+        headers: r.user.auth,
+      });
+      assert.equal(cancel.statusCode, 200);
+      assert.equal((cancel.json() as Json).data['status'], 'cancelled');
+      const after = await r.t.services.batches.get(r.user.id, bigId);
+      assert.ok(after.progress.audited < 100, 'stopped early');
+      // pages in flight end (their jobs finish on whichever engine), nothing more is audited
+      const later = await waitFor(
+        async () => {
+          const b = await r.t.services.batches.get(r.user.id, bigId);
+          return b.progress.remaining === 0 ? b : null;
+        },
+        'the pages in flight ended',
+        60_000,
+      );
+      assert.ok(
+        later !== null && later.progress.audited <= after.progress.audited + 2,
+        'at most the 2 in flight were added',
+      );
 
-        const reportsBefore = (await r.t.services.batches.reports(r.user.id, id, { page: 1, perPage: 100 }))
-          .total;
-        assert.ok(reportsBefore > 0);
-        const del = await r.t.request({
-          method: 'DELETE',
-          url: `/api/v1/batches/${id}?reports=1`,
-          headers: r.user.auth,
-        });
-        assert.equal(del.statusCode, 200);
-        assert.equal((del.json() as { reports_deleted: number }).reports_deleted, reportsBefore);
-        const gone = await r.t.request({ method: 'GET', url: `/api/v1/batches/${id}`, headers: r.user.auth });
-        assert.equal(gone.statusCode, 404);
-      },
-    );
+      const reportsBefore = (await r.t.services.batches.reports(r.user.id, id, { page: 1, perPage: 100 }))
+        .total;
+      assert.ok(reportsBefore > 0);
+      const del = await r.t.request({
+        method: 'DELETE',
+        url: `/api/v1/batches/${id}?reports=1`,
+        headers: r.user.auth,
+      });
+      assert.equal(del.statusCode, 200);
+      assert.equal((del.json() as { reports_deleted: number }).reports_deleted, reportsBefore);
+      const gone = await r.t.request({ method: 'GET', url: `/api/v1/batches/${id}`, headers: r.user.auth });
+      assert.equal(gone.statusCode, 404);
+    });
 
     test('validation: mode, max_pages over the limit, list without urls; another user sees 404', async () => {
       const post = (payload: object) =>
