@@ -128,6 +128,20 @@ export const BATCH_FORM: Record<string, FormField> = {
       [/^The max_pages must be a whole number/, 'Enter a whole number of pages, 1 or more (empty: 100).'],
     ],
   },
+  max_depth: {
+    label: 'number of links followed',
+    rules: [
+      [/^The max_depth must be/, 'Enter how many links to follow from the start: 0 to 100 (empty: 10).'],
+    ],
+  },
+  include: {
+    label: 'patterns to include',
+    rules: [[/^The include must list at most (\d+)/, (m) => `Give at most ${m[1]} patterns.`]],
+  },
+  exclude: {
+    label: 'patterns to exclude',
+    rules: [[/^The exclude must list at most (\d+)/, (m) => `Give at most ${m[1]} patterns.`]],
+  },
   privacy: { label: 'privacy', rules: [[/^The privacy /, 'Choose Public or Private for the reports.']] },
 };
 

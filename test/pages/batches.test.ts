@@ -121,7 +121,43 @@ describeEachDialect('batch pages', (dialect) => {
       res.body,
       /id="batch-max-pages-error">Enter a whole number of pages, 1 or more \(empty: 100\)\./,
     );
+    res = await b.post('/dashboard/batches', {
+      _csrf: token,
+      mode: 'crawl',
+      url: `${site.origin}/`,
+      max_depth: '101',
+      exclude: '/tag/*',
+    });
+    assert.equal(res.statusCode, 422);
+    assert.match(
+      res.body,
+      /id="batch-max-depth-error">Enter how many links to follow from the start: 0 to 100/,
+    );
+    assert.match(res.body, /<details class="field field--wide batch-more" open>/, 'the options stay open');
+    assert.match(res.body, /<textarea id="batch-exclude"[^>]*>\/tag\/\*<\/textarea>/);
     assert.equal((await t.services.batches.list(alice.id, { page: 1, perPage: 10 })).total, 0);
+
+    // the more options reach the batch (a port nothing listens on: no page, no report)
+    const id = await start({
+      mode: 'crawl',
+      url: `${site.origin.replace(/:\d+$/, ':1')}/`,
+      max_depth: '2',
+      include: '/docs/*\r\n/blog/*',
+      exclude: '/tag/*',
+      max_pages: '',
+    });
+    const made = await t.services.batches.get(alice.id, id);
+    assert.deepEqual(
+      {
+        maxDepth: made.options.maxDepth,
+        include: made.options.include,
+        exclude: made.options.exclude,
+        maxPages: made.options.maxPages,
+      },
+      { maxDepth: 2, include: ['/docs/*', '/blog/*'], exclude: ['/tag/*'], maxPages: 100 },
+    );
+    await finished(id);
+    await t.services.batches.delete(alice.id, id, { reports: true });
   });
 
   test('a crawl started from the form: progress while it runs, then the summary, charts, findings and pages', async () => {

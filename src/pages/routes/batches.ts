@@ -49,7 +49,7 @@ const LIST_LABELS: Record<string, FilterLabels> = {
 };
 
 /** The fields the batch form shows (their errors are shown next to them). */
-const BATCH_FORM_FIELDS = ['mode', 'url', 'urls', 'max_pages', 'privacy'];
+const BATCH_FORM_FIELDS = ['mode', 'url', 'urls', 'max_pages', 'max_depth', 'include', 'exclude', 'privacy'];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
 function batchFormErrors(fields: Record<string, string[]>): Record<string, string[]> {
@@ -124,7 +124,9 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       preValidation: (request, _reply, done) => {
         const body = bodyOf(request);
         // the form's number fields may be left empty (the defaults), and a list needs no site
-        for (const k of ['max_pages', 'url']) if (body[k] === '') delete body[k];
+        for (const k of ['max_pages', 'max_depth', 'url']) if (body[k] === '') delete body[k];
+        for (const k of ['include', 'exclude'])
+          if (typeof body[k] === 'string' && body[k].trim() === '') delete body[k];
         if (body.mode === 'list' && body.url === undefined) {
           const first = str(body.urls)
             .split(/[\r\n]+/)
@@ -148,6 +150,9 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         url: sent('url'),
         urls: sent('urls'),
         maxPages: sent('max_pages'),
+        maxDepth: sent('max_depth'),
+        include: sent('include'),
+        exclude: sent('exclude'),
         privacy: sent('privacy') || '0',
         errors: {},
       };

@@ -16,6 +16,9 @@ export interface BatchFormState {
   url: string;
   urls: string;
   maxPages: string;
+  maxDepth: string;
+  include: string;
+  exclude: string;
   privacy: string;
   errors: Record<string, string[]>;
 }
@@ -25,6 +28,9 @@ export const emptyBatchForm = (): BatchFormState => ({
   url: '',
   urls: '',
   maxPages: '',
+  maxDepth: '',
+  include: '',
+  exclude: '',
   privacy: '0',
   errors: {},
 });
@@ -125,6 +131,26 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <input id="batch-max-pages" name="max_pages" type="number" inputmode="numeric" min="1" placeholder="100" value="${f.maxPages}"${invalid(e, 'max_pages', 'batch-max-pages-error')}>
       ${fieldError(e, 'max_pages', 'batch-max-pages-error')}
     </div>
+    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || e.max_depth || e.include || e.exclude ? ' open' : ''}>
+      <summary>More options: depth, URL patterns</summary>
+      <div class="batch-form">
+        <div class="field">
+          <label for="batch-max-depth">Links followed from the start (crawl)</label>
+          <input id="batch-max-depth" name="max_depth" type="number" inputmode="numeric" min="0" max="100" placeholder="10" value="${f.maxDepth}"${invalid(e, 'max_depth', 'batch-max-depth-error')}>
+          ${fieldError(e, 'max_depth', 'batch-max-depth-error')}
+        </div>
+        <div class="field field--grow">
+          <label for="batch-include">Only URLs matching (one pattern a line; * any characters)</label>
+          <textarea id="batch-include" name="include" rows="2" spellcheck="false" placeholder="/blog/*"${invalid(e, 'include', 'batch-include-error')}>${f.include}</textarea>
+          ${fieldError(e, 'include', 'batch-include-error')}
+        </div>
+        <div class="field field--grow">
+          <label for="batch-exclude">No URL matching</label>
+          <textarea id="batch-exclude" name="exclude" rows="2" spellcheck="false" placeholder="/tag/*"${invalid(e, 'exclude', 'batch-exclude-error')}>${f.exclude}</textarea>
+          ${fieldError(e, 'exclude', 'batch-exclude-error')}
+        </div>
+      </div>
+    </details>
     <div class="field">
       <label for="batch-privacy">Reports are</label>
       <select id="batch-privacy" name="privacy"${invalid(e, 'privacy', 'batch-privacy-error')}>${option('0', 'Public', f.privacy)}${option('1', 'Private', f.privacy)}</select>
