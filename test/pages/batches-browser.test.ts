@@ -64,6 +64,7 @@ describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sq
   test('start from the form; live progress without a reload; the summary when it ends', async () => {
     const page = await newPage();
     await signIn(page);
+    await page.screenshot({ path: new URL('batch-form.png', OUT).pathname, fullPage: true });
     await page.selectOption('#batch-mode', 'crawl');
     await page.fill('#batch-url', `${site.origin}/`);
     await page.fill('#batch-max-pages', '40');
