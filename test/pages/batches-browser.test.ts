@@ -108,6 +108,24 @@ describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sq
     assert.deepEqual(await seriousViolations(audit), []);
   });
 
+  test('without JavaScript: the form works and the page refreshes itself until the summary', async () => {
+    const page = await newPage({ javaScriptEnabled: false });
+    await signIn(page);
+    await page.selectOption('#batch-mode', 'list');
+    await page.fill(
+      '#batch-urls',
+      Array.from({ length: 8 }, (_, i) => `${site.origin}/p/${i + 1}`).join('\n'),
+    );
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/batches\/\d+$/),
+      page.click('button[type=submit]:has-text("Start batch")'),
+    ]);
+    assert.ok(await page.locator('progress.batch-progress__bar').isVisible());
+    // <noscript><meta http-equiv="refresh" content="5"> reloads it until the batch has ended
+    await page.locator('#summary-title').waitFor({ timeout: 60_000 });
+    assert.match((await page.textContent('.batch-progress__counts'))!, /8 audited/);
+  });
+
   test('the batch page on a phone and in print', async () => {
     const phone = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await signIn(phone);
