@@ -1,6 +1,6 @@
 // Benchmark: N schedules due in the same minute (issue 9 §3).
 //
-//   npx tsx bench/schedules.ts [--schedules N] [--store sqlite|postgres]
+//   npx tsx bench/schedules.ts [--schedules N] [--store sqlite|postgres] [--workers together|apart]
 //
 // One service process (`node --import tsx src/server.ts`: API, workers and the scheduler tick,
 // the embedded job engine over the `jobs` table; SQLite by default, PostgreSQL with --store
@@ -14,15 +14,19 @@
 //   all have run, the p99 of the GETs during the burst (target ≤ 2× the idle p99 of the same
 //   run) and the service process's peak RSS (VmRSS sampled every 250 ms during the burst, and
 //   VmHWM, the peak over its life, seeding included).
+// --workers apart: the API process runs without workers (PAGEGRADE_WORKER=0) and one
+// `pagegrade worker` process (the scheduler tick and the job workers) runs beside it, as a
+// deployment that scales them apart; the RSS figures are then the worker's, and the API's.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createDb } from '../src/store/database.js';
 import { goodPage } from '../test/helpers/fixture-server.js';
-import { createTempDatabase, randomId, startService, type TempDatabase } from '../test/scale/helpers.js';
+import { ROOT, createTempDatabase, randomId, startService, type TempDatabase } from '../test/scale/helpers.js';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,6 +49,8 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 const N = Number(arg('schedules', '10000'));
 const store = arg('store', 'sqlite');
+const workers = arg('workers', 'together');
+if (workers !== 'together' && workers !== 'apart') throw new Error('--workers must be together or apart');
 if (!Number.isInteger(N) || N < 1) throw new Error('--schedules must be a positive integer');
 if (store !== 'sqlite' && store !== 'postgres') throw new Error('--store must be sqlite or postgres');
 
@@ -78,10 +84,40 @@ const service = await startService(
     PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
     PAGEGRADE_SCHEDULER_TICK_MS: '1000',
     PAGEGRADE_RATE_LIMIT: '0',
+    ...(workers === 'apart' ? { PAGEGRADE_WORKER: '0' } : {}),
   },
   120_000,
 );
-const pid = service.child.pid!;
+// --workers apart: seeding audits run in the API process (POST /reports audits inline); the
+// worker process starts for the burst
+let worker: ChildProcess | null = null;
+const startWorker = async () => {
+  const child = spawn(process.execPath, ['bin/pagegrade.js', 'worker'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+      PAGEGRADE_SCHEDULER_TICK_MS: '1000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('workers started')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`pagegrade worker exited (${code}):\n${out}`)));
+  });
+  return child;
+};
+const apiPid = service.child.pid!;
+let pid = apiPid;
 const auth = { authorization: `Bearer ${KEY}` };
 const handle = createDb(databaseUrl);
 
@@ -138,6 +174,12 @@ try {
   const idleUntil = performance.now() + 10_000;
   while (performance.now() < idleUntil) await get(idle);
 
+  if (workers === 'apart') {
+    worker = await startWorker();
+    pid = worker.pid!;
+  }
+  let apiPeakRss = procStatus(apiPid, 'VmRSS');
+
   // --- burst
   const ran = async () =>
     Number(
@@ -150,7 +192,10 @@ try {
       ).n,
     );
   let peakRss = procStatus(pid, 'VmRSS');
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 250);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'));
+    apiPeakRss = Math.max(apiPeakRss, procStatus(apiPid, 'VmRSS'));
+  }, 250);
   const due = new Date(Date.now() - 60_000).toISOString();
   const b0 = performance.now();
   await handle.db.updateTable('schedules').set({ next_run_at: due }).execute();
@@ -179,14 +224,20 @@ try {
   const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
   const p99i = quantile(idle, 0.99);
   const p99b = quantile(burst, 0.99);
-  console.log(`schedules due at once:        ${N} (${store}, embedded job engine, tick 1 s, pages 50 ms)`);
+  console.log(`schedules due at once:        ${N} (${store}, embedded job engine, tick 1 s, pages 50 ms, workers ${workers === 'apart' ? 'in their own process' : 'in the API process'})`);
   console.log(`time until all have run:      ${allRan.toFixed(1)} s (${(N / allRan).toFixed(1)} runs/s), ${failed} failed`);
-  console.log(`service peak RSS (burst):     ${mb(peakRss)}   (VmHWM over its life: ${mb(procStatus(pid, 'VmHWM'))})`);
+  console.log(`${workers === 'apart' ? 'worker' : 'service'} peak RSS (burst):     ${mb(peakRss)}   (VmHWM over its life: ${mb(procStatus(pid, 'VmHWM'))})`);
+  if (workers === 'apart') console.log(`API peak RSS (burst):         ${mb(apiPeakRss)}`);
   console.log(`GET /api/v1/reports idle:     p50 ${quantile(idle, 0.5).toFixed(1)} ms, p99 ${p99i.toFixed(1)} ms (${idle.length} requests)`);
   console.log(`GET /api/v1/reports burst:    p50 ${quantile(burst, 0.5).toFixed(1)} ms, p99 ${p99b.toFixed(1)} ms (${burst.length} requests)`);
   console.log(`burst p99 / idle p99:         ${(p99b / p99i).toFixed(2)}× (target ≤ 2×)`);
 } finally {
   await handle.close();
+  if (worker && worker.exitCode === null) {
+    const w = worker;
+    w.kill('SIGTERM');
+    await new Promise((r) => w.once('exit', r));
+  }
   await service.stop(10_000);
   site.close();
   await pgDb?.drop();

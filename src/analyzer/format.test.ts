@@ -19,6 +19,24 @@ test('formatBytes: decimal units, three significant digits', () => {
 
 test('formatCount, formatMs, countOf', () => {
   assert.equal(formatCount(1_160_848), '1,160,848');
+  // the same text as toLocaleString('en'), without Intl
+  for (const n of [
+    0,
+    -0,
+    7,
+    999,
+    1000,
+    -1234,
+    1234.5,
+    0.12345,
+    1e6 + 0.0005,
+    123456789.987654,
+    2 ** 53,
+    1e21,
+    NaN,
+    Infinity,
+  ])
+    assert.equal(formatCount(n), n.toLocaleString('en'), String(n));
   assert.equal(formatMs(85.4), '85 ms');
   assert.equal(formatMs(1250), '1.25 s');
   assert.equal(countOf(1, 'image'), '1 image');

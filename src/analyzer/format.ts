@@ -20,9 +20,18 @@ export function formatBytes(bytes: number): string {
   return `${Number(v.toPrecision(3))} ${UNITS[unit]}`;
 }
 
-/** 1,234,567 (en thousands separators) */
+/**
+ * 1,234,567 (en thousands separators, at most 3 decimals) — what `toLocaleString('en')` writes,
+ * without it: the first Intl call of a process costs ~50 ms (ICU set-up), a third of a CLI audit.
+ */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en');
+  if (!Number.isFinite(n)) return n.toLocaleString('en');
+  const rounded = Math.round(n * 1000) / 1000;
+  const text = Math.abs(rounded).toString();
+  if (text.includes('e')) return n.toLocaleString('en');
+  const [int = '', frac] = text.split('.');
+  const sign = rounded < 0 || Object.is(rounded, -0) ? '-' : '';
+  return `${sign}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
 }
 
 /** 85 ms · 1.25 s */

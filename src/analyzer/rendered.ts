@@ -79,16 +79,6 @@ export interface RenderInfo {
   accessibility: { counts: Record<AxeImpact, number>; violations: AxeViolation[] } | null;
 }
 
-/** The checks only a browser can judge; not in a raw report's results. */
-export const BROWSER_CHECK_IDS = [
-  'console_errors',
-  'failed_requests',
-  'largest_contentful_paint',
-  'cumulative_layout_shift',
-  'total_blocking_time',
-  'javascript_indexing',
-] as const;
-
 /** Lab thresholds (the values Lighthouse and Core Web Vitals call "good"). */
 export const LAB_LIMITS = { lcp_ms: 2500, cls: 0.1, tbt_ms: 200 } as const;
 

@@ -2,7 +2,7 @@
 // Starting is cheap: the command modules below import only commander and small helpers at the
 // top; each command loads what it uses (the store, the services, the analyzer) when it runs.
 // test/cli/start.test.ts keeps it so.
-import { readFileSync } from 'node:fs';
+import { PACKAGE } from '../package-info.js';
 import { Command, CommanderError } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { registerAuditCommand } from './audit.js';
@@ -11,14 +11,9 @@ import { registerUserCommands, registerKeyCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerWorkerCommands } from './worker.js';
 
-// package.json is two levels up from src/cli and from dist/cli alike
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
 const program = new Command('pagegrade')
   .description('Pagegrade: audit web pages and keep the reports.')
-  .version(version, '-V, --version', 'print the version')
+  .version(PACKAGE.version, '-V, --version', 'print the version')
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 

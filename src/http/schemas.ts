@@ -20,7 +20,6 @@ export {
   ListReportsQuery,
   ListRunsQuery,
   MAX_ID,
-  PER_PAGE,
   ProjectParams,
   ReportParams,
   RunParams,

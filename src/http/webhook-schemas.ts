@@ -17,7 +17,6 @@ const dateTime = (description: string) => Type.String({ format: 'date-time', des
 // ── requests: shared with the dashboard (src/web/webhook-requests.ts) ─────────────────
 
 export {
-  DELIVERY_STATUSES,
   DeliveryParams,
   ListDeliveriesQuery,
   ListWebhooksQuery,

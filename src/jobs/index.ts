@@ -9,7 +9,7 @@ import type { JobLogger, Queue, QueueAdmin } from './types.js';
 import { startEmbeddedWorkers, type WorkerSettings, type Workers } from './worker.js';
 
 export type { AnyJobKind } from './kind-tools.js';
-export type { RecurringTask, WorkerSettings, Workers } from './worker.js';
+export type { WorkerSettings, Workers } from './worker.js';
 
 export interface JobEngineConfig {
   /** PAGEGRADE_QUEUE: `auto` (BullMQ when redisUrl is set), `embedded` or `bullmq` */

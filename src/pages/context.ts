@@ -2,7 +2,7 @@
 // (viewerOf/viewerFor/requireViewer), how a page is sent (send, sendError, notFoundPage), and
 // the form helpers. Built once by src/pages/plugin.ts; a route file receives it and adds its
 // routes — a new dashboard page is one file under routes/, one view under views/, one test.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, Services } from '../services/types.js';
 import type { SafeHtml } from './html.js';
 import type { CookieKit } from './session.js';
@@ -58,9 +58,6 @@ export interface PageContext {
   /** the same 404 page for a missing report and one this viewer may not see */
   notFoundPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
-
-/** A route file: adds its routes to the pages' scope. */
-export type PageRoutes = (app: FastifyInstance, ctx: PageContext) => void;
 
 // --- form and query helpers ------------------------------------------------------------------
 

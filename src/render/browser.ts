@@ -52,7 +52,7 @@ export interface RendererOptions {
   axe?: boolean;
 }
 
-export type { AxeViolation, RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
+export type { RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
 
 const AXE_SOURCE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let axeSource: string | null = null;

@@ -3,7 +3,7 @@
 // guardedConnector connects to the checked address and checks the socket again). Redirects are
 // not followed here: a 3xx goes back to Chromium, whose next request comes back through here.
 // A per-page budget caps the requests and the bytes. Decisions: docs/rendering.md.
-import { Client } from 'undici';
+import { Client } from '../analyzer/fetch/undici.js';
 import { readBody, ACCEPT_ENCODING } from '../analyzer/fetch/body.js';
 import {
   defaultLookup,

@@ -17,7 +17,6 @@ export const EVERY_PRESETS = {
   daily: '0 0 * * *',
   weekly: '0 0 * * 1',
 } as const;
-export type EveryPreset = keyof typeof EVERY_PRESETS;
 export const EVERY_FORMS =
   'hourly, daily, weekly, or a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "30 6 * * 1-5"';
 

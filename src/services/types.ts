@@ -128,15 +128,7 @@ export interface ReportHistory {
 }
 
 // The list queries (and PerPage, SortDirection) are defined with their schemas, in one place.
-export type {
-  ListProjectsQuery,
-  ListReportsQuery,
-  ListRunsQuery,
-  PerPage,
-  ProjectSortKey,
-  ReportSortKey,
-  SortDirection,
-} from './list-query.js';
+export type { ListProjectsQuery, ListReportsQuery, ListRunsQuery } from './list-query.js';
 import type { ListProjectsQuery, ListReportsQuery, ListRunsQuery } from './list-query.js';
 
 export interface ProjectSummary {

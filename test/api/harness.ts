@@ -13,7 +13,7 @@ import { dialects, type TestDialect } from '../helpers/db.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 
-export { PUBLIC_URL, fixtureRoutes, type Recorded } from '../helpers/app.js';
+export { PUBLIC_URL } from '../helpers/app.js';
 
 /** The dialect matrix of test/helpers/db.ts: SQLite always, PostgreSQL when it answers. */
 export const DIALECTS: TestDialect[] = dialects;

@@ -12,7 +12,6 @@ import { serverArgs } from '../helpers/cli.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export {
-  ADMIN_POSTGRES_URL,
   REDIS_URL,
   clearRedisPrefix,
   createTempDatabase,

@@ -3,12 +3,12 @@
 // name for the Host header and TLS SNI / certificate checks: there is no second lookup, hence
 // no DNS-rebinding window. The connected socket's remote address is checked once more.
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as netConnect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { blockedError, dnsError } from './errors.js';
-import type { NormalizedHost } from './guard.js';
+import { ipFamily, type NormalizedHost } from './guard.js';
 
 export interface GuardPolicy {
   allowPrivateHosts: boolean;
@@ -157,7 +157,7 @@ export function guardedConnector(
           return finish(null, sock);
         }
         const tlsStart = performance.now();
-        const servername = isIP(resolved.host) ? undefined : resolved.host;
+        const servername = ipFamily(resolved.host) ? undefined : resolved.host;
         const tlsSock = tlsConnect({
           socket: sock,
           host: resolved.host,

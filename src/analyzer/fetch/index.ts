@@ -3,11 +3,12 @@
 // size limits while streaming, detects the charset, and meanwhile fetches robots.txt, the
 // sitemap, a 404 probe and the favicon — all within the one time budget — into a PageSnapshot.
 // Decisions are written down in docs/fetcher.md.
+import { PACKAGE } from '../../package-info.js';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
-import { Client, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Client, Pool } from './undici.js';
 import {
   FetchError,
   type ExtraResource,
@@ -29,10 +30,8 @@ import {
 import { timeoutError, toFetchError } from './errors.js';
 import { classifyAddress, normalizeHost } from './guard.js';
 
-export { classifyAddress, normalizeHost, IPV4_REFUSED, IPV6_REFUSED, type NormalizedHost } from './guard.js';
-export { decodeBody, looksLikeHtml, metaCharset, parseContentType } from './charset.js';
-export { ACCEPT_ENCODING } from './body.js';
-export { checkTarget, postGuarded, type GuardOptions, type PostOptions, type PostResult } from './send.js';
+export { classifyAddress, normalizeHost } from './guard.js';
+export { checkTarget, postGuarded, type GuardOptions } from './send.js';
 
 /**
  * Test seam, not reachable from configuration or the API: replaces the guard's
@@ -58,18 +57,7 @@ export const EXTRA_CAPS = {
 export const EXTRAS_FACTOR = 1.2;
 export const EXTRAS_GRACE_MS = 1000;
 
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-export const DEFAULT_USER_AGENT = `Pagegrade/${packageVersion()} (+https://github.com/pagegrade/pagegrade)`;
+export const DEFAULT_USER_AGENT = `Pagegrade/${PACKAGE.version} (+https://github.com/pagegrade/pagegrade)`;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';

@@ -3,7 +3,7 @@
 // checked address and checks the connected socket again (guardedConnector). There is no
 // second guard. Redirects are never followed: a 3xx is returned as the answer it is.
 import { performance } from 'node:perf_hooks';
-import { Client } from 'undici';
+import { Client } from './undici.js';
 import { FetchError } from '../types.js';
 import {
   defaultLookup,

@@ -26,6 +26,3 @@ export function recurringTasksFor(config: {
 }): readonly RecurringTask<AppJobDeps>[] {
   return [schedulesDue(config.schedulerTickMs)];
 }
-
-/** The recurring tasks with their default timings. */
-export const recurringTasks: readonly RecurringTask<AppJobDeps>[] = recurringTasksFor({});

@@ -1,3 +1,4 @@
+import { formatCount } from '../../format.js';
 import type { CheckDefinition } from '../types.js';
 
 const check: CheckDefinition = {
@@ -19,11 +20,11 @@ const check: CheckDefinition = {
     if (n < t.min_words!) {
       return {
         passed: false,
-        message: `The page has ${n.toLocaleString('en-US')} words of text; aim for at least ${t.min_words}.`,
+        message: `The page has ${formatCount(n)} words of text; aim for at least ${t.min_words}.`,
         value: n,
       };
     }
-    return { passed: true, message: `The page has ${n.toLocaleString('en-US')} words of text.`, value: n };
+    return { passed: true, message: `The page has ${formatCount(n)} words of text.`, value: n };
   },
 };
 

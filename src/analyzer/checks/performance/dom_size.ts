@@ -1,3 +1,4 @@
+import { formatCount } from '../../format.js';
 import type { CheckDefinition } from '../types.js';
 
 const check: CheckDefinition = {
@@ -14,11 +15,11 @@ const check: CheckDefinition = {
     max_elements: { default: 1500, description: 'most HTML elements in the page' },
   },
   run(a, t) {
-    const msg = `The page has ${a.elementCount.toLocaleString('en-US')} elements, nested up to ${a.maxDepth} deep`;
+    const msg = `The page has ${formatCount(a.elementCount)} elements, nested up to ${a.maxDepth} deep`;
     if (a.elementCount > t.max_elements!) {
       return {
         passed: false,
-        message: `${msg}; keep it under ${t.max_elements!.toLocaleString('en-US')}.`,
+        message: `${msg}; keep it under ${formatCount(t.max_elements!)}.`,
         value: a.elementCount,
       };
     }
