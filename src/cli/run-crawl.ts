@@ -45,7 +45,9 @@ interface Progress {
 /** A bar on a terminal (cli-progress, loaded only there), else a plain line whenever the counts change. */
 async function progressOn(stream: NodeJS.WriteStream): Promise<Progress> {
   if (stream.isTTY === true) {
-    const { SingleBar, Presets } = await import('cli-progress');
+    // a CommonJS package: its exports are module.exports, the namespace's default (under Node
+    // and in the bundled CLI alike; esbuild has no named exports for it)
+    const { SingleBar, Presets } = (await import('cli-progress')).default;
     const bar = new SingleBar(
       {
         stream,

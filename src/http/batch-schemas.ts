@@ -5,7 +5,7 @@ import { BATCH_MODES } from '../web/batch-requests.js';
 import { paginated, withExample } from './schemas.js';
 
 // the request bodies and params are shared with the dashboard (src/web/batch-requests.ts)
-export { BATCH_MODES, BatchParams, CreateBatchBody, ListBatchesQuery } from '../web/batch-requests.js';
+export { BatchParams, CreateBatchBody, ListBatchesQuery } from '../web/batch-requests.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
