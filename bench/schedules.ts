@@ -1,6 +1,6 @@
 // Benchmark: N schedules due in the same minute (issue 9 §3).
 //
-//   npx tsx bench/schedules.ts [--schedules N] [--store sqlite|postgres] [--workers together|apart]
+//   npx tsx bench/schedules.ts [--schedules N] [--store sqlite|postgres] [--workers together|apart] [--worker-nice N]
 //
 // One service process (`node --import tsx src/server.ts`: API, workers and the scheduler tick,
 // the embedded job engine over the `jobs` table; SQLite by default, PostgreSQL with --store
@@ -17,10 +17,12 @@
 // --workers apart: the API process runs without workers (PAGEGRADE_WORKER=0) and one
 // `pagegrade worker` process (the scheduler tick and the job workers) runs beside it, as a
 // deployment that scales them apart; the RSS figures are then the worker's, and the API's.
+// --worker-nice N (with apart): the worker process runs at that OS priority (`nice -n N
+// pagegrade worker`), so that on a machine it shares with the API, requests go first.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -50,6 +52,7 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 const N = Number(arg('schedules', '10000'));
 const store = arg('store', 'sqlite');
 const workers = arg('workers', 'together');
+const workerNice = Number(arg('worker-nice', '0'));
 if (workers !== 'together' && workers !== 'apart') throw new Error('--workers must be together or apart');
 if (!Number.isInteger(N) || N < 1) throw new Error('--schedules must be a positive integer');
 if (store !== 'sqlite' && store !== 'postgres') throw new Error('--store must be sqlite or postgres');
@@ -107,6 +110,7 @@ const startWorker = async () => {
   });
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  if (workerNice !== 0) setPriority(child.pid!, workerNice);
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
@@ -224,7 +228,7 @@ try {
   const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
   const p99i = quantile(idle, 0.99);
   const p99b = quantile(burst, 0.99);
-  console.log(`schedules due at once:        ${N} (${store}, embedded job engine, tick 1 s, pages 50 ms, workers ${workers === 'apart' ? 'in their own process' : 'in the API process'})`);
+  console.log(`schedules due at once:        ${N} (${store}, embedded job engine, tick 1 s, pages 50 ms, workers ${workers === 'apart' ? `in their own process${workerNice ? `, nice ${workerNice}` : ''}` : 'in the API process'})`);
   console.log(`time until all have run:      ${allRan.toFixed(1)} s (${(N / allRan).toFixed(1)} runs/s), ${failed} failed`);
   console.log(`${workers === 'apart' ? 'worker' : 'service'} peak RSS (burst):     ${mb(peakRss)}   (VmHWM over its life: ${mb(procStatus(pid, 'VmHWM'))})`);
   if (workers === 'apart') console.log(`API peak RSS (burst):         ${mb(apiPeakRss)}`);

@@ -21,6 +21,7 @@ import { webhookRoutes } from './http/routes/webhooks.js';
 import { accountRoutes } from './http/routes/account.js';
 import { scheduleRoutes } from './http/routes/schedules.js';
 import { batchRoutes } from './http/routes/batches.js';
+import { brandingRoutes } from './http/routes/branding.js';
 import { pagesPlugin } from './pages/plugin.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerEtags } from './http/plugins/etag.js';
@@ -152,6 +153,8 @@ export async function buildApp(
       // schedules and batches: their services take a user id (a project-limited key gets 403 here)
       await api.register(scheduleRoutes, routeDeps);
       await api.register(batchRoutes, routeDeps);
+      // branding belongs to the whole account (a project-limited key gets 403)
+      await api.register(brandingRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

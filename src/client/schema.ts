@@ -21,6 +21,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the account's PDF branding
+         * @description The name, logo, accent colour, contact and "prepared for" lines printed on the PDFs of your reports (GET /reports/{id}/pdf). Every field is null until set.
+         */
+        get: operations["showBranding"];
+        /**
+         * Set the account's PDF branding
+         * @description Fields sent replace the stored ones; an empty string or null clears a field; fields left out stay. The logo is a PNG, JPEG or SVG image of at most 256 KB, sent as a data: URL or base64 (its type is read from the image). Invalid fields answer 422 naming each one and what it allows.
+         */
+        put: operations["updateBranding"];
+        post?: never;
+        /**
+         * Clear the account's PDF branding
+         * @description Removes every field and the logo: PDFs go back to the plain Pagegrade look.
+         */
+        delete: operations["deleteBranding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/batches": {
         parameters: {
             query?: never;
@@ -242,6 +270,26 @@ export interface paths {
          * @description What changed from run `from` to run `to` (default: from the completed run before `to`, to the current run): score, result band, categories, checks newly failed, passed or inconclusive, check values, page facts. A run that is not kept or failed answers 422 under its parameter.
          */
         get: operations["diffReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a report's branded PDF
+         * @description The report printed by Chromium with your account's branding (GET/PUT /account/branding): a cover with the score and result, the category summaries, the failed checks by priority with how to fix them, the history chart when the report has several runs, every check, page numbers and a footer. Without Chromium on the server: 422 under `errors.render` saying why (the report page's print stylesheet stays the fallback). 503 when the browser failed; try again.
+         */
+        get: operations["downloadReportPdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -700,6 +748,450 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    showBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Acme Web Agency",
+                     *         "accent_color": "#0f766e",
+                     *         "contact": "audits@acme.example · +44 20 7946 0000",
+                     *         "prepared_for": "Example Ltd",
+                     *         "logo": {
+                     *           "type": "image/png",
+                     *           "bytes": 70,
+                     *           "data_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                     *         },
+                     *         "updated_at": "2026-11-26T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accent_color: string | null;
+                            contact: string | null;
+                            logo: {
+                                bytes: number;
+                                /** @description The image as a data: URL. */
+                                data_url: string;
+                                /** @enum {string} */
+                                type: "image/png" | "image/jpeg" | "image/svg+xml";
+                            } | null;
+                            name: string | null;
+                            prepared_for: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Fields left out stay as they are. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Web Agency",
+                 *       "accent_color": "#0f766e",
+                 *       "contact": "audits@acme.example · +44 20 7946 0000",
+                 *       "prepared_for": "Example Ltd",
+                 *       "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The accent colour, #rrggbb (such as #1d4ed8). Empty or null clears it. */
+                    accent_color?: string | null;
+                    /** @description A contact line on the cover, e.g. an email address or phone number (at most 200 characters). */
+                    contact?: string | null;
+                    /** @description The logo: a PNG, JPEG or SVG image of at most 256 KB, as a data: URL (`data:image/png;base64,…`) or base64. Empty or null removes it. The type is read from the image itself. */
+                    logo?: string | null;
+                    /** @description The name on the cover and in the footer (at most 100 characters). Empty or null clears it. */
+                    name?: string | null;
+                    /** @description An optional "prepared for" line on the cover, e.g. the client's name (at most 200 characters). */
+                    prepared_for?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "name": "Acme Web Agency",
+                 *       "accent_color": "#0f766e",
+                 *       "contact": "audits@acme.example · +44 20 7946 0000",
+                 *       "prepared_for": "Example Ltd",
+                 *       "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @description The accent colour, #rrggbb (such as #1d4ed8). Empty or null clears it. */
+                    accent_color?: string | null;
+                    /** @description A contact line on the cover, e.g. an email address or phone number (at most 200 characters). */
+                    contact?: string | null;
+                    /** @description The logo: a PNG, JPEG or SVG image of at most 256 KB, as a data: URL (`data:image/png;base64,…`) or base64. Empty or null removes it. The type is read from the image itself. */
+                    logo?: string | null;
+                    /** @description The name on the cover and in the footer (at most 100 characters). Empty or null clears it. */
+                    name?: string | null;
+                    /** @description An optional "prepared for" line on the cover, e.g. the client's name (at most 200 characters). */
+                    prepared_for?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Acme Web Agency",
+                     *         "accent_color": "#0f766e",
+                     *         "contact": "audits@acme.example · +44 20 7946 0000",
+                     *         "prepared_for": "Example Ltd",
+                     *         "logo": {
+                     *           "type": "image/png",
+                     *           "bytes": 70,
+                     *           "data_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                     *         },
+                     *         "updated_at": "2026-11-26T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accent_color: string | null;
+                            contact: string | null;
+                            logo: {
+                                bytes: number;
+                                /** @description The image as a data: URL. */
+                                data_url: string;
+                                /** @enum {string} */
+                                type: "image/png" | "image/jpeg" | "image/svg+xml";
+                            } | null;
+                            name: string | null;
+                            prepared_for: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "branding",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** @enum {string} */
+                        object: "branding";
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
                      *     }
                      */
                     "application/json": {
@@ -5783,6 +6275,155 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    downloadReportPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Report id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example %PDF-1.4 … */
+                    "application/pdf": string;
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "PDF reports need Chromium, which was not found at /usr/bin/chromium. Install Chromium (Debian/Ubuntu: apt-get install -y chromium) or set PAGEGRADE_CHROMIUM_PATH to its executable.",
+                     *       "errors": {
+                     *         "render": [
+                     *           "PDF reports need Chromium, which was not found at /usr/bin/chromium. Install Chromium (Debian/Ubuntu: apt-get install -y chromium) or set PAGEGRADE_CHROMIUM_PATH to its executable."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not ready (the database is not reachable), or shutting down. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The PDF could not be printed (the PDF was not printed within 15000 ms). Try again."
                      *     }
                      */
                     "application/json": {

@@ -537,3 +537,18 @@ export const account = {
     expires_at: '2026-12-20T08:00:00.000Z',
   },
 };
+
+/** GET/PUT /api/v1/account/branding (the logo: a 1×1 PNG) */
+export const branding = {
+  name: 'Acme Web Agency',
+  accent_color: '#0f766e',
+  contact: 'audits@acme.example · +44 20 7946 0000',
+  prepared_for: 'Example Ltd',
+  logo: {
+    type: 'image/png',
+    bytes: 70,
+    data_url:
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  },
+  updated_at: '2026-11-26T09:15:00.000Z',
+};

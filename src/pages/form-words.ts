@@ -46,6 +46,25 @@ export const REPORT_FORM: Record<string, FormField> = {
   url: { label: 'page address', rules: PAGE_URL_RULES },
   privacy: { label: 'privacy', rules: PRIVACY_RULES },
   password: { label: 'password', rules: PASSWORD_RULES },
+  // "Rendered audits need Chromium, which …": already written for people
+  render: { label: 'render box' },
+};
+
+/** The branding form (/dashboard/branding); the logo's messages are already the form's. */
+export const BRANDING_FORM: Record<string, FormField> = {
+  name: { label: 'name' },
+  accent_color: {
+    label: 'accent colour',
+    rules: [
+      [
+        /^The accent_color must be a colour/,
+        'Enter the accent colour as # and six hexadecimal digits (#rrggbb), such as #1d4ed8.',
+      ],
+    ],
+  },
+  contact: { label: 'contact line' },
+  prepared_for: { label: '"prepared for" line' },
+  logo: { label: 'logo' },
 };
 
 export const WEBHOOK_FORM: Record<string, FormField> = {

@@ -15,6 +15,7 @@ import { registerCsrf } from './plugins/csrf.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
 import { batchPageRoutes } from './routes/batches.js';
+import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
 import { keyPageRoutes } from './routes/keys.js';
@@ -72,5 +73,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);
+  brandingPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

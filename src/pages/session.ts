@@ -8,6 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const SESSION_COOKIE = 'pg_session';
 export const CSRF_COOKIE = 'pg_csrf';
 export const ACCESS_COOKIE = 'pg_access';
+/** the same pass for the report's PDF, /reports/{id}.pdf (a cookie of path /reports/{id} is not sent there) */
+export const ACCESS_PDF_COOKIE = 'pg_access_pdf';
 export const CSRF_FIELD = '_csrf';
 
 /** A signed-in session lasts 7 days (and ends earlier when its API key is revoked or at /logout). */
@@ -157,7 +159,8 @@ export class CookieKit {
   }
 
   hasAccess(request: FastifyRequest, reportId: number, stamp: string): boolean {
-    const value = this.unsign(this.cookies(request)[ACCESS_COOKIE], this.accessKey);
+    const jar = this.cookies(request);
+    const value = this.unsign(jar[ACCESS_COOKIE] ?? jar[ACCESS_PDF_COOKIE], this.accessKey);
     const m = value === null ? null : /^a1\.(\d{1,15})\.(\d{1,12})\.[\w-]+$/.exec(value);
     if (!m || Number(m[1]) !== reportId || Number(m[2]) <= this.now()) return false;
     return value === this.accessPayload(reportId, stamp, Number(m[2]));
@@ -170,6 +173,7 @@ export class CookieKit {
     );
     // no Max-Age: a browser-session cookie, scoped to this report's path
     this.set(reply, ACCESS_COOKIE, value, `/reports/${reportId}`);
+    this.set(reply, ACCESS_PDF_COOKIE, value, `/reports/${reportId}.pdf`);
   }
 
   // --- CSRF (signed double submit, bound to the session's user) ----------------------------

@@ -143,6 +143,11 @@ export interface BatchServices {
   discover(batchId: number, signal?: AbortSignal): Promise<void>;
   /** job batch.page */
   processPage(batchId: number, pageId: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * job batch.page, its last attempt failed (not the page's fault: the database, a bug): the
+   * page ends failed with the reason, so that the batch goes on and finishes
+   */
+  pageGaveUp(batchId: number, pageId: number, reason: string): Promise<void>;
 }
 
 /** What fetches a site file (robots.txt, sitemaps); tests give the test DNS. */
@@ -563,6 +568,17 @@ export function createBatchServices(
         );
         // crawl mode: sitemap URLs beyond the seeds are still known as "in the sitemap"
         if (b.mode === 'crawl') await markInSitemap(trx, batchId, fromSitemap);
+        await pump(trx, batchId);
+      });
+    },
+
+    async pageGaveUp(batchId, pageId, reason) {
+      await withTransaction(db, async (trx) => {
+        const b = await findBatch(trx, batchId, null, true);
+        const p = await findPage(trx, batchId, pageId);
+        if (!b || !p || p.state !== 'fetching') return;
+        await finishPage(trx, pageId, { state: 'failed', error: `The page could not be audited: ${reason}` }, iso());
+        await bumpBatchCounters(trx, batchId, { failed: 1 });
         await pump(trx, batchId);
       });
     },

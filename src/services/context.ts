@@ -12,6 +12,11 @@ export interface RenderService {
   /** null when Chromium can be started, otherwise why not (with how to install it) */
   unavailable(): string | null;
   render(snapshot: PageSnapshot): Promise<RenderOutcome>;
+  /** a PDF of a self-contained HTML document (src/render/browser.ts's Renderer.pdf) */
+  pdf?(
+    document: string,
+    options: { footerTemplate: string; headerTemplate?: string },
+  ): Promise<{ pdf: Buffer; blocked: string[] }>;
 }
 
 export interface ServiceContext {

@@ -14,6 +14,8 @@ import { createWebhookServices } from './webhooks.service.js';
 import { createScheduleServices } from './schedules.service.js';
 import { createBatchServices, type FetchFileFn } from './batches.service.js';
 import { createReportEvents } from './report-events.js';
+import { createBrandingServices } from './branding.service.js';
+import { createPdfServices } from './pdf.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
 import type { RenderService } from './context.js';
@@ -56,6 +58,8 @@ export function createServices(deps: ServicesDeps): Services {
     webhooks: scopedWebhooks(webhooks),
     schedules: createScheduleServices(ctx, reports),
     batches: createBatchServices(ctx, webhooks),
+    branding: createBrandingServices(ctx),
+    pdf: createPdfServices(ctx),
   };
 }
 

@@ -302,6 +302,8 @@ export interface ServicesConfig {
 // ── Webhooks ──────────────────────────────────────────────────────────────────────────
 export type { WebhookEvent } from './webhook-events.js';
 import type { WebhookEvent } from './webhook-events.js';
+import type { BrandingServices } from './branding.service.js';
+import type { PdfServices } from './pdf.service.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -618,6 +620,10 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
     /** the actor's user and key; counts only what the key may see */
     show(actor: AuthContext): Promise<Account>;
   };
+  /** the PDF reports' branding, per user (src/services/branding.service.ts) */
+  branding: BrandingServices;
+  /** branded PDF reports printed by Chromium (src/services/pdf.service.ts) */
+  pdf: PdfServices;
 }
 
 export type { AuditReport, ResultBand };

@@ -258,7 +258,20 @@ export interface BatchPagesTable {
   updated_at: Timestamp;
 }
 
+/** Per-user branding of the PDF reports (src/store/branding.repository.ts); the logo is base64 text. */
+export interface BrandingsTable {
+  user_id: number;
+  name: string | null;
+  accent_color: string | null;
+  contact: string | null;
+  prepared_for: string | null;
+  logo_type: string | null;
+  logo_data: string | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  brandings: BrandingsTable;
   batches: BatchesTable;
   batch_pages: BatchPagesTable;
   jobs: JobsTable;

@@ -48,12 +48,14 @@ describe('OpenAPI document and /docs', () => {
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
     assert.deepEqual(ops.sort(), [
+      'DELETE /api/v1/account/branding',
       'DELETE /api/v1/batches/{id}',
       'DELETE /api/v1/projects/{project}',
       'DELETE /api/v1/reports/{id}',
       'DELETE /api/v1/reports/{id}/schedule',
       'DELETE /api/v1/webhooks/{id}',
       'GET /api/v1/account',
+      'GET /api/v1/account/branding',
       'GET /api/v1/batches',
       'GET /api/v1/batches/{id}',
       'GET /api/v1/batches/{id}/events',
@@ -63,6 +65,7 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/reports',
       'GET /api/v1/reports/{id}',
       'GET /api/v1/reports/{id}/diff',
+      'GET /api/v1/reports/{id}/pdf',
       'GET /api/v1/reports/{id}/runs',
       'GET /api/v1/reports/{id}/runs/{run}',
       'GET /api/v1/reports/{id}/schedule',
@@ -80,6 +83,7 @@ describe('OpenAPI document and /docs', () => {
       'POST /api/v1/webhooks',
       'POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver',
       'POST /api/v1/webhooks/{id}/test',
+      'PUT /api/v1/account/branding',
       'PUT /api/v1/reports/{id}',
       'PUT /api/v1/reports/{id}/schedule',
     ]);

@@ -9,6 +9,16 @@ export const BODY_LIMIT = 1024 * 1024;
 /** Stands for a JSON null field: no schema type accepts (or coerces) an object, so it fails. */
 const NULL_FIELD = Object.freeze({});
 
+/**
+ * For the few bodies where `null` means "clear this field" (PUT /account/branding): the JSON
+ * nulls the parser replaced, back to null — a route's own preValidation hook.
+ */
+export function restoreNulls(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  const fields = body as Record<string, unknown>;
+  for (const key of Object.keys(fields)) if (fields[key] === NULL_FIELD) fields[key] = null;
+}
+
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
 

@@ -10,6 +10,8 @@ import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../presenters/report.js';
 import { privacyOf } from '../../web/requests.js';
+import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
+import { Type } from 'typebox';
 import {
   ListReportsQuery,
   ReportDeleted,
@@ -20,6 +22,7 @@ import {
   StoreReportBody,
   UpdateReportBody,
   errorResponses,
+  withExample,
 } from '../schemas.js';
 
 export interface RouteDeps {
@@ -93,6 +96,57 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       const actor = requireAuth(request);
       const report = await services.reports.getOwned(actor, request.params.id);
       return { data: presentReport(report, config.publicUrl) };
+    },
+  );
+
+  app.get(
+    '/reports/:id/pdf',
+    {
+      schema: {
+        operationId: 'downloadReportPdf',
+        summary: "Download a report's branded PDF",
+        description:
+          "The report printed by Chromium with your account's branding (GET/PUT /account/branding): a cover with the score and result, the category summaries, the failed checks by priority with how to fix them, the history chart when the report has several runs, every check, page numbers and a footer. Without Chromium on the server: 422 under `errors.render` saying why (the report page's print stylesheet stays the fallback). 503 when the browser failed; try again.",
+        tags,
+        security,
+        params: ReportParams,
+        response: {
+          200: {
+            description: 'The PDF (`Content-Disposition: attachment`).',
+            content: {
+              'application/pdf': {
+                schema: Type.String({ format: 'binary' }),
+                example: '%PDF-1.4 …',
+              },
+            },
+          },
+          ...errorResponses(401, 404, 422, 429, 503),
+          422: withExample(errorResponses(422)[422]!, {
+            message:
+              'PDF reports need Chromium, which was not found at /usr/bin/chromium. Install Chromium (Debian/Ubuntu: apt-get install -y chromium) or set PAGEGRADE_CHROMIUM_PATH to its executable.',
+            errors: {
+              render: [
+                'PDF reports need Chromium, which was not found at /usr/bin/chromium. Install Chromium (Debian/Ubuntu: apt-get install -y chromium) or set PAGEGRADE_CHROMIUM_PATH to its executable.',
+              ],
+            },
+          }),
+          503: withExample(errorResponses(503)[503]!, {
+            message: 'The PDF could not be printed (the PDF was not printed within 15000 ms). Try again.',
+          }),
+        },
+      },
+      config: config404,
+    },
+    async (request, reply) => {
+      const actor = requireAuth(request);
+      const report = await services.reports.getOwned(actor, request.params.id);
+      const pdf = await reportPdf(services, report);
+      return reply
+        .code(200)
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${pdfFileName(report)}"`)
+        // bytes, not the JSON the route's types expect
+        .send(pdf as unknown as string);
     },
   );
 

@@ -7,7 +7,7 @@
 // flight, so several batches share these slots.
 import { Type } from 'typebox';
 import type { Services } from '../../services/types.js';
-import type { JobKind } from '../types.js';
+import { PermanentJobError, type JobKind } from '../types.js';
 
 export const BatchPagePayload = Type.Object(
   { batchId: Type.Integer({ minimum: 1 }), pageId: Type.Integer({ minimum: 1 }) },
@@ -17,7 +17,7 @@ export const BatchPagePayload = Type.Object(
 export type BatchPageKind = JobKind<typeof BatchPagePayload, { services: Pick<Services, 'batches'> }>;
 
 export function batchPageKind(
-  overrides: Partial<Pick<BatchPageKind, 'concurrency' | 'leaseMs'>> = {},
+  overrides: Partial<Pick<BatchPageKind, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'backoff'>> = {},
 ): BatchPageKind {
   return {
     kind: 'batch.page',
@@ -25,10 +25,21 @@ export function batchPageKind(
     concurrency: 8,
     maxAttempts: 5,
     backoff: { baseMs: 2_000, maxMs: 120_000 },
-    leaseMs: 30_000,
+    // renewed every leaseMs/3 while the page runs; after a crash, taken up again within 15 s
+    leaseMs: 15_000,
     ...overrides,
     async handle(job, { services }) {
-      await services.batches.processPage(job.payload.batchId, job.payload.pageId, job.signal);
+      try {
+        await services.batches.processPage(job.payload.batchId, job.payload.pageId, job.signal);
+      } catch (err) {
+        // the last attempt: the page ends failed (with why), so its batch does not wait for it
+        // forever; the job itself still goes dead, for inspection (pagegrade jobs dead)
+        if ((job.attempt >= job.maxAttempts || err instanceof PermanentJobError) && !job.signal?.aborted) {
+          const reason = err instanceof Error ? err.message : String(err);
+          await services.batches.pageGaveUp(job.payload.batchId, job.payload.pageId, reason).catch(() => {});
+        }
+        throw err;
+      }
     },
   };
 }

@@ -44,6 +44,35 @@
     var password = select.form.querySelector('input[name="password"]');
     if (password) password.value = '';
   });
+  // a logo file (the branding page) is read here into a data: URL sent with the form, as the
+  // form has no multipart upload; too large a file is refused at once, beside the field
+  document.addEventListener('change', function (event) {
+    var input = event.target;
+    if (!input || !input.getAttribute || !input.getAttribute('data-logo-field')) return;
+    var target = document.getElementById(input.getAttribute('data-logo-field'));
+    var error = input.parentNode.querySelector('[data-logo-error]');
+    var max = Number(input.getAttribute('data-max-bytes'));
+    var file = input.files && input.files[0];
+    if (!target) return;
+    target.value = '';
+    if (error) error.hidden = true;
+    input.setCustomValidity('');
+    if (!file) return;
+    if (file.size > max) {
+      var message = 'The logo must be at most ' + Math.round(max / 1024) + ' KB; this one is ' + Math.ceil(file.size / 1024) + ' KB.';
+      input.setCustomValidity(message);
+      if (error) {
+        error.textContent = message;
+        error.hidden = false;
+      }
+      return;
+    }
+    var reader = new window.FileReader();
+    reader.onload = function () {
+      target.value = String(reader.result || '');
+    };
+    reader.readAsDataURL(file);
+  });
   // print buttons work only with this script, so they are shown by it
   var printButtons = document.querySelectorAll('[data-print]');
   for (var p = 0; p < printButtons.length; p++) {

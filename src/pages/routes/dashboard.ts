@@ -183,7 +183,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       const v = await ctx.requireViewer(request, reply);
       if (!v) return reply;
       const body = bodyOf(request);
-      const form: CreateFormState = { url: str(body.url), privacy: String(body.privacy ?? '0'), errors: {} };
+      const form: CreateFormState = {
+        url: str(body.url),
+        privacy: String(body.privacy ?? '0'),
+        render: String(body.render ?? '') === '1',
+        errors: {},
+      };
       if (request.validationError) {
         return createWithErrors(request, reply, v, fieldErrors(request.validationError.validation), form);
       }
@@ -210,6 +215,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
                 ? undefined
                 : privacyOf(request.body.privacy),
           password: password || null,
+          render: form.render === true,
         });
         return reply.redirect(`/reports/${report.id}`, 303);
       } catch (err) {

@@ -7,6 +7,9 @@ import { html, type SafeHtml } from '../html.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../views/forms.js';
+import { AppError } from '../../errors.js';
+import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
+import { pdfUnavailableView } from '../views/pdf.js';
 import { historySection } from '../views/history.js';
 import { formatDate, printStylesheet, reportView } from '../views/report.js';
 import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../views/schedule.js';
@@ -106,6 +109,45 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         .header('content-type', 'text/css; charset=utf-8')
         .header('cache-control', 'private, no-cache')
         .send(printStylesheet(found.report.url, formatDate(found.report.generatedAt)));
+    },
+  );
+
+  // The report's branded PDF (docs/rendering.md): the page's access rules — public to anyone,
+  // private to the owner (others 404), a password report to the owner or a browser that entered
+  // the password (others are sent to the page's password form). Without Chromium: 422 saying
+  // why, and the page's print stylesheet stays the way to print it.
+  app.get<{ Params: { id: number } }>(
+    '/reports/:id.pdf',
+    { schema: { params: ReportParams }, attachValidation: true },
+    async (request, reply) => {
+      if (request.validationError) return ctx.notFoundPage(request, reply);
+      const id = request.params.id;
+      const found = await services.reports.forViewer(id, await ctx.viewerOf(request), (rid, updatedAt) =>
+        kit.hasAccess(request, rid, updatedAt),
+      );
+      if (!found) return ctx.notFoundPage(request, reply);
+      if (found.access === 'locked') return reply.redirect(`/reports/${id}`, 303);
+      let pdf: Buffer;
+      try {
+        pdf = await reportPdf(services, found.report);
+      } catch (err) {
+        if (err instanceof AppError && (err.status === 422 || err.status === 503))
+          return ctx.send(
+            reply,
+            err.status,
+            'PDF not available',
+            await ctx.viewerFor(request, reply),
+            pdfUnavailableView(found.report.id, err.fields?.render?.[0] ?? err.message),
+            { mainClass: 'narrow' },
+          );
+        throw err;
+      }
+      return reply
+        .code(200)
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${pdfFileName(found.report)}"`)
+        .header('cache-control', 'private, no-cache')
+        .send(pdf);
     },
   );
 

@@ -23,13 +23,15 @@ export interface Flash {
 export interface CreateFormState {
   url: string;
   privacy: string;
+  /** "render with a browser" ticked (render=1) */
+  render?: boolean;
   errors: Record<string, string[]>;
   /** the newest report of this URL, when one exists: re-run it, or create another */
   existing?: ReportSummary;
 }
 
 /** The create form's fields: their errors are shown next to them (the alert says the rest). */
-export const CREATE_FORM_FIELDS = ['url', 'privacy', 'password'] as const;
+export const CREATE_FORM_FIELDS = ['url', 'privacy', 'password', 'render'] as const;
 
 /** A row's privacy panel after a refused change: open, with the choice made and the errors. */
 export interface RowFormState {
@@ -55,6 +57,7 @@ function existingOffer(csrf: string, state: CreateFormState): SafeHtml | '' {
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="url" value="${state.url}">
       <input type="hidden" name="privacy" value="${state.privacy}">
+      ${state.render ? html`<input type="hidden" name="render" value="1">` : ''}
       <input type="hidden" name="another" value="1">
       <button type="submit" class="button">Create another report</button>
       <p class="busy" aria-live="polite" hidden></p>
@@ -123,6 +126,11 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
       <label for="create-password">Password</label>
       <input id="create-password" name="password" type="password" maxlength="128" autocomplete="new-password" placeholder="typing one selects Password"${pwErr ? html` aria-invalid="true" aria-describedby="create-password-error"` : ''}>
       ${fieldErrors(state.errors, 'password', 'create-password-error')}
+    </div>
+    <div class="field field--check">
+      <label class="choice" for="create-render"><input id="create-render" name="render" type="checkbox" value="1"${state.render ? ' checked' : ''}${state.errors.render?.length ? html` aria-invalid="true" aria-describedby="create-render-error"` : ''}> Render with a browser</label>
+      <p class="muted field__hint">Runs the page's JavaScript in headless Chromium and judges what visitors see; slower.</p>
+      ${fieldErrors(state.errors, 'render', 'create-render-error')}
     </div>
     <div class="field field--submit">
       <button type="submit" class="button button--primary">Audit page</button>
@@ -195,6 +203,7 @@ function reportRow(
     <p class="report-row__meta">#${r.id} · ${r.project} · ${formatDate(r.generatedAt)} · <span class="privacy privacy--${r.privacy}">${PRIVACY_LABELS[r.privacy]}</span>${scheduleMark(r.id, schedule)}</p>
   </div>
   <div class="report-row__actions">
+    <a class="button button--small" href="/reports/${r.id}.pdf">PDF<span class="visually-hidden"> of report ${r.id}</span></a>
     <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="back" value="${back}">

@@ -42,6 +42,7 @@ export function layout(o: LayoutOptions): SafeHtml {
           <a href="/dashboard/batches">Batches</a>
           <a href="/dashboard/webhooks">Webhooks</a>
           <a href="/dashboard/keys">API keys</a>
+          <a href="/dashboard/branding">Branding</a>
           <a href="/docs">API reference</a>
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">

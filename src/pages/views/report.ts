@@ -30,7 +30,7 @@ export { CATEGORY_NAMES, RESULT_LABELS, PRIVACY_LABELS };
 const MAX_ROWS = 50;
 
 /** Icons are shapes as well as colours, so that they read in grey print. */
-const ICONS = {
+export const ICONS = {
   passed: raw(
     '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><circle cx="10" cy="10" r="9"/><path d="M5.5 10.5l3 3 6-7" fill="none"/></svg>',
   ),
@@ -42,9 +42,9 @@ const ICONS = {
   ),
 };
 
-type CheckState = keyof typeof ICONS;
+export type CheckState = keyof typeof ICONS;
 
-const STATE_LABELS: Record<CheckState, string> = {
+export const STATE_LABELS: Record<CheckState, string> = {
   passed: 'Passed',
   failed: 'Failed',
   inconclusive: 'Not judged',
@@ -57,7 +57,7 @@ const INCONCLUSIVE_REASONS: Record<NonNullable<CheckResult['inconclusive_reason'
   error: 'The check could not run.',
 };
 
-function stateOf(c: CheckResult): CheckState {
+export function stateOf(c: CheckResult): CheckState {
   return c.passed === true ? 'passed' : c.passed === false ? 'failed' : 'inconclusive';
 }
 
@@ -165,7 +165,8 @@ export function renderDetails(details: Details | undefined, label: string): Safe
   }
 }
 
-function renderCheck(c: CheckResult): SafeHtml {
+/** One check in full: state, title, priority, message, value, details and how to fix it. */
+export function renderCheck(c: CheckResult): SafeHtml {
   const state = stateOf(c);
   const reasonText =
     state === 'inconclusive' && c.inconclusive_reason ? INCONCLUSIVE_REASONS[c.inconclusive_reason] : '';
@@ -290,7 +291,7 @@ export function summarySection(report: StoredReport): SafeHtml {
       <div><dt>Audited</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
       <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
     </dl>
-    <p class="summary__actions no-print"><button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
+    <p class="summary__actions no-print"><a class="button button--small" href="/reports/${report.id}.pdf">Download PDF</a> <button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
   </div>
 </header>`;
 }
@@ -371,7 +372,7 @@ export function factsSection(report: StoredReport): SafeHtml {
 }
 
 /** A value in one short line (the passed checks' table). */
-function shortValue(value: CheckValue | undefined): string {
+export function shortValue(value: CheckValue | undefined): string {
   if (value === undefined || value === null || value === '') return '';
   const text = Array.isArray(value)
     ? value.join(', ')

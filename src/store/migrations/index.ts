@@ -10,6 +10,7 @@ import * as schedules from './2026-11-26T01-schedules.js';
 import * as batches from './2026-11-26T02-batches.js';
 import * as render from './2026-11-26T03-render.js';
 import * as apiKeyScopes from './2026-11-26T04-api-key-scopes.js';
+import * as branding from './2026-11-27T01-branding.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T02-batches': batches,
   '2026-11-26T03-render': render,
   '2026-11-26T04-api-key-scopes': apiKeyScopes,
+  '2026-11-27T01-branding': branding,
 };
