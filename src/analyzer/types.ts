@@ -137,7 +137,8 @@ export type FetchErrorCode =
   | 'timeout'
   | 'not_html'
   | 'too_large'
-  | 'too_many_redirects';
+  | 'too_many_redirects'
+  | 'redirect_refused';
 
 /** The page could not be fetched: the API answers 422 under errors.url with `message`; the CLI exits 2. */
 export class FetchError extends Error {
@@ -168,6 +169,12 @@ export interface FetchOptions {
    * the sitemap, the 404 probe and the favicon.
    */
   siteFiles?: SiteFiles;
+  /**
+   * Asked before the page's redirect to `url` is followed: null follows it, a reason stops the
+   * fetch there (FetchError `redirect_refused` with the reason) — a crawl's robots.txt and
+   * same-site rules for redirect targets (docs/sites.md).
+   */
+  redirectCheck?: (url: string) => string | null;
 }
 
 /** robots.txt, the sitemap, the 404 probe and the favicon of a site, as the fetcher records them. */

@@ -20,11 +20,16 @@ export interface PagegradeClientOptions extends Omit<ClientOptions, 'baseUrl' | 
   headers?: Record<string, string>;
 }
 
-export type PagegradeClient = Client<paths>;
+/**
+ * The client reads JSON: `data` is typed by each answer's `application/json` content. Other
+ * media (the reports list's `text/csv`, a batch's events) are read with `parseAs: 'text'` or
+ * `'stream'`.
+ */
+export type PagegradeClient = Client<paths, 'application/json'>;
 
 export function createClient(options: PagegradeClientOptions): PagegradeClient {
   const { key, headers, baseUrl, ...rest } = options;
-  return createFetchClient<paths>({
+  return createFetchClient<paths, 'application/json'>({
     ...rest,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     headers: { ...headers, Authorization: `Bearer ${key}` },

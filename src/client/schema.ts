@@ -218,7 +218,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List reports */
+        /**
+         * List reports
+         * @description A page of reports as JSON; with `format=csv` (or, without `format`, `Accept: text/csv` preferred to JSON) every matching report as CSV, streamed: the same filters and order, all pages (docs/api.md#csv).
+         */
         get: operations["listReports"];
         put?: never;
         /**
@@ -3239,6 +3242,8 @@ export interface operations {
             query?: {
                 /** @description Only the reports of this batch (docs/sites.md), in the order stored; other filters and sorts are not applied with it. 404 for another user's batch. */
                 batch?: number;
+                /** @description `csv`: every matching report (all pages; `page` and `per_page` are ignored) as CSV, streamed. Without it, `Accept: text/csv` asks for the CSV too; JSON is the default. */
+                format?: "json" | "csv";
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Items per page. */
@@ -3262,7 +3267,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of reports (JSON), or every matching report (CSV: `format=csv` or `Accept: text/csv`). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,6 +3415,12 @@ export interface operations {
                             total: number;
                         };
                     };
+                    /**
+                     * @example id,url,project,result,score,high_issues,medium_issues,low_issues,generated_at,created_at
+                     *     2,"https://example.com/search?q=a,b",example.com,decent,71,1,3,2,2026-01-15T10:00:00.000Z,2026-11-25T22:55:02.118Z
+                     *     1,https://example.com/pricing,example.com,good,88,0,2,3,2026-01-15T10:00:00.000Z,2026-11-25T22:54:35.584Z
+                     */
+                    "text/csv": string;
                 };
             };
             /** @description No valid API key (`WWW-Authenticate: Bearer`). */

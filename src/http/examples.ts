@@ -538,6 +538,12 @@ export const account = {
   },
 };
 
+/** GET /api/v1/reports?format=csv (docs/api.md#csv): a header line, then one line per report. */
+export const reportListCsv =
+  'id,url,project,result,score,high_issues,medium_issues,low_issues,generated_at,created_at\n' +
+  '2,"https://example.com/search?q=a,b",example.com,decent,71,1,3,2,2026-01-15T10:00:00.000Z,2026-11-25T22:55:02.118Z\n' +
+  '1,https://example.com/pricing,example.com,good,88,0,2,3,2026-01-15T10:00:00.000Z,2026-11-25T22:54:35.584Z\n';
+
 /** GET/PUT /api/v1/account/branding (the logo: a 1×1 PNG) */
 export const branding = {
   name: 'Acme Web Agency',

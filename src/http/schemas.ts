@@ -17,13 +17,14 @@ const dateTime = (description: string) => Type.String({ format: 'date-time', des
 export {
   DiffQuery,
   ListProjectsQuery,
-  ListReportsQuery,
   ListRunsQuery,
   MAX_ID,
   ProjectParams,
   ReportParams,
   RunParams,
 } from '../web/requests.js';
+import { ListReportsQuery } from '../web/requests.js';
+import { enumOf } from '../services/list-query.js';
 import { PER_PAGE, StoreReportBody as StoreBody, UpdateReportBody as UpdateBody } from '../web/requests.js';
 import * as ex from './examples.js';
 
@@ -304,6 +305,33 @@ export const ReportList = withExample(paginated(ReportSummary), {
   ...ex.reportListMeta,
 });
 export const ProjectList = withExample(paginated(Project), { data: [ex.project], ...ex.projectListMeta });
+
+/** What `format` the reports list answers in (docs/api.md#csv). */
+export const LIST_FORMATS = ['json', 'csv'] as const;
+
+/** GET /api/v1/reports: the list query, and `format` (the CSV of every matching report). */
+export const ListReportsApiQuery = Type.Object({
+  ...ListReportsQuery.properties,
+  format: Type.Optional(
+    enumOf('string', LIST_FORMATS, {
+      description:
+        '`csv`: every matching report (all pages; `page` and `per_page` are ignored) as CSV, streamed. Without it, `Accept: text/csv` asks for the CSV too; JSON is the default.',
+    }),
+  ),
+});
+
+/** The 200 of GET /api/v1/reports: a page as JSON, or the CSV of every matching report. */
+export const ReportListResponse = {
+  description:
+    'A page of reports (JSON), or every matching report (CSV: `format=csv` or `Accept: text/csv`).',
+  content: {
+    'application/json': { schema: ReportList, example: { data: [ex.reportSummary], ...ex.reportListMeta } },
+    'text/csv': {
+      schema: Type.String({ description: 'RFC 4180 CSV with a header line; one line per report.' }),
+      example: ex.reportListCsv,
+    },
+  },
+};
 
 export const ReportDeleted = Type.Object(
   { id: Type.Integer(), object: Type.Literal('report'), deleted: Type.Literal(true) },

@@ -68,6 +68,9 @@ function wrap<T extends object>(
 }
 
 type Reports = OwnerServices['reports'];
+
+/** An empty walk (a project the key does not see: as the list, no rows). */
+async function* nothing(): AsyncGenerator<never> {}
 type Projects = OwnerServices['projects'];
 
 export function scopedReports(db: Db, inner: Reports): Services['reports'] {
@@ -113,6 +116,16 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
         items: await listReports(db, actor.userId, { ...f, sortBy, sort, limit: perPage, offset }),
         total,
       };
+    },
+    walk(actor: Actor, q: Parameters<Reports['walk']>[1], options: Parameters<Reports['walk']>[2] = {}) {
+      // checked when called, before anything is streamed
+      requireScope(actor, 'read');
+      if (actor.projects === null) return inner.walk(actor.userId, q, options);
+      // a batch spans any project
+      if (options.batch !== undefined) requireEveryProject(actor, "listing a batch's reports");
+      const asked = q.project ? projectName(q.project) : undefined;
+      if (asked !== undefined && !seesProject(actor, asked)) return nothing();
+      return inner.walk(actor.userId, q, { ...options, projects: actor.projects });
     },
     getOwned: read(inner.getOwned),
     get: read(inner.get),

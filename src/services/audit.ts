@@ -9,7 +9,7 @@ import { auditDuration, audits, fetchFailures } from '../metrics.js';
 import type { ServiceContext } from './context.js';
 
 /** A FetchError, also when it crossed a module boundary (another copy of the class). */
-export function isFetchError(err: unknown): err is Error {
+export function isFetchError(err: unknown): err is FetchError {
   return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
 }
 

@@ -617,9 +617,20 @@ export function createBatchServices(
       let artifacts: Artifacts | null = null;
       let report: AuditReport | null = null;
       let error: string | null = null;
+      let refusedRedirect = false;
+      // the crawler's rules hold for redirect targets too: a redirect that leaves the site or
+      // that robots.txt disallows is not followed (a list is the user's own choice of URLs)
+      const robots = b.mode === 'list' ? null : robotsOf(b);
+      const redirectCheck = (next: string): string | null => {
+        if (!robots) return null;
+        if (!onSite(next, host)) return 'it leaves the site';
+        if (!robots.allowed(next)) return 'robots.txt disallows it';
+        return null;
+      };
       try {
         report = await ctx.analyze(page.url, {
           ...fetchOptions(),
+          redirectCheck,
           maxBytes: config.fetchMaxBytes,
           ...(siteFiles ? { siteFiles } : {}),
           ...(signal ? { signal } : {}),
@@ -631,6 +642,7 @@ export function createBatchServices(
         if (signal?.aborted) throw err;
         if (!isFetchError(err)) throw err;
         error = err.message;
+        refusedRedirect = err.code === 'redirect_refused';
       }
       const facts = report && artifacts ? pageFacts(artifacts, report, host, tracking) : null;
       const finalUrl = report ? crawlUrl(report.final_url, report.final_url, tracking) : null;
@@ -647,7 +659,10 @@ export function createBatchServices(
           await bumpBatchCounters(trx, batchId, { skipped: 1 });
           return;
         }
-        if (report === null || facts === null) {
+        if (refusedRedirect) {
+          await finishPage(trx, pageId, { state: 'skipped', error }, now);
+          await bumpBatchCounters(trx, batchId, { skipped: 1 });
+        } else if (report === null || facts === null) {
           await finishPage(
             trx,
             pageId,

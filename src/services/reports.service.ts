@@ -21,6 +21,8 @@ import {
   listReports,
   summariesByIds,
   updateReportSettings,
+  walkReports,
+  type WalkCursor,
 } from '../store/reports.repository.js';
 import {
   adjustUserCounters,
@@ -38,6 +40,8 @@ import type { ListReportsQuery, OwnerServices, Privacy, StoredReport } from './t
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
+/** rows per chunk of a walk (the CSV of a list) */
+const WALK_CHUNK = 1_000;
 
 export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['reports'], HistoryFunctions> {
   const { db } = ctx;
@@ -112,6 +116,23 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
         listReportIds(db, userId, o, filter.search && rows !== undefined ? { matches, rows } : undefined),
       );
       return { items: await summariesByIds(db, ids), total };
+    },
+
+    async *walk(userId: number, q: ListReportsQuery, options = {}) {
+      const { perPage: _perPage, page: _page, ...o } = resolveReportsQuery(q);
+      const chunk = options.chunkSize ?? WALK_CHUNK;
+      let after: WalkCursor | null = null;
+      do {
+        const { rows, next } = await walkReports(db, userId, {
+          ...o,
+          ...(options.projects ? { projects: options.projects } : {}),
+          ...(options.batch !== undefined ? { batch: options.batch } : {}),
+          limit: chunk,
+          after,
+        });
+        if (rows.length > 0) yield rows;
+        after = next;
+      } while (after !== null);
     },
 
     getOwned: load,

@@ -20,6 +20,7 @@ import {
   findSchedule,
   findScheduleOfReport,
   finishScheduledRun,
+  startScheduledRun,
   listSchedules,
   lockDueSchedules,
   newestRunOf,
@@ -193,6 +194,10 @@ export function createScheduleServices(
         if (newest && newest.source === 'schedule' && newest.at >= row.claimedAt) {
           await finish(newest.status, newest.number, null);
           return { status: 'skipped', reason: `run ${newest.number} already made for this slot` };
+        }
+        // two executions of one job at once: only one takes the claim (the other skips)
+        if (!(await startScheduledRun(db, scheduleId, slot, row.claimedAt, ctx.now().toISOString()))) {
+          return { status: 'skipped', reason: 'another run of this slot is under way' };
         }
       }
 

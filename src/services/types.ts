@@ -10,6 +10,7 @@
 // Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
 // what the API returns; presenters copy them as they are.
 import type { Db } from '../store/database.js';
+import type { ReportExportRow } from '../store/reports.repository.js';
 import type {
   AnalyzeOptions,
   AuditReport,
@@ -42,6 +43,18 @@ export interface ReportSummary {
   createdAt: string;
   updatedAt: string;
   categories: Record<Category, CategoryScore>;
+}
+
+/** A report as the CSV of a list has it (id, url, project, result, score, issues by priority, dates). */
+export type { ReportExportRow };
+
+export interface ReportWalkOptions {
+  /** only this batch's reports, by id ascending (the other filters and sorts do not apply) */
+  batch?: number;
+  /** only these projects (set by the access rules for a key limited to projects) */
+  projects?: readonly string[];
+  /** rows per chunk (default 1,000) */
+  chunkSize?: number;
 }
 
 /** A report as shown, stored and updated: the summary plus every check and the page facts. */
@@ -434,6 +447,17 @@ export interface OwnerServices {
   };
   reports: {
     list(userId: number, query: ListReportsQuery): Promise<Page<ReportSummary>>;
+    /**
+     * Every report the list query matches (all pages; `perPage`/`page` are ignored), in the
+     * list's order, as chunks of at most `chunkSize` (default 1,000) rows read by a keyset
+     * walk: what the CSV of a list streams (docs/api.md#csv). Nothing is read before the
+     * first chunk is asked for, and one chunk at a time after that.
+     */
+    walk(
+      userId: number,
+      query: ListReportsQuery,
+      options?: ReportWalkOptions,
+    ): AsyncIterable<ReportExportRow[]>;
     /** the user's reports of this URL (as stored: normalised), newest first, at most 100 */
     sameUrl(userId: number, url: string): Promise<ReportSummary[]>;
     /** the user's own report; 404 when missing or another user's (the API's rule) */

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook as Signer } from 'standardwebhooks';
 import { checkTarget, postGuarded, DEFAULT_USER_AGENT } from '../analyzer/fetch/index.js';
-import { FetchError } from '../analyzer/types.js';
+import { isFetchError } from './audit.js';
 import { notFound, validationError } from '../errors.js';
 import { withTransaction, type Db } from '../store/database.js';
 import {
@@ -84,10 +84,6 @@ const unique = <T>(xs: T[]) => [...new Set(xs)];
 /** The body of a delivery: the Standard Webhooks envelope. */
 export function deliveryBody(type: string, timestamp: Date, data: Record<string, unknown>): string {
   return JSON.stringify({ type, timestamp: timestamp.toISOString(), data });
-}
-
-function isFetchError(err: unknown): err is FetchError {
-  return err instanceof FetchError || (err instanceof Error && err.name === 'FetchError');
 }
 
 export function createWebhookServices(ctx: ServiceContext): OwnerServices['webhooks'] {

@@ -81,6 +81,10 @@ export interface ReportsTable {
   run_source: Generated<string | null>;
   /** a rendered audit's `render` object (JSON text, docs/rendering.md); null for raw audits */
   render: Generated<string | null>;
+  /** failed checks (`passed: false`) of each priority, from `results` (the CSV of lists) */
+  high_issues: Generated<number>;
+  medium_issues: Generated<number>;
+  low_issues: Generated<number>;
 }
 
 /** Earlier runs of a report (the current one is the report row itself). */

@@ -109,6 +109,13 @@ function toSummary(r: SummarySelect): ReportSummaryRow {
   };
 }
 
+/** The failed checks (`passed: false`) of each priority: the `*_issues` columns. */
+function issueColumns(results: Record<string, CheckResult>) {
+  const n = { high_issues: 0, medium_issues: 0, low_issues: 0 };
+  for (const r of Object.values(results)) if (r.passed === false) n[`${r.priority}_issues`] += 1;
+  return n;
+}
+
 const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 export async function insertReport(
@@ -138,6 +145,7 @@ export async function insertReport(
       results: JSON.stringify(r.results),
       page: JSON.stringify(r.page),
       render: r.render ? JSON.stringify(r.render) : null,
+      ...issueColumns(r.results),
       generated_at: r.generatedAt,
       created_at: r.now,
       updated_at: r.now,
@@ -293,6 +301,114 @@ export async function listReportIds(
   return page.map((r) => r.id);
 }
 
+/** A report as the CSV of a list has it (docs/api.md#csv): no JSON column is read. */
+export interface ReportExportRow {
+  id: number;
+  url: string;
+  project: string;
+  result: ResultBand;
+  score: number;
+  highIssues: number;
+  mediumIssues: number;
+  lowIssues: number;
+  generatedAt: string;
+  createdAt: string;
+}
+
+/** Where a walk stopped: the last row's sort value (as the database gave it) and id. */
+export interface WalkCursor {
+  key: unknown;
+  id: number;
+}
+
+export interface ReportWalkOptions extends ReportFilter {
+  sortBy: ReportListOptions['sortBy'];
+  sort: ReportListOptions['sort'];
+  /** only this batch's reports (then sorted by id, ascending; the other filters do not apply) */
+  batch?: number;
+  limit: number;
+  /** the cursor of the previous chunk; null: the first chunk */
+  after: WalkCursor | null;
+}
+
+/**
+ * One chunk of a keyset walk over the reports a list matches, in the list's order (ties by
+ * id, same direction): `(sort value, id)` after the cursor, through the same (user_id, …, id)
+ * indexes as the list's pages, so every chunk costs its own rows whatever its depth. A search
+ * is checked row by row while walking (`substringFilter`; on SQLite a non-ASCII term probes
+ * the trigram matches), so a whole walk reads each row of the order at most once.
+ * `next` is null after the last chunk.
+ */
+export async function walkReports(
+  db: Db,
+  userId: number,
+  o: ReportWalkOptions,
+): Promise<{ rows: ReportExportRow[]; next: WalkCursor | null }> {
+  const dialect = dialectOf(db);
+  const batch = o.batch !== undefined;
+  const sortBy = batch ? 'id' : o.sortBy;
+  const dir = batch ? 'asc' : o.sort;
+  const plan: SearchPlan = o.search && canFilterRowByRow(dialect, o.search) ? 'rowByRow' : 'probe';
+  let q = batch
+    ? db
+        .selectFrom('reports')
+        .where('reports.user_id', '=', userId)
+        .where('reports.id', 'in', (eb) =>
+          eb
+            .selectFrom('batch_pages')
+            .select('batch_pages.report_id')
+            .where('batch_pages.batch_id', '=', o.batch!),
+        )
+    : filtered(db, userId, o, dialect === 'postgres' && plan === 'probe' ? 'trigram' : plan);
+  const column = sortColumn[sortBy];
+  const cmp = sql.raw(dir === 'asc' ? '>' : '<');
+  if (o.after !== null) {
+    const id = sql.ref('reports.id');
+    q =
+      column === null
+        ? q.where(sql<boolean>`${id} ${cmp} ${o.after.id}`)
+        : q.where(sql<boolean>`(${sql.ref(column)}, ${id}) ${cmp} (${o.after.key}, ${o.after.id})`);
+  }
+  let ordered = q.select([
+    'reports.id',
+    'reports.url',
+    'reports.project',
+    'reports.result',
+    'reports.result_rank',
+    'reports.score',
+    'reports.high_issues',
+    'reports.medium_issues',
+    'reports.low_issues',
+    'reports.generated_at',
+    'reports.created_at',
+  ]);
+  if (column !== null) ordered = ordered.orderBy(column, dir);
+  const raw = await ordered.orderBy('reports.id', dir).limit(o.limit).execute();
+  const last = raw.at(-1);
+  const keyOf = {
+    id: () => null,
+    generated_at: (r: NonNullable<typeof last>) => r.generated_at,
+    url: (r: NonNullable<typeof last>) => r.url,
+    result: (r: NonNullable<typeof last>) => r.result_rank,
+    score: (r: NonNullable<typeof last>) => r.score,
+  }[sortBy];
+  return {
+    rows: raw.map((r) => ({
+      id: r.id,
+      url: r.url,
+      project: r.project,
+      result: r.result as ResultBand,
+      score: toNumber(r.score),
+      highIssues: toNumber(r.high_issues),
+      mediumIssues: toNumber(r.medium_issues),
+      lowIssues: toNumber(r.low_issues),
+      generatedAt: toIso(r.generated_at),
+      createdAt: toIso(r.created_at),
+    })),
+    next: last && raw.length === o.limit ? { key: keyOf(last), id: last.id } : null,
+  };
+}
+
 /** The summaries of these reports, in the order of `ids` (ids no longer there are skipped). */
 export async function summariesByIds(db: Db, ids: number[]): Promise<ReportSummaryRow[]> {
   if (ids.length === 0) return [];
@@ -336,6 +452,7 @@ export async function updateReportAudit(db: Db, id: number, a: AuditColumns): Pr
       results: JSON.stringify(a.results),
       page: JSON.stringify(a.page),
       render: a.render ? JSON.stringify(a.render) : null,
+      ...issueColumns(a.results),
       generated_at: a.generatedAt,
     })
     .where('id', '=', id)

@@ -212,6 +212,30 @@ export async function claimSchedule(
 }
 
 /** Records a finished run of `slot` and frees the schedule for its next one. */
+/**
+ * A run of `slot` starts: its claim is taken over (claimed_at moved to `now`) only if it is still
+ * the one this run read. Two executions of the same job at once (at-least-once delivery) cannot
+ * both get true: the loser sees that another run of the slot is under way.
+ */
+export async function startScheduledRun(
+  db: Db,
+  id: number,
+  slot: string,
+  claimedAt: string,
+  now: string,
+): Promise<boolean> {
+  // the new value must differ from the one read, even within the same millisecond
+  const started = new Date(Math.max(Date.parse(now), Date.parse(claimedAt) + 1)).toISOString();
+  const r = await db
+    .updateTable('schedules')
+    .set({ claimed_at: started })
+    .where('id', '=', id)
+    .where('claimed_slot', '=', slot)
+    .where('claimed_at', '=', claimedAt)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 export async function finishScheduledRun(
   db: Db,
   id: number,

@@ -44,6 +44,10 @@ test('the client: account, list, show, store, errors', async () => {
 
   const list = await api.GET('/api/v1/reports', { params: { query: { per_page: 10, sort: 'asc' } } });
   assert.equal(list.data?.meta.total, 1);
+  // the list as CSV: read as text (docs/api.md#csv)
+  const csv = await api.GET('/api/v1/reports', { params: { query: { format: 'csv' } }, parseAs: 'text' });
+  assert.equal(csv.response.headers.get('content-type'), 'text/csv; charset=utf-8');
+  assert.equal(String(csv.data).split('\n')[1]?.split(',')[0], String(r.id));
 
   const stored = await api.POST('/api/v1/reports', { body: { url: `${t.site('client')}/` } });
   assert.equal(stored.response.status, 201);

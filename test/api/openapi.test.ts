@@ -133,6 +133,7 @@ describe('OpenAPI document and /docs', () => {
       per_page: [10, 25, 50, 100],
       page: null,
       batch: null,
+      format: ['json', 'csv'],
     });
     assert.deepEqual(params('/api/v1/projects'), {
       search: null,

@@ -18,7 +18,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, migrate, type DatabaseHandle, type Dialect } from '../../src/store/database.js';
+import { sql } from 'kysely';
+import { createDb, dialectOf, migrate, type DatabaseHandle, type Dialect } from '../../src/store/database.js';
 import { createTempDatabase, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES, skipReason } from './services.js';
 
 export interface DialectSetup {
@@ -85,4 +86,113 @@ export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
       await cleanup();
     },
   };
+}
+
+/** One report row for `insertReports` (everything but the URL has a default). */
+export interface BulkReport {
+  url: string;
+  /** default: the URL's host, lower-cased, one leading `www.` removed */
+  project?: string;
+  result?: 'good' | 'decent' | 'bad';
+  score?: number;
+  /** failed checks by priority (the `*_issues` columns) */
+  issues?: { high: number; medium: number; low: number };
+  /** ISO; default: created_at */
+  generatedAt?: string;
+  /** ISO; default: 2026-01-01 plus one second per row of the call */
+  createdAt?: string;
+  privacy?: 0 | 1 | 2;
+}
+
+const BAND_RANK = { good: 0, decent: 1, bad: 2 } as const;
+const SCORE_OF = { good: 90, decent: 70, bad: 30 } as const;
+const CATEGORY = { score: 0, passed: 0, failed: 0 };
+const BULK_CATEGORIES = JSON.stringify({
+  seo: CATEGORY,
+  performance: CATEGORY,
+  security: CATEGORY,
+  miscellaneous: CATEGORY,
+});
+
+/**
+ * Inserts many reports of `userId` at once with multi-row INSERTs (hundreds of thousands in
+ * seconds; no audit, `results` and `page` empty JSON objects, `categories` zeros) and keeps
+ * what the lists rely on right: the projects' rows and counts, the user's counters and its
+ * reports version (and, on PostgreSQL, the planner's statistics). For tests of lists and exports, not of report pages. Returns the ids in
+ * the order given.
+ */
+export async function insertReports(
+  db: DatabaseHandle['db'],
+  userId: number,
+  rows: BulkReport[],
+): Promise<number[]> {
+  const base = Date.parse('2026-01-01T00:00:00.000Z');
+  const ids: number[] = [];
+  const perProject = new Map<string, { count: number; first: string }>();
+  const bands = { good: 0, decent: 0, bad: 0 };
+  const CHUNK = 1_000;
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const values = rows.slice(start, start + CHUNK).map((r, k) => {
+      const result = r.result ?? 'good';
+      const createdAt = r.createdAt ?? new Date(base + (start + k) * 1000).toISOString();
+      const project = r.project ?? new URL(r.url).hostname.toLowerCase().replace(/^www\./, '');
+      const p = perProject.get(project);
+      if (p) p.count += 1;
+      else perProject.set(project, { count: 1, first: createdAt });
+      bands[result] += 1;
+      return {
+        user_id: userId,
+        url: r.url,
+        final_url: r.url,
+        project,
+        result,
+        result_rank: BAND_RANK[result],
+        score: r.score ?? SCORE_OF[result],
+        privacy: r.privacy ?? 0,
+        password_hash: null,
+        categories: BULK_CATEGORIES,
+        results: '{}',
+        page: '{}',
+        high_issues: r.issues?.high ?? 0,
+        medium_issues: r.issues?.medium ?? 0,
+        low_issues: r.issues?.low ?? 0,
+        generated_at: r.generatedAt ?? createdAt,
+        created_at: createdAt,
+        updated_at: createdAt,
+      };
+    });
+    const inserted = await db.insertInto('reports').values(values).returning('id').execute();
+    ids.push(...inserted.map((r) => r.id));
+  }
+  let newProjects = 0;
+  for (const [name, p] of perProject) {
+    const found = await db
+      .updateTable('projects')
+      .set((eb) => ({ reports_count: eb('reports_count', '+', p.count) }))
+      .where('user_id', '=', userId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (Number(found.numUpdatedRows) === 0) {
+      await db
+        .insertInto('projects')
+        .values({ user_id: userId, name, created_at: p.first, reports_count: p.count })
+        .execute();
+      newProjects += 1;
+    }
+  }
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      projects_count: eb('projects_count', '+', newProjects),
+      reports_count: eb('reports_count', '+', rows.length),
+      good_count: eb('good_count', '+', bands.good),
+      decent_count: eb('decent_count', '+', bands.decent),
+      bad_count: eb('bad_count', '+', bands.bad),
+      reports_version: eb('reports_version', '+', 1),
+    }))
+    .where('id', '=', userId)
+    .execute();
+  // PostgreSQL plans from statistics: fresh ones, as autovacuum would soon take them
+  if (dialectOf(db) === 'postgres') await sql`ANALYZE reports`.execute(db);
+  return ids;
 }

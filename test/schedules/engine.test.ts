@@ -94,6 +94,38 @@ for (const engine of queueEngines) {
       assert.equal((await services.reports.runs(user.id, id, {})).total, 2);
     });
 
+    test('two executions of one slot at once (at-least-once delivery): one re-audit', async () => {
+      const id = await scheduled('/twice');
+      const row = await h.db
+        .selectFrom('schedules')
+        .select(['id'])
+        .where('report_id', '=', id)
+        .executeTakeFirstOrThrow();
+      // claimed as the scheduler claims (next run an hour away, so no tick takes it again)
+      const slot = new Date(Date.now() - 1000).toISOString();
+      await h.db
+        .updateTable('schedules')
+        .set({ claimed_slot: slot, claimed_at: new Date().toISOString() })
+        .where('id', '=', row.id)
+        .execute();
+      const job = { attempt: 1, maxAttempts: 3 };
+      const results = await Promise.all([
+        services.schedules.run(row.id, slot, job),
+        services.schedules.run(row.id, slot, job),
+      ]);
+      assert.deepEqual(
+        results.map((r) => r.status).sort(),
+        ['completed', 'skipped'],
+        JSON.stringify(results),
+      );
+      assert.match(JSON.stringify(results), /another run of this slot is under way/);
+      assert.equal(hits('/twice'), 2, 'one fetch when stored, one for the slot');
+      assert.equal((await services.reports.runs(user.id, id, {})).total, 2);
+      // and once it has run, the slot does not run again
+      assert.equal((await services.schedules.run(row.id, slot, job)).status, 'skipped');
+      assert.equal(hits('/twice'), 2);
+    });
+
     test('after downtime of five periods, the missed slots are caught up once', async () => {
       const id = await scheduled('/late');
       await makeDue(h.db, id, 5 * HOUR + 60_000);

@@ -288,3 +288,83 @@ describe('batches: a page whose job dies (SQLite)', () => {
     }
   });
 });
+
+describe('batches: redirects in a crawl (SQLite)', () => {
+  test(
+    'a redirect that robots.txt disallows or that leaves the site is not followed',
+    { timeout: 120_000 },
+    async () => {
+      const other = await startFixtureServer({ '/': { body: '<!doctype html><title>Elsewhere</title>' } });
+      const site = await startFixtureServer({
+        '/robots.txt': {
+          headers: { 'content-type': 'text/plain' },
+          body: 'User-agent: *\nDisallow: /private/\n',
+        },
+        '/': {
+          body: '<!doctype html><html lang="en"><title>Home</title><a href="/go">Go</a> <a href="/out">Out</a> <a href="/ok">Ok</a></html>',
+        },
+        '/go': { status: 301, headers: { location: '/private/secret' } },
+        '/out': { status: 302, headers: { location: `${other.origin.replace('127.0.0.1', 'localhost')}/` } },
+        '/ok': { status: 301, headers: { location: '/fine' } },
+        '/fine': { body: '<!doctype html><html lang="en"><title>Fine</title></html>' },
+        '/private/secret': { body: '<!doctype html><title>Secret</title>' },
+      });
+      const holder: { q?: Queue } = {};
+      const lazy: Queue = {
+        engine: 'embedded',
+        enqueue: (...a) => holder.q!.enqueue(...a),
+        counts: () => holder.q!.counts(),
+        close: async () => {},
+      };
+      const t = await buildTestApp(sqliteDialect, { queue: lazy, config: { crawlDelayMs: 0 } });
+      const engine = await createJobEngine(
+        { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: 50 },
+        { db: t.database.db, kinds: jobKinds },
+      );
+      holder.q = engine.queue;
+      const workers = engine.startWorkers({
+        deps: { services: t.services, queue: engine.queue, log: silentLog },
+      });
+      try {
+        const user = await buildUser(t.services);
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/v1/batches',
+          headers: { ...user.auth, 'content-type': 'application/json' },
+          payload: { url: `${site.origin}/`, mode: 'crawl' },
+        });
+        assert.equal(res.statusCode, 202, res.body);
+        const id = (res.json() as BatchBody).data.id;
+        const done = await waitFor(
+          async () => {
+            const b = await t.services.batches.get(user.id, id);
+            return b.status === 'running' || b.status === 'queued' ? null : b;
+          },
+          'the batch to end',
+          60_000,
+        );
+        assert.equal(done!.status, 'done');
+        assert.ok(!site.requests.includes('/private/secret'), 'the disallowed target was never requested');
+        assert.deepEqual(other.requests, [], 'the other site was never requested');
+        assert.ok(site.requests.includes('/fine'), 'an allowed redirect is followed');
+        const failures = await t.services.batches.failures(user.id, id, { page: 1, perPage: 10 });
+        const why = new Map(
+          failures.items.map((f) => [new URL(f.url).pathname, [f.state, f.reason] as const]),
+        );
+        assert.equal(why.get('/go')?.[0], 'skipped');
+        assert.match(
+          why.get('/go')?.[1] ?? '',
+          /redirects to .*\/private\/secret, which is not followed: robots\.txt disallows it/,
+        );
+        assert.equal(why.get('/out')?.[0], 'skipped');
+        assert.match(why.get('/out')?.[1] ?? '', /which is not followed: it leaves the site/);
+      } finally {
+        await workers.stop();
+        await engine.close();
+        await t.close();
+        await site.close();
+        await other.close();
+      }
+    },
+  );
+});

@@ -146,6 +146,8 @@ interface ResourceOptions {
   headers: Record<string, string>;
   /** stop after the headers (favicon) */
   headersOnly?: boolean;
+  /** asked before a redirect is followed: a reason refuses it (FetchOptions.redirectCheck) */
+  redirectCheck?: ((url: string) => string | null) | undefined;
   /** called on the final (non-redirect) response's headers; may throw to stop */
   onFinalHeaders?: (finalUrl: URL, status: number, headers: Record<string, string>) => void;
 }
@@ -211,6 +213,13 @@ async function fetchResource(
       // credentials in a Location are never sent; dropped so that no report shows them
       next.username = '';
       next.password = '';
+      const refused = o.redirectCheck?.(next.href) ?? null;
+      if (refused !== null) {
+        throw new FetchError(
+          'redirect_refused',
+          `The page at ${url.href} redirects to ${next.href}, which is not followed: ${refused}.`,
+        );
+      }
       url = next;
       continue;
     }
@@ -421,6 +430,7 @@ export async function fetchPage(
       page = await fetchResource(session, normalized, {
         kind: 'page',
         maxRedirects: MAX_REDIRECTS,
+        redirectCheck: options.redirectCheck,
         maxBytes,
         truncate: false,
         signal: pageSignal,

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { forbidden } from '../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
 import type { Services } from '../../services/types.js';
+import { prefersCsv, reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
 import { passwordWarnings } from '../../web/warnings.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
@@ -13,11 +14,11 @@ import { privacyOf } from '../../web/requests.js';
 import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
 import { Type } from 'typebox';
 import {
-  ListReportsQuery,
+  ListReportsApiQuery,
   ReportDeleted,
   ReportEnvelope,
   ReportWriteEnvelope,
-  ReportList,
+  ReportListResponse,
   ReportParams,
   StoreReportBody,
   UpdateReportBody,
@@ -51,22 +52,41 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         summary: 'List reports',
         tags,
         security,
-        querystring: ListReportsQuery,
-        response: { 200: ReportList, ...errorResponses(401, 403, 404, 422, 429) },
+        description:
+          'A page of reports as JSON; with `format=csv` (or, without `format`, `Accept: text/csv` preferred to JSON) every matching report as CSV, streamed: the same filters and order, all pages (docs/api.md#csv).',
+        querystring: ListReportsApiQuery,
+        response: { 200: ReportListResponse, ...errorResponses(401, 403, 404, 422, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = requireAuth(request);
-      const query = reportsQueryFrom(request.query);
+      const { format, ...params } = request.query;
+      const query = reportsQueryFrom(params);
       const { page, perPage } = resolveReportsQuery(query);
+      const batch = request.query.batch;
       // a batch spans any project: listing by batch needs a key for every project
-      if (request.query.batch !== undefined && actor.projects !== null)
+      if (batch !== undefined && actor.projects !== null)
         throw forbidden(
           `Forbidden: this API key is limited to projects (${actor.projects.join(', ')}); listing a batch's reports needs a key for every project.`,
         );
+      void reply.header('vary', 'Accept');
+      if (format === 'csv' || (format === undefined && prefersCsv(request.headers.accept))) {
+        if (batch !== undefined) await services.batches.get(actor.userId, batch); // 404: not the user's
+        const csv = await reportsCsv(
+          services.reports.walk(actor, query, batch !== undefined ? { batch } : {}),
+        );
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="${reportsCsvFilename(query.project, new Date())}"`,
+          )
+          .header('cache-control', 'private, no-store')
+          .send(csv as never); // a stream is sent as it is (the schema's text/csv), never serialised
+      }
       const result =
-        request.query.batch !== undefined
-          ? await services.batches.reports(actor.userId, request.query.batch, { page, perPage })
+        batch !== undefined
+          ? await services.batches.reports(actor.userId, batch, { page, perPage })
           : await services.reports.list(actor, query);
       return paginate({
         items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),

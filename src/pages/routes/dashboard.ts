@@ -9,6 +9,7 @@ import {
   type ListReportsQuery,
 } from '../../services/list-query.js';
 import { fieldErrors } from '../../web/field-errors.js';
+import { reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import {
@@ -136,6 +137,29 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       privacy: '0',
       errors: {},
     });
+  });
+
+  // "Download CSV": every report the dashboard's filters and order match, all pages, as the
+  // API's CSV (docs/api.md#csv) — the same service walk, read with the page's forgiving filters.
+  app.get('/dashboard/reports.csv', async (request, reply) => {
+    const v = await ctx.requireViewer(request, reply);
+    if (!v) return reply;
+    const read = readFilters<ListReportsParams>(
+      ListReportsSchema,
+      new URL(request.url, 'http://x').searchParams,
+      REPORT_LIST_KEYS,
+      REPORT_FILTER_LABELS,
+    );
+    const query = reportsQueryFrom(read.params);
+    const csv = await reportsCsv(services.reports.walk(v, query));
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="${reportsCsvFilename(query.project, new Date())}"`,
+      )
+      .header('cache-control', 'private, no-store')
+      .send(csv);
   });
 
   /** The dashboard list a form was sent from (its `back`): filters, sort and page as they were. */

@@ -265,6 +265,12 @@ function rowNotListed(d: DashboardData): SafeHtml | '' {
   return flashView({ kind: 'error', text: `Report #${row.id}: ${Object.values(row.errors).flat().join(' ')}` });
 }
 
+/** The CSV of every report the list's filters and order match (all pages: no page, no per_page). */
+function csvHref(raw: Record<string, string>): string {
+  const params = Object.entries(raw).filter(([k]) => k !== 'page' && k !== 'per_page');
+  return `/dashboard/reports.csv${params.length ? `?${new URLSearchParams(params).toString()}` : ''}`;
+}
+
 export function dashboardView(d: DashboardData): SafeHtml {
   const perPage = d.query?.perPage ?? 10;
   const page = d.query?.page ?? 1;
@@ -290,6 +296,7 @@ ${createForm(d.csrf, d.create)}
   <div class="card__head">
     <h2 id="reports-title">Reports</h2>
     ${d.list ? html`<p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.total}`}</p>` : ''}
+    ${d.list && d.list.total > 0 ? html`<a class="button button--small" href="${csvHref(d.raw)}" download>Download CSV<span class="visually-hidden"> of every report${filtered ? ' matching these filters' : ''}</span></a>` : ''}
   </div>
   ${filters(d.raw, d.projects)}
   ${listBody}

@@ -11,6 +11,7 @@ import * as batches from './2026-11-26T02-batches.js';
 import * as render from './2026-11-26T03-render.js';
 import * as apiKeyScopes from './2026-11-26T04-api-key-scopes.js';
 import * as branding from './2026-11-27T01-branding.js';
+import * as reportIssueCounts from './2026-11-27T03-report-issue-counts.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T03-render': render,
   '2026-11-26T04-api-key-scopes': apiKeyScopes,
   '2026-11-27T01-branding': branding,
+  '2026-11-27T03-report-issue-counts': reportIssueCounts,
 };

@@ -1,0 +1,157 @@
+// Benchmark: whole-site batches (docs/sites.md) on a generated loopback site — pages audited per
+// second and peak RSS, with politeness off (no delay, 8 requests at once: as many as a worker
+// process audits) and on (the defaults: 250 ms between requests, 2 at once), at 0 ms and 50 ms of
+// server latency; and the peak RSS of a 10,000-page batch. The baseline of the same run:
+// analyze() called directly on the same pages, 8 at a time, no batch, no store.
+//
+//   npx tsx bench/sites.ts [--pages 1000] [--polite-pages 100] [--big 10000] [--skip-big]
+//
+// The site (this process, 127.0.0.1): /sitemap.xml lists /p/0 … /p/N-1; each page is a
+// complete article (~14 kB) linking to 20 others; /robots.txt allows all and names the sitemap;
+// /favicon.ico; anything else is a 404 page. Every answer waits the latency first. Each scenario
+// runs in its own process (bench/lib/sites-worker.ts) so its peak RSS (getrusage) is its own.
+import { fork } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const PAGES = flag('--pages', 1000);
+const POLITE_PAGES = flag('--polite-pages', 100);
+const BIG = flag('--big', 10_000);
+const SKIP_BIG = args.includes('--skip-big');
+
+const PARAGRAPH =
+  'Balcony gardens reward patience: a south-facing rail gives tomatoes the sun they need, while herbs such as mint and parsley prefer the morning light and a deep pot that keeps their roots cool through the afternoon. ';
+
+function page(i: number, total: number): string {
+  const links = Array.from({ length: 20 }, (_, k) => (i * 31 + k * 7 + 1) % total)
+    .map((n) => `<li><a href="/p/${n}">Guide ${n}: containers, soil and light</a></li>`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Balcony gardening guide ${i} — Loopback Gardens</title>
+<meta name="description" content="Part ${i} of the balcony gardening guide: what to grow, which containers to pick, how much light and water each plant needs.">
+<link rel="canonical" href="/p/${i}">
+<link rel="icon" href="/favicon.ico">
+</head><body>
+<header><nav><a href="/">Home</a> <a href="/p/0">Start</a></nav></header>
+<main><h1>Balcony gardening guide, part ${i}</h1>
+${Array.from({ length: 40 }, (_, k) => `<p>${PARAGRAPH}(${i}.${k})</p>`).join('\n')}
+<img src="/favicon.ico" alt="A small logo" width="16" height="16">
+<h2>Read next</h2><ul>${links}</ul></main>
+<footer><p>Loopback Gardens</p></footer>
+</body></html>`;
+}
+
+async function serveSite(total: number, latencyMs: number): Promise<{ origin: string; server: Server }> {
+  let origin = '';
+  let sitemap = '';
+  const server = createServer((req, res) => {
+    const answer = () => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const m = /^\/p\/(\d+)$/.exec(path);
+      if (m && Number(m[1]) < total) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(page(Number(m[1]), total));
+      } else if (path === '/sitemap.xml') {
+        sitemap ||= `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
+          { length: total },
+          (_, i) => `<url><loc>${origin}/p/${i}</loc></url>`,
+        ).join('\n')}\n</urlset>\n`;
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(sitemap);
+      } else if (path === '/robots.txt') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`);
+      } else if (path === '/favicon.ico') {
+        res.writeHead(200, { 'content-type': 'image/x-icon' });
+        res.end(Buffer.alloc(1150, 0));
+      } else {
+        res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          '<!doctype html><html lang="en"><head><title>Not found</title></head><body><h1>Not found</h1></body></html>',
+        );
+      }
+    };
+    if (latencyMs > 0) setTimeout(answer, latencyMs);
+    else answer();
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, server };
+}
+
+interface Result {
+  pages: number;
+  failed: number;
+  ms: number;
+  maxRssKb: number;
+}
+
+const worker = fileURLToPath(new URL('./lib/sites-worker.ts', import.meta.url));
+
+function run(env: Record<string, string>): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = fork(worker, [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result: Result | null = null;
+    child.on('message', (m: { type: string } & Result) => {
+      if (m.type === 'result') result = m;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the worker exited (${code})`))));
+  });
+}
+
+interface Row {
+  scenario: string;
+  latency: number;
+  r: Result;
+}
+const rows: Row[] = [];
+const rate = (r: Result) => (r.pages / r.ms) * 1000;
+const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
+
+async function scenario(name: string, latency: number, pages: number, env: Record<string, string>) {
+  const { origin, server } = await serveSite(Math.max(pages, PAGES), latency);
+  try {
+    const r = await run({ SITES_ORIGIN: origin, SITES_PAGES: String(pages), ...env });
+    rows.push({ scenario: name, latency, r });
+    console.error(
+      `${name}, ${latency} ms: ${r.pages} pages (${r.failed} failed) in ${(r.ms / 1000).toFixed(1)} s = ${rate(r).toFixed(1)} pages/s, peak RSS ${mb(r.maxRssKb)}`,
+    );
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+const OFF = { SITES_MODE: 'batch', SITES_DELAY_MS: '0', SITES_CONCURRENCY: '8' };
+const ON = { SITES_MODE: 'batch', SITES_DELAY_MS: '250', SITES_CONCURRENCY: '2' };
+for (const latency of [0, 50]) {
+  await scenario('baseline: analyze() direct, 8 at a time', latency, PAGES, { SITES_MODE: 'direct' });
+  await scenario('batch, politeness off (delay 0, 8 at a time)', latency, PAGES, OFF);
+  await scenario('batch, politeness on (defaults: 250 ms, 2 at a time)', latency, POLITE_PAGES, ON);
+}
+if (!SKIP_BIG) await scenario(`batch of ${BIG} pages, politeness off`, 0, BIG, OFF);
+
+console.log(`\n| scenario | latency | pages | pages/s | vs baseline | peak RSS |`);
+console.log(`|---|---:|---:|---:|---:|---:|`);
+for (const row of rows) {
+  const base = rows.find((b) => b.latency === row.latency && b.scenario.startsWith('baseline'));
+  const ratio =
+    base && !row.scenario.startsWith('baseline') ? `${(rate(row.r) / rate(base.r)).toFixed(2)}×` : '1.00×';
+  console.log(
+    `| ${row.scenario} | ${row.latency} ms | ${row.r.pages}${row.r.failed ? ` (+${row.r.failed} failed)` : ''} | ${rate(row.r).toFixed(1)} | ${ratio} | ${mb(row.r.maxRssKb)} |`,
+  );
+}
