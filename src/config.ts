@@ -29,6 +29,8 @@ export interface Config {
   readonly logLevel: string;
   /** secret for signed cookies; null = generated once and kept in the database */
   readonly sessionSecret: string | null;
+  /** PAGEGRADE_KEY_CACHE_MS: an API key seen is kept in memory this long (0 = never); default 10 s */
+  readonly keyCacheMs: number;
   /** user agent the fetcher sends; null = the default `Pagegrade/<version> (+<public url>)` */
   readonly userAgent: string | null;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT, default 100) */
@@ -279,6 +281,7 @@ export function configFromEnv(env: Env): Config {
     trustProxy: trustProxy(env),
     logLevel,
     sessionSecret,
+    keyCacheMs: int(env, 'PAGEGRADE_KEY_CACHE_MS', 10_000, 0, 300_000),
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
     historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
     webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -9,7 +9,7 @@ import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { JobEngine, Workers } from './jobs/index.js';
 import type { DatabaseHandle } from './store/database.js';
-import type { RedisClient } from './store/redis.js';
+import type { createKeyBus as createKeyBusType, RedisClient } from './store/redis.js';
 
 export const EXIT_CONFIG = 78;
 
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     { buildApp },
     { analyze },
     { createDb, migrate },
-    { closeRedis, createRedis, pingRedis },
+    { closeRedis, createKeyBus, createRedis, pingRedis },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
     { jobKinds, recurringTasksFor },
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
 
   let database: DatabaseHandle | null = null;
   let redis: RedisClient | null = null;
+  let keyBus: ReturnType<typeof createKeyBusType> | null = null;
   let app: App | null = null;
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -94,7 +95,16 @@ async function main(): Promise<void> {
     // rendered audits: Chromium starts at the first one (docs/rendering.md)
     const chromium = rendererFromConfig(config);
     renderer = chromium;
-    const services = createServices({ db, analyze, config, queue: engine.queue, renderer: chromium });
+    // key revocations reach the other processes' key caches at once (with Redis)
+    keyBus = redis ? createKeyBus(redis, config) : null;
+    const services = createServices({
+      db,
+      analyze,
+      config,
+      queue: engine.queue,
+      renderer: chromium,
+      ...(keyBus ? { keyBus } : {}),
+    });
     const firstKey = await bootstrap(services, config);
 
     app = await buildApp(config, {
@@ -125,6 +135,7 @@ async function main(): Promise<void> {
     await app?.close().catch(() => {});
     await renderer?.close().catch(() => {});
     await engine?.close().catch(() => {});
+    await keyBus?.close().catch(() => {});
     await closeRedis(redis).catch(() => {});
     await database?.close().catch(() => {});
     process.exit(1);
@@ -167,6 +178,7 @@ async function main(): Promise<void> {
       code = 1;
     }
     try {
+      await keyBus?.close();
       await closeRedis(redis);
       await database!.close();
     } catch (err) {

@@ -55,6 +55,26 @@ async function withServices<T>(
   }
 }
 
+/**
+ * A revocation made here reaches running services' key caches at once through Redis when
+ * REDIS_URL is set; without it they see it within PAGEGRADE_KEY_CACHE_MS (10 s by default).
+ */
+async function tellRunningServices(): Promise<void> {
+  const config = loadCliConfig();
+  if (!config.redisUrl) return;
+  const { createRedis, closeRedis, keysChangedChannel } = await import('../store/redis.js');
+  const redis = createRedis(config);
+  try {
+    await redis!.publish(keysChangedChannel(config.redisPrefix), '1');
+  } catch (err) {
+    process.stderr.write(
+      `warning: could not tell the running services through Redis (${err instanceof Error ? err.message : String(err)}); they see the revocation within PAGEGRADE_KEY_CACHE_MS.\n`,
+    );
+  } finally {
+    await closeRedis(redis);
+  }
+}
+
 function keyId(raw: string): number {
   if (!/^\d{1,10}$/.test(raw))
     throw new CliError(`KEY_ID must be a key's numeric id (see "pagegrade keys list"), got "${raw}"`);
@@ -228,6 +248,7 @@ export function registerKeyCommands(program: Command): void {
           process.stdout.write(
             `Revoked key ${k.id} (${k.prefix}…) of user "${k.userName}" at ${k.revokedAt}.\n`,
           );
+          await tellRunningServices();
         },
         { existing: true },
       );

@@ -6,6 +6,7 @@ import {
   findKeyByHash,
   findKeyById,
   insertKey,
+  type KeyAuthRow,
   listKeys,
   revokeKey,
   touchKey,
@@ -52,7 +53,7 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 /** Accounts need only the database, the configuration and the clock (the CLI's account commands use this alone). */
 export function createAccountServices(
-  ctx: Pick<ServiceContext, 'db' | 'config' | 'now'>,
+  ctx: Pick<ServiceContext, 'db' | 'config' | 'now' | 'keyBus'>,
 ): Pick<OwnerServices, 'auth' | 'users' | 'keys' | 'settings'> & Pick<Services, 'account'> {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
@@ -131,12 +132,38 @@ export function createAccountServices(
 
   let sessionSecret: string | null = config.sessionSecret;
 
+  // Key hash → its key, for `keyCacheMs` (default 10 s): a request is authenticated without a
+  // query. A revocation here clears the cache at once, and through `keyBus` (Redis) in every
+  // other process; a revocation the bus does not carry (the CLI without REDIS_URL) is seen
+  // within keyCacheMs. Expiry is checked on every request, from the cached row.
+  const keyCacheMs = config.keyCacheMs ?? 10_000;
+  const keyCache = new Map<string, { row: KeyAuthRow; until: number }>();
+  const KEY_CACHE_MAX = 10_000;
+  const forgetKeys = () => keyCache.clear();
+  ctx.keyBus?.subscribe(forgetKeys);
+  const keysChanged = async () => {
+    forgetKeys();
+    await ctx.keyBus?.publish().catch(() => {});
+  };
+
+  async function keyByHash(hash: string): Promise<KeyAuthRow | null> {
+    const now = Date.now();
+    const cached = keyCache.get(hash);
+    if (cached && cached.until > now) return cached.row;
+    const row = await findKeyByHash(db, hash);
+    if (row && row.revokedAt === null && keyCacheMs > 0) {
+      if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+      keyCache.set(hash, { row, until: now + keyCacheMs });
+    } else keyCache.delete(hash);
+    return row;
+  }
+
   return {
     auth: {
       async authenticate(token: string) {
         if (!token || token.length > 512) return null;
         const hash = hashApiKey(token);
-        const row = await findKeyByHash(db, hash);
+        const row = await keyByHash(hash);
         // the row was found by its hash; comparing again in constant time keeps the decision
         // itself free of early-exit comparisons
         if (!row || !sameHash(row.hash, hash) || row.revokedAt !== null) return null;
@@ -147,6 +174,8 @@ export function createAccountServices(
           const before = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
           // bookkeeping only: a busy database must not fail the request
           await touchKey(db, row.id, now.toISOString(), before).catch(() => {});
+          // the cached row (the same object) now says when it was last used
+          row.lastUsedAt = now.toISOString();
         }
         const auth: AuthContext = {
           userId: row.userId,
@@ -229,6 +258,7 @@ export function createAccountServices(
         const key = await findKeyById(db, keyId);
         if (!key || key.userId !== actor.userId) throw notFound(`No such key: ${keyId}.`);
         await revokeKey(db, keyId, iso());
+        await keysChanged();
         return keyInfo(keyId);
       },
       async list(user?: string | number) {
@@ -237,6 +267,7 @@ export function createAccountServices(
       },
       async revoke(keyId: number) {
         if (!(await revokeKey(db, keyId, iso()))) throw notFound(`No such key: ${keyId}.`);
+        await keysChanged();
         return keyInfo(keyId);
       },
     },

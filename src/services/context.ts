@@ -19,6 +19,15 @@ export interface RenderService {
   ): Promise<{ pdf: Buffer; blocked: string[] }>;
 }
 
+/**
+ * Tells the other processes that API keys changed (a revocation), so that they drop their key
+ * caches at once: Redis pub/sub (src/store/redis.ts, createKeyBus) when REDIS_URL is set.
+ */
+export interface KeyBus {
+  publish(): Promise<void>;
+  subscribe(onChange: () => void): void;
+}
+
 export interface ServiceContext {
   db: Db;
   analyze: AnalyzeFn;
@@ -32,4 +41,6 @@ export interface ServiceContext {
   renderer?: RenderService;
   /** emits the report events to webhooks (report.created, .completed, .regressed, .failed) */
   reportEvents?: ReportEvents;
+  /** carries key revocations to the other processes' key caches (absent: this process only) */
+  keyBus?: KeyBus;
 }

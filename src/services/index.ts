@@ -18,7 +18,7 @@ import { createBrandingServices } from './branding.service.js';
 import { createPdfServices } from './pdf.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
-import type { RenderService } from './context.js';
+import type { KeyBus, RenderService } from './context.js';
 
 export * from './types.js';
 
@@ -37,6 +37,8 @@ export interface ServicesDeps {
   renderer?: RenderService;
   /** test seam: how batches fetch robots.txt and sitemaps (default: the guarded fetcher) */
   fetchFile?: FetchFileFn;
+  /** key revocations to and from the other processes (Redis; src/store/redis.ts createKeyBus) */
+  keyBus?: KeyBus;
 }
 
 export function createServices(deps: ServicesDeps): Services {

@@ -292,6 +292,8 @@ export interface ServicesConfig {
   /** null = generated once and kept in the settings table */
   readonly sessionSecret: string | null;
   readonly bootstrapKey: string | null;
+  /** how long an API key is kept in memory once seen (PAGEGRADE_KEY_CACHE_MS; 0 = not); default 10 s */
+  readonly keyCacheMs?: number;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT); default 100 */
   readonly historyLimit?: number;
   /** base of the links in webhook payloads (PAGEGRADE_PUBLIC_URL); default http://127.0.0.1:8080 */

@@ -78,3 +78,36 @@ export async function closeRedis(client: RedisClient | null): Promise<void> {
   }
   client.disconnect();
 }
+
+/** The pub/sub channel of API key changes (ioredis' keyPrefix does not apply to channels). */
+export const keysChangedChannel = (prefix: string): string => `${prefix}keys:changed`;
+
+/**
+ * API key changes (revocations) between processes, on Redis pub/sub: `publish` tells the others,
+ * `subscribe` hears them (the key caches of src/services/accounts.service.ts drop at once). A
+ * message missed while the subscriber is reconnecting is covered by the caches' short life.
+ */
+export function createKeyBus(
+  client: RedisClient,
+  config: Pick<Config, 'redisPrefix'>,
+): { publish(): Promise<void>; subscribe(onChange: () => void): void; close(): Promise<void> } {
+  const channel = keysChangedChannel(config.redisPrefix);
+  const listeners: (() => void)[] = [];
+  const sub = client.duplicate();
+  sub.on('error', () => {});
+  sub.on('message', (ch: string) => {
+    if (ch === channel) for (const l of listeners) l();
+  });
+  void sub.subscribe(channel).catch(() => {});
+  return {
+    async publish() {
+      await client.publish(channel, '1');
+    },
+    subscribe(onChange) {
+      listeners.push(onChange);
+    },
+    async close() {
+      await sub.quit().catch(() => sub.disconnect());
+    },
+  };
+}

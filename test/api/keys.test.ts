@@ -179,10 +179,12 @@ forEachDialect('scoped API keys', (h) => {
     const ok = await h().request({ url: '/api/v1/account', headers: k.auth });
     assert.equal(ok.statusCode, 200);
     assert.ok(ok.json().data.key.expires_at);
-    // an hour later (the row's expiry moved into the past rather than waiting)
+    // an hour later (the row's expiry moved into the past rather than waiting; a revocation
+    // clears the key cache, as time would have let the key expire in it)
     await sql`update api_keys set expires_at = ${new Date(Date.now() - 1000).toISOString()} where id = ${k.id}`.execute(
       h().database.db,
     );
+    await h().services.keys.revoke((await keyFor(h(), carol, {})).id);
     const res = await h().request({ url: '/api/v1/reports', headers: k.auth });
     assert.equal(res.statusCode, 401);
     assert.equal(res.headers['www-authenticate'], 'Bearer');

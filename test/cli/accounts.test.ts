@@ -106,13 +106,19 @@ for (const dialect of [sqlite]) {
         ),
       );
 
-      // the key works against the store until revoked
+      // the key works against the store until revoked (this process is another one than the
+      // CLI's, without Redis between them: no key cache, so that it reads the revocation at once)
       const handle = createDb(setup.databaseUrl);
       try {
         const services = createServices({
           db: handle.db,
           analyze,
-          config: testServicesConfig({ allowPrivateHosts: false, fetchTimeoutMs: 1000, fetchMaxBytes: 1024 }),
+          config: testServicesConfig({
+            allowPrivateHosts: false,
+            fetchTimeoutMs: 1000,
+            fetchMaxBytes: 1024,
+            keyCacheMs: 0,
+          }),
         });
         assert.ok(await services.auth.authenticate(key1));
         const revoked = await run(['keys', 'revoke', String(keys[0]!.id)], env);
