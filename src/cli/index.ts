@@ -6,6 +6,7 @@ import { PACKAGE } from '../package-info.js';
 import { Command, CommanderError } from 'commander';
 import { EXIT, CliError } from './exit-codes.js';
 import { registerAuditCommand } from './audit.js';
+import { registerCrawlCommand } from './crawl.js';
 import { registerUserCommands, registerKeyCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerWorkerCommands } from './worker.js';
@@ -17,6 +18,7 @@ const program = new Command('pagegrade')
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
 registerAuditCommand(program);
+registerCrawlCommand(program);
 registerUserCommands(program);
 registerKeyCommands(program);
 registerMigrateCommand(program);

@@ -1,72 +1,17 @@
 // TypeBox schemas of the batch endpoints (docs/sites.md), with examples.
 import { Type, type TSchema } from 'typebox';
-import { enumOf, PER_PAGE } from '../services/list-query.js';
-import { MAX_ID } from '../web/requests.js';
+import { enumOf } from '../services/list-query.js';
+import { BATCH_MODES } from '../web/batch-requests.js';
 import { paginated, withExample } from './schemas.js';
+
+// the request bodies and params are shared with the dashboard (src/web/batch-requests.ts)
+export { BatchParams, CreateBatchBody, ListBatchesQuery } from '../web/batch-requests.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });
 
-export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
 export const BATCH_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
 
-export const BatchParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Batch id (anything else answers 404).' }),
-});
-
-const httpUrl = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 2048, pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://', description });
-const patterns = (description: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { maxItems: 50, description });
-
-export const CreateBatchBody = Type.Object(
-  {
-    url: httpUrl(
-      'sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies).',
-    ),
-    mode: enumOf('string', BATCH_MODES, { description: 'sitemap, crawl or list.' }),
-    urls: Type.Optional(
-      Type.Array(httpUrl('A page of the list.'), {
-        minItems: 1,
-        maxItems: 1000,
-        description: 'mode list: the pages.',
-      }),
-    ),
-    max_pages: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        description:
-          'At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000).',
-      }),
-    ),
-    max_depth: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: 100,
-        description: 'crawl: links followed this many hops from the start (default 10).',
-      }),
-    ),
-    include: Type.Optional(
-      patterns('Only URLs matching one of these (`*` any characters; a leading `^` anchors).'),
-    ),
-    exclude: Type.Optional(patterns('No URL matching one of these.')),
-    privacy: Type.Optional(
-      enumOf('integer', [0, 1], { description: "The reports' privacy: 0 public (default), 1 private." }),
-    ),
-  },
-  {
-    examples: [
-      { url: 'https://example.com/', mode: 'crawl', max_pages: 500, max_depth: 5, exclude: ['/tag/*'] },
-      { url: 'https://example.com/sitemap.xml', mode: 'sitemap' },
-    ],
-  },
-);
-
-const pageQuery = {
-  per_page: Type.Optional(enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
-};
-export const ListBatchesQuery = Type.Object(pageQuery);
 export const DeleteBatchQuery = Type.Object({
   reports: Type.Optional(
     enumOf('integer', [0, 1], { default: 0, description: '1 deletes the reports of the batch too.' }),

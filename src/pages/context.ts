@@ -22,10 +22,14 @@ export interface SendOptions {
   loginNext?: string;
   /** a page's own print stylesheet (media=print), e.g. a report's running header */
   printCss?: string;
+  /** reloads the page every N seconds when scripts are off (a batch that is running) */
+  refreshWithoutScript?: number;
 }
 
 export interface PageContext {
   services: Services;
+  /** PAGEGRADE_PUBLIC_URL (the API links in downloads) */
+  publicUrl: string;
   kit: CookieKit;
   /** wrong-password and sign-in attempts */
   attempts: AttemptStore;
@@ -109,5 +113,7 @@ export const NOTICES: Record<string, string> = {
   deleted: 'The report was deleted.',
   project_deleted: 'The project and its reports were deleted.',
   scheduled: 'The schedule was saved.',
+  batch_cancelled: 'The batch was cancelled.',
+  batch_deleted: 'The batch was deleted.',
   unscheduled: 'The schedule was cleared.',
 };

@@ -109,6 +109,61 @@ export const KEY_FORM: Record<string, FormField> = {
   },
 };
 
+/** The dashboard's batch form (docs/sites.md): start a crawl, a sitemap or a list. */
+export const BATCH_FORM: Record<string, FormField> = {
+  mode: {
+    label: 'what to audit',
+    rules: [[/^The mode /, 'Choose what to audit: a crawl, a sitemap or a list of URLs.']],
+  },
+  url: {
+    label: 'start address',
+    rules: [
+      [/^The url field is required\.$/, 'Enter the page to start from, the sitemap or the site.'],
+      [
+        /^The url must be an (?:absolute )?http or https URL(?:; did you mean (.+)\?)?\.?$/,
+        (m) =>
+          `Enter a full web address that starts with http:// or https://${m[1] ? ` — did you mean ${m[1]}?` : '.'}`,
+      ],
+      [
+        /^The url must not be longer than (\d+) characters\.$/,
+        (m) => `The address can be at most ${m[1]} characters.`,
+      ],
+    ],
+  },
+  urls: {
+    label: 'list of URLs',
+    rules: [
+      [/^The urls field is required/, 'Paste the addresses to audit, one a line.'],
+      [
+        /^The urls (?:may not have more than|must list at most) (\d+)/,
+        (m) => `Paste at most ${Number(m[1]).toLocaleString('en')} addresses.`,
+      ],
+    ],
+  },
+  max_pages: {
+    label: 'number of pages',
+    rules: [
+      [/^The max_pages may not be greater than (\d+)\.$/, (m) => `A batch can have at most ${m[1]} pages.`],
+      [/^The max_pages must be a whole number/, 'Enter a whole number of pages, 1 or more (empty: 100).'],
+    ],
+  },
+  max_depth: {
+    label: 'number of links followed',
+    rules: [
+      [/^The max_depth must be/, 'Enter how many links to follow from the start: 0 to 100 (empty: 10).'],
+    ],
+  },
+  include: {
+    label: 'patterns to include',
+    rules: [[/^The include must list at most (\d+)/, (m) => `Give at most ${m[1]} patterns.`]],
+  },
+  exclude: {
+    label: 'patterns to exclude',
+    rules: [[/^The exclude must list at most (\d+)/, (m) => `Give at most ${m[1]} patterns.`]],
+  },
+  privacy: { label: 'privacy', rules: [[/^The privacy /, 'Choose Public or Private for the reports.']] },
+};
+
 function generic(field: string, label: string, message: string): string {
   const required = new RegExp(`^The ${field} field is required\\.$`);
   if (required.test(message)) return `Enter the ${label}.`;

@@ -14,6 +14,7 @@ import { assetRoutes, loadAssets } from './plugins/assets.js';
 import { registerCsrf } from './plugins/csrf.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
+import { batchPageRoutes } from './routes/batches.js';
 import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
@@ -53,6 +54,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
       .send(layout({ title, assets: assets.urls, viewer, body, ...extra }).value);
   const ctx: PageContext = {
     services,
+    publicUrl: opts.config.publicUrl,
     kit,
     attempts,
     ...viewers,
@@ -67,6 +69,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   signInRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
+  batchPageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);

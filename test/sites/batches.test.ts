@@ -20,42 +20,9 @@ import {
   skipReason,
 } from '../helpers/services.js';
 import { startFixtureSite, type FixtureSite } from './fixture-site.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const redisReason = await redisUnavailable();
-
-/** RFC 4180 with a header line → objects (quoted fields may hold commas, quotes and newlines). */
-export function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
-}
 
 interface Setup {
   name: string;

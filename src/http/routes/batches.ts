@@ -3,11 +3,12 @@
 // schema → service → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { batchCsv, batchJson } from '../../crawl/export.js';
 import type { Privacy } from '../../services/types.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
-import { presentBatch, presentFailure, presentSummary } from '../presenters/batch.js';
+import { presentBatch, presentFailure } from '../../web/batch-presenter.js';
+import { normalizeBatchBody } from '../../web/batch-requests.js';
+import { sendBatchExport, streamProgress } from '../../web/batch-streams.js';
 import { errorResponses } from '../schemas.js';
 import {
   BatchDeleted,
@@ -31,15 +32,6 @@ const rawQuery = (url: string) => {
   const i = url.indexOf('?');
   return i === -1 ? '' : url.slice(i + 1);
 };
-
-/** A list field of a form body may be one value, repeated, or lines/commas in one value. */
-const splitList = (v: unknown) =>
-  v === undefined
-    ? undefined
-    : (Array.isArray(v) ? v : [v])
-        .flatMap((x) => (typeof x === 'string' ? x.split(/[\r\n]+/) : [x]))
-        .map((x) => (typeof x === 'string' ? x.trim() : x))
-        .filter((x) => x !== '');
 
 export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
   const tags = ['batches'];
@@ -65,13 +57,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         response: { 202: BatchEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },
       preValidation: (request, _reply, done) => {
-        const body = request.body as Record<string, unknown> | undefined;
-        if (body && typeof body === 'object') {
-          for (const k of ['urls', 'include', 'exclude'])
-            if (body[k] !== undefined) body[k] = splitList(body[k]);
-          for (const k of ['max_pages', 'max_depth', 'privacy'])
-            if (typeof body[k] === 'string' && /^\d+$/.test(body[k])) body[k] = Number(body[k]);
-        }
+        normalizeBatchBody(request.body);
         done();
       },
     },
@@ -255,30 +241,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     },
     async (request, reply) => {
       const { userId } = requireAuth(request);
-      const { batch, pages, findings } = await services.batches.results(userId, request.params.id);
-      const name = `batch-${batch.id}`;
-      if (request.query.format === 'csv') {
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': `attachment; filename="${name}.csv"`,
-        });
-        batchCsv(pages).pipe(reply.raw);
-        return reply;
-      }
-      const body = batchJson(
-        presentBatch(batch, config.publicUrl),
-        batch.summary ? presentSummary(batch.summary) : null,
-        findings,
-        pages,
-      );
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-disposition': `attachment; filename="${name}.json"`,
-      });
-      reply.raw.end(JSON.stringify(body));
-      return reply;
+      const results = await services.batches.results(userId, request.params.id);
+      return sendBatchExport(reply, request.query.format ?? 'json', results, config.publicUrl);
     },
   );
 
@@ -312,43 +276,18 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     async (request, reply) => {
       const { userId } = requireAuth(request);
       const id = request.params.id;
-      let last = JSON.stringify(presentBatch(await services.batches.get(userId, id), config.publicUrl));
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      let closed = false;
-      request.raw.on('close', () => (closed = true));
-      const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
-      send('progress', last);
-      let beat = Date.now();
-      while (!closed) {
-        const current = JSON.parse(last) as { status: string };
-        if (TERMINAL.has(current.status)) {
-          send('end', last);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, EVENTS_POLL_MS));
-        let next: string;
-        try {
-          next = JSON.stringify(presentBatch(await services.batches.get(userId, id), config.publicUrl));
-        } catch {
-          break; // deleted meanwhile
-        }
-        if (next !== last) {
-          last = next;
-          send('progress', next);
-        } else if (Date.now() - beat > 15_000) {
-          res.write(': keep-alive\n\n');
-          beat = Date.now();
-        }
-      }
-      res.end();
-      return reply;
+      return streamProgress(
+        request,
+        reply,
+        async () => {
+          const batch = await services.batches.get(userId, id);
+          return {
+            data: JSON.stringify(presentBatch(batch, config.publicUrl)),
+            done: TERMINAL.has(batch.status),
+          };
+        },
+        EVENTS_POLL_MS,
+      );
     },
   );
 };

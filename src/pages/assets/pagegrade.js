@@ -1,6 +1,7 @@
-/* global document, window, HTMLFormElement */
+/* global document, window, HTMLFormElement, EventSource */
 // Pagegrade pages: the only script. Forms marked data-busy show their state and disable their
 // buttons while the server works (an audit takes seconds); forms marked data-confirm ask first.
+// A running batch's progress (data-batch-events) follows the page's own event stream.
 (function () {
   'use strict';
   document.addEventListener('submit', function (event) {
@@ -78,6 +79,41 @@
     printButtons[p].hidden = false;
     printButtons[p].addEventListener('click', function () {
       window.print();
+    });
+  }
+  // a running batch: its progress bar and counts follow the server's events (same origin);
+  // when it ends the page reloads to show the summary. Without this script the page reloads
+  // itself every few seconds (<noscript> refresh) and has a Refresh link.
+  var live = document.querySelector('[data-batch-events]');
+  if (live && typeof EventSource === 'function') {
+    var source = new EventSource(live.getAttribute('data-batch-events'));
+    var bar = live.querySelector('progress');
+    var note = live.querySelector('[data-live-note]');
+    var show = function (event) {
+      var d;
+      try {
+        d = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      var counts = live.querySelectorAll('[data-count]');
+      for (var c = 0; c < counts.length; c++) {
+        var key = counts[c].getAttribute('data-count');
+        if (typeof d[key] === 'number') counts[c].textContent = String(d[key]);
+      }
+      if (bar) {
+        bar.max = Math.max(1, d.discovered);
+        bar.value = d.audited + d.failed;
+        bar.textContent = d.audited + d.failed + ' of ' + d.discovered;
+      }
+      live.setAttribute('data-status', d.status);
+    };
+    source.addEventListener('progress', show);
+    source.addEventListener('end', function (event) {
+      show(event);
+      source.close();
+      if (note) note.textContent = 'The batch has ended; loading its summary…';
+      window.location.reload();
     });
   }
   // a page restored from the back/forward cache gets its buttons back

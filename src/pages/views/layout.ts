@@ -25,6 +25,8 @@ export interface LayoutOptions {
   loginNext?: string;
   /** a page's own print stylesheet (media=print), e.g. a report's running header */
   printCss?: string;
+  /** reloads the page every N seconds when scripts are off (a batch that is running) */
+  refreshWithoutScript?: number;
 }
 
 const FAVICON =
@@ -37,6 +39,7 @@ export function layout(o: LayoutOptions): SafeHtml {
     o.viewer.name !== null
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
+          <a href="/dashboard/batches">Batches</a>
           <a href="/dashboard/webhooks">Webhooks</a>
           <a href="/dashboard/keys">API keys</a>
           <a href="/dashboard/branding">Branding</a>
@@ -58,6 +61,7 @@ export function layout(o: LayoutOptions): SafeHtml {
 <link rel="icon" href="${FAVICON}">
 <link rel="stylesheet" href="${o.assets.css}">
 ${o.printCss ? html`<link rel="stylesheet" href="${o.printCss}" media="print">
+` : ''}${o.refreshWithoutScript ? html`<noscript><meta http-equiv="refresh" content="${o.refreshWithoutScript}"></noscript>
 ` : ''}<script src="${o.assets.js}" defer></script>
 </head>
 <body>

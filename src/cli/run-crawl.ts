@@ -1,0 +1,245 @@
+// `pagegrade crawl`, once its arguments are checked (src/cli/crawl.ts loads this module when
+// the command runs): a database in memory, the services and the embedded job engine in this
+// process, one batch — exactly what the server would run —, its progress on stderr, and the
+// summary, JSON or CSV at the end.
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { analyze } from '../analyzer/index.js';
+import type { Config } from '../config.js';
+import { batchCsv, batchJson } from '../crawl/export.js';
+import { createJobEngine, type JobEngine, type Workers } from '../jobs/index.js';
+import { silentLog } from '../jobs/kind-tools.js';
+import { jobKinds } from '../jobs/kinds/index.js';
+import type { Batch, BatchPageResult } from '../services/batches.service.js';
+import { createServices } from '../services/index.js';
+import { createDb, migrate } from '../store/database.js';
+import { presentBatch, presentSummary } from '../web/batch-presenter.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { table } from './table.js';
+
+export interface RunCrawlOptions {
+  mode: 'crawl' | 'sitemap';
+  maxPages?: number;
+  maxDepth?: number;
+  json: boolean;
+  /** a file, "-" for stdout, or null */
+  csv: string | null;
+  failOn: 'decent' | 'bad';
+  tableRows: number;
+}
+
+const TERMINAL = new Set(['done', 'cancelled', 'failed']);
+/** how often the progress is looked at */
+const POLL_MS = 150;
+
+/** Control characters from a crawled page never reach the terminal. */
+// eslint-disable-next-line no-control-regex
+const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+
+interface Progress {
+  update(b: Batch): void;
+  stop(): void;
+}
+
+/** A bar on a terminal (cli-progress, loaded only there), else a plain line whenever the counts change. */
+async function progressOn(stream: NodeJS.WriteStream): Promise<Progress> {
+  if (stream.isTTY === true) {
+    // a CommonJS package: its exports are module.exports, the namespace's default (under Node
+    // and in the bundled CLI alike; esbuild has no named exports for it)
+    const { SingleBar, Presets } = (await import('cli-progress')).default;
+    const bar = new SingleBar(
+      {
+        stream,
+        format: ' {bar} {value}/{total} pages | {audited} audited, {failed} failed or skipped | {status}',
+        hideCursor: true,
+        clearOnComplete: false,
+        etaBuffer: 20,
+      },
+      Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      update(b) {
+        const p = b.progress;
+        const payload = { audited: p.audited, failed: p.failed + p.skipped, status: b.status };
+        const value = p.audited + p.failed + p.skipped;
+        if (!started) {
+          bar.start(Math.max(1, p.discovered), value, payload);
+          started = true;
+        }
+        bar.setTotal(Math.max(1, p.discovered));
+        bar.update(value, payload);
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  let last = '';
+  return {
+    update(b) {
+      const p = b.progress;
+      const line = `${b.status}: ${p.audited} audited, ${p.failed + p.skipped} failed or skipped, ${p.remaining} remaining of ${p.discovered} found`;
+      if (line !== last) stream.write(`${line}\n`);
+      last = line;
+    },
+    stop() {},
+  };
+}
+
+function pageRows(pages: BatchPageResult[], limit: number): string[][] {
+  const rank = (p: BatchPageResult) =>
+    p.state === 'failed' ? -1 : p.state === 'done' ? (p.facts?.score ?? 0) : 1000;
+  const shown = pages
+    .filter((p) => p.state === 'done' || p.state === 'failed')
+    .sort((a, b) => rank(a) - rank(b) || a.url.localeCompare(b.url));
+  const rows = [['SCORE', 'RESULT', 'FAILED', 'URL']];
+  for (const p of shown.slice(0, limit)) {
+    if (p.state === 'failed')
+      rows.push(['-', 'FAILED', '-', `${clean(p.url)} (${clean(p.error ?? 'could not be audited')})`]);
+    else
+      rows.push([
+        String(p.facts?.score ?? '-'),
+        (p.facts?.result ?? '-').toUpperCase(),
+        String(p.facts?.failed.length ?? '-'),
+        clean(p.url),
+      ]);
+  }
+  if (shown.length > limit)
+    rows.push(['', '', '', `… and ${shown.length - limit} more (--csv FILE or --json for every page)`]);
+  return rows;
+}
+
+export async function runCrawl(config: Config, url: string, o: RunCrawlOptions): Promise<number> {
+  const handle = createDb('sqlite::memory:');
+  let engine: JobEngine | null = null;
+  let workers: Workers | null = null;
+  const progress = await progressOn(process.stderr);
+  let interrupted = false;
+  let onSignal: (() => void) | null = null;
+  try {
+    await migrate(handle.db);
+    engine = await createJobEngine(
+      { queueEngine: 'embedded', redisUrl: null, redisPrefix: config.redisPrefix, jobPollMs: 100 },
+      { db: handle.db, kinds: jobKinds },
+    );
+    const services = createServices({ db: handle.db, analyze, config, queue: engine.queue });
+    const { user } = await services.users.create('pagegrade-crawl');
+    let batch = await services.batches.create(user.id, {
+      url,
+      mode: o.mode,
+      ...(o.maxPages !== undefined ? { maxPages: o.maxPages } : {}),
+      ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
+    });
+    const running = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
+    workers = running;
+    // Ctrl-C: the batch is cancelled (pages in flight finish) and what was audited is reported
+    onSignal = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      process.stderr.write(
+        '\nStopping: the pages in progress finish, then the summary (Ctrl-C again to quit).\n',
+      );
+      void services.batches.cancel(user.id, batch.id).catch(() => {});
+    };
+    process.on('SIGINT', onSignal);
+
+    for (;;) {
+      batch = await services.batches.get(user.id, batch.id);
+      progress.update(batch);
+      if (TERMINAL.has(batch.status)) break;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    progress.stop();
+    await running.stop();
+
+    const { pages, findings } = await services.batches.results(user.id, batch.id);
+    // the start URL could not be fetched: exit 2, as `audit`
+    const startPage = pages.find((p) => p.url === batch.url);
+    if (
+      o.mode === 'crawl' &&
+      startPage?.state === 'failed' &&
+      startPage.statusCode === null &&
+      batch.progress.audited === 0
+    )
+      throw new CliError(`could not crawl ${url}: ${startPage.error ?? 'the page could not be fetched'}`);
+    if (o.mode === 'sitemap' && batch.progress.discovered === 0)
+      throw new CliError(
+        `could not read a sitemap at ${url}: it could not be fetched, or lists no page of this site.`,
+      );
+
+    // the in-memory database goes away: no report ids, no links to a server
+    const outPages = pages.map((p) => ({ ...p, reportId: null }));
+    if (o.csv !== null) await writeCsv(batchCsv(outPages), o.csv);
+    const summary = batch.summary;
+    if (o.json) {
+      const { links: _links, ...shown } = presentBatch(batch, config.publicUrl);
+      const body = batchJson(shown, summary ? presentSummary(summary) : null, findings, outPages);
+      process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    } else if (o.csv !== '-') {
+      process.stdout.write(summaryText(batch, outPages, findings, o.tableRows));
+    }
+    if (o.csv !== null && o.csv !== '-') process.stderr.write(`CSV written to ${o.csv}\n`);
+
+    const failing = o.failOn === 'decent' ? ['decent', 'bad'] : ['bad'];
+    const below = pages.filter((p) => p.state === 'done' && p.facts && failing.includes(p.facts.result));
+    if (below.length > 0)
+      process.stderr.write(
+        `${below.length} page${below.length === 1 ? '' : 's'} ${o.failOn === 'decent' ? 'decent or bad' : 'bad'} (--fail-on ${o.failOn}): exit 1\n`,
+      );
+    return below.length > 0 ? EXIT.failedGate : EXIT.ok;
+  } finally {
+    progress.stop();
+    if (onSignal) process.off('SIGINT', onSignal);
+    // (stop is idempotent: a second call after the one above waits for nothing)
+    await workers?.stop().catch(() => {});
+    await engine?.close().catch(() => {});
+    await handle.close().catch(() => {});
+  }
+}
+
+async function writeCsv(csv: Readable, file: string): Promise<void> {
+  if (file === '-') {
+    await pipeline(csv, process.stdout, { end: false });
+    return;
+  }
+  try {
+    await pipeline(csv, createWriteStream(file));
+  } catch (err) {
+    throw new CliError(`--csv ${file}: ${(err as Error).message}`);
+  }
+}
+
+function summaryText(
+  batch: Batch,
+  pages: BatchPageResult[],
+  findings: { id: string; title: string; count: number }[],
+  limit: number,
+): string {
+  const s = batch.summary;
+  const p = batch.progress;
+  const lines: string[] = [];
+  lines.push(`Crawl of ${clean(batch.url)}: ${batch.status}`);
+  lines.push(
+    `Pages: ${p.discovered} found, ${p.audited} audited, ${p.failed} failed, ${p.skipped} skipped (redirects, duplicates, robots.txt, limits)`,
+  );
+  if (s) {
+    lines.push(
+      `Results: ${s.bands.good} good, ${s.bands.decent} decent, ${s.bands.bad} bad; average score ${s.averageScore ?? '-'}`,
+    );
+  }
+  lines.push('', table(pageRows(pages, limit)));
+  const found = findings.filter((f) => f.count > 0);
+  lines.push('', found.length === 0 ? 'Site-level findings: none' : 'Site-level findings:');
+  if (found.length > 0)
+    lines.push(table([['PAGES', 'FINDING'], ...found.map((f) => [String(f.count), f.title])]));
+  if (s && s.topChecks.length > 0) {
+    lines.push('', 'Checks failing on the most pages:');
+    lines.push(
+      table([
+        ['PAGES', 'CHECK'],
+        ...s.topChecks.slice(0, 5).map((c) => [String(c.pages), `${c.title} (${c.id})`]),
+      ]),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

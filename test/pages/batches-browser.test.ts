@@ -1,0 +1,160 @@
+// The batch pages in real headless Chromium (app listening on 127.0.0.1:0, a slow fixture site
+// so that the crawl takes seconds): start a batch from the form, the progress bar and counts
+// move by themselves (the page's script on its own event stream, no reload), the page turns into
+// the summary when the batch ends; the charts at desktop and phone widths and in print
+// (screenshots and a PDF in test-output/), axe-core, and no CSP violation.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
+import { sqliteDialect } from '../helpers/db.js';
+import { buildUser, type TestUser } from '../helpers/factories.js';
+import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
+import { startBatchApp, type BatchApp } from './batch-harness.js';
+
+const OUT = new URL('../../test-output/', import.meta.url);
+
+describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sqliteDialect.skip }, () => {
+  let app: BatchApp;
+  let site: FixtureSite;
+  let alice: TestUser;
+  let browser: Browser;
+  let base: string;
+  let batchUrl: string;
+  const contexts: BrowserContext[] = [];
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    mkdirSync(OUT, { recursive: true });
+    app = await startBatchApp(sqliteDialect);
+    // 120 ms a page, two at a time: a 30-page crawl runs for about two seconds
+    site = await startFixtureSite({ pages: 30, crawlDelay: null, latencyMs: 120 });
+    alice = await buildUser(app.t.services, 'alice');
+    base = await app.t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await app?.close();
+    await site?.close();
+  });
+
+  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
+    return page;
+  }
+
+  async function signIn(page: Page) {
+    await page.goto(`${base}/login?next=/dashboard/batches`);
+    await page.fill('#api-key', alice.key);
+    await Promise.all([
+      page.waitForURL(`${base}/dashboard/batches`),
+      page.click('button[type=submit]:has-text("Sign in")'),
+    ]);
+  }
+
+  test('start from the form; live progress without a reload; the summary when it ends', async () => {
+    const page = await newPage();
+    await signIn(page);
+    await page.screenshot({ path: new URL('batch-form.png', OUT).pathname, fullPage: true });
+    await page.selectOption('#batch-mode', 'crawl');
+    await page.fill('#batch-url', `${site.origin}/`);
+    await page.fill('#batch-max-pages', '40');
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/batches\/\d+$/),
+      page.click('button[type=submit]:has-text("Start batch")'),
+    ]);
+    batchUrl = page.url();
+    assert.ok(await page.locator('progress.batch-progress__bar').isVisible());
+    // a marker that a reload would lose: the counts move while it stays
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    const first = Number(await page.textContent('[data-count="audited"]'));
+    await page.waitForFunction(
+      (n) =>
+        (window as unknown as { marker?: number }).marker === 1 &&
+        Number(document.querySelector('[data-count="audited"]')?.textContent) > n,
+      first,
+      { timeout: 30_000 },
+    );
+    const bar = await page.$eval('progress', (p) => ({
+      value: (p as HTMLProgressElement).value,
+      max: (p as HTMLProgressElement).max,
+    }));
+    assert.ok(bar.value > 0 && bar.max >= bar.value, JSON.stringify(bar));
+    await page.locator('.batch-progress').screenshot({ path: new URL('batch-progress.png', OUT).pathname });
+
+    // the end: the page reloads itself into the summary
+    await page.locator('#summary-title').waitFor({ timeout: 60_000 });
+    assert.ok(await page.locator('svg.chart--histogram').isVisible());
+    assert.ok(await page.locator('svg.chart--issues').isVisible());
+    const fill = await page.$eval('.chart__bar', (e) => getComputedStyle(e).fill);
+    assert.equal(fill, 'rgb(29, 78, 216)', 'the stylesheet colours the bars');
+    assert.ok((await page.locator('table.batch-pages tbody tr').count()) >= 25);
+    await page.screenshot({ path: new URL('batch-desktop.png', OUT).pathname, fullPage: true });
+    // axe-core is injected inline: in its own context that bypasses the CSP
+    const audit = await newPage({ bypassCSP: true });
+    await signIn(audit);
+    await audit.goto(batchUrl);
+    assert.deepEqual(await seriousViolations(audit), []);
+    await audit.goto(`${base}/dashboard/batches`);
+    assert.deepEqual(await seriousViolations(audit), []);
+  });
+
+  test('without JavaScript: the form works and the page refreshes itself until the summary', async () => {
+    const page = await newPage({ javaScriptEnabled: false });
+    await signIn(page);
+    await page.selectOption('#batch-mode', 'list');
+    await page.fill(
+      '#batch-urls',
+      Array.from({ length: 8 }, (_, i) => `${site.origin}/p/${i + 1}`).join('\n'),
+    );
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/batches\/\d+$/),
+      page.click('button[type=submit]:has-text("Start batch")'),
+    ]);
+    assert.ok(await page.locator('progress.batch-progress__bar').isVisible());
+    // <noscript><meta http-equiv="refresh" content="5"> reloads it until the batch has ended
+    await page.locator('#summary-title').waitFor({ timeout: 60_000 });
+    assert.match((await page.textContent('.batch-progress__counts'))!, /8 audited/);
+  });
+
+  test('the batch page on a phone and in print', async () => {
+    const phone = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await signIn(phone);
+    await phone.goto(batchUrl);
+    const overflow = await phone.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    assert.ok(overflow <= 0, `no sideways scrolling on a phone (overflow ${overflow}px)`);
+    const chart = (await phone.locator('svg.chart--histogram').boundingBox())!;
+    assert.ok(chart.width <= 390 && chart.width > 250, `the histogram fits: ${chart.width}px`);
+    await phone.screenshot({ path: new URL('batch-phone.png', OUT).pathname, fullPage: true });
+
+    const page = await newPage();
+    await signIn(page);
+    await page.goto(batchUrl);
+    await page.emulateMedia({ media: 'print' });
+    assert.ok(await page.locator('svg.chart--histogram').isVisible());
+    assert.ok(await page.locator('svg.chart--issues').isVisible());
+    assert.ok(!(await page.locator('.batch-actions').isVisible()), 'no buttons in print');
+    assert.ok(
+      await page.locator('.finding__pages').first().isVisible(),
+      'findings list their pages in print',
+    );
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    writeFileSync(new URL('batch.pdf', OUT), pdf);
+    assert.ok(pdf.length > 10_000);
+  });
+
+  test('no console error and no CSP violation on any page', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
