@@ -7052,6 +7052,7 @@ export interface operations {
                      *         "every": "daily",
                      *         "cron": "0 0 * * *",
                      *         "timezone": "Europe/Paris",
+                     *         "render": false,
                      *         "next_run_at": "2026-11-26T23:02:41.517Z",
                      *         "jitter_ms": 161517,
                      *         "running": false,
@@ -7077,6 +7078,7 @@ export interface operations {
                          *       "every": "daily",
                          *       "cron": "0 0 * * *",
                          *       "timezone": "Europe/Paris",
+                         *       "render": false,
                          *       "next_run_at": "2026-11-26T23:02:41.517Z",
                          *       "jitter_ms": 161517,
                          *       "running": false,
@@ -7123,6 +7125,8 @@ export interface operations {
                              * @description The next run, jitter included.
                              */
                             next_run_at: string;
+                            /** @description Each scheduled run renders the page in headless Chromium (docs/rendering.md). */
+                            render: boolean;
                             report_id: number;
                             /** @description A run of the schedule is queued or running now. */
                             running: boolean;
@@ -7239,6 +7243,12 @@ export interface operations {
                      */
                     every: string;
                     /**
+                     * @description 1: each scheduled run renders the page in headless Chromium, as `render=1` on a report (docs/rendering.md). Without Chromium: 422 under `errors.render`.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    render?: 0 | 1;
+                    /**
                      * @description An IANA time zone name the schedule is read in (default UTC).
                      * @example Europe/Paris
                      */
@@ -7251,6 +7261,12 @@ export interface operations {
                      * @example 30 6 * * 1-5
                      */
                     every: string;
+                    /**
+                     * @description 1: each scheduled run renders the page in headless Chromium, as `render=1` on a report (docs/rendering.md). Without Chromium: 422 under `errors.render`.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    render?: 0 | 1;
                     /**
                      * @description An IANA time zone name the schedule is read in (default UTC).
                      * @example Europe/Paris
@@ -7274,6 +7290,7 @@ export interface operations {
                      *         "every": "daily",
                      *         "cron": "0 0 * * *",
                      *         "timezone": "Europe/Paris",
+                     *         "render": false,
                      *         "next_run_at": "2026-11-26T23:02:41.517Z",
                      *         "jitter_ms": 161517,
                      *         "running": false,
@@ -7299,6 +7316,7 @@ export interface operations {
                          *       "every": "daily",
                          *       "cron": "0 0 * * *",
                          *       "timezone": "Europe/Paris",
+                         *       "render": false,
                          *       "next_run_at": "2026-11-26T23:02:41.517Z",
                          *       "jitter_ms": 161517,
                          *       "running": false,
@@ -7345,6 +7363,8 @@ export interface operations {
                              * @description The next run, jitter included.
                              */
                             next_run_at: string;
+                            /** @description Each scheduled run renders the page in headless Chromium (docs/rendering.md). */
+                            render: boolean;
                             report_id: number;
                             /** @description A run of the schedule is queued or running now. */
                             running: boolean;
@@ -7373,6 +7393,7 @@ export interface operations {
                      *         "every": "daily",
                      *         "cron": "0 0 * * *",
                      *         "timezone": "Europe/Paris",
+                     *         "render": false,
                      *         "next_run_at": "2026-11-26T23:02:41.517Z",
                      *         "jitter_ms": 161517,
                      *         "running": false,
@@ -7398,6 +7419,7 @@ export interface operations {
                          *       "every": "daily",
                          *       "cron": "0 0 * * *",
                          *       "timezone": "Europe/Paris",
+                         *       "render": false,
                          *       "next_run_at": "2026-11-26T23:02:41.517Z",
                          *       "jitter_ms": 161517,
                          *       "running": false,
@@ -7444,6 +7466,8 @@ export interface operations {
                              * @description The next run, jitter included.
                              */
                             next_run_at: string;
+                            /** @description Each scheduled run renders the page in headless Chromium (docs/rendering.md). */
+                            render: boolean;
                             report_id: number;
                             /** @description A run of the schedule is queued or running now. */
                             running: boolean;
@@ -7770,6 +7794,7 @@ export interface operations {
                      *           "every": "daily",
                      *           "cron": "0 0 * * *",
                      *           "timezone": "Europe/Paris",
+                     *           "render": false,
                      *           "next_run_at": "2026-11-26T23:02:41.517Z",
                      *           "jitter_ms": 161517,
                      *           "running": false,
@@ -7835,6 +7860,8 @@ export interface operations {
                              * @description The next run, jitter included.
                              */
                             next_run_at: string;
+                            /** @description Each scheduled run renders the page in headless Chromium (docs/rendering.md). */
+                            render: boolean;
                             report_id: number;
                             /** @description A run of the schedule is queued or running now. */
                             running: boolean;

@@ -14,6 +14,7 @@ const example = {
   every: 'daily',
   cron: '0 0 * * *',
   timezone: 'Europe/Paris',
+  render: false,
   next_run_at: '2026-11-26T23:02:41.517Z',
   jitter_ms: 161517,
   running: false,
@@ -36,6 +37,9 @@ const fields = {
   every: Type.String({ description: 'hourly, daily, weekly, or the cron expression, as set.' }),
   cron: Type.String({ description: 'The cron expression `every` stands for.' }),
   timezone: Type.String({ description: 'The IANA time zone it is read in.' }),
+  render: Type.Boolean({
+    description: 'Each scheduled run renders the page in headless Chromium (docs/rendering.md).',
+  }),
   next_run_at: dateTime('The next run, jitter included.'),
   jitter_ms: Type.Integer({
     minimum: 0,

@@ -11,7 +11,8 @@
 //   report.completed / .regressed / .failed webhooks), recorded on the schedule. A page that
 //   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
 //   already finished, or whose run is already in the history, is not run again.
-import { AppError, notFound } from '../errors.js';
+import { AppError, notFound, validationError } from '../errors.js';
+import { renderUnavailable } from './audit.js';
 import { withTransaction } from '../store/database.js';
 import {
   claimSchedule,
@@ -61,6 +62,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     every: r.every,
     cron: cronOf(r.every),
     timezone: r.timezone,
+    render: r.render,
     nextRunAt: r.nextRunAt,
     jitterMs: jitter,
     running: r.claimedSlot !== null,
@@ -88,6 +90,11 @@ export function createScheduleServices(
       await ownedReport(userId, reportId);
       const timezone = checkTimezone(input.timezone ?? 'UTC');
       const every = checkEvery(input.every, timezone);
+      const render = input.render === true;
+      if (render) {
+        const why = renderUnavailable(ctx);
+        if (why !== null) throw validationError({ render: [why] });
+      }
       const now = ctx.now();
       const existing = await findScheduleOfReport(db, reportId, userId);
       // the jitter depends on the id: a new schedule's next run is computed once it has one
@@ -97,6 +104,7 @@ export function createScheduleServices(
         userId,
         every,
         timezone,
+        render,
         nextRunAt: provisional.runAt.toISOString(),
         now: now.toISOString(),
       });
@@ -203,7 +211,7 @@ export function createScheduleServices(
 
       let outcome;
       try {
-        outcome = await reports.reaudit(row.userId, row.reportId, { source: 'schedule' });
+        outcome = await reports.reaudit(row.userId, row.reportId, { source: 'schedule', render: row.render });
       } catch (err) {
         if (err instanceof AppError && err.status === 404) {
           return { status: 'skipped', reason: 'the report was deleted' };

@@ -395,6 +395,8 @@ export interface Schedule {
   cron: string;
   /** IANA time zone */
   timezone: string;
+  /** each run renders the page in Chromium (docs/rendering.md) */
+  render: boolean;
   /** the next run, jitter included */
   nextRunAt: string;
   /** the fixed offset after each slot (docs/schedules.md) */
@@ -420,6 +422,8 @@ export interface PutScheduleInput {
   every: string;
   /** default UTC */
   timezone?: string | undefined;
+  /** each run renders the page in Chromium; 422 under `render` when it cannot here */
+  render?: boolean | undefined;
 }
 
 /** What one scheduled run (the `schedule.run` job) came to. */

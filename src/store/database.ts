@@ -203,6 +203,8 @@ export interface SchedulesTable {
   every: string;
   /** IANA time zone the expression is read in */
   timezone: string;
+  /** 1: each run renders the page in Chromium (docs/rendering.md); 0 (default): raw HTML */
+  render: Generated<number>;
   /** the next run, jitter included */
   next_run_at: Timestamp;
   /** the slot of a run enqueued and not finished yet */

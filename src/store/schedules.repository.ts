@@ -12,6 +12,7 @@ export interface ScheduleRow {
   userId: number;
   every: string;
   timezone: string;
+  render: boolean;
   nextRunAt: string;
   claimedSlot: string | null;
   claimedAt: string | null;
@@ -38,6 +39,7 @@ const columns = [
   'schedules.user_id',
   'schedules.every',
   'schedules.timezone',
+  'schedules.render',
   'schedules.next_run_at',
   'schedules.claimed_slot',
   'schedules.claimed_at',
@@ -62,6 +64,7 @@ function toRow(r: ScheduleSelect): ScheduleRow {
     userId: r.user_id,
     every: r.every,
     timezone: r.timezone,
+    render: toNumber(r.render) === 1,
     nextRunAt: toIso(r.next_run_at),
     claimedSlot: r.claimed_slot,
     claimedAt: toIsoOrNull(r.claimed_at),
@@ -78,7 +81,15 @@ function toRow(r: ScheduleSelect): ScheduleRow {
 /** Sets a report's schedule (a new one, or new settings for its one); returns its id. */
 export async function upsertSchedule(
   db: Db,
-  s: { reportId: number; userId: number; every: string; timezone: string; nextRunAt: string; now: string },
+  s: {
+    reportId: number;
+    userId: number;
+    every: string;
+    timezone: string;
+    render: boolean;
+    nextRunAt: string;
+    now: string;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('schedules')
@@ -87,6 +98,7 @@ export async function upsertSchedule(
       user_id: s.userId,
       every: s.every,
       timezone: s.timezone,
+      render: s.render ? 1 : 0,
       next_run_at: s.nextRunAt,
       created_at: s.now,
       updated_at: s.now,
@@ -95,6 +107,7 @@ export async function upsertSchedule(
       oc.column('report_id').doUpdateSet({
         every: s.every,
         timezone: s.timezone,
+        render: s.render ? 1 : 0,
         next_run_at: s.nextRunAt,
         updated_at: s.now,
       }),

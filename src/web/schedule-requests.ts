@@ -20,6 +20,13 @@ export const PutScheduleBody = Type.Object(
         examples: ['Europe/Paris'],
       }),
     ),
+    render: Type.Optional(
+      enumOf('integer', [0, 1], {
+        default: 0,
+        description:
+          '1: each scheduled run renders the page in headless Chromium, as `render=1` on a report (docs/rendering.md). Without Chromium: 422 under `errors.render`.',
+      }),
+    ),
   },
   { examples: [{ every: 'daily', timezone: 'Europe/Paris' }, { every: '30 6 * * 1-5' }] },
 );

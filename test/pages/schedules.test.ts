@@ -135,6 +135,18 @@ describeEachDialect('schedule on the report page', (dialect) => {
     assert.equal(res.statusCode, 422);
     assert.match(res.body, /id="schedule-cron-error">Write a cron expression for Custom/);
 
+    // "Render each run with a browser" where this process has no Chromium: the error is beside
+    // the box, which stays ticked
+    res = await b.post(`/reports/${r.id}/schedule`, {
+      _csrf: token,
+      choice: 'daily',
+      timezone: 'UTC',
+      render: '1',
+    });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="schedule-render"[^>]* checked aria-invalid="true"/);
+    assert.match(res.body, /id="schedule-render-error">Rendered audits are not available in this process\./);
+
     res = await b.post(`/reports/${r.id}/schedule`, { _csrf: token, choice: 'monthly', timezone: 'UTC' });
     assert.equal(res.statusCode, 422);
     assert.match(

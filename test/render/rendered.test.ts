@@ -59,9 +59,15 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
       routes: (f) => {
         f.route('/spa', html(SPA_SHELL));
         f.route('/app.js', { headers: { 'content-type': 'text/javascript' }, body: SPA_JS });
-        for (const p of ['/spades', '/forks', '/shears', '/hoes', '/rakes']) f.route(p, html('<title>x</title>'));
+        for (const p of ['/spades', '/forks', '/shears', '/hoes', '/rakes'])
+          f.route(p, html('<title>x</title>'));
         // a page whose script never finishes loading until released (the crash test)
-        f.route('/hang', html(`<!doctype html><html lang="en"><head><title>Hanging page</title></head><body><h1>Hang</h1><script src="/slow.js"></script></body></html>`));
+        f.route(
+          '/hang',
+          html(
+            `<!doctype html><html lang="en"><head><title>Hanging page</title></head><body><h1>Hang</h1><script src="/slow.js"></script></body></html>`,
+          ),
+        );
         f.route('/slow.js', (_req: IncomingMessage, res: ServerResponse) => {
           markSlowStarted();
           releaseSlow = () => {
@@ -89,6 +95,41 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
       payload: JSON.stringify({ url, ...extra }),
     });
 
+  test('a schedule with render=1: its runs are rendered audits', async () => {
+    const created = await store(`${t.site('sched')}/spa`);
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().data.id as number;
+    const put = await t.request({
+      method: 'PUT',
+      url: `/api/v1/reports/${id}/schedule`,
+      headers: { ...user.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ every: 'daily', render: 1 }),
+    });
+    assert.equal(put.statusCode, 201, put.body);
+    assert.equal(put.json().data.render, true);
+    const scheduleId = put.json().data.id as number;
+    // the slot's job, as the scheduler would enqueue it (the engine itself: test/schedules)
+    const result = await t.services.schedules.run(scheduleId, new Date().toISOString(), {
+      attempt: 1,
+      maxAttempts: 3,
+    });
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    const report = (await t.request({ url: `/api/v1/reports/${id}`, headers: user.auth })).json().data;
+    assert.equal(report.render?.mode, 'rendered');
+    assert.equal(report.results.title.passed, true, 'the title JavaScript sets');
+    const runs = (await t.request({ url: `/api/v1/reports/${id}/runs`, headers: user.auth })).json();
+    assert.equal(runs.data[0].source, 'schedule');
+    // set again without render: raw runs from then on
+    const raw = await t.request({
+      method: 'PUT',
+      url: `/api/v1/reports/${id}/schedule`,
+      headers: { ...user.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ every: 'daily' }),
+    });
+    assert.equal(raw.statusCode, 200, raw.body);
+    assert.equal(raw.json().data.render, false);
+  });
+
   test('an SPA: raw fails what JavaScript sets, rendered passes it, render lists exactly that', async () => {
     const url = `${t.site('spa')}/spa`;
     const raw = await store(url);
@@ -107,10 +148,12 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
       assert.equal(data.results[id].passed, true, `rendered ${id}: ${data.results[id].message}`);
     }
     const diffs = Object.fromEntries(
-      render.differences.map((d: { id: string; raw: { passed: boolean | null }; rendered: { passed: boolean | null } }) => [
-        d.id,
-        `${String(d.raw.passed)}→${String(d.rendered.passed)}`,
-      ]),
+      render.differences.map(
+        (d: { id: string; raw: { passed: boolean | null }; rendered: { passed: boolean | null } }) => [
+          d.id,
+          `${String(d.raw.passed)}→${String(d.rendered.passed)}`,
+        ],
+      ),
     );
     // exactly the checks that judge what app.js sets: title, description, h1, links, content
     assert.deepEqual(diffs, {
@@ -123,7 +166,10 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
     for (const d of render.differences as { id: string; raw: { passed: boolean | null } }[])
       assert.equal(d.raw.passed, rawData.results[d.id].passed, d.id);
     assert.deepEqual(render.dom.links, { raw: 0, rendered: 5 });
-    assert.ok(render.dom.words.rendered > 500 && render.dom.words.raw === 0, JSON.stringify(render.dom.words));
+    assert.ok(
+      render.dom.words.rendered > 500 && render.dom.words.raw === 0,
+      JSON.stringify(render.dom.words),
+    );
     assert.equal(render.raw.score, rawData.score);
     assert.ok(data.score > rawData.score, `${data.score} > ${rawData.score}`);
     assert.ok(render.requests >= 1, 'app.js came through the guarded network');
@@ -181,7 +227,8 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
     assert.equal(data.results.title.passed, true, 'the raw results are kept');
     assert.equal(data.results.console_errors, undefined, 'no browser-only checks without a browser');
     // nothing left behind
-    for (let i = 0; i < 50 && chromiumProcesses().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && chromiumProcesses().length > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(chromiumProcesses(), []);
     releaseSlow?.();
     // the next rendered audit starts a new browser
@@ -208,7 +255,9 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
     assert.equal(renderer.stats.active, 0);
     assert.ok(renderer.stats.maxActive <= 2, `at most 2 pages at once, saw ${renderer.stats.maxActive}`);
     assert.ok(maxProcs <= 16, `Chromium processes stayed bounded (${maxProcs})`);
-    console.log(`# 20 rendered stores: at most ${renderer.stats.maxActive} at once, ${maxProcs} Chromium processes`);
+    console.log(
+      `# 20 rendered stores: at most ${renderer.stats.maxActive} at once, ${maxProcs} Chromium processes`,
+    );
   });
 });
 
@@ -250,5 +299,15 @@ describeEachDialect('rendered audits without Chromium', (dialect) => {
       payload: JSON.stringify({ url: `${t.site('x')}/` }),
     });
     assert.equal(raw.statusCode, 201);
+    // a schedule that would render is refused the same way
+    const id = raw.json().data.id as number;
+    const put = await t.request({
+      method: 'PUT',
+      url: `/api/v1/reports/${id}/schedule`,
+      headers: { ...user.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ every: 'daily', render: 1 }),
+    });
+    assert.equal(put.statusCode, 422, put.body);
+    assert.match(put.json().errors.render[0], /apt-get install -y chromium/);
   });
 });

@@ -9,6 +9,7 @@ export function presentSchedule(s: Schedule, publicUrl: string) {
     every: s.every,
     cron: s.cron,
     timezone: s.timezone,
+    render: s.render,
     next_run_at: s.nextRunAt,
     jitter_ms: s.jitterMs,
     running: s.running,

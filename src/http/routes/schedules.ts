@@ -47,6 +47,7 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       const { schedule, created } = await services.schedules.put(userId, request.params.id, {
         every: request.body.every,
         timezone: request.body.timezone,
+        render: request.body.render === 1,
       });
       return reply.code(created ? 201 : 200).send({ data: presentSchedule(schedule, config.publicUrl) });
     },

@@ -26,7 +26,9 @@ function formErrors(fields: Record<string, string[]>, choice: string): Record<st
     else errors.choice = every;
   }
   if (fields.timezone?.length) errors.timezone = fields.timezone;
-  for (const [k, v] of Object.entries(fields)) if (k !== 'every' && k !== 'timezone') errors.choice = v;
+  if (fields.render?.length) errors.render = fields.render;
+  for (const [k, v] of Object.entries(fields))
+    if (k !== 'every' && k !== 'timezone' && k !== 'render') errors.choice = v;
   return errors;
 }
 
@@ -60,6 +62,7 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
         choice: str(body.choice),
         cron: str(body.cron).trim(),
         timezone: str(body.timezone).trim(),
+        render: str(body.render) === '1',
         errors: {},
       };
       if (!(SCHEDULE_CHOICES as readonly string[]).includes(form.choice)) {
@@ -73,6 +76,7 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
         await services.schedules.put(own.v.userId, request.params.id, {
           every,
           timezone: form.timezone === '' ? 'UTC' : form.timezone,
+          render: form.render,
         });
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);

@@ -20,14 +20,22 @@ export interface ScheduleFormState {
   choice: string;
   cron: string;
   timezone: string;
-  /** by form field: `choice`, `cron`, `timezone` */
+  /** each run renders the page in Chromium */
+  render: boolean;
+  /** by form field: `choice`, `cron`, `timezone`, `render` */
   errors: Record<string, string[]>;
 }
 
 export function scheduleFormOf(s: Schedule | null): ScheduleFormState {
-  if (!s) return { choice: 'daily', cron: '', timezone: 'UTC', errors: {} };
+  if (!s) return { choice: 'daily', cron: '', timezone: 'UTC', render: false, errors: {} };
   const preset = ['hourly', 'daily', 'weekly'].includes(s.every);
-  return { choice: preset ? s.every : 'custom', cron: preset ? '' : s.every, timezone: s.timezone, errors: {} };
+  return {
+    choice: preset ? s.every : 'custom',
+    cron: preset ? '' : s.every,
+    timezone: s.timezone,
+    render: s.render,
+    errors: {},
+  };
 }
 
 /** A schedule in a few words: "daily (Europe/Paris)", "cron 30 6 * * 1-5 (UTC)". */
@@ -95,6 +103,10 @@ export function scheduleSection(d: {
       <label for="schedule-timezone">Timezone</label>
       <input id="schedule-timezone" name="timezone" type="text" maxlength="64" spellcheck="false" placeholder="Europe/Paris" value="${f.timezone}"${invalid(f.errors, 'timezone')}>
       ${fieldError(f.errors, 'timezone')}
+    </div>
+    <div class="field">
+      <label class="choice" for="schedule-render"><input id="schedule-render" name="render" type="checkbox" value="1"${f.render ? ' checked' : ''}${invalid(f.errors, 'render')}> Render each run with a browser</label>
+      ${fieldError(f.errors, 'render')}
     </div>
     <button type="submit" class="button button--small button--primary">${d.schedule ? 'Save schedule' : 'Set schedule'}</button>
   </form>

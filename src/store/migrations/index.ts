@@ -13,6 +13,7 @@ import * as apiKeyScopes from './2026-11-26T04-api-key-scopes.js';
 import * as branding from './2026-11-27T01-branding.js';
 import * as reportIssueCounts from './2026-11-27T03-report-issue-counts.js';
 import * as batchPagesCanonical from './2026-11-27T04-batch-pages-canonical.js';
+import * as scheduleRender from './2026-11-27T05-schedule-render.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T01-branding': branding,
   '2026-11-27T03-report-issue-counts': reportIssueCounts,
   '2026-11-27T04-batch-pages-canonical': batchPagesCanonical,
+  '2026-11-27T05-schedule-render': scheduleRender,
 };
