@@ -139,7 +139,12 @@ export function createAccountServices(
   const keyCacheMs = config.keyCacheMs ?? 10_000;
   const keyCache = new Map<string, { row: KeyAuthRow; until: number }>();
   const KEY_CACHE_MAX = 10_000;
-  const forgetKeys = () => keyCache.clear();
+  // bumped by every clear: a row read before a revocation is not cached after it
+  let keyGeneration = 0;
+  const forgetKeys = () => {
+    keyGeneration++;
+    keyCache.clear();
+  };
   ctx.keyBus?.subscribe(forgetKeys);
   const keysChanged = async () => {
     forgetKeys();
@@ -150,8 +155,9 @@ export function createAccountServices(
     const now = Date.now();
     const cached = keyCache.get(hash);
     if (cached && cached.until > now) return cached.row;
+    const generation = keyGeneration;
     const row = await findKeyByHash(db, hash);
-    if (row && row.revokedAt === null && keyCacheMs > 0) {
+    if (row && row.revokedAt === null && keyCacheMs > 0 && generation === keyGeneration) {
       if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
       keyCache.set(hash, { row, until: now + keyCacheMs });
     } else keyCache.delete(hash);
