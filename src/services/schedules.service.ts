@@ -44,6 +44,8 @@ export const CLAIM_BATCH = 200;
  * recording anything) and the schedule is claimed again. Far above a run's attempts.
  */
 export const STALE_CLAIM_MS = 60 * 60_000;
+/** a started run is taken over by another execution of its job only after this (schedule.run's lease) */
+const RUN_TAKEOVER_MS = 60_000;
 
 const reportNotFound = () => notFound('No such report.');
 const scheduleNotFound = () => notFound('This report has no schedule.');
@@ -203,8 +205,8 @@ export function createScheduleServices(
           await finish(newest.status, newest.number, null);
           return { status: 'skipped', reason: `run ${newest.number} already made for this slot` };
         }
-        // two executions of one job at once: only one takes the claim (the other skips)
-        if (!(await startScheduledRun(db, scheduleId, slot, row.claimedAt, ctx.now().toISOString()))) {
+        // two executions of one job at once: only one runs (the other skips)
+        if (!(await startScheduledRun(db, scheduleId, slot, Date.now(), RUN_TAKEOVER_MS))) {
           return { status: 'skipped', reason: 'another run of this slot is under way' };
         }
       }

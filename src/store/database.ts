@@ -210,6 +210,8 @@ export interface SchedulesTable {
   /** the slot of a run enqueued and not finished yet */
   claimed_slot: string | null;
   claimed_at: NullableTimestamp;
+  /** when a run of the claimed slot started, epoch ms (null: not yet) */
+  run_started_at: ColumnType<string | number | null, number | null | undefined, number | null>;
   /** the newest slot whose run finished */
   last_slot: string | null;
   last_run_at: NullableTimestamp;

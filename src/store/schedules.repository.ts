@@ -217,7 +217,7 @@ export async function claimSchedule(
 ): Promise<boolean> {
   const r = await trx
     .updateTable('schedules')
-    .set({ next_run_at: c.nextRunAt, claimed_slot: c.slot, claimed_at: c.now })
+    .set({ next_run_at: c.nextRunAt, claimed_slot: c.slot, claimed_at: c.now, run_started_at: null })
     .where('id', '=', id)
     .where('next_run_at', '=', c.expectedNextRunAt)
     .executeTakeFirst();
@@ -226,25 +226,24 @@ export async function claimSchedule(
 
 /** Records a finished run of `slot` and frees the schedule for its next one. */
 /**
- * A run of `slot` starts: its claim is taken over (claimed_at moved to `now`) only if it is still
- * the one this run read. Two executions of the same job at once (at-least-once delivery) cannot
- * both get true: the loser sees that another run of the slot is under way.
+ * A run of the claimed `slot` starts: it marks the claim as running, unless another execution
+ * of the same job did so less than `takeoverMs` ago (that one may still be running: at-least-once
+ * delivery can hand a job out twice). A job handed out again after its worker died comes after
+ * its lease expired, so after `takeoverMs` (the kind's lease), and takes the run over.
  */
 export async function startScheduledRun(
   db: Db,
   id: number,
   slot: string,
-  claimedAt: string,
-  now: string,
+  nowMs: number,
+  takeoverMs: number,
 ): Promise<boolean> {
-  // the new value must differ from the one read, even within the same millisecond
-  const started = new Date(Math.max(Date.parse(now), Date.parse(claimedAt) + 1)).toISOString();
   const r = await db
     .updateTable('schedules')
-    .set({ claimed_at: started })
+    .set({ run_started_at: nowMs })
     .where('id', '=', id)
     .where('claimed_slot', '=', slot)
-    .where('claimed_at', '=', claimedAt)
+    .where((eb) => eb.or([eb('run_started_at', 'is', null), eb('run_started_at', '<', nowMs - takeoverMs)]))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
@@ -270,6 +269,7 @@ export async function finishScheduledRun(
       last_run_number: f.runNumber,
       claimed_slot: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_slot END`,
       claimed_at: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_at END`,
+      run_started_at: sql<number | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE run_started_at END`,
     })
     .where('id', '=', id)
     .execute();

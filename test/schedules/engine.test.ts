@@ -124,6 +124,27 @@ for (const engine of queueEngines) {
       // and once it has run, the slot does not run again
       assert.equal((await services.schedules.run(row.id, slot, job)).status, 'skipped');
       assert.equal(hits('/twice'), 2);
+
+      // a second execution that comes while the first runs (it marked the claim a moment ago)
+      // skips; one that comes after the job's lease (its worker died) takes the run over
+      const slot2 = new Date(Date.now() - 500).toISOString();
+      const claim = (startedAgoMs: number) =>
+        h.db
+          .updateTable('schedules')
+          .set({
+            claimed_slot: slot2,
+            claimed_at: new Date().toISOString(),
+            run_started_at: Date.now() - startedAgoMs,
+          })
+          .where('id', '=', row.id)
+          .execute();
+      await claim(1000);
+      const late = await services.schedules.run(row.id, slot2, job);
+      assert.equal(late.status, 'skipped', JSON.stringify(late));
+      assert.equal(hits('/twice'), 2);
+      await claim(120_000);
+      assert.equal((await services.schedules.run(row.id, slot2, job)).status, 'completed');
+      assert.equal(hits('/twice'), 3);
     });
 
     test('after downtime of five periods, the missed slots are caught up once', async () => {
