@@ -11,7 +11,7 @@ import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chro
 import { sqliteDialect } from '../helpers/db.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
-import { startBatchApp, type BatchApp } from './batch-harness.js';
+import { startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
 

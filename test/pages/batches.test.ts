@@ -12,7 +12,7 @@ import { parseCsv } from '../helpers/csv.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { waitFor } from '../helpers/queues.js';
 import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
-import { startBatchApp, type BatchApp } from './batch-harness.js';
+import { startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 
 const TERMINAL = ['done', 'cancelled', 'failed'];
 
@@ -27,7 +27,7 @@ describeEachDialect('batch pages', (dialect) => {
   let token: string;
 
   before(async () => {
-    app = await startBatchApp(dialect, { batchMaxPages: 500 });
+    app = await startBatchApp(dialect, { config: { batchMaxPages: 500 } });
     t = app.t;
     site = await startFixtureSite({ pages: 20, crawlDelay: null });
     slow = await startFixtureSite({ pages: 40, crawlDelay: null, latencyMs: 400, plain: true });

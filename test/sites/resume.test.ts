@@ -8,12 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createJobEngine } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { batchPageKind } from '../../src/jobs/kinds/batch-page.js';
-import { silentLog } from '../../src/jobs/kind-tools.js';
-import type { Queue } from '../../src/jobs/types.js';
-import { buildTestApp } from '../helpers/app.js';
+import { startBatchApp } from '../helpers/batch-app.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
@@ -143,28 +140,8 @@ describe('batches: the whole-batch time budget (SQLite)', () => {
           );
         }, 100);
       });
-      const holder: { q?: Queue } = {};
-      const lazy: Queue = {
-        engine: 'embedded',
-        enqueue: (...a) => holder.q!.enqueue(...a),
-        counts: () => holder.q!.counts(),
-        close: async () => {},
-      };
-      const t = await buildTestApp(sqliteDialect, {
-        queue: lazy,
-        config: { crawlDelayMs: 0, crawlConcurrency: 2, batchTimeBudgetMs: 1500 },
-      });
-      const engine = await createJobEngine(
-        { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: 100 },
-        {
-          db: t.database.db,
-          kinds: jobKinds,
-        },
-      );
-      holder.q = engine.queue;
-      const workers = engine.startWorkers({
-        deps: { services: t.services, queue: engine.queue, log: silentLog },
-      });
+      const app = await startBatchApp(sqliteDialect, { config: { batchTimeBudgetMs: 1500 } });
+      const t = app.t;
       try {
         const user = await buildUser(t.services);
         const started = Date.now();
@@ -199,9 +176,7 @@ describe('batches: the whole-batch time budget (SQLite)', () => {
         assert.equal(failures.statusCode, 200, failures.body);
         assert.match(failures.body, /The batch reached its time budget\./);
       } finally {
-        await workers.stop();
-        await engine.close();
-        await t.close();
+        await app.close();
         await site.close();
       }
     },
@@ -211,40 +186,31 @@ describe('batches: the whole-batch time budget (SQLite)', () => {
 describe('batches: a page whose job dies (SQLite)', () => {
   test('the page ends failed with why, and the batch finishes', { timeout: 120_000 }, async () => {
     const site = await chainSite(3, 0);
-    const holder: { q?: Queue } = {};
-    const lazy: Queue = {
-      engine: 'embedded',
-      enqueue: (...a) => holder.q!.enqueue(...a),
-      counts: () => holder.q!.counts(),
-      close: async () => {},
-    };
-    const t = await buildTestApp(sqliteDialect, { queue: lazy, config: { crawlDelayMs: 0 } });
-    // batch.page tried twice, quickly; its handler fails for one page whatever happens (as a
-    // database error or a bug would), the others are audited
-    const kinds = jobKinds.map((k) =>
-      k.kind === 'batch.page' ? batchPageKind({ maxAttempts: 2, backoff: { baseMs: 50, maxMs: 100 } }) : k,
-    );
-    const engine = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: 50 },
-      { db: t.database.db, kinds },
-    );
-    holder.q = engine.queue;
     let doomed = 0;
     let tries = 0;
-    const services = {
-      ...t.services,
-      batches: {
-        ...t.services.batches,
-        processPage: async (batchId: number, pageId: number, signal?: AbortSignal) => {
-          if (pageId === doomed) {
-            tries++;
-            throw new Error('the store is on fire');
-          }
-          return t.services.batches.processPage(batchId, pageId, signal);
+    const app = await startBatchApp(sqliteDialect, {
+      pollMs: 50,
+      // batch.page tried twice, quickly; its handler fails for one page whatever happens (as a
+      // database error or a bug would), the others are audited
+      kinds: jobKinds.map((k) =>
+        k.kind === 'batch.page' ? batchPageKind({ maxAttempts: 2, backoff: { baseMs: 50, maxMs: 100 } }) : k,
+      ),
+      workerServices: (real) => ({
+        ...real,
+        batches: {
+          ...real.batches,
+          processPage: async (batchId: number, pageId: number, signal?: AbortSignal) => {
+            if (pageId === doomed) {
+              tries++;
+              throw new Error('the store is on fire');
+            }
+            return real.batches.processPage(batchId, pageId, signal);
+          },
         },
-      },
-    };
-    const workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
+      }),
+    });
+    const t = app.t;
+    const engine = app.engine;
     try {
       const user = await buildUser(t.services);
       const urls = [`${site.origin}/`, `${site.origin}/p/1`, `${site.origin}/p/2`];
@@ -281,9 +247,7 @@ describe('batches: a page whose job dies (SQLite)', () => {
       // the job itself is dead, for inspection
       assert.equal((await engine.queue.counts())['batch.page']?.dead, 1);
     } finally {
-      await workers.stop();
-      await engine.close();
-      await t.close();
+      await app.close();
       await site.close();
     }
   });
@@ -309,22 +273,8 @@ describe('batches: redirects in a crawl (SQLite)', () => {
         '/fine': { body: '<!doctype html><html lang="en"><title>Fine</title></html>' },
         '/private/secret': { body: '<!doctype html><title>Secret</title>' },
       });
-      const holder: { q?: Queue } = {};
-      const lazy: Queue = {
-        engine: 'embedded',
-        enqueue: (...a) => holder.q!.enqueue(...a),
-        counts: () => holder.q!.counts(),
-        close: async () => {},
-      };
-      const t = await buildTestApp(sqliteDialect, { queue: lazy, config: { crawlDelayMs: 0 } });
-      const engine = await createJobEngine(
-        { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: 50 },
-        { db: t.database.db, kinds: jobKinds },
-      );
-      holder.q = engine.queue;
-      const workers = engine.startWorkers({
-        deps: { services: t.services, queue: engine.queue, log: silentLog },
-      });
+      const app = await startBatchApp(sqliteDialect, { pollMs: 50 });
+      const t = app.t;
       try {
         const user = await buildUser(t.services);
         const res = await t.request({
@@ -359,9 +309,7 @@ describe('batches: redirects in a crawl (SQLite)', () => {
         assert.equal(why.get('/out')?.[0], 'skipped');
         assert.match(why.get('/out')?.[1] ?? '', /which is not followed: it leaves the site/);
       } finally {
-        await workers.stop();
-        await engine.close();
-        await t.close();
+        await app.close();
         await site.close();
         await other.close();
       }
