@@ -7,7 +7,9 @@ import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { silentLog } from '../../src/jobs/kind-tools.js';
 import type { Queue } from '../../src/jobs/types.js';
 import type { AnyJobKind } from '../../src/jobs/kind-tools.js';
+import type { Batch } from '../../src/services/batches.service.js';
 import type { Services } from '../../src/services/types.js';
+import { waitFor } from './queues.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
 import type { TestDialect } from './db.js';
 
@@ -64,4 +66,17 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
       await t.close();
     },
   };
+}
+
+/** Waits until batch `id` is no longer queued or running, and returns it. */
+export async function batchEnded(t: TestApp, userId: number, id: number, timeoutMs = 60_000): Promise<Batch> {
+  const b = await waitFor(
+    async () => {
+      const b = await t.services.batches.get(userId, id);
+      return b.status === 'running' || b.status === 'queued' ? null : b;
+    },
+    `batch ${id} to end`,
+    timeoutMs,
+  );
+  return b!;
 }

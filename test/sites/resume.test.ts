@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { batchPageKind } from '../../src/jobs/kinds/batch-page.js';
-import { startBatchApp } from '../helpers/batch-app.js';
+import { batchEnded, startBatchApp } from '../helpers/batch-app.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
@@ -153,14 +153,7 @@ describe('batches: the whole-batch time budget (SQLite)', () => {
         });
         assert.equal(res.statusCode, 202, res.body);
         const id = (res.json() as BatchBody).data.id;
-        const done = await waitFor(
-          async () => {
-            const b = await t.services.batches.get(user.id, id);
-            return b.status === 'running' || b.status === 'queued' ? null : b;
-          },
-          'the batch to end',
-          60_000,
-        );
+        const done = await batchEnded(t, user.id, id);
         assert.equal(done!.status, 'done');
         const took = Date.now() - started;
         assert.ok(took < 20_000, `ended soon after its 1.5 s budget (${took} ms)`);
@@ -226,14 +219,7 @@ describe('batches: a page whose job dies (SQLite)', () => {
       });
       assert.equal(res.statusCode, 202, res.body);
       const id = (res.json() as BatchBody).data.id;
-      const done = await waitFor(
-        async () => {
-          const b = await t.services.batches.get(user.id, id);
-          return b.status === 'running' || b.status === 'queued' ? null : b;
-        },
-        'the batch to end',
-        60_000,
-      );
+      const done = await batchEnded(t, user.id, id);
       assert.equal(done!.status, 'done');
       assert.equal(tries, 2, 'both attempts ran');
       assert.equal(done!.progress.audited, 2);
@@ -285,14 +271,7 @@ describe('batches: redirects in a crawl (SQLite)', () => {
         });
         assert.equal(res.statusCode, 202, res.body);
         const id = (res.json() as BatchBody).data.id;
-        const done = await waitFor(
-          async () => {
-            const b = await t.services.batches.get(user.id, id);
-            return b.status === 'running' || b.status === 'queued' ? null : b;
-          },
-          'the batch to end',
-          60_000,
-        );
+        const done = await batchEnded(t, user.id, id);
         assert.equal(done!.status, 'done');
         assert.ok(!site.requests.includes('/private/secret'), 'the disallowed target was never requested');
         assert.deepEqual(other.requests, [], 'the other site was never requested');
