@@ -175,10 +175,15 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
 
   const insert = db.prepare(
     `INSERT INTO reports (user_id, url, final_url, project, result, result_rank, score, privacy, password_hash,
-       categories, results, page, generated_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`,
+       categories, results, page, generated_at, created_at, updated_at, high_issues, medium_issues, low_issues)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const t = opts.templates.byBand;
+  const issues = {
+    good: issueCounts(t.good.results),
+    decent: issueCounts(t.decent.results),
+    bad: issueCounts(t.bad.results),
+  };
   const plan = new Plan(opts);
   const insertBatch = db.transaction((rows: PlannedRow[]) => {
     for (const r of rows) {
@@ -198,6 +203,9 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
         r.at,
         r.at,
         r.at,
+        issues[r.band].high,
+        issues[r.band].medium,
+        issues[r.band].low,
       );
     }
   });
@@ -294,15 +302,20 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     }
 
     await c.query(
-      `CREATE TEMP TABLE bench_templates (band text PRIMARY KEY, categories text, results text, page text)`,
+      `CREATE TEMP TABLE bench_templates (band text PRIMARY KEY, categories text, results text, page text,
+         high int, medium int, low int)`,
     );
     for (const band of BANDS) {
       const t = opts.templates.byBand[band];
-      await c.query(`INSERT INTO bench_templates VALUES ($1, $2, $3, $4)`, [
+      const n = issueCounts(t.results);
+      await c.query(`INSERT INTO bench_templates VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
         band,
         t.categories,
         t.results,
         t.page,
+        n.high,
+        n.medium,
+        n.low,
       ]);
     }
 
@@ -313,9 +326,9 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
       if (rows.length === 0) break;
       await c.query(
         `INSERT INTO reports (user_id, url, final_url, project, result, result_rank, score, privacy,
-           categories, results, page, generated_at, created_at, updated_at)
+           categories, results, page, generated_at, created_at, updated_at, high_issues, medium_issues, low_issues)
          SELECT u.user_id, u.url, u.final_url, u.project, u.band, u.rank, u.score, u.privacy,
-                t.categories, t.results, t.page, u.at, u.at, u.at
+                t.categories, t.results, t.page, u.at, u.at, u.at, t.high, t.medium, t.low
            FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::timestamptz[])
                 WITH ORDINALITY AS u(user_id, url, final_url, project, band, rank, score, privacy, at, ord)
            JOIN bench_templates t ON t.band = u.band
@@ -377,4 +390,13 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
   } finally {
     await c.end();
   }
+}
+
+/** A report's failed checks by priority, as the store keeps them beside `results`. */
+function issueCounts(results: string): { high: number; medium: number; low: number } {
+  const n = { high: 0, medium: 0, low: 0 };
+  for (const c of Object.values(JSON.parse(results) as Record<string, { priority?: string; passed?: unknown }>))
+    if (c.passed === false && (c.priority === 'high' || c.priority === 'medium' || c.priority === 'low'))
+      n[c.priority]++;
+  return n;
 }
