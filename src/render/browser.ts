@@ -10,6 +10,7 @@
 //     downloads refused, permissions denied, popups and dialogs closed.
 // The main document is not fetched again: the browser is given the raw snapshot's bytes, so
 // both audits judge one visit. Decisions: docs/rendering.md.
+import { setMaxListeners } from 'node:events';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
@@ -29,7 +30,30 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--dns-prefetch-disable',
-  '--disable-features=NetworkPrediction,InterestFeedContentSuggestions,MediaRouter',
+  `--disable-features=${[
+    // Chromium keeps only the last --disable-features, and playwright-core passes its own list
+    // before ours: that list is repeated here (playwright-core 1.65), or ours would switch its
+    // entries back on (the network time query and optimization hints then reached the sink)
+    'AvoidUnnecessaryBeforeUnloadCheckSync',
+    'DestroyProfileOnBrowserClose',
+    'HttpsUpgrades',
+    'HttpsFirstBalancedModeAutoEnable',
+    'LensOverlay',
+    'MediaRouter',
+    'PaintHolding',
+    'ThirdPartyStoragePartitioning',
+    'AvoidCorsURLLoaderRestartOnRedirect',
+    'OptimizationHints',
+    'NetworkTimeServiceQuerying',
+    'AimEnabled',
+    'PreconnectToSearch',
+    'TcpPortRandomizationWin',
+    'msForceBrowserSignIn',
+    'msEdgeUpdateLaunchServicesPreferredVersion',
+    // ours
+    'NetworkPrediction',
+    'InterestFeedContentSuggestions',
+  ].join(',')}`,
 ];
 
 export { INSTALL_HINT };
@@ -263,6 +287,9 @@ export class Renderer {
       o.timeoutMs,
     );
     const signal = outer ? AbortSignal.any([budget.signal, outer]) : budget.signal;
+    // every subresource request in flight listens to the page's signal (undici, the DNS race, the
+    // connector): a page with many at once is not a leak (it printed MaxListenersExceededWarning)
+    setMaxListeners(0, signal);
     const net = new GuardedNetwork(
       o.network,
       { maxRequests: o.maxRequests, maxBytes: o.maxBytes },
