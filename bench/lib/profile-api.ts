@@ -3,7 +3,7 @@
 //   npx tsx bench/lib/profile-api.ts [--reports 50000] [--duration 5] [--connections 10]
 //                                    [--cpu-prof] [--inject 2000] [--only list,show,…]
 //
-// Seeds a SQLite file (/tmp/pagegrade-profile-<N>.db, kept for later runs) through
+// Seeds a SQLite file (bench/.data/profile-<N>.db, kept for later runs) through
 // bench/lib/seed.ts, issues a key through the real service, then:
 // - `--inject N`: in this process, N requests of each query through app.inject, reporting the
 //   CPU time (user + system) per request — steady even on a shared machine;
@@ -48,7 +48,8 @@ if (args.analyze) {
   process.exit(0);
 }
 const N = Number(args.reports);
-const file = `/tmp/pagegrade-profile-${N}.db`;
+mkdirSync(join(ROOT, 'bench/.data'), { recursive: true });
+const file = join(ROOT, `bench/.data/profile-${N}.db`);
 const marker = `${file}.seed.json`;
 
 let seed: SeedResult;

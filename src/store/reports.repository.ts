@@ -1,8 +1,17 @@
 // reports: every SQL statement on them (their runs and run columns: runs.repository.ts). JSON
 // columns are stored as text (exact round trip, key order kept) and parsed here; dates come
-// back as ISO strings.
+// back as ISO strings. The API's hot reads (`summaryTextsByIds`, `findReportText`) return the
+// JSON columns as the stored text instead, which the API's writers splice into the answer
+// unparsed (docs/api.md, "CPU per request").
 import { sql } from 'kysely';
-import type { Category, CategoryScore, CheckResult, PageInfo, RenderInfo, ResultBand } from '../analyzer/index.js';
+import type {
+  Category,
+  CategoryScore,
+  CheckResult,
+  PageInfo,
+  RenderInfo,
+  ResultBand,
+} from '../analyzer/index.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 
@@ -91,6 +100,41 @@ interface SummarySelect {
   categories: string;
 }
 
+/**
+ * A report summary whose JSON column is the stored text (`JSON.stringify` of the value as
+ * written): spliced into an API answer as it is, it gives the bytes `JSON.stringify` of the
+ * parsed value would.
+ */
+export interface ReportSummaryText extends Omit<ReportSummaryRow, 'categories'> {
+  categoriesJson: string;
+}
+
+/** A report with its JSON columns as the stored text (see ReportSummaryText). */
+export interface ReportText extends ReportSummaryText {
+  resultsJson: string;
+  pageJson: string;
+  /** null for raw audits */
+  renderJson: string | null;
+}
+
+function toSummaryText(r: SummarySelect): ReportSummaryText {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    url: r.url,
+    finalUrl: r.final_url,
+    project: r.project,
+    result: r.result as ResultBand,
+    score: toNumber(r.score),
+    privacy: toNumber(r.privacy) as 0 | 1 | 2,
+    hasPassword: r.password_hash !== null,
+    generatedAt: toIso(r.generated_at),
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
+    categoriesJson: r.categories,
+  };
+}
+
 function toSummary(r: SummarySelect): ReportSummaryRow {
   return {
     id: r.id,
@@ -166,14 +210,7 @@ export async function findReport(
   userId: number | null,
   forUpdate = false,
 ): Promise<ReportRow | null> {
-  if (!validId(id)) return null;
-  let q = db
-    .selectFrom('reports')
-    .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
-    .where('reports.id', '=', id);
-  if (userId !== null) q = q.where('reports.user_id', '=', userId);
-  if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
-  const r = await q.executeTakeFirst();
+  const r = await selectReport(db, id, userId, forUpdate);
   if (!r) return null;
   return {
     ...toSummary(r),
@@ -181,6 +218,24 @@ export async function findReport(
     page: JSON.parse(r.page) as PageInfo,
     render: r.render ? (JSON.parse(r.render) as RenderInfo) : null,
   };
+}
+
+/** As findReport (never locking), with the JSON columns as the stored text (ReportText). */
+export async function findReportText(db: Db, id: number, userId: number | null): Promise<ReportText | null> {
+  const r = await selectReport(db, id, userId, false);
+  if (!r) return null;
+  return { ...toSummaryText(r), resultsJson: r.results, pageJson: r.page, renderJson: r.render };
+}
+
+async function selectReport(db: Db, id: number, userId: number | null, forUpdate: boolean) {
+  if (!validId(id)) return undefined;
+  let q = db
+    .selectFrom('reports')
+    .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
+    .where('reports.id', '=', id);
+  if (userId !== null) q = q.where('reports.user_id', '=', userId);
+  if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
+  return q.executeTakeFirst();
 }
 
 export async function getPasswordHash(db: Db, id: number): Promise<string | null> {
@@ -411,12 +466,24 @@ export async function walkReports(
 
 /** The summaries of these reports, in the order of `ids` (ids no longer there are skipped). */
 export async function summariesByIds(db: Db, ids: number[]): Promise<ReportSummaryRow[]> {
+  return inOrder(ids, await selectSummaries(db, ids), toSummary);
+}
+
+/** As summariesByIds, with `categories` as the stored text (ReportSummaryText). */
+export async function summaryTextsByIds(db: Db, ids: number[]): Promise<ReportSummaryText[]> {
+  return inOrder(ids, await selectSummaries(db, ids), toSummaryText);
+}
+
+async function selectSummaries(db: Db, ids: number[]): Promise<SummarySelect[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
+  return db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
+}
+
+function inOrder<T>(ids: number[], rows: SummarySelect[], to: (r: SummarySelect) => T): T[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toSummary(row)] : [];
+    return row ? [to(row)] : [];
   });
 }
 
