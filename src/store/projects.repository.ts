@@ -1,5 +1,6 @@
 // projects: one row per (user, host) while it holds reports, with its reports_count maintained
 // in the transactions that insert and delete reports — listing never aggregates over reports.
+import { arg, compiledOnce } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
 import { substringMatch, toIso, toNumber } from './sql-helpers.js';
 
@@ -80,13 +81,16 @@ export async function deleteProjectRow(db: Db, userId: number, name: string): Pr
   return res.numDeletedRows > 0n;
 }
 
-export async function findProject(db: Db, userId: number, name: string): Promise<ProjectRow | null> {
-  const row = await db
+const projectQuery = compiledOnce((db) =>
+  db
     .selectFrom('projects')
     .select(['name', 'created_at', 'reports_count'])
-    .where('user_id', '=', userId)
-    .where('name', '=', name)
-    .executeTakeFirst();
+    .where('user_id', '=', arg<number>(0))
+    .where('name', '=', arg<string>(1)),
+);
+
+export async function findProject(db: Db, userId: number, name: string): Promise<ProjectRow | null> {
+  const [row] = await projectQuery(db, [userId, name]);
   return row
     ? { name: row.name, createdAt: toIso(row.created_at), reportsCount: toNumber(row.reports_count) }
     : null;

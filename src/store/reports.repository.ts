@@ -12,6 +12,7 @@ import type {
   RenderInfo,
   ResultBand,
 } from '../analyzer/index.js';
+import { arg, compiled } from './compiled.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 
@@ -227,15 +228,24 @@ export async function findReportText(db: Db, id: number, userId: number | null):
   return { ...toSummaryText(r), resultsJson: r.results, pageJson: r.page, renderJson: r.render };
 }
 
+const reportQuery = compiled(
+  (s: { owner: boolean; forUpdate: boolean }) => `${s.owner}:${s.forUpdate}`,
+  (db, s) => {
+    let q = db
+      .selectFrom('reports')
+      .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
+      .where('reports.id', '=', arg<number>(0));
+    if (s.owner) q = q.where('reports.user_id', '=', arg<number>(1));
+    if (s.forUpdate) q = q.forUpdate();
+    return q;
+  },
+);
+
 async function selectReport(db: Db, id: number, userId: number | null, forUpdate: boolean) {
   if (!validId(id)) return undefined;
-  let q = db
-    .selectFrom('reports')
-    .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
-    .where('reports.id', '=', id);
-  if (userId !== null) q = q.where('reports.user_id', '=', userId);
-  if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
-  return q.executeTakeFirst();
+  const shape = { owner: userId !== null, forUpdate: forUpdate && dialectOf(db) === 'postgres' };
+  const [row] = await reportQuery(db, shape, [id, userId]);
+  return row;
 }
 
 export async function getPasswordHash(db: Db, id: number): Promise<string | null> {
@@ -346,6 +356,19 @@ export async function listReportIds(
   o: ReportListOptions,
   estimate?: SearchEstimate,
 ): Promise<number[]> {
+  if (!o.search) {
+    // compiled once per shape: values 0 user, 1 project, 2 result rank, 3 limit, 4 offset, 5… projects
+    const shape = {
+      project: o.project !== undefined,
+      projects: o.projects?.length ?? -1,
+      result: o.result !== undefined,
+      sortBy: o.sortBy,
+      sort: o.sort,
+    };
+    const rank = o.result === undefined ? null : RESULT_RANK[o.result];
+    const values = [userId, o.project ?? null, rank, o.limit, o.offset, ...(o.projects ?? [])];
+    return (await pageIdsQuery(db, shape, values)).map((r) => r.id);
+  }
   const plan = searchPlan(dialectOf(db), o, estimate);
   let ids = filtered(db, userId, o, plan).select('reports.id');
   const column = sortColumn[o.sortBy];
@@ -355,6 +378,35 @@ export async function listReportIds(
   const page = await ids.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
   return page.map((r) => r.id);
 }
+
+interface PageShape {
+  project: boolean;
+  /** -1: no list of projects */
+  projects: number;
+  result: boolean;
+  sortBy: ReportListOptions['sortBy'];
+  sort: ReportListOptions['sort'];
+}
+
+/** The ids of a page without a search (listReportIds), compiled once per shape. */
+const pageIdsQuery = compiled(
+  (s: PageShape) => `${s.project}:${s.projects}:${s.result}:${s.sortBy}:${s.sort}`,
+  (db, s) => {
+    let q = db.selectFrom('reports').where('reports.user_id', '=', arg<number>(0));
+    if (s.project) q = q.where('reports.project', '=', arg<string>(1));
+    if (s.projects >= 0)
+      q = q.where(
+        'reports.project',
+        'in',
+        Array.from({ length: s.projects }, (_, i) => arg<string>(5 + i)),
+      );
+    if (s.result) q = q.where('reports.result_rank', '=', arg<number>(2));
+    let ids = q.select('reports.id');
+    const column = sortColumn[s.sortBy];
+    if (column !== null) ids = ids.orderBy(column, s.sort);
+    return ids.orderBy('reports.id', s.sort).limit(arg<number>(3)).offset(arg<number>(4));
+  },
+);
 
 /** A report as the CSV of a list has it (docs/api.md#csv): no JSON column is read. */
 export interface ReportExportRow {
@@ -474,9 +526,26 @@ export async function summaryTextsByIds(db: Db, ids: number[]): Promise<ReportSu
   return inOrder(ids, await selectSummaries(db, ids), toSummaryText);
 }
 
+/** by the number of ids (a page holds at most 100) */
+const summariesQuery = compiled(
+  (n: number) => String(n),
+  (db, n) =>
+    db
+      .selectFrom('reports')
+      .select(summaryColumns)
+      .where(
+        'reports.id',
+        'in',
+        Array.from({ length: n }, (_, i) => arg<number>(i)),
+      ),
+);
+
 async function selectSummaries(db: Db, ids: number[]): Promise<SummarySelect[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
+  // more ids than a page holds (a caller other than the lists): built for this call only
+  if (ids.length > 100)
+    return db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
+  return summariesQuery(db, ids.length, ids);
 }
 
 function inOrder<T>(ids: number[], rows: SummarySelect[], to: (r: SummarySelect) => T): T[] {
