@@ -10,7 +10,8 @@
 // - otherwise: forks bench/lib/server.ts (the real app at `info` logging to a file, plus a bare
 //   Fastify route, one process) and measures each query with autocannon right after the bare
 //   route, printing req/s and the ratio. `--cpu-prof` writes the server's V8 CPU profile to
-//   /tmp/pagegrade-prof/ and prints its self time by function.
+//   /tmp/pagegrade-prof/ and prints its self time by function (with `--inject`: a profile of
+//   each query's measured requests, taken in this process).
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,6 +30,7 @@ import { seedSqlite, type SeedResult } from './seed.js';
 import { measure, type Target } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT_URL = new URL('../..', import.meta.url).href;
 const { values: args } = parseArgs({
   options: {
     reports: { type: 'string', default: '50000' },
@@ -36,7 +38,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     'cpu-prof': { type: 'boolean', default: false },
     inject: { type: 'string' },
-    /** with --inject: reports.list/get answer from a cache of the real answers (HTTP layer only) */
+    /** with --inject: the reports list and show answer from a cache of the real answers (HTTP layer only) */
     'cached-store': { type: 'boolean', default: false },
     only: { type: 'string' },
     /** summarise an existing .cpuprofile and stop */
@@ -96,7 +98,11 @@ const nextPath = (t: Target) => {
   let i = 0;
   return typeof t.paths === 'function' ? t.paths : () => (t.paths as string[])[i++ % t.paths.length]!;
 };
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const profDir = '/tmp/pagegrade-prof';
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 if (args.inject) {
   // CPU per request in this process (the database's share included: SQLite runs in-process)
@@ -120,7 +126,9 @@ if (args.inject) {
       reports: {
         ...services.reports,
         list: cached('list', services.reports.list),
+        listText: cached('listText', services.reports.listText),
         get: cached('get', services.reports.get),
+        getOwnedText: cached('getOwnedText', services.reports.getOwnedText),
       },
     };
   }
@@ -131,10 +139,23 @@ if (args.inject) {
       await sql`select 1`.execute(handle.db);
     },
   });
-  console.log(`inject${args['cached-store'] ? ' (cached store)' : ''}, ${n} requests each, load average ${load()}`);
+  console.log(
+    `inject${args['cached-store'] ? ' (cached store)' : ''}, ${n} requests each, load average ${load()}`,
+  );
+  // --cpu-prof with --inject: a profile of each query's measured requests, in this process
+  let profiler: import('node:inspector/promises').Session | null = null;
+  if (args['cpu-prof']) {
+    const { Session } = await import('node:inspector/promises');
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    rmSync(profDir, { recursive: true, force: true });
+    mkdirSync(profDir);
+  }
   for (const t of targets) {
     const next = nextPath(t);
     for (let i = 0; i < Math.min(1000, n); i++) await app.inject({ url: next(), headers });
+    if (profiler) await profiler.post('Profiler.start');
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
@@ -146,6 +167,13 @@ if (args.inject) {
     console.log(
       `${t.name.padEnd(14)} cpu ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/req, wall ${(wall / n).toFixed(3)} ms/req`,
     );
+    if (profiler) {
+      // the measured requests only (not the start or the warm-up)
+      const { profile } = (await profiler.post('Profiler.stop')) as { profile: unknown };
+      const out = join(profDir, `inject-${t.name.replace(/\W+/g, '_')}.cpuprofile`);
+      writeFileSync(out, JSON.stringify(profile));
+      summarise(out);
+    }
   }
   await app.close();
   await handle.close();
@@ -154,18 +182,13 @@ if (args.inject) {
 }
 await handle.close();
 
-const profDir = '/tmp/pagegrade-prof';
 if (args['cpu-prof']) {
   rmSync(profDir, { recursive: true, force: true });
   mkdirSync(profDir);
 }
 const child = fork(join(ROOT, 'bench/lib/server.ts'), [], {
   cwd: ROOT,
-  execArgv: [
-    '--import',
-    'tsx',
-    ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
-  ],
+  execArgv: ['--import', 'tsx', ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
   env: {
     ...process.env,
     NODE_ENV: 'production',
@@ -227,7 +250,7 @@ function summarise(prof: string): void {
     const n = byId.get(p.samples[i]!)!;
     const dt = p.timeDeltas[i] ?? 0;
     total += dt;
-    const where = n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/main\//, '');
+    const where = n.callFrame.url.replace(/^.*node_modules\//, '').replace(ROOT_URL, '');
     const name = `${n.callFrame.functionName || '(anonymous)'} ${where}:${n.callFrame.lineNumber + 1}`;
     self.set(name, (self.get(name) ?? 0) + dt);
   }
