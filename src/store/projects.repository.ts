@@ -117,6 +117,31 @@ export async function listProjects(db: Db, userId: number, o: ProjectListOptions
   }));
 }
 
+/** The ids of a page of `listProjects`, in order. */
+export async function listProjectIds(db: Db, userId: number, o: ProjectListOptions): Promise<number[]> {
+  let q = filtered(db, userId, o.search).select('projects.id');
+  q = o.sortBy === 'created_at' ? q.orderBy('projects.created_at', o.sort) : q;
+  const rows = await q.orderBy('projects.name', o.sort).limit(o.limit).offset(o.offset).execute();
+  return rows.map((r) => r.id);
+}
+
+/** These projects, in the order of `ids` (ids no longer there are skipped). */
+export async function projectsByIds(db: Db, ids: number[]): Promise<ProjectRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('projects')
+    .select(['id', 'name', 'created_at', 'reports_count'])
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r
+      ? [{ name: r.name, createdAt: toIso(r.created_at), reportsCount: toNumber(r.reports_count) }]
+      : [];
+  });
+}
+
 /** Counts matching projects (only used with a search; the unfiltered count is users.projects_count). */
 export async function countProjects(db: Db, userId: number, search: string | undefined): Promise<number> {
   const row = await filtered(db, userId, search)
