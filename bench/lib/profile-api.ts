@@ -13,6 +13,7 @@
 //   /tmp/pagegrade-prof/ and prints its self time by function (with `--inject`: a profile of
 //   each query's measured requests, taken in this process).
 import { fork } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -143,9 +144,8 @@ if (args.inject) {
     `inject${args['cached-store'] ? ' (cached store)' : ''}, ${n} requests each, load average ${load()}`,
   );
   // --cpu-prof with --inject: a profile of each query's measured requests, in this process
-  let profiler: import('node:inspector/promises').Session | null = null;
+  let profiler: Session | null = null;
   if (args['cpu-prof']) {
-    const { Session } = await import('node:inspector/promises');
     profiler = new Session();
     profiler.connect();
     await profiler.post('Profiler.enable');
