@@ -2,6 +2,7 @@
 //
 //   npx tsx bench/lib/profile-api.ts [--reports 50000] [--duration 5] [--connections 10]
 //                                    [--cpu-prof] [--inject 2000] [--only list,show,…]
+//                                    [--database-url URL --seed bench/.data/postgres-<N>.seed.json]
 //
 // Seeds a SQLite file (bench/.data/profile-<N>.db, kept for later runs) through
 // bench/lib/seed.ts, issues a key through the real service, then:
@@ -42,6 +43,9 @@ const { values: args } = parseArgs({
     /** with --inject: the reports list and show answer from a cache of the real answers (HTTP layer only) */
     'cached-store': { type: 'boolean', default: false },
     only: { type: 'string' },
+    /** another store seeded by bench/api.ts (e.g. its PostgreSQL database), with its seed file */
+    'database-url': { type: 'string' },
+    seed: { type: 'string' },
     /** summarise an existing .cpuprofile and stop */
     analyze: { type: 'string' },
   },
@@ -56,7 +60,10 @@ const file = join(ROOT, `bench/.data/profile-${N}.db`);
 const marker = `${file}.seed.json`;
 
 let seed: SeedResult;
-if (existsSync(file) && existsSync(marker)) {
+if (args['database-url']) {
+  if (!args.seed) throw new Error('--database-url needs --seed (bench/.data/<store>-<N>.seed.json)');
+  seed = JSON.parse(readFileSync(args.seed, 'utf8')) as SeedResult;
+} else if (existsSync(file) && existsSync(marker)) {
   seed = JSON.parse(readFileSync(marker, 'utf8')) as SeedResult;
 } else {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
@@ -69,7 +76,7 @@ if (existsSync(file) && existsSync(marker)) {
   });
   writeFileSync(marker, JSON.stringify(seed));
 }
-const databaseUrl = `sqlite:${file}`;
+const databaseUrl = args['database-url'] ?? `sqlite:${file}`;
 const config = configFromEnv({
   DATABASE_URL: databaseUrl,
   PAGEGRADE_RATE_LIMIT: '0',
