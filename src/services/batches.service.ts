@@ -11,7 +11,7 @@
 // transaction — a page is never stored twice and never lost. At most `crawlConcurrency` pages
 // of a batch are in flight, whatever the worker's slots: a big or slow batch never takes the
 // slots other batches need (fair share).
-import { type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
+import { type AnalyzeOptions, type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
 import { fetchSiteFile } from '../analyzer/fetch/index.js';
 import type { Artifacts } from '../analyzer/artifacts/types.js';
 import { notFound, validationError } from '../errors.js';
@@ -43,12 +43,12 @@ import {
 import { addReportToProject, lockProject, removeReportFromProject } from '../store/projects.repository.js';
 import { deleteReport, insertReport, summariesByIds } from '../store/reports.repository.js';
 import { adjustUserCounters } from '../store/users.repository.js';
-import { pageFacts, type PageFacts } from '../crawl/facts.js';
+import { pageFacts, renderedFacts, type PageFacts } from '../crawl/facts.js';
 import { computeFindings, computeSummary, type BatchSummary, type Finding } from '../crawl/findings.js';
 import { parseRobots, type Robots } from '../crawl/robots.js';
 import { parseSitemap } from '../crawl/sitemap.js';
 import { DEFAULT_TRACKING_PARAMS, crawlUrl, looksNonHtml, onSite, patternFilter } from '../crawl/url.js';
-import { auditColumns, isFetchError } from './audit.js';
+import { auditColumns, isFetchError, renderUnavailable } from './audit.js';
 import type { ServiceContext } from './context.js';
 import type { Page, Privacy, ReportSummary, Services } from './types.js';
 
@@ -63,6 +63,8 @@ export interface BatchOptions {
   include: string[];
   exclude: string[];
   privacy: Privacy;
+  /** every page is a rendered audit (docs/rendering.md); kept in the batch's `render` column */
+  render: boolean;
   /** mode list: the URLs (normal form) */
   urls?: string[];
 }
@@ -92,6 +94,8 @@ export interface CreateBatchInput {
   include?: string[];
   exclude?: string[];
   privacy?: Privacy;
+  /** every page is a rendered audit; 422 under `render` when this process cannot render */
+  render?: boolean;
 }
 
 export interface BatchFailure {
@@ -155,6 +159,12 @@ export type FetchFileFn = typeof fetchSiteFile;
 
 const batchNotFound = () => notFound('No such batch.');
 
+/** A batch's options: its JSON text, and `render` from its own column. */
+const optionsOf = (b: BatchRow): BatchOptions => ({
+  ...(JSON.parse(b.options) as Omit<BatchOptions, 'render'>),
+  render: b.render,
+});
+
 export function createBatchServices(
   ctx: ServiceContext & { fetchFile?: FetchFileFn },
   webhooks: Pick<Services['webhooks'], 'emit'>,
@@ -174,7 +184,7 @@ export function createBatchServices(
   });
 
   function present(b: BatchRow): Batch {
-    const options = JSON.parse(b.options) as BatchOptions;
+    const options = optionsOf(b);
     return {
       id: b.id,
       userId: b.userId,
@@ -237,7 +247,7 @@ export function createBatchServices(
 
   /** A URL found by the batch that it may request: on the site, HTML-looking, robots-allowed, within include/exclude. */
   function admissible(b: BatchRow, robots: Robots, url: string): string | null {
-    const options = JSON.parse(b.options) as BatchOptions;
+    const options = optionsOf(b);
     const host = new URL(b.url).hostname;
     if (!onSite(url, host)) return 'off-site';
     if (looksNonHtml(url)) return 'not an HTML page';
@@ -311,6 +321,19 @@ export function createBatchServices(
     };
   }
 
+  /**
+   * A rendered batch's page renderer: the process's pool (PAGEGRADE_RENDER_CONCURRENCY pages at
+   * once, the rest wait in line; the job's lease is renewed meanwhile). Without Chromium in this
+   * process (a worker elsewhere) the page's render is inconclusive with why, and its raw results
+   * are kept, as for a crash.
+   */
+  function pageRenderer(signal?: AbortSignal): NonNullable<AnalyzeOptions['render']> {
+    const why = renderUnavailable(ctx);
+    if (why !== null) return async () => ({ ok: false, reason: why, timings: { queue_ms: 0, total_ms: 0 } });
+    const renderer = ctx.renderer!;
+    return (snapshot) => renderer.render(snapshot, signal);
+  }
+
   async function fetchText(url: string, signal?: AbortSignal): Promise<ExtraResource> {
     return fetchFile(url, { ...fetchOptions(), ...(signal ? { signal } : {}) });
   }
@@ -357,6 +380,12 @@ export function createBatchServices(
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2)
         throw validationError({ privacy: ['The privacy of a batch is 0 (public) or 1 (private).'] });
+      // a rendered batch needs Chromium here, as a rendered store does: nothing is queued without it
+      const render = input.render === true;
+      if (render) {
+        const why = renderUnavailable(ctx);
+        if (why !== null) throw validationError({ render: [why] });
+      }
       let urls: string[] | undefined;
       if (input.mode === 'list') {
         const given = input.urls ?? [];
@@ -373,7 +402,7 @@ export function createBatchServices(
         }
         urls = [...new Set(urls)];
       }
-      const options: BatchOptions = {
+      const options: Omit<BatchOptions, 'render'> = {
         maxPages,
         maxDepth: input.maxDepth ?? DEFAULT_MAX_DEPTH,
         include: input.include ?? [],
@@ -387,6 +416,7 @@ export function createBatchServices(
           mode: input.mode,
           url: start,
           options: JSON.stringify(options),
+          render,
           now: iso(),
         });
         await ctx.queue.enqueue('batch.discover', { batchId: id }, { key: String(id), trx });
@@ -475,7 +505,7 @@ export function createBatchServices(
     async discover(batchId, signal) {
       const b = await findBatch(db, batchId, null);
       if (!b || b.status !== 'queued') return;
-      const options = JSON.parse(b.options) as BatchOptions;
+      const options = optionsOf(b);
       const start = new URL(b.url);
       const origin = start.origin;
       // robots.txt once for the batch (a 404 or a failure: everything allowed)
@@ -611,10 +641,11 @@ export function createBatchServices(
       if (wait > 0) await sleep(wait, signal);
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 
-      const options = JSON.parse(b.options) as BatchOptions;
+      const options = optionsOf(b);
       const host = new URL(b.url).hostname;
       const siteFiles = b.siteFiles === null ? undefined : (JSON.parse(b.siteFiles) as SiteFiles);
       let artifacts: Artifacts | null = null;
+      let rendered: Artifacts | null = null;
       let report: AuditReport | null = null;
       let error: string | null = null;
       let refusedRedirect = false;
@@ -637,6 +668,16 @@ export function createBatchServices(
           onArtifacts: (a) => {
             artifacts = a;
           },
+          // a rendered batch: each page is a rendered audit (one visit: the browser is given the
+          // fetched bytes); the crawler then reads the rendered DOM's artifacts too
+          ...(options.render
+            ? {
+                render: pageRenderer(signal),
+                onRenderedArtifacts: (a: Artifacts) => {
+                  rendered = a;
+                },
+              }
+            : {}),
         });
       } catch (err) {
         if (signal?.aborted) throw err;
@@ -644,7 +685,13 @@ export function createBatchServices(
         error = err.message;
         refusedRedirect = err.code === 'redirect_refused';
       }
-      const facts = report && artifacts ? pageFacts(artifacts, report, host, tracking) : null;
+      // stopped (shutdown, lease lost) while rendering: nothing is stored, the job runs again
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      const rawFacts = report && artifacts ? pageFacts(artifacts, report, host, tracking) : null;
+      const facts =
+        rawFacts && report && rendered
+          ? renderedFacts(rawFacts, pageFacts(rendered, report, host, tracking))
+          : rawFacts;
       const finalUrl = report ? crawlUrl(report.final_url, report.final_url, tracking) : null;
       const canonicalKey =
         facts?.canonical && onSite(facts.canonical, host) ? facts.canonical : (report?.final_url ?? null);

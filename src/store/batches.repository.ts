@@ -13,6 +13,8 @@ export interface BatchRow {
   mode: BatchMode;
   url: string;
   options: string;
+  /** every page is a rendered audit */
+  render: boolean;
   status: BatchStatus;
   discovered: number;
   audited: number;
@@ -61,6 +63,7 @@ function toBatch(r: BatchSelect): BatchRow {
     mode: r.mode as BatchMode,
     url: r.url,
     options: r.options,
+    render: toNumber(r.render) === 1,
     status: r.status as BatchStatus,
     discovered: toNumber(r.discovered),
     audited: toNumber(r.audited),
@@ -119,7 +122,7 @@ function toPage(r: PageSelect): BatchPageRow {
 
 export async function insertBatch(
   db: Db,
-  b: { userId: number; mode: BatchMode; url: string; options: string; now: string },
+  b: { userId: number; mode: BatchMode; url: string; options: string; render: boolean; now: string },
 ): Promise<number> {
   const row = await db
     .insertInto('batches')
@@ -128,6 +131,7 @@ export async function insertBatch(
       mode: b.mode,
       url: b.url,
       options: b.options,
+      render: b.render ? 1 : 0,
       created_at: b.now,
       updated_at: b.now,
     })
