@@ -11,7 +11,11 @@
 // transaction — a page is never stored twice and never lost. At most `crawlConcurrency` pages
 // of a batch are in flight, whatever the worker's slots: a big or slow batch never takes the
 // slots other batches need (fair share).
-import { type AnalyzeOptions, type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
+//
+// A batch with `render` makes each page a rendered audit through the audit service's render
+// hook (the process's pool: pages wait in line for it, their jobs' leases renewed meanwhile),
+// and its crawl follows the rendered DOM's links as well (docs/rendering.md).
+import { type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
 import { fetchSiteFile } from '../analyzer/fetch/index.js';
 import type { Artifacts } from '../analyzer/artifacts/types.js';
 import { notFound, validationError } from '../errors.js';
@@ -48,7 +52,7 @@ import { computeFindings, computeSummary, type BatchSummary, type Finding } from
 import { parseRobots, type Robots } from '../crawl/robots.js';
 import { parseSitemap } from '../crawl/sitemap.js';
 import { DEFAULT_TRACKING_PARAMS, crawlUrl, looksNonHtml, onSite, patternFilter } from '../crawl/url.js';
-import { auditColumns, isFetchError, renderUnavailable } from './audit.js';
+import { auditColumns, isFetchError, renderHook, renderUnavailable } from './audit.js';
 import type { ServiceContext } from './context.js';
 import type { Page, Privacy, ReportSummary, Services } from './types.js';
 
@@ -322,16 +326,15 @@ export function createBatchServices(
   }
 
   /**
-   * A rendered batch's page renderer: the process's pool (PAGEGRADE_RENDER_CONCURRENCY pages at
-   * once, the rest wait in line; the job's lease is renewed meanwhile). Without Chromium in this
-   * process (a worker elsewhere) the page's render is inconclusive with why, and its raw results
-   * are kept, as for a crash.
+   * A rendered batch's page: the audit service's render hook (the process's pool; the job's
+   * lease is renewed while the page waits in line, and `signal` ends the wait). Without Chromium
+   * in this process (a worker elsewhere than where the batch was accepted) the page's render is
+   * inconclusive with why and its raw results are kept, as after a crash.
    */
-  function pageRenderer(signal?: AbortSignal): NonNullable<AnalyzeOptions['render']> {
-    const why = renderUnavailable(ctx);
-    if (why !== null) return async () => ({ ok: false, reason: why, timings: { queue_ms: 0, total_ms: 0 } });
-    const renderer = ctx.renderer!;
-    return (snapshot) => renderer.render(snapshot, signal);
+  function pageRenderer(signal?: AbortSignal) {
+    const hook = renderHook(ctx, signal);
+    if (typeof hook === 'function') return hook;
+    return async () => ({ ok: false as const, reason: hook.unavailable, timings: { queue_ms: 0, total_ms: 0 } });
   }
 
   async function fetchText(url: string, signal?: AbortSignal): Promise<ExtraResource> {
