@@ -31,6 +31,7 @@ import {
   findBatch,
   findDoneByCanonical,
   findPage,
+  findSiteFiles,
   finishPage,
   insertBatch,
   insertPages,
@@ -169,6 +170,9 @@ const optionsOf = (b: BatchRow): BatchOptions => ({
   render: b.render,
 });
 
+/** batches whose parsed robots.txt and site files a process keeps (the oldest goes first) */
+const SITE_CACHE_SIZE = 8;
+
 export function createBatchServices(
   ctx: ServiceContext & { fetchFile?: FetchFileFn },
   webhooks: Pick<Services['webhooks'], 'emit'>,
@@ -176,6 +180,7 @@ export function createBatchServices(
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
   const fetchFile = ctx.fetchFile ?? fetchSiteFile;
+  const siteCache = new Map<number, { robots: Robots; siteFiles: SiteFiles | undefined }>();
   const maxPagesLimit = config.batchMaxPages ?? 10_000;
   const tracking = config.crawlTrackingParams ?? DEFAULT_TRACKING_PARAMS;
   const perSite = config.crawlConcurrency ?? 2;
@@ -245,8 +250,26 @@ export function createBatchServices(
     return { pages, findings, summary };
   }
 
-  function robotsOf(b: BatchRow): Robots {
-    return parseRobots(new URL('/robots.txt', b.url).href, b.robotsTxt);
+  /**
+   * A running batch's robots.txt (parsed) and site files, read once per batch in this process:
+   * discovery writes both when it starts the batch, before any page exists, and nothing changes
+   * them after; every page of the batch then shares one parsed copy, and the analyzer's
+   * per-resource memos (artifacts/index.ts) parse the sitemap once instead of once a page.
+   */
+  async function siteOf(
+    db: Db,
+    b: BatchRow,
+  ): Promise<{ robots: Robots; siteFiles: SiteFiles | undefined }> {
+    const hit = siteCache.get(b.id);
+    if (hit) return hit;
+    const row = await findSiteFiles(db, b.id);
+    const site = {
+      robots: parseRobots(new URL('/robots.txt', b.url).href, row?.robotsTxt ?? null),
+      siteFiles: row?.siteFiles ? (JSON.parse(row.siteFiles) as SiteFiles) : undefined,
+    };
+    if (siteCache.size >= SITE_CACHE_SIZE) siteCache.delete(siteCache.keys().next().value!);
+    siteCache.set(b.id, site);
+    return site;
   }
 
   /** A URL found by the batch that it may request: on the site, HTML-looking, robots-allowed, within include/exclude. */
@@ -646,7 +669,8 @@ export function createBatchServices(
 
       const options = optionsOf(b);
       const host = new URL(b.url).hostname;
-      const siteFiles = b.siteFiles === null ? undefined : (JSON.parse(b.siteFiles) as SiteFiles);
+      const site = await siteOf(db, b);
+      const siteFiles = site.siteFiles;
       let artifacts: Artifacts | null = null;
       let rendered: Artifacts | null = null;
       let report: AuditReport | null = null;
@@ -654,7 +678,7 @@ export function createBatchServices(
       let refusedRedirect = false;
       // the crawler's rules hold for redirect targets too: a redirect that leaves the site or
       // that robots.txt disallows is not followed (a list is the user's own choice of URLs)
-      const robots = b.mode === 'list' ? null : robotsOf(b);
+      const robots = b.mode === 'list' ? null : site.robots;
       const redirectCheck = (next: string): string | null => {
         if (!robots) return null;
         if (!onSite(next, host)) return 'it leaves the site';
@@ -751,7 +775,7 @@ export function createBatchServices(
           if (
             current.mode === 'crawl' &&
             onSite(finalUrl, host) &&
-            admissible(current, robotsOf(current), finalUrl) === null
+            admissible(current, robots!, finalUrl) === null
           ) {
             const room = options.maxPages - current.discovered;
             if (room > 0) {
@@ -815,9 +839,8 @@ export function createBatchServices(
           if (current.mode === 'crawl' && page.depth < options.maxDepth && Date.now() < current.deadlineAt) {
             const room = options.maxPages - current.discovered;
             if (room > 0) {
-              const robots = robotsOf(current);
               const all = [...facts.links, ...(facts.canonical ? [facts.canonical] : [])];
-              const verdict = new Map(all.map((u) => [u, admissible(current, robots, u)]));
+              const verdict = new Map(all.map((u) => [u, admissible(current, robots!, u)]));
               // links robots.txt disallows are listed (skipped, never requested); others out of bounds are ignored
               const candidates = all.filter(
                 (u) => verdict.get(u) === null || verdict.get(u) === 'disallowed by robots.txt',
