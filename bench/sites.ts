@@ -4,16 +4,21 @@
 // server latency; and the peak RSS of a 10,000-page batch. The baseline of the same run:
 // analyze() called directly on the same pages, 8 at a time, no batch, no store.
 //
-//   npx tsx bench/sites.ts [--pages 1000] [--polite-pages 100] [--big 10000] [--skip-big]
+//   npx tsx bench/sites.ts [--pages 1000] [--polite-pages 100] [--big 10000] [--skip-big] [--cpu-prof DIR]
 //
 // The site (this process, 127.0.0.1): /sitemap.xml lists /p/0 … /p/N-1; each page is a
 // complete article (~14 kB) linking to 20 others; /robots.txt allows all and names the sitemap;
 // /favicon.ico; anything else is a 404 page. Every answer waits the latency first. Each scenario
 // runs in its own process (bench/lib/sites-worker.ts) so its peak RSS (getrusage) is its own.
 import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { transformSync } from 'esbuild';
+import { distIsCurrent } from '../scripts/dist-state.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -24,6 +29,8 @@ const PAGES = flag('--pages', 1000);
 const POLITE_PAGES = flag('--polite-pages', 100);
 const BIG = flag('--big', 10_000);
 const SKIP_BIG = args.includes('--skip-big');
+/** --cpu-prof DIR: each measured process writes a V8 CPU profile there (where the time goes) */
+const CPU_PROF = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : null;
 
 const PARAGRAPH =
   'Balcony gardens reward patience: a south-facing rail gives tomatoes the sun they need, while herbs such as mint and parsley prefer the morning light and a deep pot that keeps their roots cool through the afternoon. ';
@@ -95,13 +102,31 @@ interface Result {
   maxRssKb: number;
 }
 
-const worker = fileURLToPath(new URL('./lib/sites-worker.ts', import.meta.url));
+// The measured process runs as `npm start` does: the compiled build under plain node (the worker
+// file's types stripped by esbuild into a temporary .mjs), or, without a current build, the
+// sources through tsx (whose loader alone adds ~45 MB to the RSS: said in the output).
+const workerTs = fileURLToPath(new URL('./lib/sites-worker.ts', import.meta.url));
+const COMPILED = distIsCurrent();
+const tmp = mkdtempSync(join(tmpdir(), 'pagegrade-bench-sites-worker-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+const worker = COMPILED ? join(tmp, 'sites-worker.mjs') : workerTs;
+if (COMPILED)
+  writeFileSync(worker, transformSync(readFileSync(workerTs, 'utf8'), { loader: 'ts', format: 'esm' }).code);
+const ROOT = pathToFileURL(fileURLToPath(new URL(COMPILED ? '../dist/' : '../src/', import.meta.url))).href;
+console.error(
+  COMPILED
+    ? 'measured processes: node on dist/ (as npm start)'
+    : 'measured processes: the sources through tsx (no current dist/: run `npm run build` for figures as npm start runs; the tsx loader adds ~45 MB RSS)',
+);
 
 function run(env: Record<string, string>): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = fork(worker, [], {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ...env },
+      execArgv: [
+        ...(COMPILED ? [] : ['--import', 'tsx']),
+        ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+      ],
+      env: { ...process.env, SITES_ROOT: ROOT, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let result: Result | null = null;

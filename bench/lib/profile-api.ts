@@ -2,16 +2,19 @@
 //
 //   npx tsx bench/lib/profile-api.ts [--reports 50000] [--duration 5] [--connections 10]
 //                                    [--cpu-prof] [--inject 2000] [--only list,show,…]
+//                                    [--database-url URL --seed bench/.data/postgres-<N>.seed.json]
 //
-// Seeds a SQLite file (/tmp/pagegrade-profile-<N>.db, kept for later runs) through
+// Seeds a SQLite file (bench/.data/profile-<N>.db, kept for later runs) through
 // bench/lib/seed.ts, issues a key through the real service, then:
 // - `--inject N`: in this process, N requests of each query through app.inject, reporting the
 //   CPU time (user + system) per request — steady even on a shared machine;
 // - otherwise: forks bench/lib/server.ts (the real app at `info` logging to a file, plus a bare
 //   Fastify route, one process) and measures each query with autocannon right after the bare
 //   route, printing req/s and the ratio. `--cpu-prof` writes the server's V8 CPU profile to
-//   /tmp/pagegrade-prof/ and prints its self time by function.
+//   /tmp/pagegrade-prof/ and prints its self time by function (with `--inject`: a profile of
+//   each query's measured requests, taken in this process).
 import { fork } from 'node:child_process';
+import { Session } from 'node:inspector/promises';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +32,7 @@ import { seedSqlite, type SeedResult } from './seed.js';
 import { measure, type Target } from './load.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT_URL = new URL('../..', import.meta.url).href;
 const { values: args } = parseArgs({
   options: {
     reports: { type: 'string', default: '50000' },
@@ -36,9 +40,12 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     'cpu-prof': { type: 'boolean', default: false },
     inject: { type: 'string' },
-    /** with --inject: reports.list/get answer from a cache of the real answers (HTTP layer only) */
+    /** with --inject: the reports list and show answer from a cache of the real answers (HTTP layer only) */
     'cached-store': { type: 'boolean', default: false },
     only: { type: 'string' },
+    /** another store seeded by bench/api.ts (e.g. its PostgreSQL database), with its seed file */
+    'database-url': { type: 'string' },
+    seed: { type: 'string' },
     /** summarise an existing .cpuprofile and stop */
     analyze: { type: 'string' },
   },
@@ -48,11 +55,15 @@ if (args.analyze) {
   process.exit(0);
 }
 const N = Number(args.reports);
-const file = `/tmp/pagegrade-profile-${N}.db`;
+mkdirSync(join(ROOT, 'bench/.data'), { recursive: true });
+const file = join(ROOT, `bench/.data/profile-${N}.db`);
 const marker = `${file}.seed.json`;
 
 let seed: SeedResult;
-if (existsSync(file) && existsSync(marker)) {
+if (args['database-url']) {
+  if (!args.seed) throw new Error('--database-url needs --seed (bench/.data/<store>-<N>.seed.json)');
+  seed = JSON.parse(readFileSync(args.seed, 'utf8')) as SeedResult;
+} else if (existsSync(file) && existsSync(marker)) {
   seed = JSON.parse(readFileSync(marker, 'utf8')) as SeedResult;
 } else {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
@@ -65,7 +76,7 @@ if (existsSync(file) && existsSync(marker)) {
   });
   writeFileSync(marker, JSON.stringify(seed));
 }
-const databaseUrl = `sqlite:${file}`;
+const databaseUrl = args['database-url'] ?? `sqlite:${file}`;
 const config = configFromEnv({
   DATABASE_URL: databaseUrl,
   PAGEGRADE_RATE_LIMIT: '0',
@@ -95,7 +106,11 @@ const nextPath = (t: Target) => {
   let i = 0;
   return typeof t.paths === 'function' ? t.paths : () => (t.paths as string[])[i++ % t.paths.length]!;
 };
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const profDir = '/tmp/pagegrade-prof';
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 if (args.inject) {
   // CPU per request in this process (the database's share included: SQLite runs in-process)
@@ -119,7 +134,9 @@ if (args.inject) {
       reports: {
         ...services.reports,
         list: cached('list', services.reports.list),
+        listText: cached('listText', services.reports.listText),
         get: cached('get', services.reports.get),
+        getOwnedText: cached('getOwnedText', services.reports.getOwnedText),
       },
     };
   }
@@ -130,10 +147,22 @@ if (args.inject) {
       await sql`select 1`.execute(handle.db);
     },
   });
-  console.log(`inject${args['cached-store'] ? ' (cached store)' : ''}, ${n} requests each, load average ${load()}`);
+  console.log(
+    `inject${args['cached-store'] ? ' (cached store)' : ''}, ${n} requests each, load average ${load()}`,
+  );
+  // --cpu-prof with --inject: a profile of each query's measured requests, in this process
+  let profiler: Session | null = null;
+  if (args['cpu-prof']) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    rmSync(profDir, { recursive: true, force: true });
+    mkdirSync(profDir);
+  }
   for (const t of targets) {
     const next = nextPath(t);
     for (let i = 0; i < Math.min(1000, n); i++) await app.inject({ url: next(), headers });
+    if (profiler) await profiler.post('Profiler.start');
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
@@ -145,6 +174,13 @@ if (args.inject) {
     console.log(
       `${t.name.padEnd(14)} cpu ${((c.user + c.system) / 1000 / n).toFixed(3)} ms/req, wall ${(wall / n).toFixed(3)} ms/req`,
     );
+    if (profiler) {
+      // the measured requests only (not the start or the warm-up)
+      const { profile } = (await profiler.post('Profiler.stop')) as { profile: unknown };
+      const out = join(profDir, `inject-${t.name.replace(/\W+/g, '_')}.cpuprofile`);
+      writeFileSync(out, JSON.stringify(profile));
+      summarise(out);
+    }
   }
   await app.close();
   await handle.close();
@@ -153,18 +189,13 @@ if (args.inject) {
 }
 await handle.close();
 
-const profDir = '/tmp/pagegrade-prof';
 if (args['cpu-prof']) {
   rmSync(profDir, { recursive: true, force: true });
   mkdirSync(profDir);
 }
 const child = fork(join(ROOT, 'bench/lib/server.ts'), [], {
   cwd: ROOT,
-  execArgv: [
-    '--import',
-    'tsx',
-    ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
-  ],
+  execArgv: ['--import', 'tsx', ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
   env: {
     ...process.env,
     NODE_ENV: 'production',
@@ -226,7 +257,7 @@ function summarise(prof: string): void {
     const n = byId.get(p.samples[i]!)!;
     const dt = p.timeDeltas[i] ?? 0;
     total += dt;
-    const where = n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/main\//, '');
+    const where = n.callFrame.url.replace(/^.*node_modules\//, '').replace(ROOT_URL, '');
     const name = `${n.callFrame.functionName || '(anonymous)'} ${where}:${n.callFrame.lineNumber + 1}`;
     self.set(name, (self.get(name) ?? 0) + dt);
   }

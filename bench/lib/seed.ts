@@ -395,7 +395,9 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
 /** A report's failed checks by priority, as the store keeps them beside `results`. */
 function issueCounts(results: string): { high: number; medium: number; low: number } {
   const n = { high: 0, medium: 0, low: 0 };
-  for (const c of Object.values(JSON.parse(results) as Record<string, { priority?: string; passed?: unknown }>))
+  for (const c of Object.values(
+    JSON.parse(results) as Record<string, { priority?: string; passed?: unknown }>,
+  ))
     if (c.passed === false && (c.priority === 'high' || c.priority === 'medium' || c.priority === 'low'))
       n[c.priority]++;
   return n;

@@ -5,7 +5,8 @@
 //
 // Started by bench/api.ts with fork() (so the load generator does not share its event loop).
 // Talks over IPC: sends {type:'ready', appPort, barePort}; answers {type:'rss'} with
-// {type:'rss', rss, peakRss}. Environment: BENCH_DATABASE_URL, BENCH_LOG_LEVEL, BENCH_LOG_FILE.
+// {type:'rss', rss, peakRss} and {type:'cpu'} with {type:'cpu', us} (process.cpuUsage(), user +
+// system). Environment: BENCH_DATABASE_URL, BENCH_LOG_LEVEL, BENCH_LOG_FILE.
 import { createWriteStream } from 'node:fs';
 import Fastify from 'fastify';
 import { pino } from 'pino';
@@ -61,6 +62,11 @@ process.on('message', (m: { type?: string }) => {
     const rss = process.memoryUsage().rss;
     peakRss = Math.max(peakRss, rss);
     process.send!({ type: 'rss', rss, peakRss });
+  }
+  // this process's CPU time so far (user + system, µs): the bench divides a run's share by its requests
+  if (m?.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send!({ type: 'cpu', us: user + system });
   }
 });
 process.on('SIGTERM', () => {

@@ -3,14 +3,16 @@
 // them) on a fresh SQLite file, auditing a batch of the loopback site; or, as the baseline,
 // analyze() called directly on the same pages with the same concurrency (no batch, no store).
 //
-// Environment: SITES_ORIGIN, SITES_PAGES, SITES_MODE (batch | direct), SITES_DELAY_MS and
-// SITES_CONCURRENCY (PAGEGRADE_CRAWL_DELAY_MS / PAGEGRADE_CRAWL_CONCURRENCY for batches).
-// Sends {type:'result', pages, failed, ms, maxRssKb} and exits.
+// Environment: SITES_ROOT (the file URL of dist/ or src/ to import the app from), SITES_ORIGIN,
+// SITES_PAGES, SITES_MODE (batch | direct), SITES_DELAY_MS and SITES_CONCURRENCY
+// (PAGEGRADE_CRAWL_DELAY_MS / PAGEGRADE_CRAWL_CONCURRENCY for batches); SITES_MEM_TRACE=1 prints
+// process.memoryUsage() every 5 s to stderr. Sends {type:'result', pages, failed, ms, maxRssKb}
+// and exits. bench/sites.ts runs this file as plain JavaScript under `node` when dist/ is current
+// (no tsx loader in the measured process: it alone holds ~45 MB), as `npm start` runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { distIsCurrent } from '../../scripts/dist-state.mjs';
 import type * as Analyzer from '../../src/analyzer/index.js';
 import type * as Jobs from '../../src/jobs/index.js';
 import type * as KindTools from '../../src/jobs/kind-tools.js';
@@ -19,7 +21,7 @@ import type * as ServicesModule from '../../src/services/index.js';
 import type * as Database from '../../src/store/database.js';
 
 // the compiled build when it is current (as `npm start` runs it), else the sources through tsx
-const root = distIsCurrent() ? '../../dist' : '../../src';
+const root = process.env.SITES_ROOT!.replace(/\/$/, '');
 const [
   { analyze },
   { createJobEngine },
@@ -45,6 +47,16 @@ const concurrency = Number(process.env.SITES_CONCURRENCY ?? 2);
 if (!origin || !process.send || !pages) {
   console.error('bench/lib/sites-worker.ts is started by bench/sites.ts');
   process.exit(2);
+}
+if (process.env.SITES_MEM_TRACE) {
+  const t0 = performance.now();
+  setInterval(() => {
+    const m = process.memoryUsage();
+    const f = (n: number) => `${Math.round(n / 1048576)}`;
+    console.error(
+      `mem ${((performance.now() - t0) / 1000).toFixed(0)} s: rss ${f(m.rss)} heapTotal ${f(m.heapTotal)} heapUsed ${f(m.heapUsed)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)} MB`,
+    );
+  }, 5000).unref();
 }
 const send = (m: object) => new Promise<void>((r) => process.send!(m, () => r()));
 

@@ -21,7 +21,13 @@ export async function analyze(url: string, options: AnalyzeOptions = {}): Promis
   const raw = analyzeSnapshot(snapshot, options);
   if (!options.render) return raw;
   // one visit: the browser is given the fetched page's bytes (docs/rendering.md)
-  return combineRendered(snapshot, raw, await options.render(snapshot), options.thresholds);
+  return combineRendered(
+    snapshot,
+    raw,
+    await options.render(snapshot),
+    options.thresholds,
+    options.onRenderedArtifacts,
+  );
 }
 
 /** Audits an already fetched page (no I/O): used by analyze() and by the benchmark. */

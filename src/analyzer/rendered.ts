@@ -237,6 +237,7 @@ export function combineRendered(
   raw: AuditReport,
   outcome: RenderOutcome,
   thresholds: Partial<Record<string, number>> = {},
+  onRenderedArtifacts?: (artifacts: Artifacts) => void,
 ): AuditReport {
   const rawSummary = { result: raw.result, score: raw.score, categories: raw.categories };
   if (!outcome.ok) {
@@ -263,6 +264,7 @@ export function combineRendered(
   const renderedSnapshot: PageSnapshot = { ...snapshot, body: renderedBody, text: outcome.html };
   const rawArtifacts = buildArtifacts(snapshot);
   const renderedArtifacts = buildArtifacts(renderedSnapshot);
+  onRenderedArtifacts?.(renderedArtifacts);
   const results = runChecks(renderedArtifacts, thresholds);
   const differences: RenderDifference[] = [];
   for (const [id, r] of Object.entries(results)) {

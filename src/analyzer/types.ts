@@ -195,4 +195,9 @@ export interface AnalyzeOptions extends FetchOptions {
    * canonical, hreflang, title and description from them: one parse per page).
    */
   onArtifacts?: (artifacts: Artifacts) => void;
+  /**
+   * A rendered audit whose render completed: called with the rendered DOM's artifacts (the
+   * crawler of a rendered batch follows the links JavaScript made: docs/rendering.md).
+   */
+  onRenderedArtifacts?: (artifacts: Artifacts) => void;
 }

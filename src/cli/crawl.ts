@@ -1,4 +1,4 @@
-// `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--json] [--csv FILE]
+// `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--json] [--csv FILE]
 // [--fail-on decent|bad]`: audits a whole site without a server (docs/sites.md). The batch runs
 // in this process exactly as the service runs it — the same crawler, politeness, address guard
 // and findings (services.batches on the embedded job engine) — on a database in memory that
@@ -14,6 +14,7 @@ interface CrawlOptions {
   sitemap?: boolean;
   maxPages?: number;
   maxDepth?: number;
+  render?: boolean;
   json?: boolean;
   csv?: string;
   failOn: 'decent' | 'bad';
@@ -52,6 +53,10 @@ export function registerCrawlCommand(program: Command): void {
       ),
     )
     .option(
+      '--render',
+      'render every page in headless Chromium: results of the rendered DOM, and a crawl follows the links JavaScript made (docs/rendering.md)',
+    )
+    .option(
       '--json',
       'print the batch as JSON (summary, site-level findings, every page) instead of the table',
     )
@@ -77,6 +82,7 @@ export function registerCrawlCommand(program: Command): void {
         mode: opts.sitemap ? 'sitemap' : 'crawl',
         ...(opts.maxPages !== undefined ? { maxPages: opts.maxPages } : {}),
         ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
+        render: opts.render === true,
         json: opts.json === true,
         csv: opts.csv ?? null,
         failOn: opts.failOn,

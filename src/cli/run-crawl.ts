@@ -22,6 +22,8 @@ export interface RunCrawlOptions {
   mode: 'crawl' | 'sitemap';
   maxPages?: number;
   maxDepth?: number;
+  /** every page rendered in Chromium (started here, closed at the end) */
+  render: boolean;
   json: boolean;
   /** a file, "-" for stdout, or null */
   csv: string | null;
@@ -110,6 +112,11 @@ function pageRows(pages: BatchPageResult[], limit: number): string[][] {
 }
 
 export async function runCrawl(config: Config, url: string, o: RunCrawlOptions): Promise<number> {
+  // --render: Chromium for this batch's pages (the pool of PAGEGRADE_RENDER_CONCURRENCY pages),
+  // checked before anything is fetched; exit 2 with how to install it when it is missing
+  const renderer = o.render ? (await import('../render/index.js')).rendererFromConfig(config) : null;
+  const unavailable = renderer?.unavailable() ?? null;
+  if (unavailable !== null) throw new CliError(`--render: ${unavailable}`);
   const handle = createDb('sqlite::memory:');
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -122,13 +129,20 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       { queueEngine: 'embedded', redisUrl: null, redisPrefix: config.redisPrefix, jobPollMs: 100 },
       { db: handle.db, kinds: jobKinds },
     );
-    const services = createServices({ db: handle.db, analyze, config, queue: engine.queue });
+    const services = createServices({
+      db: handle.db,
+      analyze,
+      config,
+      queue: engine.queue,
+      ...(renderer ? { renderer } : {}),
+    });
     const { user } = await services.users.create('pagegrade-crawl');
     let batch = await services.batches.create(user.id, {
       url,
       mode: o.mode,
       ...(o.maxPages !== undefined ? { maxPages: o.maxPages } : {}),
       ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
+      render: o.render,
     });
     const running = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
     workers = running;
@@ -193,6 +207,7 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     // (stop is idempotent: a second call after the one above waits for nothing)
     await workers?.stop().catch(() => {});
     await engine?.close().catch(() => {});
+    await renderer?.close().catch(() => {});
     await handle.close().catch(() => {});
   }
 }
@@ -222,6 +237,13 @@ function summaryText(
   lines.push(
     `Pages: ${p.discovered} found, ${p.audited} audited, ${p.failed} failed, ${p.skipped} skipped (redirects, duplicates, robots.txt, limits)`,
   );
+  if (batch.options.render) {
+    const rendered = pages.filter((x) => x.state === 'done' && x.facts?.render !== undefined);
+    const inconclusive = rendered.filter((x) => x.facts?.render === 'inconclusive').length;
+    lines.push(
+      `Rendered in Chromium: ${rendered.length - inconclusive} page(s)${inconclusive > 0 ? `, ${inconclusive} inconclusive (their raw results are kept)` : ''}`,
+    );
+  }
   if (s) {
     lines.push(
       `Results: ${s.bands.good} good, ${s.bands.decent} decent, ${s.bands.bad} bad; average score ${s.averageScore ?? '-'}`,

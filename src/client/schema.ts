@@ -64,7 +64,7 @@ export interface paths {
         put?: never;
         /**
          * Start a batch (a whole-site audit)
-         * @description Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host).
+         * @description Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host). With `render=1` every page is a rendered audit (headless Chromium; a crawl follows the links JavaScript made); without Chromium on the server that is a 422 under `errors.render` and nothing is queued.
          */
         post: operations["createBatch"];
         delete?: never;
@@ -1261,7 +1261,8 @@ export interface operations {
                      *             "max_depth": 10,
                      *             "include": [],
                      *             "exclude": [],
-                     *             "privacy": 0
+                     *             "privacy": 0,
+                     *             "render": false
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -1333,6 +1334,8 @@ export interface operations {
                                 max_depth: number;
                                 max_pages: number;
                                 privacy: number;
+                                /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                render: boolean;
                             };
                             progress: {
                                 audited: number;
@@ -1517,6 +1520,12 @@ export interface operations {
                      * @enum {integer}
                      */
                     privacy?: 0 | 1;
+                    /**
+                     * @description 1 (or true): every page is a rendered audit, as `render=1` on a report — rendered in headless Chromium, `results` of the rendered DOM, `render` listing what JavaScript changed; a crawl also follows the links JavaScript made (docs/rendering.md). Without Chromium: 422 under `errors.render`, and nothing is queued.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    render?: 0 | 1;
                     /** @description sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies). */
                     url: string;
                     /** @description mode list: the pages. */
@@ -1541,6 +1550,12 @@ export interface operations {
                      * @enum {integer}
                      */
                     privacy?: 0 | 1;
+                    /**
+                     * @description 1 (or true): every page is a rendered audit, as `render=1` on a report — rendered in headless Chromium, `results` of the rendered DOM, `render` listing what JavaScript changed; a crawl also follows the links JavaScript made (docs/rendering.md). Without Chromium: 422 under `errors.render`, and nothing is queued.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    render?: 0 | 1;
                     /** @description sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies). */
                     url: string;
                     /** @description mode list: the pages. */
@@ -1567,7 +1582,8 @@ export interface operations {
                      *           "max_depth": 10,
                      *           "include": [],
                      *           "exclude": [],
-                     *           "privacy": 0
+                     *           "privacy": 0,
+                     *           "render": false
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -1603,7 +1619,8 @@ export interface operations {
                          *         "max_depth": 10,
                          *         "include": [],
                          *         "exclude": [],
-                         *         "privacy": 0
+                         *         "privacy": 0,
+                         *         "render": false
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -1657,6 +1674,8 @@ export interface operations {
                                 max_depth: number;
                                 max_pages: number;
                                 privacy: number;
+                                /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                render: boolean;
                             };
                             progress: {
                                 audited: number;
@@ -1884,7 +1903,8 @@ export interface operations {
                      *           "max_depth": 10,
                      *           "include": [],
                      *           "exclude": [],
-                     *           "privacy": 0
+                     *           "privacy": 0,
+                     *           "render": false
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -1920,7 +1940,8 @@ export interface operations {
                          *         "max_depth": 10,
                          *         "include": [],
                          *         "exclude": [],
-                         *         "privacy": 0
+                         *         "privacy": 0,
+                         *         "render": false
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -1974,6 +1995,8 @@ export interface operations {
                                 max_depth: number;
                                 max_pages: number;
                                 privacy: number;
+                                /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                render: boolean;
                             };
                             progress: {
                                 audited: number;
@@ -2282,7 +2305,8 @@ export interface operations {
                      *           "max_depth": 10,
                      *           "include": [],
                      *           "exclude": [],
-                     *           "privacy": 0
+                     *           "privacy": 0,
+                     *           "render": false
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2318,7 +2342,8 @@ export interface operations {
                          *         "max_depth": 10,
                          *         "include": [],
                          *         "exclude": [],
-                         *         "privacy": 0
+                         *         "privacy": 0,
+                         *         "render": false
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2372,6 +2397,8 @@ export interface operations {
                                 max_depth: number;
                                 max_pages: number;
                                 privacy: number;
+                                /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                render: boolean;
                             };
                             progress: {
                                 audited: number;

@@ -77,6 +77,7 @@ export function batchJson(
       failed_checks: p.facts?.failed ?? [],
       total_ms: p.facts?.totalMs ?? null,
       html_bytes: p.facts?.htmlBytes ?? null,
+      render: p.facts?.render ?? null,
     })),
   };
 }

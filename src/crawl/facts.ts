@@ -26,6 +26,8 @@ export interface PageFacts {
   failed: { id: string; priority: Priority; title: string }[];
   totalMs: number;
   htmlBytes: number;
+  /** a rendered batch's page: its render completed, or was inconclusive (raw results kept) */
+  render?: 'completed' | 'inconclusive';
 }
 
 export function pageFacts(
@@ -79,5 +81,20 @@ export function pageFacts(
       .map((r) => ({ id: r.id, priority: r.priority, title: r.title })),
     totalMs: report.page.timings.total_ms,
     htmlBytes: report.page.sizes.html_bytes,
+    ...(report.render ? { render: report.render.status } : {}),
   };
+}
+
+/**
+ * A rendered page's facts (a batch with render: docs/rendering.md): what the rendered DOM says
+ * — title, description, canonical, hreflang, the audit's result — with the links of both
+ * documents, the rendered ones first: the links JavaScript made are followed, and a link of the
+ * HTML the server sends stays one (a crawler that runs no JavaScript follows it). A page is
+ * noindex when either document says so.
+ */
+export function renderedFacts(raw: PageFacts, rendered: PageFacts): PageFacts {
+  const links = [...new Set([...rendered.links, ...raw.links])];
+  const followed = new Set(links);
+  const nofollow = [...new Set([...rendered.nofollow, ...raw.nofollow])].filter((u) => !followed.has(u));
+  return { ...rendered, links, nofollow, noindex: raw.noindex || rendered.noindex };
 }

@@ -52,6 +52,9 @@ export const Batch = Type.Object(
       include: Type.Array(Type.String()),
       exclude: Type.Array(Type.String()),
       privacy: Type.Integer(),
+      render: Type.Boolean({
+        description: 'Every page is a rendered audit (headless Chromium; docs/rendering.md).',
+      }),
     }),
     progress: Type.Object({
       discovered: Type.Integer({ minimum: 0 }),
@@ -80,7 +83,7 @@ export const Batch = Type.Object(
         url: 'https://example.com/',
         mode: 'crawl',
         status: 'running',
-        options: { max_pages: 100, max_depth: 10, include: [], exclude: [], privacy: 0 },
+        options: { max_pages: 100, max_depth: 10, include: [], exclude: [], privacy: 0, render: false },
         progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
         error: null,
         created_at: '2026-11-26T10:00:00.000Z',

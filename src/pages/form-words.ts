@@ -162,6 +162,8 @@ export const BATCH_FORM: Record<string, FormField> = {
     rules: [[/^The exclude must list at most (\d+)/, (m) => `Give at most ${m[1]} patterns.`]],
   },
   privacy: { label: 'privacy', rules: [[/^The privacy /, 'Choose Public or Private for the reports.']] },
+  // "Rendered audits need Chromium, which …": already written for people
+  render: { label: 'render box', rules: [[/^The render must be one of/, 'Tick the box, or leave it empty.']] },
 };
 
 function generic(field: string, label: string, message: string): string {

@@ -97,11 +97,25 @@ class Slots {
   maxActive = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(readonly limit: number) {}
-  async acquire(): Promise<void> {
+  /** `signal`: a waiter that is aborted leaves the line (rejects with the reason) and holds no slot */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw abortReason(signal);
     if (this.active < this.limit) {
       this.active++;
     } else {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          const i = this.waiting.indexOf(take);
+          if (i !== -1) this.waiting.splice(i, 1);
+          reject(abortReason(signal!));
+        };
+        const take = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        this.waiting.push(take);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
     }
     this.maxActive = Math.max(this.maxActive, this.active);
   }
@@ -114,6 +128,9 @@ class Slots {
     return this.waiting.length;
   }
 }
+
+const abortReason = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new Error('the render was stopped');
 
 /** Every process under `pid` (children, grandchildren…), from /proc. */
 export function descendants(pid: number): number[] {
@@ -254,10 +271,21 @@ export class Renderer {
   /**
    * Renders the page of `snapshot` (its final URL, its bytes) and returns what the browser saw.
    * Never throws: a crash, timeout or launch failure is a RenderFailure with the reason.
+   * `signal` (a job's) ends the wait for a slot of the pool, or the visit, as a failure.
    */
   async render(snapshot: PageSnapshot, signal?: AbortSignal): Promise<RenderOutcome> {
     const t0 = performance.now();
-    await this.slots.acquire();
+    try {
+      // waiting for a slot ends when `signal` aborts (a batch page's job stopped at shutdown)
+      await this.slots.acquire(signal);
+    } catch (err) {
+      const waited = Math.round(performance.now() - t0);
+      return {
+        ok: false,
+        reason: `stopped while waiting for a browser slot: ${(err as Error).message}`,
+        timings: { queue_ms: waited, total_ms: 0 },
+      };
+    }
     const queueMs = performance.now() - t0;
     const started = performance.now();
     try {

@@ -14,10 +14,25 @@ import { projectName } from '../analyzer/url.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Db } from '../store/database.js';
 import { findProject } from '../store/projects.repository.js';
-import { countReports, findReportProject, listReports } from '../store/reports.repository.js';
+import {
+  countReports,
+  findReportProject,
+  listReportIds,
+  summariesByIds,
+  summaryTextsByIds,
+} from '../store/reports.repository.js';
 import { actorOf, requireScope } from './actor.js';
 import { resolveProjectsQuery, resolveReportsQuery } from './list-query.js';
-import type { Actor, KeyScope, OwnerServices, Principal, ProjectSummary, Services } from './types.js';
+import type {
+  Actor,
+  KeyScope,
+  ListReportsQuery,
+  OwnerServices,
+  Page,
+  Principal,
+  ProjectSummary,
+  Services,
+} from './types.js';
 
 export { actorOf, requireScope };
 
@@ -95,28 +110,35 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
       return fn(actor.userId, id, ...rest);
     };
 
-  const rules: Partial<Record<keyof Reports, (actor: Actor, ...rest: never[]) => unknown>> = {
-    async list(actor: Actor, q: Parameters<Reports['list']>[1]) {
+  /** the list rule, for `list` and `listText` (whose rows are read by `rows`) */
+  const listed =
+    <T>(
+      list: (userId: number, q: ListReportsQuery) => Promise<Page<T>>,
+      rows: (ids: number[]) => Promise<T[]>,
+    ) =>
+    async (actor: Actor, q: ListReportsQuery): Promise<Page<T>> => {
       requireScope(actor, 'read');
-      if (actor.projects === null) return inner.list(actor.userId, q);
+      if (actor.projects === null) return list(actor.userId, q);
       const asked = q.project ? projectName(q.project) : undefined;
       if (asked !== undefined) {
         if (!seesProject(actor, asked)) return { items: [], total: 0 };
-        return inner.list(actor.userId, q);
+        return list(actor.userId, q);
       }
       // one project: the list of that project (its counters, its indexes)
-      if (actor.projects.length === 1) return inner.list(actor.userId, { ...q, project: actor.projects[0]! });
+      if (actor.projects.length === 1) return list(actor.userId, { ...q, project: actor.projects[0]! });
       // several: counted and read through the indexes with `project IN (…)`
       const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
       const f = { ...filter, projects: actor.projects };
       const total = await countReports(db, actor.userId, f);
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
-      return {
-        items: await listReports(db, actor.userId, { ...f, sortBy, sort, limit: perPage, offset }),
-        total,
-      };
-    },
+      const ids = await listReportIds(db, actor.userId, { ...f, sortBy, sort, limit: perPage, offset });
+      return { items: await rows(ids), total };
+    };
+
+  const rules: Partial<Record<keyof Reports, (actor: Actor, ...rest: never[]) => unknown>> = {
+    list: listed(inner.list, (ids) => summariesByIds(db, ids)),
+    listText: listed(inner.listText, (ids) => summaryTextsByIds(db, ids)),
     walk(actor: Actor, q: Parameters<Reports['walk']>[1], options: Parameters<Reports['walk']>[2] = {}) {
       // checked when called, before anything is streamed
       requireScope(actor, 'read');
@@ -128,6 +150,7 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
       return inner.walk(actor.userId, q, { ...options, projects: actor.projects });
     },
     getOwned: read(inner.getOwned),
+    getOwnedText: read(inner.getOwnedText),
     get: read(inner.get),
     runs: read(inner.runs),
     run: read(inner.run),

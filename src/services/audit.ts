@@ -19,6 +19,22 @@ export function renderUnavailable(ctx: ServiceContext): string | null {
   return ctx.renderer.unavailable();
 }
 
+/** What renders a fetched page in a rendered audit (AnalyzeOptions.render). */
+type RenderHook = (snapshot: PageSnapshot) => Promise<RenderOutcome>;
+
+/**
+ * The render hook of a rendered audit: a page of the process's pool (PAGEGRADE_RENDER_CONCURRENCY
+ * pages at once, the others wait in line; `signal` ends the wait or the visit), or why this
+ * process cannot render. Stores, re-audits and schedules answer 422 with the reason; a batch
+ * page keeps its raw results with the reason (its batch was accepted where Chromium was).
+ */
+export function renderHook(ctx: ServiceContext, signal?: AbortSignal): RenderHook | { unavailable: string } {
+  const why = renderUnavailable(ctx);
+  if (why !== null) return { unavailable: why };
+  const renderer = ctx.renderer!;
+  return (snapshot) => renderer.render(snapshot, signal);
+}
+
 /**
  * Fetches and audits `url`; throws the fetcher's FetchError when the page cannot be fetched.
  * `render`: the page is also rendered by Chromium (docs/rendering.md) — the hook that stores,
@@ -30,12 +46,11 @@ export async function auditPage(
   options: { render?: boolean } = {},
 ): Promise<AuditReport> {
   const { config } = ctx;
-  let render: ((s: PageSnapshot) => Promise<RenderOutcome>) | undefined;
+  let render: RenderHook | undefined;
   if (options.render) {
-    const why = renderUnavailable(ctx);
-    if (why !== null) throw validationError({ render: [why] });
-    const renderer = ctx.renderer!;
-    render = (snapshot) => renderer.render(snapshot);
+    const hook = renderHook(ctx);
+    if (typeof hook !== 'function') throw validationError({ render: [hook.unavailable] });
+    render = hook;
   }
   const start = performance.now();
   const seconds = () => (performance.now() - start) / 1000;

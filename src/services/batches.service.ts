@@ -11,6 +11,10 @@
 // transaction — a page is never stored twice and never lost. At most `crawlConcurrency` pages
 // of a batch are in flight, whatever the worker's slots: a big or slow batch never takes the
 // slots other batches need (fair share).
+//
+// A batch with `render` makes each page a rendered audit through the audit service's render
+// hook (the process's pool: pages wait in line for it, their jobs' leases renewed meanwhile),
+// and its crawl follows the rendered DOM's links as well (docs/rendering.md).
 import { type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
 import { fetchSiteFile } from '../analyzer/fetch/index.js';
 import type { Artifacts } from '../analyzer/artifacts/types.js';
@@ -27,6 +31,7 @@ import {
   findBatch,
   findDoneByCanonical,
   findPage,
+  findSiteFiles,
   finishPage,
   insertBatch,
   insertPages,
@@ -43,12 +48,12 @@ import {
 import { addReportToProject, lockProject, removeReportFromProject } from '../store/projects.repository.js';
 import { deleteReport, insertReport, summariesByIds } from '../store/reports.repository.js';
 import { adjustUserCounters } from '../store/users.repository.js';
-import { pageFacts, type PageFacts } from '../crawl/facts.js';
+import { pageFacts, renderedFacts, type PageFacts } from '../crawl/facts.js';
 import { computeFindings, computeSummary, type BatchSummary, type Finding } from '../crawl/findings.js';
 import { parseRobots, type Robots } from '../crawl/robots.js';
 import { parseSitemap } from '../crawl/sitemap.js';
 import { DEFAULT_TRACKING_PARAMS, crawlUrl, looksNonHtml, onSite, patternFilter } from '../crawl/url.js';
-import { auditColumns, isFetchError } from './audit.js';
+import { auditColumns, isFetchError, renderHook, renderUnavailable } from './audit.js';
 import type { ServiceContext } from './context.js';
 import type { Page, Privacy, ReportSummary, Services } from './types.js';
 
@@ -63,6 +68,8 @@ export interface BatchOptions {
   include: string[];
   exclude: string[];
   privacy: Privacy;
+  /** every page is a rendered audit (docs/rendering.md); kept in the batch's `render` column */
+  render: boolean;
   /** mode list: the URLs (normal form) */
   urls?: string[];
 }
@@ -92,6 +99,8 @@ export interface CreateBatchInput {
   include?: string[];
   exclude?: string[];
   privacy?: Privacy;
+  /** every page is a rendered audit; 422 under `render` when this process cannot render */
+  render?: boolean;
 }
 
 export interface BatchFailure {
@@ -155,6 +164,15 @@ export type FetchFileFn = typeof fetchSiteFile;
 
 const batchNotFound = () => notFound('No such batch.');
 
+/** A batch's options: its JSON text, and `render` from its own column. */
+const optionsOf = (b: BatchRow): BatchOptions => ({
+  ...(JSON.parse(b.options) as Omit<BatchOptions, 'render'>),
+  render: b.render,
+});
+
+/** batches whose parsed robots.txt and site files a process keeps (the oldest goes first) */
+const SITE_CACHE_SIZE = 8;
+
 export function createBatchServices(
   ctx: ServiceContext & { fetchFile?: FetchFileFn },
   webhooks: Pick<Services['webhooks'], 'emit'>,
@@ -162,6 +180,7 @@ export function createBatchServices(
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
   const fetchFile = ctx.fetchFile ?? fetchSiteFile;
+  const siteCache = new Map<number, { robots: Robots; siteFiles: SiteFiles | undefined }>();
   const maxPagesLimit = config.batchMaxPages ?? 10_000;
   const tracking = config.crawlTrackingParams ?? DEFAULT_TRACKING_PARAMS;
   const perSite = config.crawlConcurrency ?? 2;
@@ -174,7 +193,7 @@ export function createBatchServices(
   });
 
   function present(b: BatchRow): Batch {
-    const options = JSON.parse(b.options) as BatchOptions;
+    const options = optionsOf(b);
     return {
       id: b.id,
       userId: b.userId,
@@ -231,13 +250,31 @@ export function createBatchServices(
     return { pages, findings, summary };
   }
 
-  function robotsOf(b: BatchRow): Robots {
-    return parseRobots(new URL('/robots.txt', b.url).href, b.robotsTxt);
+  /**
+   * A running batch's robots.txt (parsed) and site files, read once per batch in this process:
+   * discovery writes both when it starts the batch, before any page exists, and nothing changes
+   * them after; every page of the batch then shares one parsed copy, and the analyzer's
+   * per-resource memos (artifacts/index.ts) parse the sitemap once instead of once a page.
+   */
+  async function siteOf(
+    db: Db,
+    b: BatchRow,
+  ): Promise<{ robots: Robots; siteFiles: SiteFiles | undefined }> {
+    const hit = siteCache.get(b.id);
+    if (hit) return hit;
+    const row = await findSiteFiles(db, b.id);
+    const site = {
+      robots: parseRobots(new URL('/robots.txt', b.url).href, row?.robotsTxt ?? null),
+      siteFiles: row?.siteFiles ? (JSON.parse(row.siteFiles) as SiteFiles) : undefined,
+    };
+    if (siteCache.size >= SITE_CACHE_SIZE) siteCache.delete(siteCache.keys().next().value!);
+    siteCache.set(b.id, site);
+    return site;
   }
 
   /** A URL found by the batch that it may request: on the site, HTML-looking, robots-allowed, within include/exclude. */
   function admissible(b: BatchRow, robots: Robots, url: string): string | null {
-    const options = JSON.parse(b.options) as BatchOptions;
+    const options = optionsOf(b);
     const host = new URL(b.url).hostname;
     if (!onSite(url, host)) return 'off-site';
     if (looksNonHtml(url)) return 'not an HTML page';
@@ -311,6 +348,18 @@ export function createBatchServices(
     };
   }
 
+  /**
+   * A rendered batch's page: the audit service's render hook (the process's pool; the job's
+   * lease is renewed while the page waits in line, and `signal` ends the wait). Without Chromium
+   * in this process (a worker elsewhere than where the batch was accepted) the page's render is
+   * inconclusive with why and its raw results are kept, as after a crash.
+   */
+  function pageRenderer(signal?: AbortSignal) {
+    const hook = renderHook(ctx, signal);
+    if (typeof hook === 'function') return hook;
+    return async () => ({ ok: false as const, reason: hook.unavailable, timings: { queue_ms: 0, total_ms: 0 } });
+  }
+
   async function fetchText(url: string, signal?: AbortSignal): Promise<ExtraResource> {
     return fetchFile(url, { ...fetchOptions(), ...(signal ? { signal } : {}) });
   }
@@ -357,6 +406,12 @@ export function createBatchServices(
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2)
         throw validationError({ privacy: ['The privacy of a batch is 0 (public) or 1 (private).'] });
+      // a rendered batch needs Chromium here, as a rendered store does: nothing is queued without it
+      const render = input.render === true;
+      if (render) {
+        const why = renderUnavailable(ctx);
+        if (why !== null) throw validationError({ render: [why] });
+      }
       let urls: string[] | undefined;
       if (input.mode === 'list') {
         const given = input.urls ?? [];
@@ -373,7 +428,7 @@ export function createBatchServices(
         }
         urls = [...new Set(urls)];
       }
-      const options: BatchOptions = {
+      const options: Omit<BatchOptions, 'render'> = {
         maxPages,
         maxDepth: input.maxDepth ?? DEFAULT_MAX_DEPTH,
         include: input.include ?? [],
@@ -387,6 +442,7 @@ export function createBatchServices(
           mode: input.mode,
           url: start,
           options: JSON.stringify(options),
+          render,
           now: iso(),
         });
         await ctx.queue.enqueue('batch.discover', { batchId: id }, { key: String(id), trx });
@@ -475,7 +531,7 @@ export function createBatchServices(
     async discover(batchId, signal) {
       const b = await findBatch(db, batchId, null);
       if (!b || b.status !== 'queued') return;
-      const options = JSON.parse(b.options) as BatchOptions;
+      const options = optionsOf(b);
       const start = new URL(b.url);
       const origin = start.origin;
       // robots.txt once for the batch (a 404 or a failure: everything allowed)
@@ -611,16 +667,18 @@ export function createBatchServices(
       if (wait > 0) await sleep(wait, signal);
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 
-      const options = JSON.parse(b.options) as BatchOptions;
+      const options = optionsOf(b);
       const host = new URL(b.url).hostname;
-      const siteFiles = b.siteFiles === null ? undefined : (JSON.parse(b.siteFiles) as SiteFiles);
+      const site = await siteOf(db, b);
+      const siteFiles = site.siteFiles;
       let artifacts: Artifacts | null = null;
+      let rendered: Artifacts | null = null;
       let report: AuditReport | null = null;
       let error: string | null = null;
       let refusedRedirect = false;
       // the crawler's rules hold for redirect targets too: a redirect that leaves the site or
       // that robots.txt disallows is not followed (a list is the user's own choice of URLs)
-      const robots = b.mode === 'list' ? null : robotsOf(b);
+      const robots = b.mode === 'list' ? null : site.robots;
       const redirectCheck = (next: string): string | null => {
         if (!robots) return null;
         if (!onSite(next, host)) return 'it leaves the site';
@@ -637,6 +695,16 @@ export function createBatchServices(
           onArtifacts: (a) => {
             artifacts = a;
           },
+          // a rendered batch: each page is a rendered audit (one visit: the browser is given the
+          // fetched bytes); the crawler then reads the rendered DOM's artifacts too
+          ...(options.render
+            ? {
+                render: pageRenderer(signal),
+                onRenderedArtifacts: (a: Artifacts) => {
+                  rendered = a;
+                },
+              }
+            : {}),
         });
       } catch (err) {
         if (signal?.aborted) throw err;
@@ -644,7 +712,13 @@ export function createBatchServices(
         error = err.message;
         refusedRedirect = err.code === 'redirect_refused';
       }
-      const facts = report && artifacts ? pageFacts(artifacts, report, host, tracking) : null;
+      // stopped (shutdown, lease lost) while rendering: nothing is stored, the job runs again
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      const rawFacts = report && artifacts ? pageFacts(artifacts, report, host, tracking) : null;
+      const facts =
+        rawFacts && report && rendered
+          ? renderedFacts(rawFacts, pageFacts(rendered, report, host, tracking))
+          : rawFacts;
       const finalUrl = report ? crawlUrl(report.final_url, report.final_url, tracking) : null;
       const canonicalKey =
         facts?.canonical && onSite(facts.canonical, host) ? facts.canonical : (report?.final_url ?? null);
@@ -701,7 +775,7 @@ export function createBatchServices(
           if (
             current.mode === 'crawl' &&
             onSite(finalUrl, host) &&
-            admissible(current, robotsOf(current), finalUrl) === null
+            admissible(current, robots!, finalUrl) === null
           ) {
             const room = options.maxPages - current.discovered;
             if (room > 0) {
@@ -765,9 +839,8 @@ export function createBatchServices(
           if (current.mode === 'crawl' && page.depth < options.maxDepth && Date.now() < current.deadlineAt) {
             const room = options.maxPages - current.discovered;
             if (room > 0) {
-              const robots = robotsOf(current);
               const all = [...facts.links, ...(facts.canonical ? [facts.canonical] : [])];
-              const verdict = new Map(all.map((u) => [u, admissible(current, robots, u)]));
+              const verdict = new Map(all.map((u) => [u, admissible(current, robots!, u)]));
               // links robots.txt disallows are listed (skipped, never requested); others out of bounds are ignored
               const candidates = all.filter(
                 (u) => verdict.get(u) === null || verdict.get(u) === 'disallowed by robots.txt',

@@ -11,7 +11,8 @@ import type { PageSnapshot } from '../analyzer/types.js';
 export interface RenderService {
   /** null when Chromium can be started, otherwise why not (with how to install it) */
   unavailable(): string | null;
-  render(snapshot: PageSnapshot): Promise<RenderOutcome>;
+  /** `signal` ends the wait for a slot of the pool, or the visit (a failure; never throws) */
+  render(snapshot: PageSnapshot, signal?: AbortSignal): Promise<RenderOutcome>;
   /** a PDF of a self-contained HTML document (src/render/browser.ts's Renderer.pdf) */
   pdf?(
     document: string,

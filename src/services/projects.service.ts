@@ -2,30 +2,54 @@
 import { projectName } from '../analyzer/url.js';
 import { notFound } from '../errors.js';
 import { withTransaction } from '../store/database.js';
-import { countProjects, deleteProjectRow, listProjects, projectStats } from '../store/projects.repository.js';
+import {
+  countProjects,
+  deleteProjectRow,
+  listProjectIds,
+  listProjects,
+  projectStats,
+  projectsByIds,
+} from '../store/projects.repository.js';
 import { deleteProjectReports } from '../store/reports.repository.js';
-import { adjustUserCounters, getUserCounters } from '../store/users.repository.js';
+import {
+  adjustUserCounters,
+  getReportsState,
+  getReportsVersion,
+  getUserCounters,
+} from '../store/users.repository.js';
+import { ReportsListCache } from './list-cache.js';
 import type { ServiceContext } from './context.js';
 import { resolveProjectsQuery } from './list-query.js';
 import type { ListProjectsQuery, OwnerServices, ProjectStats } from './types.js';
 
 export function createProjectServices(ctx: ServiceContext): OwnerServices['projects'] {
   const { db } = ctx;
+  const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
   return {
     async list(userId: number, q: ListProjectsQuery) {
       const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
-      const total = search
-        ? await countProjects(db, userId, search)
-        : (await getUserCounters(db, userId)).projects;
-      const offset = (page - 1) * perPage;
-      if (offset >= total) return { items: [], total };
-      const rows = await listProjects(db, userId, {
-        search,
-        sortBy,
-        sort,
-        limit: perPage,
-        offset,
-      });
+      const o = { search, sortBy, sort, limit: perPage, offset: (page - 1) * perPage };
+      let rows;
+      let total: number;
+      if (search) {
+        // A search's total and page of ids, once per version of the user's reports: projects
+        // come and go only with their reports (the version changes then), their names and
+        // creation dates never change, so both are exact while the version is current
+        // (src/services/list-cache.ts). The rows (their report counts) are read fresh by id.
+        const state = await getReportsState(db, userId);
+        if (!state) return { items: [], total: 0 };
+        total = await cache.total(userId, state.version, ['projects', search], () =>
+          countProjects(db, userId, search),
+        );
+        if (o.offset >= total) return { items: [], total };
+        const key = ['projects', search, sortBy, sort, perPage, page];
+        const ids = await cache.pageIds(userId, state.version, key, () => listProjectIds(db, userId, o));
+        rows = await projectsByIds(db, ids);
+      } else {
+        total = (await getUserCounters(db, userId)).projects;
+        if (o.offset >= total) return { items: [], total };
+        rows = await listProjects(db, userId, o);
+      }
       return {
         items: rows.map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount })),
         total,

@@ -15,11 +15,12 @@ import {
   deleteReport,
   findReport,
   findReportProject,
+  findReportText,
   getPasswordHash,
   insertReport,
   listReportIds,
-  listReports,
   summariesByIds,
+  summaryTextsByIds,
   updateReportSettings,
   walkReports,
   type WalkCursor,
@@ -36,7 +37,7 @@ import { createReauditor, type HistoryFunctions } from './history.service.js';
 import { hashPassword, verifyPassword } from './secrets.js';
 import { ReportsListCache } from './list-cache.js';
 import { resolveReportsQuery } from './list-query.js';
-import type { ListReportsQuery, OwnerServices, Privacy, StoredReport } from './types.js';
+import type { ListReportsQuery, OwnerServices, Privacy, StoredReport, StoredReportText } from './types.js';
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
@@ -67,55 +68,77 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     return report;
   }
 
+  async function loadText(userId: number, id: number): Promise<StoredReportText> {
+    const report = await findReportText(db, id, userId);
+    if (!report) throw reportNotFound();
+    return report;
+  }
+
+  /** The total of a list query and the ids of its page, in order. */
+  async function pageOf(userId: number, q: ListReportsQuery): Promise<{ ids: number[]; total: number }> {
+    const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
+    let total: number;
+    // for a search: how many of the user's reports pass the other filters (an upper bound)
+    let rows: number | undefined;
+    let version: number | undefined;
+    if (!filter.search && filter.project === undefined) {
+      const counters = await getUserCounters(db, userId);
+      total = filter.result ? counters[filter.result] : counters.reports;
+    } else if (!filter.search && filter.result === undefined) {
+      total = (await findProject(db, userId, filter.project!))?.reportsCount ?? 0;
+    } else {
+      // counted once per version of the user's reports (src/services/list-cache.ts)
+      const state = await getReportsState(db, userId);
+      if (!state) return { ids: [], total: 0 };
+      rows = filter.result ? state[filter.result] : state.reports;
+      version = state.version;
+      const key = [filter.search ?? null, filter.project ?? null, filter.result ?? null];
+      total = await cache.total(userId, version, key, () => countReports(db, userId, filter));
+    }
+    const offset = (page - 1) * perPage;
+    if (offset >= total) return { ids: [], total };
+    const o = { ...filter, sortBy, sort, limit: perPage, offset };
+    if (version === undefined) return { ids: await listReportIds(db, userId, o), total };
+    // The ids of a page are exact for a version too: membership and order depend on url,
+    // project, result, generated_at and id, and every change of them changes the version
+    // (a re-audit does, even when the result stays). The rows are read fresh by id.
+    const pageKey = [
+      filter.search ?? null,
+      filter.project ?? null,
+      filter.result ?? null,
+      sortBy,
+      sort,
+      perPage,
+      page,
+    ];
+    const matches = total;
+    const ids = await cache.pageIds(userId, version, pageKey, () =>
+      listReportIds(db, userId, o, filter.search && rows !== undefined ? { matches, rows } : undefined),
+    );
+    return { ids, total };
+  }
+
   const service: Omit<OwnerServices['reports'], HistoryFunctions> = {
     async sameUrl(userId: number, url: string) {
       const normalized = normalizeUrl(url.trim());
       if (!normalized) return [];
-      const found = await service.list(userId, { search: normalized, sortBy: 'id', sort: 'desc', perPage: 100 });
+      const found = await service.list(userId, {
+        search: normalized,
+        sortBy: 'id',
+        sort: 'desc',
+        perPage: 100,
+      });
       return found.items.filter((r) => r.url === normalized);
     },
 
     async list(userId: number, q: ListReportsQuery) {
-      const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
-      let total: number;
-      // for a search: how many of the user's reports pass the other filters (an upper bound)
-      let rows: number | undefined;
-      let version: number | undefined;
-      if (!filter.search && filter.project === undefined) {
-        const counters = await getUserCounters(db, userId);
-        total = filter.result ? counters[filter.result] : counters.reports;
-      } else if (!filter.search && filter.result === undefined) {
-        total = (await findProject(db, userId, filter.project!))?.reportsCount ?? 0;
-      } else {
-        // counted once per version of the user's reports (src/services/list-cache.ts)
-        const state = await getReportsState(db, userId);
-        if (!state) return { items: [], total: 0 };
-        rows = filter.result ? state[filter.result] : state.reports;
-        version = state.version;
-        const key = [filter.search ?? null, filter.project ?? null, filter.result ?? null];
-        total = await cache.total(userId, version, key, () => countReports(db, userId, filter));
-      }
-      const offset = (page - 1) * perPage;
-      if (offset >= total) return { items: [], total };
-      const o = { ...filter, sortBy, sort, limit: perPage, offset };
-      if (version === undefined) return { items: await listReports(db, userId, o), total };
-      // The ids of a page are exact for a version too: membership and order depend on url,
-      // project, result, generated_at and id, and every change of them changes the version
-      // (a re-audit does, even when the result stays). The rows are read fresh by id.
-      const pageKey = [
-        filter.search ?? null,
-        filter.project ?? null,
-        filter.result ?? null,
-        sortBy,
-        sort,
-        perPage,
-        page,
-      ];
-      const matches = total;
-      const ids = await cache.pageIds(userId, version, pageKey, () =>
-        listReportIds(db, userId, o, filter.search && rows !== undefined ? { matches, rows } : undefined),
-      );
+      const { ids, total } = await pageOf(userId, q);
       return { items: await summariesByIds(db, ids), total };
+    },
+
+    async listText(userId: number, q: ListReportsQuery) {
+      const { ids, total } = await pageOf(userId, q);
+      return { items: await summaryTextsByIds(db, ids), total };
     },
 
     async *walk(userId: number, q: ListReportsQuery, options = {}) {
@@ -137,6 +160,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
 
     getOwned: load,
     get: load,
+    getOwnedText: loadText,
 
     async forViewer(id, viewer, grants) {
       const report = await findReport(db, id, null);

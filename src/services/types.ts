@@ -10,7 +10,7 @@
 // Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
 // what the API returns; presenters copy them as they are.
 import type { Db } from '../store/database.js';
-import type { ReportExportRow } from '../store/reports.repository.js';
+import type { ReportExportRow, ReportSummaryText, ReportText } from '../store/reports.repository.js';
 import type {
   AnalyzeOptions,
   AuditReport,
@@ -47,6 +47,14 @@ export interface ReportSummary {
 
 /** A report as the CSV of a list has it (id, url, project, result, score, issues by priority, dates). */
 export type { ReportExportRow };
+
+/**
+ * A summary whose categories are the stored JSON text (`categoriesJson`): what the API's list
+ * writes into its answer without parsing it (src/http/presenters/report.ts).
+ */
+export type { ReportSummaryText };
+/** A report whose JSON columns are the stored text (`categoriesJson`, `resultsJson`, `pageJson`, `renderJson`). */
+export type StoredReportText = ReportText;
 
 export interface ReportWalkOptions {
   /** only this batch's reports, by id ascending (the other filters and sorts do not apply) */
@@ -466,8 +474,15 @@ export interface OwnerServices {
     ): AsyncIterable<ReportExportRow[]>;
     /** the user's reports of this URL (as stored: normalised), newest first, at most 100 */
     sameUrl(userId: number, url: string): Promise<ReportSummary[]>;
+    /**
+     * `list` with each summary's categories as the stored JSON text: the API's answer splices
+     * it in unparsed (the pages, webhooks and the CLI use `list`)
+     */
+    listText(userId: number, query: ListReportsQuery): Promise<Page<ReportSummaryText>>;
     /** the user's own report; 404 when missing or another user's (the API's rule) */
     getOwned(userId: number, id: number): Promise<StoredReport>;
+    /** `getOwned` with the JSON columns as the stored text (GET /api/v1/reports/{id} splices them) */
+    getOwnedText(userId: number, id: number): Promise<StoredReportText>;
     /** @deprecated the old name of getOwned (kept while other branches merge); use getOwned */
     get(userId: number, id: number): Promise<StoredReport>;
     /**

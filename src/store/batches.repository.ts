@@ -13,14 +13,14 @@ export interface BatchRow {
   mode: BatchMode;
   url: string;
   options: string;
+  /** every page is a rendered audit */
+  render: boolean;
   status: BatchStatus;
   discovered: number;
   audited: number;
   failed: number;
   skipped: number;
   error: string | null;
-  robotsTxt: string | null;
-  siteFiles: string | null;
   delayMs: number;
   nextSlotAt: number;
   deadlineAt: number;
@@ -49,8 +49,35 @@ export interface BatchPageRow {
 const MAX_INT = 2_147_483_647;
 const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT;
 
+/**
+ * A batch without its robots.txt and site files (the sitemap alone can be megabytes): the row
+ * is read several times a page, those two once per batch and process (findSiteFiles).
+ */
 function batchQuery(db: Db) {
-  return db.selectFrom('batches').selectAll();
+  return db
+    .selectFrom('batches')
+    .select([
+      'id',
+      'user_id',
+      'mode',
+      'url',
+      'options',
+      'render',
+      'status',
+      'discovered',
+      'audited',
+      'failed',
+      'skipped',
+      'error',
+      'delay_ms',
+      'next_slot_at',
+      'deadline_at',
+      'summary',
+      'created_at',
+      'updated_at',
+      'started_at',
+      'finished_at',
+    ]);
 }
 type BatchSelect = Awaited<ReturnType<ReturnType<typeof batchQuery>['executeTakeFirstOrThrow']>>;
 
@@ -61,14 +88,13 @@ function toBatch(r: BatchSelect): BatchRow {
     mode: r.mode as BatchMode,
     url: r.url,
     options: r.options,
+    render: toNumber(r.render) === 1,
     status: r.status as BatchStatus,
     discovered: toNumber(r.discovered),
     audited: toNumber(r.audited),
     failed: toNumber(r.failed),
     skipped: toNumber(r.skipped),
     error: r.error,
-    robotsTxt: r.robots_txt,
-    siteFiles: r.site_files,
     delayMs: toNumber(r.delay_ms),
     nextSlotAt: toNumber(r.next_slot_at),
     deadlineAt: toNumber(r.deadline_at),
@@ -119,7 +145,7 @@ function toPage(r: PageSelect): BatchPageRow {
 
 export async function insertBatch(
   db: Db,
-  b: { userId: number; mode: BatchMode; url: string; options: string; now: string },
+  b: { userId: number; mode: BatchMode; url: string; options: string; render: boolean; now: string },
 ): Promise<number> {
   const row = await db
     .insertInto('batches')
@@ -128,6 +154,7 @@ export async function insertBatch(
       mode: b.mode,
       url: b.url,
       options: b.options,
+      render: b.render ? 1 : 0,
       created_at: b.now,
       updated_at: b.now,
     })
@@ -149,6 +176,20 @@ export async function findBatch(
   if (lock && dialectOf(db) === 'postgres') q = q.forUpdate();
   const r = await q.executeTakeFirst();
   return r ? toBatch(r) : null;
+}
+
+/** The robots.txt text and the site files (JSON) that discovery stored with a batch. */
+export async function findSiteFiles(
+  db: Db,
+  id: number,
+): Promise<{ robotsTxt: string | null; siteFiles: string | null } | null> {
+  if (!validId(id)) return null;
+  const r = await db
+    .selectFrom('batches')
+    .select(['robots_txt', 'site_files'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r ? { robotsTxt: r.robots_txt, siteFiles: r.site_files } : null;
 }
 
 export async function listBatches(

@@ -229,6 +229,8 @@ export interface BatchesTable {
   mode: string;
   url: string;
   options: string;
+  /** 1: every page is a rendered audit (docs/rendering.md); 0 (default): raw HTML */
+  render: Generated<number>;
   status: Generated<string>;
   discovered: Generated<number>;
   audited: Generated<number>;

@@ -1,5 +1,6 @@
 // projects: one row per (user, host) while it holds reports, with its reports_count maintained
 // in the transactions that insert and delete reports — listing never aggregates over reports.
+import { arg, compiledOnce } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
 import { substringMatch, toIso, toNumber } from './sql-helpers.js';
 
@@ -80,13 +81,16 @@ export async function deleteProjectRow(db: Db, userId: number, name: string): Pr
   return res.numDeletedRows > 0n;
 }
 
-export async function findProject(db: Db, userId: number, name: string): Promise<ProjectRow | null> {
-  const row = await db
+const projectQuery = compiledOnce((db) =>
+  db
     .selectFrom('projects')
     .select(['name', 'created_at', 'reports_count'])
-    .where('user_id', '=', userId)
-    .where('name', '=', name)
-    .executeTakeFirst();
+    .where('user_id', '=', arg<number>(0))
+    .where('name', '=', arg<string>(1)),
+);
+
+export async function findProject(db: Db, userId: number, name: string): Promise<ProjectRow | null> {
+  const [row] = await projectQuery(db, [userId, name]);
   return row
     ? { name: row.name, createdAt: toIso(row.created_at), reportsCount: toNumber(row.reports_count) }
     : null;
@@ -111,6 +115,31 @@ export async function listProjects(db: Db, userId: number, o: ProjectListOptions
     createdAt: toIso(r.created_at),
     reportsCount: toNumber(r.reports_count),
   }));
+}
+
+/** The ids of a page of `listProjects`, in order. */
+export async function listProjectIds(db: Db, userId: number, o: ProjectListOptions): Promise<number[]> {
+  let q = filtered(db, userId, o.search).select('projects.id');
+  q = o.sortBy === 'created_at' ? q.orderBy('projects.created_at', o.sort) : q;
+  const rows = await q.orderBy('projects.name', o.sort).limit(o.limit).offset(o.offset).execute();
+  return rows.map((r) => r.id);
+}
+
+/** These projects, in the order of `ids` (ids no longer there are skipped). */
+export async function projectsByIds(db: Db, ids: number[]): Promise<ProjectRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('projects')
+    .select(['id', 'name', 'created_at', 'reports_count'])
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r
+      ? [{ name: r.name, createdAt: toIso(r.created_at), reportsCount: toNumber(r.reports_count) }]
+      : [];
+  });
 }
 
 /** Counts matching projects (only used with a search; the unfiltered count is users.projects_count). */

@@ -1,8 +1,18 @@
 // reports: every SQL statement on them (their runs and run columns: runs.repository.ts). JSON
 // columns are stored as text (exact round trip, key order kept) and parsed here; dates come
-// back as ISO strings.
+// back as ISO strings. The API's hot reads (`summaryTextsByIds`, `findReportText`) return the
+// JSON columns as the stored text instead, which the API's writers splice into the answer
+// unparsed (docs/api.md, "CPU per request").
 import { sql } from 'kysely';
-import type { Category, CategoryScore, CheckResult, PageInfo, RenderInfo, ResultBand } from '../analyzer/index.js';
+import type {
+  Category,
+  CategoryScore,
+  CheckResult,
+  PageInfo,
+  RenderInfo,
+  ResultBand,
+} from '../analyzer/index.js';
+import { arg, compiled } from './compiled.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 
@@ -91,6 +101,41 @@ interface SummarySelect {
   categories: string;
 }
 
+/**
+ * A report summary whose JSON column is the stored text (`JSON.stringify` of the value as
+ * written): spliced into an API answer as it is, it gives the bytes `JSON.stringify` of the
+ * parsed value would.
+ */
+export interface ReportSummaryText extends Omit<ReportSummaryRow, 'categories'> {
+  categoriesJson: string;
+}
+
+/** A report with its JSON columns as the stored text (see ReportSummaryText). */
+export interface ReportText extends ReportSummaryText {
+  resultsJson: string;
+  pageJson: string;
+  /** null for raw audits */
+  renderJson: string | null;
+}
+
+function toSummaryText(r: SummarySelect): ReportSummaryText {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    url: r.url,
+    finalUrl: r.final_url,
+    project: r.project,
+    result: r.result as ResultBand,
+    score: toNumber(r.score),
+    privacy: toNumber(r.privacy) as 0 | 1 | 2,
+    hasPassword: r.password_hash !== null,
+    generatedAt: toIso(r.generated_at),
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
+    categoriesJson: r.categories,
+  };
+}
+
 function toSummary(r: SummarySelect): ReportSummaryRow {
   return {
     id: r.id,
@@ -166,14 +211,7 @@ export async function findReport(
   userId: number | null,
   forUpdate = false,
 ): Promise<ReportRow | null> {
-  if (!validId(id)) return null;
-  let q = db
-    .selectFrom('reports')
-    .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
-    .where('reports.id', '=', id);
-  if (userId !== null) q = q.where('reports.user_id', '=', userId);
-  if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
-  const r = await q.executeTakeFirst();
+  const r = await selectReport(db, id, userId, forUpdate);
   if (!r) return null;
   return {
     ...toSummary(r),
@@ -181,6 +219,33 @@ export async function findReport(
     page: JSON.parse(r.page) as PageInfo,
     render: r.render ? (JSON.parse(r.render) as RenderInfo) : null,
   };
+}
+
+/** As findReport (never locking), with the JSON columns as the stored text (ReportText). */
+export async function findReportText(db: Db, id: number, userId: number | null): Promise<ReportText | null> {
+  const r = await selectReport(db, id, userId, false);
+  if (!r) return null;
+  return { ...toSummaryText(r), resultsJson: r.results, pageJson: r.page, renderJson: r.render };
+}
+
+const reportQuery = compiled(
+  (s: { owner: boolean; forUpdate: boolean }) => `${s.owner}:${s.forUpdate}`,
+  (db, s) => {
+    let q = db
+      .selectFrom('reports')
+      .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
+      .where('reports.id', '=', arg<number>(0));
+    if (s.owner) q = q.where('reports.user_id', '=', arg<number>(1));
+    if (s.forUpdate) q = q.forUpdate();
+    return q;
+  },
+);
+
+async function selectReport(db: Db, id: number, userId: number | null, forUpdate: boolean) {
+  if (!validId(id)) return undefined;
+  const shape = { owner: userId !== null, forUpdate: forUpdate && dialectOf(db) === 'postgres' };
+  const [row] = await reportQuery(db, shape, [id, userId]);
+  return row;
 }
 
 export async function getPasswordHash(db: Db, id: number): Promise<string | null> {
@@ -291,6 +356,19 @@ export async function listReportIds(
   o: ReportListOptions,
   estimate?: SearchEstimate,
 ): Promise<number[]> {
+  if (!o.search) {
+    // compiled once per shape: values 0 user, 1 project, 2 result rank, 3 limit, 4 offset, 5… projects
+    const shape = {
+      project: o.project !== undefined,
+      projects: o.projects?.length ?? -1,
+      result: o.result !== undefined,
+      sortBy: o.sortBy,
+      sort: o.sort,
+    };
+    const rank = o.result === undefined ? null : RESULT_RANK[o.result];
+    const values = [userId, o.project ?? null, rank, o.limit, o.offset, ...(o.projects ?? [])];
+    return (await pageIdsQuery(db, shape, values)).map((r) => r.id);
+  }
   const plan = searchPlan(dialectOf(db), o, estimate);
   let ids = filtered(db, userId, o, plan).select('reports.id');
   const column = sortColumn[o.sortBy];
@@ -300,6 +378,35 @@ export async function listReportIds(
   const page = await ids.orderBy('reports.id', o.sort).limit(o.limit).offset(o.offset).execute();
   return page.map((r) => r.id);
 }
+
+interface PageShape {
+  project: boolean;
+  /** -1: no list of projects */
+  projects: number;
+  result: boolean;
+  sortBy: ReportListOptions['sortBy'];
+  sort: ReportListOptions['sort'];
+}
+
+/** The ids of a page without a search (listReportIds), compiled once per shape. */
+const pageIdsQuery = compiled(
+  (s: PageShape) => `${s.project}:${s.projects}:${s.result}:${s.sortBy}:${s.sort}`,
+  (db, s) => {
+    let q = db.selectFrom('reports').where('reports.user_id', '=', arg<number>(0));
+    if (s.project) q = q.where('reports.project', '=', arg<string>(1));
+    if (s.projects >= 0)
+      q = q.where(
+        'reports.project',
+        'in',
+        Array.from({ length: s.projects }, (_, i) => arg<string>(5 + i)),
+      );
+    if (s.result) q = q.where('reports.result_rank', '=', arg<number>(2));
+    let ids = q.select('reports.id');
+    const column = sortColumn[s.sortBy];
+    if (column !== null) ids = ids.orderBy(column, s.sort);
+    return ids.orderBy('reports.id', s.sort).limit(arg<number>(3)).offset(arg<number>(4));
+  },
+);
 
 /** A report as the CSV of a list has it (docs/api.md#csv): no JSON column is read. */
 export interface ReportExportRow {
@@ -411,12 +518,41 @@ export async function walkReports(
 
 /** The summaries of these reports, in the order of `ids` (ids no longer there are skipped). */
 export async function summariesByIds(db: Db, ids: number[]): Promise<ReportSummaryRow[]> {
+  return inOrder(ids, await selectSummaries(db, ids), toSummary);
+}
+
+/** As summariesByIds, with `categories` as the stored text (ReportSummaryText). */
+export async function summaryTextsByIds(db: Db, ids: number[]): Promise<ReportSummaryText[]> {
+  return inOrder(ids, await selectSummaries(db, ids), toSummaryText);
+}
+
+/** by the number of ids (a page holds at most 100) */
+const summariesQuery = compiled(
+  (n: number) => String(n),
+  (db, n) =>
+    db
+      .selectFrom('reports')
+      .select(summaryColumns)
+      .where(
+        'reports.id',
+        'in',
+        Array.from({ length: n }, (_, i) => arg<number>(i)),
+      ),
+);
+
+async function selectSummaries(db: Db, ids: number[]): Promise<SummarySelect[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
+  // more ids than a page holds (a caller other than the lists): built for this call only
+  if (ids.length > 100)
+    return db.selectFrom('reports').select(summaryColumns).where('reports.id', 'in', ids).execute();
+  return summariesQuery(db, ids.length, ids);
+}
+
+function inOrder<T>(ids: number[], rows: SummarySelect[], to: (r: SummarySelect) => T): T[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toSummary(row)] : [];
+    return row ? [to(row)] : [];
   });
 }
 

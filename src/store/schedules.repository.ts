@@ -269,7 +269,9 @@ export async function finishScheduledRun(
       last_run_number: f.runNumber,
       claimed_slot: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_slot END`,
       claimed_at: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_at END`,
-      run_started_at: sql<number | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE run_started_at END`,
+      run_started_at: sql<
+        number | null
+      >`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE run_started_at END`,
     })
     .where('id', '=', id)
     .execute();

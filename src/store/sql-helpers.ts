@@ -2,9 +2,17 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from './database.js';
 
-/** A stored date (ISO text on SQLite, Date on PostgreSQL) as an ISO 8601 UTC string. */
+/** What Date#toISOString writes for years 0–9999: stored text of this shape is passed through. */
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A stored date (ISO text on SQLite, Date on PostgreSQL) as an ISO 8601 UTC string with
+ * milliseconds. SQLite's text was written by toISOString, so it is returned as it is when it
+ * has that shape (no Date per field); other text is parsed and written again.
+ */
 export function toIso(value: Date | string): string {
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+  if (typeof value === 'string') return CANONICAL_ISO.test(value) ? value : new Date(value).toISOString();
+  return value.toISOString();
 }
 
 export function toIsoOrNull(value: Date | string | null | undefined): string | null {

@@ -1,4 +1,5 @@
 // users: accounts and their per-user counters (kept in the same transaction as the rows they count).
+import { arg, compiledOnce } from './compiled.js';
 import type { Db } from './database.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
@@ -47,12 +48,15 @@ export async function listUsers(db: Db): Promise<UserRow[]> {
   return rows.map(toUser);
 }
 
-export async function getUserCounters(db: Db, userId: number): Promise<UserCounters> {
-  const row = await db
+const countersQuery = compiledOnce((db) =>
+  db
     .selectFrom('users')
     .select(['projects_count', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+    .where('id', '=', arg<number>(0)),
+);
+
+export async function getUserCounters(db: Db, userId: number): Promise<UserCounters> {
+  const [row] = await countersQuery(db, [userId]);
   return {
     projects: toNumber(row?.projects_count),
     reports: toNumber(row?.reports_count),
@@ -101,15 +105,18 @@ export async function bumpReportsVersion(db: Db, userId: number): Promise<void> 
 }
 
 /** The report counters and the version of the set they count, read together (one row). */
+const reportsStateQuery = compiledOnce((db) =>
+  db
+    .selectFrom('users')
+    .select(['reports_version', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
+    .where('id', '=', arg<number>(0)),
+);
+
 export async function getReportsState(
   db: Db,
   userId: number,
 ): Promise<{ version: number; reports: number; good: number; decent: number; bad: number } | null> {
-  const row = await db
-    .selectFrom('users')
-    .select(['reports_version', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+  const [row] = await reportsStateQuery(db, [userId]);
   if (!row) return null;
   return {
     version: toNumber(row.reports_version),

@@ -28,6 +28,7 @@ export function presentBatch(b: Batch, publicUrl: string) {
       include: b.options.include,
       exclude: b.options.exclude,
       privacy: b.options.privacy,
+      render: b.options.render,
     },
     progress: {
       discovered: b.progress.discovered,

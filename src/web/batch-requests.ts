@@ -51,11 +51,19 @@ export const CreateBatchBody = Type.Object(
     privacy: Type.Optional(
       enumOf('integer', [0, 1], { description: "The reports' privacy: 0 public (default), 1 private." }),
     ),
+    render: Type.Optional(
+      enumOf('integer', [0, 1], {
+        default: 0,
+        description:
+          '1 (or true): every page is a rendered audit, as `render=1` on a report — rendered in headless Chromium, `results` of the rendered DOM, `render` listing what JavaScript changed; a crawl also follows the links JavaScript made (docs/rendering.md). Without Chromium: 422 under `errors.render`, and nothing is queued.',
+      }),
+    ),
   },
   {
     examples: [
       { url: 'https://example.com/', mode: 'crawl', max_pages: 500, max_depth: 5, exclude: ['/tag/*'] },
       { url: 'https://example.com/sitemap.xml', mode: 'sitemap' },
+      { url: 'https://app.example.com/', mode: 'crawl', max_pages: 200, render: 1 },
     ],
   },
 );
@@ -79,7 +87,7 @@ export function normalizeBatchBody(body: unknown): void {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   const b = body as Record<string, unknown>;
   for (const k of ['urls', 'include', 'exclude']) if (b[k] !== undefined) b[k] = splitList(b[k]);
-  for (const k of ['max_pages', 'max_depth', 'privacy'])
+  for (const k of ['max_pages', 'max_depth', 'privacy', 'render'])
     if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
 }
 

@@ -337,6 +337,10 @@ describe('500: an unexpected fault', () => {
           list: async () => {
             throw new Error('kaboom: connection string postgres://user:hunter2@db');
           },
+          // the API's list reads through listText (the stored JSON spliced into the answer)
+          listText: async () => {
+            throw new Error('kaboom: connection string postgres://user:hunter2@db');
+          },
         },
       }),
     });

@@ -432,4 +432,33 @@ forEachDialect('list endpoints', (h) => {
     });
     assert.equal(again.statusCode, 404);
   });
+
+  test('projects: a search follows new reports, new projects and deleted ones at once (its total and page are cached per version)', async () => {
+    const search = async () => {
+      const { body } = await projects('?search=zeta&sort_by=project&sort=asc');
+      return { total: body.meta.total, rows: body.data.map((p) => [p.project, p.reports_count]) };
+    };
+    assert.deepEqual(await search(), { total: 0, rows: [] });
+    const store = (site: string, path = '/') =>
+      h().services.reports.create(h().alice.id, { url: `${h().site(site)}${path}` });
+    await store('zeta-one');
+    assert.deepEqual(await search(), { total: 1, rows: [['zeta-one.test', 1]] });
+    await store('zeta-one', '/bad');
+    assert.deepEqual(await search(), { total: 1, rows: [['zeta-one.test', 2]] }, 'the count read fresh');
+    await store('zeta-two');
+    assert.deepEqual(await search(), {
+      total: 2,
+      rows: [
+        ['zeta-one.test', 2],
+        ['zeta-two.test', 1],
+      ],
+    });
+    const res = await h().request({
+      method: 'DELETE',
+      url: '/api/v1/projects/zeta-one.test',
+      headers: h().alice.auth,
+    });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(await search(), { total: 1, rows: [['zeta-two.test', 1]] });
+  });
 });

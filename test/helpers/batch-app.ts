@@ -27,6 +27,8 @@ export interface BatchAppOptions {
   /** the services the workers call (fault injection); the app keeps the real ones */
   workerServices?: (real: Services) => Services;
   pollMs?: number;
+  /** Chromium for rendered batches (test/helpers/renderer.ts); absent: render=1 answers 422 */
+  renderer?: TestAppOptions['renderer'];
 }
 
 export async function startBatchApp(dialect: TestDialect, options: BatchAppOptions = {}): Promise<BatchApp> {
@@ -43,6 +45,7 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
     queue: lazy,
     logLevel: 'silent',
     config: { crawlDelayMs: 0, crawlConcurrency: 2, ...config },
+    ...(options.renderer ? { renderer: options.renderer } : {}),
   });
   const engine = await createJobEngine(
     { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: options.pollMs ?? 100 },

@@ -16,30 +16,7 @@ import { chromiumSkip } from '../helpers/chromium.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { html } from '../helpers/fixture-server.js';
 import { testRenderer } from '../helpers/renderer.js';
-
-/** The SPA's shell: everything a crawler reads is missing until app.js runs. */
-const SPA_SHELL = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="/favicon.ico">
-<script src="/app.js" defer></script>
-</head><body><div id="app"></div></body></html>`;
-
-const WORDS =
-  'Pagegrade renders single page applications in a headless browser and audits the document that visitors and search engines see after scripts have run. ';
-
-const SPA_JS = `
-document.title = 'Rendered garden tools for careful gardeners';
-const meta = document.createElement('meta');
-meta.name = 'description';
-meta.content = 'Garden tools chosen, tested and explained: spades, forks, shears and hoes for every kind of garden, with honest advice on how to use and keep them.';
-document.head.appendChild(meta);
-const app = document.getElementById('app');
-app.innerHTML = '<header><nav>' +
-  ['spades', 'forks', 'shears', 'hoes', 'rakes'].map((t) => '<a href="/' + t + '">Our ' + t + '</a>').join(' ') +
-  '</nav></header><main><h1>Garden tools for careful gardeners</h1>' +
-  ${JSON.stringify(`<p>${WORDS.repeat(30)}</p>`)} + '</main>';
-`;
+import { SPA_LINKS, spaRoutes } from '../helpers/spa.js';
 
 describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
   let t: TestApp;
@@ -57,10 +34,8 @@ describeEachDialect('rendered audits', { skip: chromiumSkip }, (dialect) => {
       // 20 rendered audits at once on a loaded 2-core machine: the raw fetches get time too
       config: { fetchTimeoutMs: 60_000 },
       routes: (f) => {
-        f.route('/spa', html(SPA_SHELL));
-        f.route('/app.js', { headers: { 'content-type': 'text/javascript' }, body: SPA_JS });
-        for (const p of ['/spades', '/forks', '/shears', '/hoes', '/rakes'])
-          f.route(p, html('<title>x</title>'));
+        spaRoutes(f);
+        for (const p of SPA_LINKS) f.route(p, html('<title>x</title>'));
         // a page whose script never finishes loading until released (the crash test)
         f.route(
           '/hang',

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { artifactsFrom } from '../checks/test-helpers.js';
-import { countWords } from './index.js';
+import { artifactsFrom, snapshotFrom } from '../checks/test-helpers.js';
+import { runChecks } from '../run-checks.js';
+import { buildArtifacts, countWords } from './index.js';
 
 test('artifacts: document facts from one pass', () => {
   const a = artifactsFrom(
@@ -117,6 +118,33 @@ test('artifacts: robots.txt and sitemap are parsed', () => {
   assert.equal(bad.robots?.parsed, null);
   assert.equal(bad.sitemap?.isXml, false);
   assert.match(bad.sitemap?.parseError ?? '', /line 1/);
+});
+
+test('artifacts: site files shared by the pages of a batch are parsed once, and judged the same', () => {
+  const sitemapXml = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+    { length: 50 },
+    (_, i) => `<url><loc>https://example.com/p/${i}</loc></url>`,
+  ).join('')}<url><loc>https://other.example/x</loc></url></urlset>`;
+  const first = snapshotFrom('<title>One</title>', { robotsTxt: 'User-agent: *\nAllow: /\n', sitemapXml });
+  // a second page of the same site, handed the same robots.txt and sitemap objects (FetchOptions.siteFiles)
+  const second = {
+    ...snapshotFrom('<title>Two</title>', { url: 'https://example.com/p/2' }),
+    robots: first.robots,
+    sitemap: first.sitemap,
+  };
+  const a1 = buildArtifacts(first);
+  const a2 = buildArtifacts(second);
+  assert.equal(a1.sitemap, a2.sitemap, 'one parsed sitemap for both pages');
+  assert.equal(a1.robots, a2.robots, 'one parsed robots.txt for both pages');
+  assert.equal(a1.sitemap?.urls.length, 51);
+  const r1 = runChecks(a1).sitemap_valid!;
+  const r2 = runChecks(a2).sitemap_valid!;
+  assert.equal(r1.passed, false);
+  assert.deepEqual(r2, r1, 'the memoised verdict is the same');
+  assert.match(r1.message, /^1 of 51 URLs/);
+  // a fresh fetch of the same text is parsed on its own (nothing is keyed by content)
+  const third = snapshotFrom('<p>x</p>', { sitemapXml });
+  assert.notEqual(buildArtifacts(third).sitemap, a1.sitemap);
 });
 
 test('artifacts: blocked pages (status and challenge pages)', () => {

@@ -71,6 +71,20 @@ function decodeXmlText(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
+/**
+ * The parsed site files, per fetched resource: a batch hands every page of a site the same
+ * robots.txt and sitemap objects (FetchOptions.siteFiles), so a 10,000-URL sitemap is
+ * validated and read once per batch, not once a page. A single audit's resources are its own.
+ */
+const robotsMemo = new WeakMap<ExtraResource, RobotsInfo>();
+const sitemapMemo = new WeakMap<ExtraResource, SitemapInfo>();
+
+function memo<T>(map: WeakMap<ExtraResource, T>, r: ExtraResource, make: (r: ExtraResource) => T): T {
+  let v = map.get(r);
+  if (v === undefined) map.set(r, (v = make(r)));
+  return v;
+}
+
 function sitemapInfo(r: ExtraResource): SitemapInfo {
   const e = extra(r);
   const ok = r.status !== null && r.status >= 200 && r.status < 300;
@@ -78,7 +92,7 @@ function sitemapInfo(r: ExtraResource): SitemapInfo {
   let parseError: string | null = null;
   let isIndex = false;
   const urls: string[] = [];
-  if (ok && r.body.trim() !== '') {
+  if (ok && /\S/.test(r.body)) {
     const v = XMLValidator.validate(r.body);
     if (v === true) {
       isXml = true;
@@ -221,8 +235,8 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
       meta: metaCharset,
     },
     linkHeader: parseLinkHeader(s.headers['link']),
-    robots: s.robots ? robotsInfo(s.robots) : null,
-    sitemap: s.sitemap ? sitemapInfo(s.sitemap) : null,
+    robots: s.robots ? memo(robotsMemo, s.robots, robotsInfo) : null,
+    sitemap: s.sitemap ? memo(sitemapMemo, s.sitemap, sitemapInfo) : null,
     notFoundProbe: s.notFoundProbe ? extra(s.notFoundProbe) : null,
     // a declared icon wins: the probe's answer is then not consulted
     favicon: s.favicon && !html.declaresIcon ? extra(s.favicon) : null,

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
-const etagOf = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+const etagOf = (body: Buffer) => `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** true when an If-None-Match header names this tag (weak comparison, RFC 9110 §13.1.2) */
 export function matches(ifNoneMatch: string, etag: string): boolean {
@@ -25,7 +25,10 @@ export function registerEtags(app: FastifyInstance): void {
       typeof payload !== 'string'
     )
       return done(null, payload);
-    const etag = etagOf(payload);
+    // the body's bytes, once: hashed, then sent as they are (hashing the string would encode
+    // it to UTF-8 inside the hash, and the HTTP write would encode it again)
+    const body = Buffer.from(payload);
+    const etag = etagOf(body);
     reply.header('ETag', etag);
     reply.header('Cache-Control', 'private, no-cache');
     const inm = request.headers['if-none-match'];
@@ -35,6 +38,6 @@ export function registerEtags(app: FastifyInstance): void {
       reply.removeHeader('content-length');
       return done(null, '');
     }
-    done(null, payload);
+    done(null, body);
   });
 }

@@ -33,3 +33,12 @@ export function paginate<T>({ items, total, page, perPage, path, rawQuery }: Pag
     meta: { current_page: page, from, to, last_page: lastPage, per_page: perPage, total, path },
   };
 }
+
+/**
+ * `JSON.stringify(paginate(input))` for items that are already JSON text (the reports list's
+ * rows, src/http/presenters/report.ts): the rows are joined, not parsed again.
+ */
+export function paginateText(input: PaginationInput<string>): string {
+  const { data, ...rest } = paginate(input);
+  return `{"data":[${data.join(',')}],${JSON.stringify(rest).slice(1)}`;
+}

@@ -49,7 +49,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         operationId: 'createBatch',
         summary: 'Start a batch (a whole-site audit)',
         description:
-          'Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host).',
+          'Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host). With `render=1` every page is a rendered audit (headless Chromium; a crawl follows the links JavaScript made); without Chromium on the server that is a 422 under `errors.render` and nothing is queued.',
         tags,
         security,
         consumes: BODY_TYPES,
@@ -73,6 +73,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         ...(b.include !== undefined ? { include: b.include } : {}),
         ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
         ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
+        render: b.render === 1,
       });
       const data = presentBatch(batch, config.publicUrl);
       return reply.code(202).header('Location', data.links.self).send({ data });

@@ -1,6 +1,7 @@
 // /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Handlers are a few lines:
 // schema-validated input → service (with the key's user) → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.js';
 import { forbidden } from '../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
@@ -8,8 +9,8 @@ import type { Services } from '../../services/types.js';
 import { prefersCsv, reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
 import { passwordWarnings } from '../../web/warnings.js';
 import { requireAuth } from '../plugins/auth.js';
-import { paginate } from '../presenters/pagination.js';
-import { presentReport, presentReportSummary } from '../presenters/report.js';
+import { paginate, paginateText } from '../presenters/pagination.js';
+import { presentReport, presentReportSummary, reportWriter } from '../presenters/report.js';
 import { privacyOf } from '../../web/requests.js';
 import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
 import { Type } from 'typebox';
@@ -34,6 +35,10 @@ export interface RouteDeps {
 /** Request body types, form first (SPEC §3). */
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 
+/** An answer already written as JSON text: sent as it is (no serialiser runs; onSend hooks do). */
+const sendJsonText = (reply: FastifyReply, json: string) =>
+  reply.type('application/json; charset=utf-8').send(json);
+
 const rawQuery = (url: string) => {
   const i = url.indexOf('?');
   return i === -1 ? '' : url.slice(i + 1);
@@ -43,6 +48,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
   const tags = ['reports'];
   const security = [{ bearerAuth: [] }];
   const config404 = { notFoundMessage: 'No such report.' };
+  const write = reportWriter(config.publicUrl);
 
   app.get(
     '/reports',
@@ -84,18 +90,26 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
           .header('cache-control', 'private, no-store')
           .send(csv as never); // a stream is sent as it is (the schema's text/csv), never serialised
       }
-      const result =
-        batch !== undefined
-          ? await services.batches.reports(actor.userId, batch, { page, perPage })
-          : await services.reports.list(actor, query);
-      return paginate({
-        items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
-        total: result.total,
+      const pages = {
         page,
         perPage,
         path: `${config.publicUrl}/api/v1/reports`,
         rawQuery: rawQuery(request.url),
-      });
+      };
+      if (batch !== undefined) {
+        const result = await services.batches.reports(actor.userId, batch, { page, perPage });
+        return paginate({
+          ...pages,
+          items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),
+          total: result.total,
+        });
+      }
+      // the rows' categories spliced in as stored (src/http/presenters/report.ts)
+      const result = await services.reports.listText(actor, query);
+      return sendJsonText(
+        reply,
+        paginateText({ ...pages, items: result.items.map(write.summary), total: result.total }),
+      );
     },
   );
 
@@ -112,10 +126,10 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
       config: config404,
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = requireAuth(request);
-      const report = await services.reports.getOwned(actor, request.params.id);
-      return { data: presentReport(report, config.publicUrl) };
+      const report = await services.reports.getOwnedText(actor, request.params.id);
+      return sendJsonText(reply, `{"data":${write.report(report)}}`);
     },
   );
 
@@ -161,12 +175,14 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       const actor = requireAuth(request);
       const report = await services.reports.getOwned(actor, request.params.id);
       const pdf = await reportPdf(services, report);
-      return reply
-        .code(200)
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${pdfFileName(report)}"`)
-        // bytes, not the JSON the route's types expect
-        .send(pdf as unknown as string);
+      return (
+        reply
+          .code(200)
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', `attachment; filename="${pdfFileName(report)}"`)
+          // bytes, not the JSON the route's types expect
+          .send(pdf as unknown as string)
+      );
     },
   );
 

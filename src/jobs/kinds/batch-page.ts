@@ -4,7 +4,9 @@
 // `fetching` (idempotent: after a crash the page is audited once, its report stored once).
 //
 // Concurrency is per process; a batch never has more than PAGEGRADE_CRAWL_CONCURRENCY pages in
-// flight, so several batches share these slots.
+// flight, so several batches share these slots. A rendered batch's page may wait here for the
+// render pool (PAGEGRADE_RENDER_CONCURRENCY): the lease is renewed while it waits, and the
+// job's signal takes it out of the line (docs/rendering.md).
 import { Type } from 'typebox';
 import type { Services } from '../../services/types.js';
 import { PermanentJobError, type JobKind } from '../types.js';

@@ -49,7 +49,17 @@ const LIST_LABELS: Record<string, FilterLabels> = {
 };
 
 /** The fields the batch form shows (their errors are shown next to them). */
-const BATCH_FORM_FIELDS = ['mode', 'url', 'urls', 'max_pages', 'max_depth', 'include', 'exclude', 'privacy'];
+const BATCH_FORM_FIELDS = [
+  'mode',
+  'url',
+  'urls',
+  'max_pages',
+  'max_depth',
+  'include',
+  'exclude',
+  'privacy',
+  'render',
+];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
 function batchFormErrors(fields: Record<string, string[]>): Record<string, string[]> {
@@ -154,6 +164,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         include: sent('include'),
         exclude: sent('exclude'),
         privacy: sent('privacy') || '0',
+        render: sent('render') === '1',
         errors: {},
       };
       // each error in the form's words next to its field; the alert only for what has no field
@@ -191,6 +202,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
           ...(b.include !== undefined ? { include: b.include } : {}),
           ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
           ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
+          render: b.render === 1,
         });
         return reply.redirect(`/dashboard/batches/${batch.id}`, 303);
       } catch (err) {

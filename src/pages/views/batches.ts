@@ -20,6 +20,8 @@ export interface BatchFormState {
   include: string;
   exclude: string;
   privacy: string;
+  /** "Render JavaScript" ticked: every page is a rendered audit */
+  render: boolean;
   errors: Record<string, string[]>;
 }
 
@@ -32,6 +34,7 @@ export const emptyBatchForm = (): BatchFormState => ({
   include: '',
   exclude: '',
   privacy: '0',
+  render: false,
   errors: {},
 });
 
@@ -155,6 +158,11 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <label for="batch-privacy">Reports are</label>
       <select id="batch-privacy" name="privacy"${invalid(e, 'privacy', 'batch-privacy-error')}>${option('0', 'Public', f.privacy)}${option('1', 'Private', f.privacy)}</select>
       ${fieldError(e, 'privacy', 'batch-privacy-error')}
+    </div>
+    <div class="field">
+      <label class="choice" for="batch-render"><input id="batch-render" name="render" type="checkbox" value="1"${f.render ? ' checked' : ''}${e.render?.length ? html` aria-invalid="true" aria-describedby="batch-render-error"` : html` aria-describedby="batch-render-hint"`}> Render JavaScript</label>
+      <p class="field__hint" id="batch-render-hint">Each page is rendered in a browser and judged as visitors see it; a crawl follows the links scripts add. Slower.</p>
+      ${fieldError(e, 'render', 'batch-render-error')}
     </div>
     <div class="field field--submit">
       <button type="submit" class="button button--primary">Start batch</button>
@@ -445,7 +453,7 @@ export function batchView(d: BatchPageData): SafeHtml {
   const b = d.batch;
   return html`<div class="page-head">
   <div>
-    <p class="eyebrow"><a href="/dashboard/batches">Batches</a> · #${b.id} · ${MODE_LABELS[b.mode] ?? b.mode}</p>
+    <p class="eyebrow"><a href="/dashboard/batches">Batches</a> · #${b.id} · ${MODE_LABELS[b.mode] ?? b.mode}${b.options.render ? ' · rendered with a browser' : ''}</p>
     <h1 class="break">${b.url}</h1>
   </div>
   <p>${statusBadge(b)}</p>

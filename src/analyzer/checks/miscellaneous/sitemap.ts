@@ -20,7 +20,7 @@ const check: CheckDefinition = {
       s.status >= 200 &&
       s.status < 300 &&
       s.contentType !== 'text/html' &&
-      s.body.trim() !== ''
+      /\S/.test(s.body)
     ) {
       return { passed: true, message: `A sitemap was found at ${s.finalUrl}.`, value: s.finalUrl };
     }

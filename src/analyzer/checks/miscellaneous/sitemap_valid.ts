@@ -25,6 +25,17 @@ function bareHost(h: string): string {
 
 /** URLs that are not absolute http(s) URLs of `host` (www. ignored): a prefix test first, parsing only the rest. */
 export function foreignUrls(urls: readonly string[], host: string): { count: number; examples: string[] } {
+  // the same sitemap's URL list is shared by every page of a batch (artifacts/index.ts memo)
+  let byHost = foreignMemo.get(urls);
+  if (byHost === undefined) foreignMemo.set(urls, (byHost = new Map()));
+  let found = byHost.get(host);
+  if (found === undefined) byHost.set(host, (found = countForeign(urls, host)));
+  return { count: found.count, examples: [...found.examples] };
+}
+
+const foreignMemo = new WeakMap<readonly string[], Map<string, { count: number; examples: string[] }>>();
+
+function countForeign(urls: readonly string[], host: string): { count: number; examples: string[] } {
   const p1 = `https://${host}/`;
   const p2 = `https://www.${host}/`;
   const p3 = `http://${host}/`;
@@ -71,7 +82,7 @@ const check: CheckDefinition = {
   needsContent: false,
   run(a) {
     const s = a.sitemap;
-    if (s === null || s.status === null || s.status < 200 || s.status >= 300 || s.body.trim() === '')
+    if (s === null || s.status === null || s.status < 200 || s.status >= 300 || !/\S/.test(s.body))
       return 'not_applicable';
     // an HTML page at /sitemap.xml with no sitemap named in robots.txt: the `sitemap` check already fails
     const declared = a.robots?.parsed?.getSitemaps() ?? [];
