@@ -53,6 +53,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     'log-level': { type: 'string', default: 'info' },
     reuse: { type: 'boolean', default: false },
+    /** V8/Node flags for the server process, e.g. --node-flags=--max-semi-space-size=4 */
+    'node-flags': { type: 'string', default: '' },
     'no-scaling': { type: 'boolean', default: false },
     'seed-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
@@ -244,7 +246,7 @@ async function startServer(databaseUrl: string, label: string): Promise<Server> 
   const entry = serverEntry();
   const child = fork(entry.file, [], {
     cwd: ROOT,
-    execArgv: entry.execArgv,
+    execArgv: [...entry.execArgv, ...args['node-flags'].split(' ').filter(Boolean)],
     env: {
       ...process.env,
       NODE_ENV: 'production',
