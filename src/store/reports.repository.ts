@@ -137,21 +137,8 @@ function toSummaryText(r: SummarySelect): ReportSummaryText {
 }
 
 function toSummary(r: SummarySelect): ReportSummaryRow {
-  return {
-    id: r.id,
-    userId: r.user_id,
-    url: r.url,
-    finalUrl: r.final_url,
-    project: r.project,
-    result: r.result as ResultBand,
-    score: toNumber(r.score),
-    privacy: toNumber(r.privacy) as 0 | 1 | 2,
-    hasPassword: r.password_hash !== null,
-    generatedAt: toIso(r.generated_at),
-    createdAt: toIso(r.created_at),
-    updatedAt: toIso(r.updated_at),
-    categories: JSON.parse(r.categories) as Record<Category, CategoryScore>,
-  };
+  const { categoriesJson, ...row } = toSummaryText(r);
+  return { ...row, categories: JSON.parse(categoriesJson) as Record<Category, CategoryScore> };
 }
 
 /** The failed checks (`passed: false`) of each priority: the `*_issues` columns. */
