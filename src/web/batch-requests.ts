@@ -3,7 +3,9 @@
 // and how a form body is read into them (lists as lines, numbers as digits).
 import { Type, type Static } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
+import type { CreateBatchInput } from '../services/batches.service.js';
 import { enumOf, PER_PAGE, SORT_DIRECTIONS } from '../services/list-query.js';
+import type { Privacy } from '../services/types.js';
 import { MAX_ID } from './requests.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
@@ -69,6 +71,21 @@ export const CreateBatchBody = Type.Object(
 );
 
 export type CreateBatchBody = Static<typeof CreateBatchBody>;
+
+/** A validated create body as the batches service takes it (the API's and the dashboard's). */
+export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
+  return {
+    url: b.url,
+    mode: b.mode,
+    ...(b.urls !== undefined ? { urls: b.urls } : {}),
+    ...(b.max_pages !== undefined ? { maxPages: b.max_pages } : {}),
+    ...(b.max_depth !== undefined ? { maxDepth: b.max_depth } : {}),
+    ...(b.include !== undefined ? { include: b.include } : {}),
+    ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
+    ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
+    render: b.render === 1,
+  };
+}
 
 /** A list field of a form body may be one value, repeated, or lines/commas in one value. */
 const splitList = (v: unknown) =>

@@ -3,11 +3,10 @@
 // schema → service → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Privacy } from '../../services/types.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentBatch, presentFailure } from '../../web/batch-presenter.js';
-import { normalizeBatchBody } from '../../web/batch-requests.js';
+import { batchInputOf, normalizeBatchBody } from '../../web/batch-requests.js';
 import { sendBatchExport, streamProgress } from '../../web/batch-streams.js';
 import { errorResponses } from '../schemas.js';
 import {
@@ -64,17 +63,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     async (request, reply) => {
       const { userId } = requireAuth(request);
       const b = request.body;
-      const batch = await services.batches.create(userId, {
-        url: b.url,
-        mode: b.mode,
-        ...(b.urls !== undefined ? { urls: b.urls } : {}),
-        ...(b.max_pages !== undefined ? { maxPages: b.max_pages } : {}),
-        ...(b.max_depth !== undefined ? { maxDepth: b.max_depth } : {}),
-        ...(b.include !== undefined ? { include: b.include } : {}),
-        ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
-        ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
-        render: b.render === 1,
-      });
+      const batch = await services.batches.create(userId, batchInputOf(b));
       const data = presentBatch(batch, config.publicUrl);
       return reply.code(202).header('Location', data.links.self).send({ data });
     },

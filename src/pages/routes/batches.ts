@@ -8,9 +8,9 @@ import { Value } from 'typebox/value';
 import { AppError } from '../../errors.js';
 import { batchPageTable } from '../../services/batch-pages.js';
 import type { Batch } from '../../services/batches.service.js';
-import type { Privacy } from '../../services/types.js';
 import {
   BatchParams,
+  batchInputOf,
   CreateBatchBody,
   ListBatchPagesQuery,
   ListBatchesQuery,
@@ -193,17 +193,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       }
       const b = request.body;
       try {
-        const batch = await services.batches.create(v.userId, {
-          url: b.url,
-          mode: b.mode,
-          ...(b.urls !== undefined ? { urls: b.urls } : {}),
-          ...(b.max_pages !== undefined ? { maxPages: b.max_pages } : {}),
-          ...(b.max_depth !== undefined ? { maxDepth: b.max_depth } : {}),
-          ...(b.include !== undefined ? { include: b.include } : {}),
-          ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
-          ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
-          render: b.render === 1,
-        });
+        const batch = await services.batches.create(v.userId, batchInputOf(b));
         return reply.redirect(`/dashboard/batches/${batch.id}`, 303);
       } catch (err) {
         if (err instanceof AppError && err.status === 422 && err.fields) return fail(err.fields);
