@@ -25,4 +25,19 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // CommonJS on purpose: the command's entry and what it requires at start (bin/pagegrade.js)
+    files: ['bin/*.js', '**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+        performance: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { transformSync } from 'esbuild';
 import pg from 'pg';
-import { distIsCurrent } from '../scripts/dist-state.mjs';
+import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { analyze } from '../src/analyzer/index.js';
 import { configFromEnv } from '../src/config.js';
 import { createDb, migrate } from '../src/store/database.js';

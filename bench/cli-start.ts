@@ -6,8 +6,9 @@
 // this machine, measured in the same run), `pagegrade --help`, `pagegrade keys list` (a SQLite
 // file with one user and one key), and `pagegrade audit URL --json` of a corpus page served on
 // 127.0.0.1 (with robots.txt, a sitemap, a favicon and 404s, no delay). Reports the median wall
-// time (spawn → exit) and the median peak RSS (getrusage maxRSS, written at exit by a preload
-// that every measured process gets, the baseline included) and the ratio of each to `node -e 0`.
+// time (spawn → exit) and the median peak RSS (getrusage maxRSS, written at exit by a CommonJS
+// preload that every measured process gets, the baseline included: an ES module preload would
+// start Node's module loader in every process) and the ratio of each to `node -e 0`.
 // It runs bin/pagegrade.js as a user does: dist/ when it is current (npm run build), else the
 // sources through tsx (the line says which).
 import { spawn } from 'node:child_process';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../test/helpers/fixture-server.js';
-import { distIsCurrent } from '../scripts/dist-state.mjs';
+import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
@@ -26,7 +27,7 @@ const RUNS = runsAt !== -1 ? Number(args[runsAt + 1]) : 15;
 const file = args.find((a) => a.endsWith('.html')) ?? 'hpb-bbc-news-2013.html';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/pagegrade.js');
-const probe = join(root, 'bench/lib/rss-probe.mjs');
+const probe = join(root, 'bench/lib/rss-probe.cjs');
 const page = readFileSync(join(root, '../shared/corpus/pages', file));
 const tmp = mkdtempSync(join(tmpdir(), 'pagegrade-cli-start-'));
 const rssFile = join(tmp, 'rss');
@@ -59,7 +60,7 @@ function run(argv: string[], expectCodes: number[] = [0]): Promise<Sample> {
   writeFileSync(rssFile, '');
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', probe, ...argv], {
+    const child = spawn(process.execPath, ['--require', probe, ...argv], {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
-import { distIsCurrent } from '../scripts/dist-state.mjs';
+import { distIsCurrent } from '../scripts/dist-state.cjs';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {

@@ -1,19 +1,57 @@
 #!/usr/bin/env node
-// The `pagegrade` command. Runs the compiled CLI (dist/bundle/, else dist/cli/) when it is a current build of src/
-// (`npm ci` builds it through the prepare script; `npm run build` and `npm start` refresh it);
-// otherwise runs the TypeScript sources through tsx (a runtime dependency), so a stale or
-// missing build never runs old code. PAGEGRADE_FROM_SOURCE=1 forces the sources.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { distIsCurrent, ROOT } from '../scripts/dist-state.mjs';
+// The `pagegrade` command. CommonJS (bin/package.json), so that Node runs it without starting
+// its ES module loader, ~20 ms of every start (BENCHMARKS.md, CLI start). It runs, in order:
+//   1. dist/bundle/cli.cjs, the whole CLI in one file (scripts/build.mjs), compiled from the V8
+//      code cache the build wrote beside it (cli.cjs.v8cache) when that cache fits this Node;
+//   2. dist/cli/index.js when the build had no esbuild to bundle with;
+//   3. the TypeScript sources through tsx (a runtime dependency) when dist/ is missing or older
+//      than src/, so a stale build never runs old code. PAGEGRADE_FROM_SOURCE=1 forces them.
+// `npm ci` builds dist/ (the prepare script); `npm run build` and `npm start` refresh it.
+'use strict';
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { distIsCurrent, ROOT } = require('../scripts/dist-state.cjs');
 
 if (process.env.PAGEGRADE_FROM_SOURCE !== '1' && distIsCurrent()) {
-  // the bundle (scripts/build.mjs) when the build made one: fewer files, a faster start
-  const bundle = join(ROOT, 'dist/bundle/index.js');
-  await import(pathToFileURL(existsSync(bundle) ? bundle : join(ROOT, 'dist/cli/index.js')).href);
+  const bundle = join(ROOT, 'dist/bundle/cli.cjs');
+  if (existsSync(bundle)) runBundle(bundle);
+  else void import(pathToFileURL(join(ROOT, 'dist/cli/index.js')).href);
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(pathToFileURL(join(ROOT, 'src/cli/index.ts')).href);
+  void import('tsx/esm/api').then(({ register }) => {
+    register();
+    return import(pathToFileURL(join(ROOT, 'src/cli/index.ts')).href);
+  });
+}
+
+/**
+ * Runs the bundle: a function expression `(exports, require, module, __filename, __dirname)`
+ * compiled with vm.Script so that V8 can take its bytecode from the code cache instead of
+ * parsing 1.3 MB of JavaScript (Node 20 has no module compile cache). V8 checks the cache
+ * against the source, its own version and its flags, and compiles from source when it does not
+ * fit: slower, never wrong. The bundle has no dynamic import() (scripts/build.mjs refuses one),
+ * so the script needs no module loader. PAGEGRADE_WRITE_CODE_CACHE=FILE writes a cache at exit
+ * (the build does, once, from an audit of a loopback page: all that command compiled).
+ */
+function runBundle(file) {
+  // A one-shot command compiles WebAssembly (undici's HTTP parser) with the baseline compiler
+  // only: the optimizing tier would double the peak memory (≈ +40 MB) for code that runs a few
+  // milliseconds. Set before compiling: the flags are part of what the code cache must match.
+  // The long-running commands (a worker, a crawl of many pages) keep the optimizing tier.
+  const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
+  if (command !== 'worker' && command !== 'crawl') require('node:v8').setFlagsFromString('--liftoff-only');
+  const vm = require('node:vm');
+  let cachedData;
+  try {
+    cachedData = readFileSync(`${file}.v8cache`);
+  } catch {
+    // no cache (a build without one): compile from source
+  }
+  const script = new vm.Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
+  const out = process.env.PAGEGRADE_WRITE_CODE_CACHE;
+  if (out) process.once('exit', () => writeFileSync(out, script.createCachedData()));
+  const module = { exports: {} };
+  // this file's own require: the bundle requires only Node's modules and packages, which resolve
+  // from bin/ as from dist/bundle/ (module.createRequire would start part of the ES module loader)
+  script.runInThisContext().call(undefined, module.exports, require, module, file, dirname(file));
 }

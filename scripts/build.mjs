@@ -6,11 +6,12 @@
 //                                      (npm start's prestart, and prepare: `npm ci` builds dist/)
 // Without TypeScript installed (`npm ci --omit=dev`) --if-stale says so and leaves dist/ as it
 // is: bin/pagegrade.js then runs the sources through tsx, and `npm start` needs a built dist/.
-import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { distIsCurrent, ROOT, STAMP } from './dist-state.mjs';
+import { dirname, join } from 'node:path';
+import { distIsCurrent, ROOT, STAMP } from './dist-state.cjs';
 
 const ifStale = process.argv.includes('--if-stale');
 if (ifStale && distIsCurrent()) process.exit(0);
@@ -28,17 +29,25 @@ try {
   process.exit(ifStale ? 0 : 1);
 }
 if (ifStale) console.error('pagegrade: src/ is newer than dist/: building (npm run build)…');
-const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 if (result.status !== 0) process.exit(result.status ?? 1);
-await bundleCli();
+const bundled = await bundleCli();
 writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+if (bundled) await writeCodeCache();
 
 /**
- * The CLI as one bundle (dist/bundle/index.js, esbuild, ESM with a chunk per lazily loaded
- * command): `pagegrade audit` loads ~40 files instead of ~160 and starts faster
- * (BENCHMARKS.md, CLI start). Packages with native code, worker-thread transports, browser
- * assets or their own files to find stay outside (loaded from node_modules as usual). Without
- * esbuild the bundle is skipped and bin/pagegrade.js runs dist/cli/.
+ * The CLI as one CommonJS file (dist/bundle/cli.cjs, esbuild), run by bin/pagegrade.js without
+ * Node's ES module loader and from a V8 code cache (writeCodeCache): `pagegrade audit` starts
+ * ~40 ms sooner than from dist/cli/ (BENCHMARKS.md, CLI start). The file is a function
+ * expression `(exports, require, module, __filename, __dirname)` in strict mode, as ES modules
+ * are; each command's modules stay wrapped and run when the command first imports them.
+ * Minified (the file is read at every start; names are kept in a source map, cli.cjs.map) and
+ * ASCII-only (a one-byte string for V8). Packages with native code, worker-thread transports,
+ * browser assets or their own files to find stay outside (loaded from node_modules as usual).
+ * Without esbuild the bundle is skipped and bin/pagegrade.js runs dist/cli/.
  */
 async function bundleCli() {
   const outdir = join(ROOT, 'dist/bundle');
@@ -48,17 +57,22 @@ async function bundleCli() {
     esbuild = await import('esbuild');
   } catch {
     console.error('pagegrade: esbuild is not installed, so the CLI is not bundled (dist/cli/ is used).');
-    return;
+    return false;
   }
-  await esbuild.build({
+  const outfile = join(outdir, 'cli.cjs');
+  const result = await esbuild.build({
     entryPoints: [join(ROOT, 'dist/cli/index.js')],
-    outdir,
+    metafile: true,
+    outfile,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    charset: 'ascii',
     external: [
       'better-sqlite3',
       'pg',
@@ -74,7 +88,126 @@ async function bundleCli() {
       '@fastify/*',
       'prom-client',
     ],
-    // CommonJS packages inside the bundle call require()
-    banner: { js: "import { createRequire as __pgCreateRequire } from 'node:module'; const require = __pgCreateRequire(import.meta.url);" },
+    plugins: [deferUnused()],
+    // import.meta.url of a bundled module is the bundle's URL, as it was in the ES module bundle
+    define: { 'import.meta.url': '__pgImportMetaUrl' },
+    banner: {
+      js: "(function (exports, require, module, __filename, __dirname) {'use strict';var __pgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    footer: { js: '\n})' },
   });
+  // a dynamic import() left in the bundle (esbuild keeps those of external packages) would fail
+  // at run time: a script compiled by vm.Script with a code cache has no module loader for it
+  for (const [name, output] of Object.entries(result.metafile.outputs)) {
+    const left = output.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path);
+    if (left.length)
+      throw new Error(
+        `${name} keeps import() of ${left.join(', ')}: require() them instead (a CommonJS package).`,
+      );
+  }
+  const text = readFileSync(outfile, 'utf8');
+  // eslint-disable-next-line no-control-regex
+  const wide = text.match(/[^\x00-\x7f]/);
+  if (wide)
+    console.error(
+      `pagegrade: the CLI bundle has a non-ASCII character (U+${wide[0].codePointAt(0).toString(16)} at ${wide.index}), likely in a regular expression: it still runs, as a two-byte string.`,
+    );
+  return true;
+}
+
+/**
+ * Two modules that packages load at start and a one-page audit rarely or never uses, deferred
+ * in the bundle to their first use (~5 ms of every `pagegrade audit`: they load Node's http2,
+ * TLS and crypto): undici's HTTP/2 client (used only when a TLS server agrees to HTTP/2) and
+ * commander's child_process (for executable subcommands, which Pagegrade has none of). Each
+ * stand-in hands every use to the real module, which it loads then: nothing behaves otherwise.
+ */
+function deferUnused() {
+  return {
+    name: 'defer-unused',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+        /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)
+          ? { path: join(args.resolveDir, 'client-h2.js'), namespace: 'defer-undici-h2' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'defer-undici-h2' }, (args) => ({
+        contents: `let real; module.exports = function connectH2(...args) { real ??= require(${JSON.stringify(args.path)}); return real.apply(this, args); };`,
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /[\\/]commander[\\/]/.test(args.importer)
+          ? { path: 'child_process', namespace: 'defer-builtin' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'defer-builtin' }, (args) => ({
+        contents: `module.exports = new Proxy({}, { get: (_, key) => process.getBuiltinModule('node:${args.path}')[key] });`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Writes dist/bundle/cli.cjs.v8cache: V8's compiled code for the bundle, taken at the end of a
+ * real `pagegrade audit --json` of a page served on 127.0.0.1 (test/fixtures/pages/good, with a
+ * robots.txt, a sitemap and an icon), so it holds every function that command compiled. The
+ * other commands use it for what they share (the entry point, commander). If anything fails the
+ * build goes on without a cache: the CLI then compiles from source.
+ */
+async function writeCodeCache() {
+  const cache = join(ROOT, 'dist/bundle/cli.cjs.v8cache');
+  const fixture = join(ROOT, 'test/fixtures/pages/good');
+  const files = {
+    '/': [
+      'text/html; charset=utf-8',
+      existsSync(fixture)
+        ? readFileSync(join(fixture, 'page.html'))
+        : '<!doctype html><title>Pagegrade</title><h1>Pagegrade</h1>',
+    ],
+    '/robots.txt': ['text/plain', 'User-agent: *\nDisallow: /private/\nSitemap: /sitemap.xml\n'],
+    '/sitemap.xml': [
+      'application/xml',
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/</loc></url></urlset>',
+    ],
+    '/favicon.ico': ['image/x-icon', Buffer.alloc(64)],
+  };
+  const server = createServer((req, res) => {
+    const [type, body] = files[req.url] ?? [
+      'text/html; charset=utf-8',
+      '<!doctype html><title>Not found</title>',
+    ];
+    res.writeHead(files[req.url] ? 200 : 404, { 'content-type': type, 'cache-control': 'max-age=60' });
+    res.end(body);
+  });
+  try {
+    await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}/`;
+    const tmp = `${cache}.${process.pid}`;
+    const code = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/pagegrade.js'), 'audit', url, '--json'], {
+        env: {
+          ...process.env,
+          PAGEGRADE_WRITE_CODE_CACHE: tmp,
+          PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+          PAGEGRADE_FROM_SOURCE: '',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      child.on('error', () => resolve(-1));
+      child.on('close', resolve);
+    });
+    if ((code === 0 || code === 1) && existsSync(tmp)) renameSync(tmp, cache);
+    else {
+      rmSync(tmp, { force: true });
+      console.error(
+        `pagegrade: no code cache for the CLI (the audit that makes it exited ${code}); it compiles from source.`,
+      );
+    }
+  } catch (err) {
+    console.error(`pagegrade: no code cache for the CLI (${err.message}); it compiles from source.`);
+  } finally {
+    server.close();
+  }
 }

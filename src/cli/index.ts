@@ -24,9 +24,8 @@ registerKeyCommands(program);
 registerMigrateCommand(program);
 registerWorkerCommands(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
+// no top-level await: the bundle that `pagegrade` runs is CommonJS (scripts/build.mjs)
+program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {
     // help and version exit 0; any usage error is exit 2 (SPEC §1)
     process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.error;
@@ -37,4 +36,4 @@ try {
     process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = EXIT.error;
   }
-}
+});

@@ -16,6 +16,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type * as PlaywrightCore from 'playwright-core';
 import type { AxeViolation, RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
 import type { PageSnapshot } from '../analyzer/types.js';
 import { INSTALL_HINT } from './hint.js';
@@ -78,7 +79,8 @@ export interface RendererOptions {
 
 export type { RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
 
-const AXE_SOURCE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const requirePackage = createRequire(import.meta.url);
+const AXE_SOURCE_PATH = requirePackage.resolve('axe-core/axe.min.js');
 let axeSource: string | null = null;
 
 /** Collects LCP, CLS and long tasks (→ TBT) from the browser's own performance entries. */
@@ -218,7 +220,8 @@ export class Renderer {
       socket.on('close', () => this.sinkSockets.delete(socket));
       // the first line (CONNECT host:port / GET url) names what escaped; nothing is ever forwarded
       socket.once('data', (chunk: Buffer) => {
-        if (this.sinkRequests.length < 100) this.sinkRequests.push(chunk.toString('latin1').split('\r\n')[0]!);
+        if (this.sinkRequests.length < 100)
+          this.sinkRequests.push(chunk.toString('latin1').split('\r\n')[0]!);
         socket.destroy();
       });
       socket.setTimeout(1000, () => socket.destroy());
@@ -238,7 +241,9 @@ export class Renderer {
     if (this.browser) return this.browser;
     const launching = (async () => {
       const port = await this.startSink();
-      const { chromium } = await import('playwright-core');
+      // required, not import()ed: a CommonJS package, and the bundled CLI runs as CommonJS
+      // compiled by vm.Script, where a dynamic import() has no loader (scripts/build.mjs)
+      const { chromium } = requirePackage('playwright-core') as typeof PlaywrightCore;
       const browser = await chromium.launch({
         executablePath: this.options.executablePath,
         args: [
@@ -417,15 +422,19 @@ export class Renderer {
         await race(page.goto(mainUrl, { waitUntil: 'load', timeout: o.timeoutMs }));
         const loadMs = performance.now() - tLoad;
         const tIdle = performance.now();
-        const idleCap = Math.min(o.idleCapMs ?? 2000, Math.max(0, o.timeoutMs - (performance.now() - started)));
+        const idleCap = Math.min(
+          o.idleCapMs ?? 2000,
+          Math.max(0, o.timeoutMs - (performance.now() - started)),
+        );
         await race(page.waitForLoadState('networkidle', { timeout: Math.max(1, idleCap) })).catch((err) => {
           if (signal.aborted) throw err;
         });
         const idleMs = performance.now() - tIdle;
         const lab = await race(
           page.evaluate(() => {
-            const m = (window as unknown as { __pagegradeLab?: { lcp: number | null; cls: number; tbt: number } })
-              .__pagegradeLab;
+            const m = (
+              window as unknown as { __pagegradeLab?: { lcp: number | null; cls: number; tbt: number } }
+            ).__pagegradeLab;
             return m ? { lcp: m.lcp, cls: m.cls, tbt: m.tbt } : null;
           }),
         );
@@ -505,7 +514,8 @@ export class Renderer {
     try {
       if (this.closed) throw new Error('the renderer is closed');
       const browser = await race(this.getBrowser());
-      const onDisconnect = () => budget.abort(new Error('the browser stopped (crashed or was killed) while printing'));
+      const onDisconnect = () =>
+        budget.abort(new Error('the browser stopped (crashed or was killed) while printing'));
       browser.once('disconnected', onDisconnect);
       try {
         context = await race(

@@ -16,7 +16,7 @@
 // hook (the process's pool: pages wait in line for it, their jobs' leases renewed meanwhile),
 // and its crawl follows the rendered DOM's links as well (docs/rendering.md).
 import { type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
-import { fetchSiteFile } from '../analyzer/fetch/index.js';
+import { fetchSiteFile, probeToken } from '../analyzer/fetch/index.js';
 import type { Artifacts } from '../analyzer/artifacts/types.js';
 import { notFound, validationError } from '../errors.js';
 import { sleep } from '../jobs/kind-tools.js';
@@ -256,10 +256,7 @@ export function createBatchServices(
    * them after; every page of the batch then shares one parsed copy, and the analyzer's
    * per-resource memos (artifacts/index.ts) parse the sitemap once instead of once a page.
    */
-  async function siteOf(
-    db: Db,
-    b: BatchRow,
-  ): Promise<{ robots: Robots; siteFiles: SiteFiles | undefined }> {
+  async function siteOf(db: Db, b: BatchRow): Promise<{ robots: Robots; siteFiles: SiteFiles | undefined }> {
     const hit = siteCache.get(b.id);
     if (hit) return hit;
     const row = await findSiteFiles(db, b.id);
@@ -357,7 +354,11 @@ export function createBatchServices(
   function pageRenderer(signal?: AbortSignal) {
     const hook = renderHook(ctx, signal);
     if (typeof hook === 'function') return hook;
-    return async () => ({ ok: false as const, reason: hook.unavailable, timings: { queue_ms: 0, total_ms: 0 } });
+    return async () => ({
+      ok: false as const,
+      reason: hook.unavailable,
+      timings: { queue_ms: 0, total_ms: 0 },
+    });
   }
 
   async function fetchText(url: string, signal?: AbortSignal): Promise<ExtraResource> {
@@ -552,7 +553,7 @@ export function createBatchServices(
         sitemapRoots.find((s) => onSite(s, start.hostname)) ?? `${origin}/sitemap.xml`,
         signal,
       );
-      const probeUrl = `${origin}/pagegrade-404-check-${Math.random().toString(16).slice(2, 18)}`;
+      const probeUrl = `${origin}/pagegrade-404-check-${probeToken()}`;
       const probe = robots.allowed(probeUrl)
         ? await fetchText(probeUrl, signal)
         : {
@@ -633,7 +634,12 @@ export function createBatchServices(
         const b = await findBatch(trx, batchId, null, true);
         const p = await findPage(trx, batchId, pageId);
         if (!b || !p || p.state !== 'fetching') return;
-        await finishPage(trx, pageId, { state: 'failed', error: `The page could not be audited: ${reason}` }, iso());
+        await finishPage(
+          trx,
+          pageId,
+          { state: 'failed', error: `The page could not be audited: ${reason}` },
+          iso(),
+        );
         await bumpBatchCounters(trx, batchId, { failed: 1 });
         await pump(trx, batchId);
       });
@@ -649,7 +655,12 @@ export function createBatchServices(
           // skipped, so it does not stay counted as remaining
           const current = await findBatch(trx, batchId, null, true);
           const p = await findPage(trx, batchId, pageId);
-          if (current && current.status !== 'running' && current.status !== 'queued' && p?.state === 'fetching') {
+          if (
+            current &&
+            current.status !== 'running' &&
+            current.status !== 'queued' &&
+            p?.state === 'fetching'
+          ) {
             await finishPage(trx, pageId, { state: 'skipped', error: 'The batch was cancelled.' }, iso());
             await bumpBatchCounters(trx, batchId, { skipped: 1 });
             return;

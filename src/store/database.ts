@@ -1,9 +1,10 @@
 // createDb(DATABASE_URL): SQLite (better-sqlite3) or PostgreSQL (pg Pool) behind one Kysely
 // interface; migrate(db) applies the in-code migrations (once, even with several processes).
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import type PgModule from 'pg';
 import {
   Kysely,
   Migrator,
@@ -332,6 +333,12 @@ function withStatementCache(database: SqliteDatabase.Database, max = 500) {
   };
 }
 
+/**
+ * pg, loaded when a PostgreSQL URL is opened: importing it costs a SQLite process ~15 ms (it
+ * loads Node's own fetch stack at import), most of a `pagegrade keys list` (BENCHMARKS.md).
+ */
+const loadPg = (): typeof PgModule => createRequire(import.meta.url)('pg') as typeof PgModule;
+
 export function createDb(databaseUrl: string): DatabaseHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const path = sqlitePath(databaseUrl);
@@ -352,7 +359,7 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10 });
     // an idle client's error (server restart) must not crash the process; the next query reconnects
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -3,57 +3,20 @@
 // A throwaway self-signed certificate is made with openssl (skipped, with the reason, without it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { fetchPage } from '../../src/analyzer/fetch/index.js';
 import { FetchError } from '../../src/analyzer/types.js';
-
-function makeCert(): { key: Buffer; cert: Buffer } | string {
-  const dir = mkdtempSync(join(tmpdir(), 'pagegrade-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=site.test',
-        '-addext',
-        'subjectAltName=DNS:site.test',
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } catch (err) {
-    return `openssl could not make a test certificate (${String(err)})`;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { makeCert } from '../helpers/tls-cert.js';
 
 const PAGE =
   '<!doctype html><html><head><title>Secure</title><link rel="icon" href="/i.png"></head><body>ok</body></html>';
 const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
 
 describe('https', () => {
-  const made = makeCert();
+  const made = makeCert('DNS:site.test');
   let h2: Http2SecureServer;
   let h1: HttpsServer;
   let h2Port = 0;

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const { distIsCurrent } = (await import('../../scripts/dist-state.mjs')) as { distIsCurrent(): boolean };
+const { distIsCurrent } = (await import('../../scripts/dist-state.cjs')) as { distIsCurrent(): boolean };
 const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
 
 export interface CliRun {

@@ -5,7 +5,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { connect as netConnect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import type { buildConnector } from 'undici';
 import { blockedError, dnsError } from './errors.js';
 import { ipFamily, type NormalizedHost } from './guard.js';
@@ -158,7 +158,8 @@ export function guardedConnector(
         }
         const tlsStart = performance.now();
         const servername = ipFamily(resolved.host) ? undefined : resolved.host;
-        const tlsSock = tlsConnect({
+        // node:tls (and crypto with it) loaded at the first https page, not by every start
+        const tlsSock = process.getBuiltinModule('node:tls').connect({
           socket: sock,
           host: resolved.host,
           ...(servername ? { servername } : {}),

@@ -4,7 +4,6 @@
 // sitemap, a 404 probe and the favicon — all within the one time budget — into a PageSnapshot.
 // Decisions are written down in docs/fetcher.md.
 import { PACKAGE } from '../../package-info.js';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
@@ -58,6 +57,19 @@ export const EXTRAS_FACTOR = 1.2;
 export const EXTRAS_GRACE_MS = 1000;
 
 export const DEFAULT_USER_AGENT = `Pagegrade/${PACKAGE.version} (+https://github.com/pagegrade/pagegrade)`;
+
+/**
+ * 16 hex digits for the not-found probe's path (/pagegrade-404-check-…): a path no site has,
+ * not a secret, so Math.random serves (node:crypto would cost every audit its load).
+ */
+export function probeToken(): string {
+  let token = '';
+  while (token.length < 16)
+    token += Math.floor(Math.random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0');
+  return token;
+}
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
@@ -399,7 +411,7 @@ export async function fetchPage(
       const sitemap = await fetchExtra(session, fromRobots, EXTRA_CAPS.sitemap, signal, userAgent);
       return [robots, sitemap] as const;
     });
-    const probe = get(`/pagegrade-404-check-${randomBytes(8).toString('hex')}`, EXTRA_CAPS.notFoundProbe);
+    const probe = get(`/pagegrade-404-check-${probeToken()}`, EXTRA_CAPS.notFoundProbe);
     // /favicon.ico is asked for at once too (headers only, as every browser does); the artifacts
     // consult its answer only when the page declares no icon (HtmlFacts.declaresIcon). Asking after the body instead would
     // add a whole round trip to every audit of such a page.

@@ -177,12 +177,14 @@ const GENERIC: Record<string, ReadonlySet<string>> = {
 const ALL = Object.values(GENERIC);
 const LONGEST = Math.max(...ALL.flatMap((l) => [...l].map((p) => p.length)));
 
+// «»‹›→←…•· written as escapes: the bundled CLI is ASCII-only (scripts/build.mjs), and esbuild
+// leaves the characters of a regular expression literal as they are
+const TRIM_ENDS =
+  /^[\s"'\u00ab\u00bb\u2039\u203a\u2192\u2190>\u2026:.!?|\u2022\u00b7()[\]-]+|[\s"'\u00ab\u00bb\u2039\u203a\u2192\u2190>\u2026:.!?|\u2022\u00b7()[\]-]+$/g;
+
 /** Trims quotes, arrows and trailing punctuation ("Read more »" → "read more"). */
 export function normalizeLinkText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s"'«»‹›→←>…:.!?|•·()[\]-]+|[\s"'«»‹›→←>…:.!?|•·()[\]-]+$/g, '');
+  return text.toLowerCase().replace(/\s+/g, ' ').replace(TRIM_ENDS, '');
 }
 
 /** JavaScript's \s (what normalizeLinkText collapses and trims) */
