@@ -7,7 +7,7 @@
 // Without TypeScript installed (`npm ci --omit=dev`) --if-stale says so and leaves dist/ as it
 // is: bin/pagegrade.js then runs the sources through tsx, and `npm start` needs a built dist/.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -36,18 +36,19 @@ const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
 if (result.status !== 0) process.exit(result.status ?? 1);
 const bundled = await bundleCli();
 writeFileSync(STAMP, `${new Date().toISOString()}\n`);
-if (bundled) await writeCodeCache();
+if (bundled) await writeCodeCaches();
 
 /**
- * The CLI as one CommonJS file (dist/bundle/cli.cjs, esbuild), run by bin/pagegrade.js without
- * Node's ES module loader and from a V8 code cache (writeCodeCache): `pagegrade audit` starts
- * ~40 ms sooner than from dist/cli/ (BENCHMARKS.md, CLI start). The file is a function
- * expression `(exports, require, module, __filename, __dirname)` in strict mode, as ES modules
- * are; each command's modules stay wrapped and run when the command first imports them.
- * Minified (the file is read at every start; names are kept in a source map, cli.cjs.map) and
- * ASCII-only (a one-byte string for V8). Packages with native code, worker-thread transports,
- * browser assets or their own files to find stay outside (loaded from node_modules as usual).
- * Without esbuild the bundle is skipped and bin/pagegrade.js runs dist/cli/.
+ * The CLI as CommonJS bundles (esbuild), run by bin/pagegrade.js without Node's ES module loader
+ * and from a V8 code cache each (writeCodeCaches): dist/bundle/cli.cjs has every command, and
+ * dist/bundle/audit.cjs (src/cli/audit-main.ts) has `pagegrade audit` alone — half the code to
+ * read and compile for the command a CI pipeline runs per page (BENCHMARKS.md, CLI start).
+ * Each file is a function expression `(exports, require, module, __filename, __dirname)` in
+ * strict mode, as ES modules are; each command's modules stay wrapped and run when the command
+ * first imports them. Minified (a file is read at every start; names are kept in the source
+ * maps beside them) and ASCII-only (a one-byte string for V8). Packages with native code,
+ * worker-thread transports, browser assets or their own files to find stay outside (loaded from
+ * node_modules as usual). Without esbuild nothing is bundled and bin/pagegrade.js runs dist/cli/.
  */
 async function bundleCli() {
   const outdir = join(ROOT, 'dist/bundle');
@@ -59,11 +60,11 @@ async function bundleCli() {
     console.error('pagegrade: esbuild is not installed, so the CLI is not bundled (dist/cli/ is used).');
     return false;
   }
-  const outfile = join(outdir, 'cli.cjs');
   const result = await esbuild.build({
-    entryPoints: [join(ROOT, 'dist/cli/index.js')],
+    entryPoints: { cli: join(ROOT, 'dist/cli/index.js'), audit: join(ROOT, 'dist/cli/audit-main.js') },
+    outdir,
+    outExtension: { '.js': '.cjs' },
     metafile: true,
-    outfile,
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -96,22 +97,22 @@ async function bundleCli() {
     },
     footer: { js: '\n})' },
   });
-  // a dynamic import() left in the bundle (esbuild keeps those of external packages) would fail
-  // at run time: a script compiled by vm.Script with a code cache has no module loader for it
   for (const [name, output] of Object.entries(result.metafile.outputs)) {
+    if (!name.endsWith('.cjs')) continue;
+    // a dynamic import() left in the bundle (esbuild keeps those of external packages) would
+    // fail at run time: a script compiled by vm.Script with a code cache has no module loader
     const left = output.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => i.path);
     if (left.length)
       throw new Error(
         `${name} keeps import() of ${left.join(', ')}: require() them instead (a CommonJS package).`,
       );
+    // eslint-disable-next-line no-control-regex
+    const wide = readFileSync(join(ROOT, name), 'utf8').match(/[^\x00-\x7f]/);
+    if (wide)
+      console.error(
+        `pagegrade: ${name} has a non-ASCII character (U+${wide[0].codePointAt(0).toString(16)} at ${wide.index}), likely in a regular expression: it still runs, as a two-byte string.`,
+      );
   }
-  const text = readFileSync(outfile, 'utf8');
-  // eslint-disable-next-line no-control-regex
-  const wide = text.match(/[^\x00-\x7f]/);
-  if (wide)
-    console.error(
-      `pagegrade: the CLI bundle has a non-ASCII character (U+${wide[0].codePointAt(0).toString(16)} at ${wide.index}), likely in a regular expression: it still runs, as a two-byte string.`,
-    );
   return true;
 }
 
@@ -150,14 +151,14 @@ function deferUnused() {
 }
 
 /**
- * Writes dist/bundle/cli.cjs.v8cache: V8's compiled code for the bundle, taken at the end of a
- * real `pagegrade audit --json` of a page served on 127.0.0.1 (test/fixtures/pages/good, with a
- * robots.txt, a sitemap and an icon), so it holds every function that command compiled. The
- * other commands use it for what they share (the entry point, commander). If anything fails the
- * build goes on without a cache: the CLI then compiles from source.
+ * Writes each bundle's code cache (`<bundle>.v8cache`): V8's compiled code, taken at the end of
+ * a real run, so that it holds every function that run compiled — for audit.cjs a
+ * `pagegrade audit --json` of a page served on 127.0.0.1 (test/fixtures/pages/good, with a
+ * robots.txt, a sitemap and an icon), for cli.cjs `pagegrade --help` (what every command
+ * shares: the entry point, commander). If a run fails the build goes on without that cache:
+ * the command then compiles from source.
  */
-async function writeCodeCache() {
-  const cache = join(ROOT, 'dist/bundle/cli.cjs.v8cache');
+async function writeCodeCaches() {
   const fixture = join(ROOT, 'test/fixtures/pages/good');
   const files = {
     '/': [
@@ -181,15 +182,12 @@ async function writeCodeCache() {
     res.writeHead(files[req.url] ? 200 : 404, { 'content-type': type, 'cache-control': 'max-age=60' });
     res.end(body);
   });
-  try {
-    await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${server.address().port}/`;
-    const tmp = `${cache}.${process.pid}`;
-    const code = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin/pagegrade.js'), 'audit', url, '--json'], {
+  const run = (args) =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/pagegrade.js'), ...args], {
         env: {
           ...process.env,
-          PAGEGRADE_WRITE_CODE_CACHE: tmp,
+          PAGEGRADE_WRITE_CODE_CACHE: '1',
           PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
           PAGEGRADE_FROM_SOURCE: '',
         },
@@ -198,12 +196,18 @@ async function writeCodeCache() {
       child.on('error', () => resolve(-1));
       child.on('close', resolve);
     });
-    if ((code === 0 || code === 1) && existsSync(tmp)) renameSync(tmp, cache);
-    else {
-      rmSync(tmp, { force: true });
-      console.error(
-        `pagegrade: no code cache for the CLI (the audit that makes it exited ${code}); it compiles from source.`,
-      );
+  try {
+    await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const runs = [
+      ['audit.cjs', ['audit', `http://127.0.0.1:${server.address().port}/`, '--json']],
+      ['cli.cjs', ['--help']],
+    ];
+    for (const [bundle, args] of runs) {
+      const code = await run(args);
+      if (!existsSync(join(ROOT, 'dist/bundle', `${bundle}.v8cache`)))
+        console.error(
+          `pagegrade: no code cache for ${bundle} (\`pagegrade ${args[0]}\` exited ${code}); it compiles from source.`,
+        );
     }
   } catch (err) {
     console.error(`pagegrade: no code cache for the CLI (${err.message}); it compiles from source.`);

@@ -1,6 +1,6 @@
 // The command as `npm ci` builds it (issue 8, a CLI that starts fast; docs/architecture.md):
-// bin/pagegrade.js runs the one-file CommonJS bundle from the build's V8 code cache, without
-// Node's ES module loader, and what the bundle defers (undici's HTTP/2 client, TLS, crypto,
+// bin/pagegrade.js runs a CommonJS bundle (audit.cjs for `pagegrade audit`, cli.cjs for the
+// rest) from the build's V8 code cache, without Node's ES module loader, and what the bundle defers (undici's HTTP/2 client, TLS, crypto,
 // commander's child_process) loads when a command needs it: an https page that speaks HTTP/2
 // is audited through them. Needs a current build (npm run build; CI's npm ci makes one).
 import { after, before, describe, test } from 'node:test';
@@ -17,12 +17,12 @@ import { makeCert } from '../helpers/tls-cert.js';
 
 const { distIsCurrent } = (await import('../../scripts/dist-state.cjs')) as { distIsCurrent(): boolean };
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bundle = join(root, 'dist/bundle/cli.cjs');
+const bundles = { cli: join(root, 'dist/bundle/cli.cjs'), audit: join(root, 'dist/bundle/audit.cjs') };
 const recorder = join(root, 'test/helpers/start-recorder.cjs');
 const noBundle = !distIsCurrent()
   ? 'dist/ is not a current build of src/ (run npm run build): the CLI runs the sources'
-  : !existsSync(bundle) || !existsSync(`${bundle}.v8cache`)
-    ? 'the build made no CLI bundle or code cache (esbuild missing?)'
+  : Object.values(bundles).some((b) => !existsSync(b) || !existsSync(`${b}.v8cache`))
+    ? 'the build made no CLI bundles or code caches (esbuild missing?)'
     : null;
 
 const PAGE =
@@ -60,15 +60,40 @@ async function recorded(args: string[], env: Record<string, string> = {}, nodeAr
 const builtin = (log: StartLog, name: string) => log.modules.includes(`NativeModule ${name}`);
 
 describe('the built command', () => {
-  test('runs the bundle from its code cache, without the ES module loader', async (t) => {
+  test('runs its bundle from the code cache, without the ES module loader', async (t) => {
     if (noBundle) return t.skip(noBundle);
-    for (const args of [['--version'], ['audit', `${site.origin}/`, '--json']]) {
+    const runs: [string[], string][] = [
+      [['--version'], bundles.cli],
+      [['--help'], bundles.cli],
+      [['audit', `${site.origin}/`, '--json'], bundles.audit],
+      [['audit', '--help'], bundles.audit],
+    ];
+    for (const [args, file] of runs) {
       const { r, started } = await recorded(args);
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
       assert.ok(started, 'the recorder wrote its log');
-      assert.deepEqual(started.scripts, [{ filename: bundle, cachedData: true, rejected: false }], args[0]);
-      assert.ok(!builtin(started, 'internal/modules/esm/loader'), `${args[0]} started no ES module loader`);
+      assert.deepEqual(
+        started.scripts,
+        [{ filename: file, cachedData: true, rejected: false }],
+        args.join(' '),
+      );
+      assert.ok(
+        !builtin(started, 'internal/modules/esm/loader'),
+        `${args.join(' ')} started no ES module loader`,
+      );
     }
+  });
+
+  test('the audit bundle gives the same help and errors as the whole program', async (t) => {
+    if (noBundle) return t.skip(noBundle);
+    const alone = await runCli(['audit', '--help']);
+    assert.equal(alone.code, 0);
+    assert.match(alone.stdout, /^Usage: pagegrade audit \[options\] <url>/);
+    // `help audit` is the whole program's (cli.cjs) help of the command: the same text
+    assert.equal((await runCli(['help', 'audit'])).stdout, alone.stdout);
+    const wrong = await runCli(['audit', `${site.origin}/`, '--fail-on', 'never']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /Allowed choices are decent, bad/);
   });
 
   test('an http audit loads neither HTTP/2, TLS, crypto nor child_process', async (t) => {
@@ -88,7 +113,7 @@ describe('the built command', () => {
       '--no-lazy-feedback-allocation',
     ]);
     assert.ok(r.code === 0 || r.code === 1, r.stderr);
-    assert.deepEqual(started!.scripts, [{ filename: bundle, cachedData: true, rejected: true }]);
+    assert.deepEqual(started!.scripts, [{ filename: bundles.audit, cachedData: true, rejected: true }]);
     assert.equal((JSON.parse(r.stdout) as { url: string }).url, `${site.origin}/`);
   });
 
