@@ -1,7 +1,6 @@
 // `pagegrade audit URL [--json] [--fail-on decent|bad] [--baseline FILE [--fail-on-regression
 // [--max-drop N]]]`: audits a page without a server; with a baseline (a saved --json output),
 // prints what changed since it and can fail a build on a regression (docs/history.md).
-import { setFlagsFromString } from 'node:v8';
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AuditReport } from '../analyzer/types.js';
@@ -112,7 +111,8 @@ export function registerAuditCommand(program: Command): void {
       // One page, then exit: WebAssembly (undici's HTTP parser) compiled by the baseline
       // compiler only. The optimizing tier would double the process's peak memory (≈ +40 MB)
       // for code that runs a few milliseconds; the service keeps it (docs/contract.md, CLI).
-      setFlagsFromString('--liftoff-only');
+      // (bin/pagegrade.js has set it already for the audit bundle; node:v8 loaded only here.)
+      process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
       const config = loadCliConfig();
       // loaded when the command runs (`pagegrade --help` and the account commands never load them)
       const [{ analyze, FetchError, normalizeUrl }, { renderReport }, { didYouMean }] = await Promise.all([
