@@ -53,7 +53,6 @@ export async function auditPage(
     render = hook;
   }
   const start = performance.now();
-  const seconds = () => (performance.now() - start) / 1000;
   try {
     const report = await ctx.analyze(url, {
       allowPrivateHosts: config.allowPrivateHosts,
@@ -62,17 +61,31 @@ export async function auditPage(
       ...(config.userAgent !== null ? { userAgent: config.userAgent } : {}),
       ...(render ? { render } : {}),
     });
-    audits.inc({ result: report.result });
-    auditDuration.observe({ result: report.result }, seconds());
+    countAudit(start, report);
     return report;
   } catch (err) {
-    if (isFetchError(err)) {
-      audits.inc({ result: 'failed' });
-      auditDuration.observe({ result: 'failed' }, seconds());
-      const code = (err as { code?: unknown }).code;
-      fetchFailures.inc({ reason: typeof code === 'string' ? code : 'unknown' });
-    }
+    countAudit(start, err);
     throw err;
+  }
+}
+
+/**
+ * Counts one audit that began at `start` (performance.now()) in the metrics (src/metrics.ts):
+ * a report by its result; the fetcher's FetchError as 'failed', with its reason. Anything else
+ * thrown (a shutdown, a bug) is not an audit's outcome and is not counted. Every page audit
+ * counts: a report stored or re-audited, a scheduled run, a batch's page.
+ */
+export function countAudit(start: number, outcome: AuditReport | unknown): void {
+  const seconds = (performance.now() - start) / 1000;
+  if (isFetchError(outcome)) {
+    audits.inc({ result: 'failed' });
+    auditDuration.observe({ result: 'failed' }, seconds);
+    const code = (outcome as { code?: unknown }).code;
+    fetchFailures.inc({ reason: typeof code === 'string' ? code : 'unknown' });
+  } else if (outcome !== null && typeof outcome === 'object' && 'result' in outcome) {
+    const { result } = outcome as AuditReport;
+    audits.inc({ result });
+    auditDuration.observe({ result }, seconds);
   }
 }
 

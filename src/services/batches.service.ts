@@ -53,7 +53,7 @@ import { computeFindings, computeSummary, type BatchSummary, type Finding } from
 import { parseRobots, type Robots } from '../crawl/robots.js';
 import { parseSitemap } from '../crawl/sitemap.js';
 import { DEFAULT_TRACKING_PARAMS, crawlUrl, looksNonHtml, onSite, patternFilter } from '../crawl/url.js';
-import { auditColumns, isFetchError, renderHook, renderUnavailable } from './audit.js';
+import { auditColumns, countAudit, isFetchError, renderHook, renderUnavailable } from './audit.js';
 import type { ServiceContext } from './context.js';
 import type { Page, Privacy, ReportSummary, Services } from './types.js';
 
@@ -696,6 +696,7 @@ export function createBatchServices(
         if (!robots.allowed(next)) return 'robots.txt disallows it';
         return null;
       };
+      const started = performance.now();
       try {
         report = await ctx.analyze(page.url, {
           ...fetchOptions(),
@@ -717,11 +718,14 @@ export function createBatchServices(
               }
             : {}),
         });
+        countAudit(started, report);
       } catch (err) {
         if (signal?.aborted) throw err;
         if (!isFetchError(err)) throw err;
         error = err.message;
         refusedRedirect = err.code === 'redirect_refused';
+        // a redirect the crawl's rules refused is a skipped page, not a failed audit
+        if (!refusedRedirect) countAudit(started, err);
       }
       // stopped (shutdown, lease lost) while rendering: nothing is stored, the job runs again
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');

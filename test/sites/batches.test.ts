@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
+import { audits } from '../../src/metrics.js';
 import { silentLog } from '../../src/jobs/kind-tools.js';
 import type { Queue } from '../../src/jobs/types.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -400,6 +401,25 @@ for (const s of setups) {
       const done = await waitDone(r, id);
       // the disallowed URL is listed (skipped), never requested
       assert.deepEqual(done['progress'], { discovered: 2, audited: 1, failed: 1, remaining: 0 });
+    });
+
+    test("a batch's audited pages count in the audit metrics, as the API's audits do", async () => {
+      // the registry is process-wide and this file's tests run one at a time: compare totals
+      const total = async () => (await audits.get()).values.reduce((n, v) => n + v.value, 0);
+      const failed = async () =>
+        (await audits.get()).values.find((v) => v.labels.result === 'failed')?.value ?? 0;
+      const [before, failedBefore] = [await total(), await failed()];
+      const res = await r.t.request({
+        method: 'POST',
+        url: '/api/v1/batches',
+        headers: { ...r.user.auth, 'content-type': 'application/json' },
+        payload: { url: site.origin, mode: 'list', urls: [`${site.origin}/p/2`, `${site.origin}/p/3`] },
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      const done = await waitDone(r, (res.json() as Json).data['id'] as number);
+      assert.deepEqual(done['progress'], { discovered: 2, audited: 2, failed: 0, remaining: 0 });
+      assert.equal((await total()) - before, 2);
+      assert.equal((await failed()) - failedBefore, 0);
     });
   });
 }
