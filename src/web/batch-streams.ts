@@ -42,12 +42,15 @@ export function sendBatchExport(
   return reply;
 }
 
+/** How often an events stream looks at its batch (it may be worked by another process). */
+const EVENTS_POLL_MS = 500;
+
 /** One look at the batch: its event data, and whether it has finished; null when it is gone. */
 export type ProgressProbe = () => Promise<{ data: string; done: boolean } | null>;
 
 /**
  * Server-Sent Events: `event: progress` with `probe()`'s data now and whenever it changes
- * (looked at every `pollMs`: the batch may be worked by another process), a comment every 15 s
+ * (looked at every 500 ms: the batch may be worked by another process), a comment every 15 s
  * to keep proxies from closing the stream, then `event: end` once it has finished. Ends when
  * the client goes away or the batch is deleted.
  */
@@ -55,7 +58,6 @@ export async function streamProgress(
   request: FastifyRequest,
   reply: FastifyReply,
   probe: ProgressProbe,
-  pollMs: number,
   headers: Record<string, string> = {},
 ): Promise<FastifyReply> {
   let last = await probe();
@@ -78,7 +80,7 @@ export async function streamProgress(
       send('end', last.data);
       break;
     }
-    await new Promise((r) => setTimeout(r, pollMs));
+    await new Promise((r) => setTimeout(r, EVENTS_POLL_MS));
     let next: Awaited<ReturnType<ProgressProbe>>;
     try {
       next = await probe();

@@ -24,8 +24,6 @@ import type { RouteDeps } from './reports.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 const TERMINAL = new Set(['done', 'cancelled', 'failed']);
-/** how often the events stream looks at the batch (it may be worked by another process) */
-export const EVENTS_POLL_MS = 500;
 
 const rawQuery = (url: string) => {
   const i = url.indexOf('?');
@@ -266,18 +264,13 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     async (request, reply) => {
       const { userId } = requireAuth(request);
       const id = request.params.id;
-      return streamProgress(
-        request,
-        reply,
-        async () => {
-          const batch = await services.batches.get(userId, id);
-          return {
-            data: JSON.stringify(presentBatch(batch, config.publicUrl)),
-            done: TERMINAL.has(batch.status),
-          };
-        },
-        EVENTS_POLL_MS,
-      );
+      return streamProgress(request, reply, async () => {
+        const batch = await services.batches.get(userId, id);
+        return {
+          data: JSON.stringify(presentBatch(batch, config.publicUrl)),
+          done: TERMINAL.has(batch.status),
+        };
+      });
     },
   );
 };

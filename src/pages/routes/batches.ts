@@ -25,8 +25,6 @@ import { PAGE_SECURITY_HEADERS } from '../security.js';
 import type { Flash } from './../views/dashboard.js';
 import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../views/batches.js';
 
-/** how often the page's event stream looks at the batch */
-const EVENTS_POLL_MS = 500;
 /** without scripts, a running batch's page reloads this often */
 const REFRESH_SECONDS = 5;
 
@@ -284,7 +282,6 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
           const b = await services.batches.get(v.userId, id);
           return { data: progressData(b), done: !isRunning(b) };
         },
-        EVENTS_POLL_MS,
         streamHeaders,
       );
     } catch (err) {
