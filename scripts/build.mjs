@@ -45,8 +45,9 @@ if (bundled) await writeCodeCaches();
  * read and compile for the command a CI pipeline runs per page (BENCHMARKS.md, CLI start).
  * Each file is a function expression `(exports, require, module, __filename, __dirname)` in
  * strict mode, as ES modules are; each command's modules stay wrapped and run when the command
- * first imports them. Minified (a file is read at every start; names are kept in the source
- * maps beside them) and ASCII-only (a one-byte string for V8). Packages with native code,
+ * first imports them. Minified (a file is read at every start; audit.cjs shortens names too,
+ * cli.cjs keeps them for the stack traces of long-running commands; source maps beside them)
+ * and ASCII-only (a one-byte string for V8). Packages with native code,
  * worker-thread transports, browser assets or their own files to find stay outside (loaded from
  * node_modules as usual). Without esbuild nothing is bundled and bin/pagegrade.js runs dist/cli/.
  */
@@ -60,8 +61,7 @@ async function bundleCli() {
     console.error('pagegrade: esbuild is not installed, so the CLI is not bundled (dist/cli/ is used).');
     return false;
   }
-  const result = await esbuild.build({
-    entryPoints: { cli: join(ROOT, 'dist/cli/index.js'), audit: join(ROOT, 'dist/cli/audit-main.js') },
+  const common = {
     outdir,
     outExtension: { '.js': '.cjs' },
     metafile: true,
@@ -70,7 +70,6 @@ async function bundleCli() {
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
-    minify: true,
     sourcemap: 'linked',
     legalComments: 'none',
     charset: 'ascii',
@@ -96,8 +95,21 @@ async function bundleCli() {
       js: "(function (exports, require, module, __filename, __dirname) {'use strict';var __pgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
     },
     footer: { js: '\n})' },
-  });
-  for (const [name, output] of Object.entries(result.metafile.outputs)) {
+  };
+  const builds = await Promise.all([
+    // the one-page audit: fully minified (names shortened too), for the least to read
+    esbuild.build({ ...common, entryPoints: { audit: join(ROOT, 'dist/cli/audit-main.js') }, minify: true }),
+    // every command, among them the long-running worker and crawl: names kept, so that a stack
+    // trace in their logs names the functions (Node maps no source map for a vm.Script)
+    esbuild.build({
+      ...common,
+      entryPoints: { cli: join(ROOT, 'dist/cli/index.js') },
+      minifyWhitespace: true,
+      minifySyntax: true,
+    }),
+  ]);
+  const outputs = Object.assign({}, ...builds.map((b) => b.metafile.outputs));
+  for (const [name, output] of Object.entries(outputs)) {
     if (!name.endsWith('.cjs')) continue;
     // a dynamic import() left in the bundle (esbuild keeps those of external packages) would
     // fail at run time: a script compiled by vm.Script with a code cache has no module loader
