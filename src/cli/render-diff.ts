@@ -5,7 +5,7 @@ import { CATEGORIES } from '../analyzer/types.js';
 import { CATEGORY_NAMES } from '../analyzer/vocabulary.js';
 import type { CheckChange, RunDiff } from '../services/diff.js';
 import { factLabel, formatCheckValue, formatFactChange, signed, STATE_WORDS } from '../services/diff-text.js';
-import { safeText } from './render-report.js';
+import { safeText, styler, type Style } from './render-report.js';
 
 export interface RenderDiffOptions {
   color: boolean;
@@ -15,16 +15,6 @@ export interface RenderDiffOptions {
   gate: string[] | null;
 }
 
-const CODES = {
-  reset: '\x1b[0m',
-  bold: '\x1b[1m',
-  dim: '\x1b[2m',
-  red: '\x1b[31m',
-  green: '\x1b[32m',
-  yellow: '\x1b[33m',
-};
-type Style = Exclude<keyof typeof CODES, 'reset'>;
-
 const LISTS = [
   ['newly_failed', 'Newly failed', '✗', 'red'],
   ['newly_passed', 'Newly passed', '✓', 'green'],
@@ -33,7 +23,7 @@ const LISTS = [
 ] as const;
 
 export function renderDiff(d: RunDiff, opts: RenderDiffOptions): string {
-  const c = (style: Style, s: string) => (opts.color ? `${CODES[style]}${s}${CODES.reset}` : s);
+  const c = styler(opts.color);
   const out: string[] = ['', c('bold', `Changes since ${safeText(opts.against)}`)];
   if (!d.changed) {
     out.push('  No changes.');

@@ -26,7 +26,13 @@ const CODES = {
   cyan: '\x1b[36m',
 } as const;
 
-type Style = keyof typeof CODES;
+/** A terminal style (render-diff.ts uses the same ones). */
+export type Style = Exclude<keyof typeof CODES, 'reset'>;
+
+/** Styles text for a terminal when `color`, else leaves it plain. */
+export function styler(color: boolean): (style: Style, s: string) => string {
+  return (style, s) => (color ? `${CODES[style]}${s}${CODES.reset}` : s);
+}
 
 /**
  * Text from the audited page (headings, link text, attribute values…) may hold control
@@ -86,7 +92,7 @@ function detailLines(details: Details, max = 8): string[] {
 
 export function renderReport(report: AuditReport, opts: RenderOptions): string {
   const width = Math.max(60, Math.min(opts.width ?? 100, 120));
-  const c = (style: Style, s: string) => (opts.color ? `${CODES[style]}${s}${CODES.reset}` : s);
+  const c = styler(opts.color);
   const bandStyle: Style = BAND_COLOURS[report.result];
   const out: string[] = [];
 
