@@ -5,19 +5,24 @@
 // Runs, interleaved, N times each (default 15): `node -e 0` (the baseline: Node's own start on
 // this machine, measured in the same run), `pagegrade --help`, `pagegrade keys list` (a SQLite
 // file with one user and one key), and `pagegrade audit URL --json` of a corpus page served on
-// 127.0.0.1 (with robots.txt, a sitemap, a favicon and 404s, no delay). Reports the median wall
+// 127.0.0.1 (with robots.txt, a sitemap, a favicon and 404s, no delay) — over http, and over
+// https with HTTP/2 (a throwaway certificate from openssl, trusted through NODE_EXTRA_CA_CERTS;
+// left out, with the reason, without openssl). Reports the median wall
 // time (spawn → exit) and the median peak RSS (getrusage maxRSS, written at exit by a CommonJS
 // preload that every measured process gets, the baseline included: an ES module preload would
 // start Node's module loader in every process) and the ratio of each to `node -e 0`.
 // It runs bin/pagegrade.js as a user does: dist/ when it is current (npm run build), else the
 // sources through tsx (the line says which).
 import { spawn } from 'node:child_process';
+import { createSecureServer } from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer } from '../test/helpers/fixture-server.js';
+import { makeCert } from '../test/helpers/tls-cert.js';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { median } from './lib/stats.js';
 
@@ -32,7 +37,7 @@ const page = readFileSync(join(root, '../shared/corpus/pages', file));
 const tmp = mkdtempSync(join(tmpdir(), 'pagegrade-cli-start-'));
 const rssFile = join(tmp, 'rss');
 
-const site = await startFixtureServer({
+const routes = {
   '/': { headers: { 'cache-control': 'max-age=60' }, body: page },
   '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
   '/sitemap.xml': {
@@ -40,7 +45,23 @@ const site = await startFixtureServer({
     body: '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/</loc></url></urlset>',
   },
   '/favicon.ico': { headers: { 'content-type': 'image/x-icon' }, body: Buffer.alloc(1150) },
-});
+};
+const site = await startFixtureServer(routes);
+
+// the same site over https with HTTP/2 (as most sites are served), its certificate trusted by the
+// audit's process only (NODE_EXTRA_CA_CERTS)
+const cert = makeCert('IP:127.0.0.1');
+const secure =
+  typeof cert === 'string'
+    ? null
+    : createSecureServer({ ...cert, allowHTTP1: true }, (req, res) => {
+        const r = routes[(req.url ?? '/') as keyof typeof routes];
+        res.writeHead(r ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', ...r?.headers });
+        res.end(r ? r.body : '<!doctype html><title>Not found</title>');
+      });
+if (secure) await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+if (typeof cert === 'string') console.log(`(no https case: ${cert})`);
+else writeFileSync(join(tmp, 'ca.pem'), cert.cert);
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,
@@ -56,12 +77,12 @@ interface Sample {
   rssKb: number;
 }
 
-function run(argv: string[], expectCodes: number[] = [0]): Promise<Sample> {
+function run(argv: string[], expectCodes: number[] = [0], extraEnv: NodeJS.ProcessEnv = {}): Promise<Sample> {
   writeFileSync(rssFile, '');
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', probe, ...argv], {
-      env,
+      env: { ...env, ...extraEnv },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -76,7 +97,7 @@ function run(argv: string[], expectCodes: number[] = [0]): Promise<Sample> {
   });
 }
 
-const cases: [string, string[], number[]][] = [
+const cases: [string, string[], number[], NodeJS.ProcessEnv?][] = [
   ['node -e 0 (baseline)', ['-e', '0'], [0]],
   ['pagegrade --help', [bin, '--help'], [0]],
   ['pagegrade --version', [bin, '--version'], [0]],
@@ -84,13 +105,20 @@ const cases: [string, string[], number[]][] = [
   // exit 1 is a "bad" result, a normal outcome of an audit
   [`pagegrade audit (${file}, loopback)`, [bin, 'audit', `${site.origin}/`, '--json'], [0, 1]],
 ];
+if (secure)
+  cases.push([
+    `pagegrade audit (${file}, loopback, https + HTTP/2)`,
+    [bin, 'audit', `https://127.0.0.1:${(secure.address() as AddressInfo).port}/`, '--json'],
+    [0, 1],
+    { NODE_EXTRA_CA_CERTS: join(tmp, 'ca.pem') },
+  ]);
 
 try {
   await run([bin, 'users', 'create', 'bench']);
   const samples = new Map<string, Sample[]>(cases.map(([name]) => [name, []]));
-  for (const [, argv, codes] of cases) await run(argv, codes); // warm the file cache
+  for (const [, argv, codes, extra] of cases) await run(argv, codes, extra); // warm the file cache
   for (let i = 0; i < RUNS; i++) {
-    for (const [name, argv, codes] of cases) samples.get(name)!.push(await run(argv, codes));
+    for (const [name, argv, codes, extra] of cases) samples.get(name)!.push(await run(argv, codes, extra));
   }
   const base = samples.get(cases[0]![0])!;
   const baseMs = median(base.map((s) => s.ms));
@@ -110,5 +138,6 @@ try {
   }
 } finally {
   await site.close();
+  if (secure) await new Promise((resolve) => secure.close(resolve));
   rmSync(tmp, { recursive: true, force: true });
 }
