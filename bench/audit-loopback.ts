@@ -8,13 +8,12 @@
 // and 404s, each after a fixed delay: 0 ms (raw loopback) and 50 ms (a nearby server), since on
 // raw loopback a fetch takes about a millisecond and the ratio only measures the parsing.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { fetchPage } from '../src/analyzer/fetch/index.js';
+import { startBenchSite } from './lib/bench-site.js';
 import { median } from './lib/stats.js';
 
 const args = process.argv.slice(2);
@@ -37,41 +36,6 @@ try {
   audit = (url) => fetchPage(url, { allowPrivateHosts: true });
 }
 
-async function serve(latencyMs: number): Promise<{ origin: string; server: Server }> {
-  let origin = '';
-  const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
-    { length: 200 },
-    (_, i) => `<url><loc>ORIGIN/page-${i}</loc></url>`,
-  ).join('\n')}\n</urlset>\n`;
-  const server = createServer((req, res) => {
-    const reply = () => {
-      const path = (req.url ?? '/').split('?')[0];
-      if (path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'max-age=60' });
-        res.end(pageHtml);
-      } else if (path === '/robots.txt') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap.xml\n`);
-      } else if (path === '/sitemap.xml') {
-        res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(sitemap.replaceAll('ORIGIN', origin));
-      } else if (path === '/favicon.ico') {
-        res.writeHead(200, { 'content-type': 'image/x-icon' });
-        res.end(Buffer.alloc(1150, 0));
-      } else {
-        res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-        res.end('<!doctype html><title>Not found</title><h1>Not found</h1>');
-      }
-    };
-    if (latencyMs > 0) setTimeout(reply, latencyMs);
-    else reply();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, server };
-}
-
-/** A plain undici GET on a new connection, body read to the end. */
 async function plainGet(origin: string, path: string): Promise<number> {
   const client = new Client(origin);
   const t0 = performance.now();
@@ -84,7 +48,15 @@ async function plainGet(origin: string, path: string): Promise<number> {
 
 const rows: string[] = [];
 for (const latency of [0, 50]) {
-  const { origin, server } = await serve(latency);
+  // / is the page; the sitemap lists 200 pages that are not there (only their count matters)
+  const site = await startBenchSite({
+    page: (path) => (path === '/' ? pageHtml : null),
+    sitemapPaths: () => Array.from({ length: 200 }, (_, i) => `/page-${i}`),
+    robotsRules: 'User-agent: *\nDisallow: /private/',
+    pageHeaders: { 'cache-control': 'max-age=60' },
+    latencyMs: latency,
+  });
+  const { origin } = site;
   const url = `${origin}/`;
   // warm up both paths: a running service has audited pages before (JIT-compiled checks), so
   // the timed audits are those of a warm process
@@ -129,10 +101,7 @@ for (const latency of [0, 50]) {
   rows.push(
     `| ${latency} ms | ${slowest.toFixed(1)} ms (${slowestPath}) | ${fetchMs.toFixed(1)} ms (${(fetchMs / slowest).toFixed(2)}x) | ${auditMs.toFixed(1)} ms | ${(auditMs / slowest).toFixed(2)}x | ${wall.toFixed(0)} ms | ${(peak / 1048576).toFixed(0)} MB (+${((peak - rssBefore) / 1048576).toFixed(0)} MB) |`,
   );
-  await new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  await site.close();
 }
 
 console.log(

@@ -25,14 +25,15 @@
 // Memory: every ~50 ms, RSS and Pss summed over the side's process tree (/proc), peak kept.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/analyzer/index.js';
+import { HEADLESS_ARGS } from '../src/render/browser.js';
 import type { AnalyzeFn } from '../src/services/types.js';
+import { startBenchSite } from './lib/bench-site.js';
 import { median } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -251,33 +252,11 @@ async function main(): Promise<void> {
   const pages = new Map(names.map((n) => [`/${n}`, readFileSync(join(corpus, n))]));
 
   // the fixture: the corpus pages and the site files an audit asks for
-  let origin = '';
-  const server = createHttpServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const page = pages.get(path);
-    if (page) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page);
-    } else if (path === '/robots.txt') {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(`User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`);
-    } else if (path === '/sitemap.xml') {
-      res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${names
-          .map((n) => `<url><loc>${origin}/${n}</loc></url>`)
-          .join('\n')}\n</urlset>\n`,
-      );
-    } else if (path === '/favicon.ico') {
-      res.writeHead(200, { 'content-type': 'image/x-icon' });
-      res.end(Buffer.alloc(1150, 0));
-    } else {
-      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><title>Not found</title><h1>Not found</h1>');
-    }
+  const site = await startBenchSite({
+    page: (path) => pages.get(path) ?? null,
+    sitemapPaths: () => names.map((n) => `/${n}`),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { origin } = site;
 
   // Lighthouse's Chromium proxy: a sink that forwards nothing
   let sinkConnections = 0;
@@ -297,13 +276,7 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
   const sinkPort = (sink.address() as { port: number }).port;
   const chromeFlags = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
+    ...HEADLESS_ARGS,
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     `--proxy-server=http://127.0.0.1:${sinkPort}`,
   ];
@@ -512,8 +485,7 @@ async function main(): Promise<void> {
   }
   for (const s of sinkSockets) s.destroy();
   sink.close();
-  server.closeAllConnections();
-  server.close();
+  await site.close();
 
   // the report
   const fmt = (ms: number) => (Number.isFinite(ms) ? `${Math.round(ms)}` : '—');

@@ -12,13 +12,12 @@
 // runs in its own process (bench/lib/sites-worker.ts) so its peak RSS (getrusage) is its own.
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
+import { startBenchSite } from './lib/bench-site.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -54,45 +53,6 @@ ${Array.from({ length: 40 }, (_, k) => `<p>${PARAGRAPH}(${i}.${k})</p>`).join('\
 <h2>Read next</h2><ul>${links}</ul></main>
 <footer><p>Loopback Gardens</p></footer>
 </body></html>`;
-}
-
-async function serveSite(total: number, latencyMs: number): Promise<{ origin: string; server: Server }> {
-  let origin = '';
-  let sitemap = '';
-  const server = createServer((req, res) => {
-    const answer = () => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      const m = /^\/p\/(\d+)$/.exec(path);
-      if (m && Number(m[1]) < total) {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(page(Number(m[1]), total));
-      } else if (path === '/sitemap.xml') {
-        sitemap ||= `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
-          { length: total },
-          (_, i) => `<url><loc>${origin}/p/${i}</loc></url>`,
-        ).join('\n')}\n</urlset>\n`;
-        res.writeHead(200, { 'content-type': 'application/xml' });
-        res.end(sitemap);
-      } else if (path === '/robots.txt') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end(`User-agent: *\nAllow: /\nSitemap: ${origin}/sitemap.xml\n`);
-      } else if (path === '/favicon.ico') {
-        res.writeHead(200, { 'content-type': 'image/x-icon' });
-        res.end(Buffer.alloc(1150, 0));
-      } else {
-        res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(
-          '<!doctype html><html lang="en"><head><title>Not found</title></head><body><h1>Not found</h1></body></html>',
-        );
-      }
-    };
-    if (latencyMs > 0) setTimeout(answer, latencyMs);
-    else answer();
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, server };
 }
 
 interface Result {
@@ -148,16 +108,24 @@ const rate = (r: Result) => (r.pages / r.ms) * 1000;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 async function scenario(name: string, latency: number, pages: number, env: Record<string, string>) {
-  const { origin, server } = await serveSite(Math.max(pages, PAGES), latency);
+  // /p/0 … /p/N-1, all in the sitemap
+  const total = Math.max(pages, PAGES);
+  const site = await startBenchSite({
+    page: (path) => {
+      const m = /^\/p\/(\d+)$/.exec(path);
+      return m && Number(m[1]) < total ? page(Number(m[1]), total) : null;
+    },
+    sitemapPaths: () => Array.from({ length: total }, (_, i) => `/p/${i}`),
+    latencyMs: latency,
+  });
   try {
-    const r = await run({ SITES_ORIGIN: origin, SITES_PAGES: String(pages), ...env });
+    const r = await run({ SITES_ORIGIN: site.origin, SITES_PAGES: String(pages), ...env });
     rows.push({ scenario: name, latency, r });
     console.error(
       `${name}, ${latency} ms: ${r.pages} pages (${r.failed} failed) in ${(r.ms / 1000).toFixed(1)} s = ${rate(r).toFixed(1)} pages/s, peak RSS ${mb(r.maxRssKb)}`,
     );
   } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await site.close();
   }
 }
 

@@ -22,7 +22,9 @@ import type { PageSnapshot } from '../analyzer/types.js';
 import { INSTALL_HINT } from './hint.js';
 import { GuardedNetwork, type NetworkPolicy } from './network.js';
 
-export const CHROMIUM_ARGS = [
+/** How Chromium is started on a server (no sandbox, no GPU, no background traffic of its own):
+ * the renderer's base, and what bench/render.ts gives Lighthouse's Chromium for a fair match. */
+export const HEADLESS_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -30,6 +32,10 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+];
+
+export const CHROMIUM_ARGS = [
+  ...HEADLESS_ARGS,
   '--dns-prefetch-disable',
   `--disable-features=${[
     // Chromium keeps only the last --disable-features, and playwright-core passes its own list
