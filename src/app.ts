@@ -25,6 +25,7 @@ import { brandingRoutes } from './http/routes/branding.js';
 import { pagesPlugin } from './pages/plugin.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerEtags } from './http/plugins/etag.js';
+import { registerFiniteNumbers } from './http/plugins/finite.js';
 import { sources, type PoolStats } from './metrics.js';
 import type { Queue } from './jobs/types.js';
 
@@ -129,6 +130,7 @@ export async function buildApp(
   await app.register(
     async (api) => {
       const seen = collectRoutes(api);
+      registerFiniteNumbers(api);
       registerAuth(api, deps.services);
       await registerRateLimit(api, {
         max: config.rateLimit,

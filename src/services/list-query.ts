@@ -34,7 +34,12 @@ export const NO_NUL = '^[^\\u0000]*$';
 
 const sort = enumOf('string', SORT_DIRECTIONS, { default: 'desc', description: 'Sort direction.' });
 const perPage = enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' });
-const page = Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' });
+/** The highest page number a list takes: far past any real list, low enough for every database. */
+export const MAX_PAGE = 1_000_000;
+/** The one `page` parameter of every paged list (API and dashboard): a whole number from 1. */
+export const pageParam = () =>
+  Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' });
+const page = pageParam();
 const search = Type.String({ maxLength: 2048, description: 'Case-insensitive substring match.' });
 
 export const ListReportsParams = Type.Object({

@@ -4,7 +4,7 @@
 import { Type, type Static } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
 import type { CreateBatchInput } from '../services/batches.service.js';
-import { enumOf, PER_PAGE, SORT_DIRECTIONS } from '../services/list-query.js';
+import { enumOf, pageParam, PER_PAGE, SORT_DIRECTIONS } from '../services/list-query.js';
 import type { Privacy } from '../services/types.js';
 import { MAX_ID } from './requests.js';
 
@@ -128,12 +128,12 @@ export const ListBatchPagesQuery = Type.Object({
   ),
   sort: Type.Optional(enumOf('string', SORT_DIRECTIONS, { default: 'asc', description: 'Sort direction.' })),
   per_page: Type.Optional(enumOf('integer', PER_PAGE, { default: 25, description: 'Pages per page.' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+  page: Type.Optional(pageParam()),
 });
 export type ListBatchPagesQuery = Static<typeof ListBatchPagesQuery>;
 
 /** The batches list (GET /api/v1/batches, /dashboard/batches). */
 export const ListBatchesQuery = Type.Object({
   per_page: Type.Optional(enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+  page: Type.Optional(pageParam()),
 });

@@ -40,6 +40,9 @@ function describe(field: string, keyword: string, schema: FieldSchema): string {
   if (keyword === 'pattern') return PATTERN_MESSAGES[field] ?? `The ${field} format is invalid.`;
   if (schema.type === 'integer' || schema.type === 'number') {
     const kind = schema.type === 'integer' ? 'a whole number' : 'a number';
+    // a bound far past any real value (a page number) is said after the lower one
+    if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum >= 1_000_000)
+      return `The ${field} must be ${kind} of at least ${schema.minimum} (at most ${schema.maximum}).`;
     if (schema.minimum !== undefined && schema.maximum !== undefined)
       return `The ${field} must be ${kind} from ${schema.minimum} to ${schema.maximum}.`;
     if (schema.minimum !== undefined) return `The ${field} must be ${kind} of at least ${schema.minimum}.`;

@@ -1,7 +1,7 @@
 // The schedule request schemas both web layers validate with (TypeBox): the API's routes
 // (src/http/routes/schedules.ts) and the report page's schedule form (src/pages/routes/schedules.ts).
 import { Type, type Static } from 'typebox';
-import { enumOf, PER_PAGE } from '../services/list-query.js';
+import { enumOf, pageParam, PER_PAGE } from '../services/list-query.js';
 import { EVERY_FORMS } from '../services/schedule-times.js';
 
 export const PutScheduleBody = Type.Object(
@@ -34,5 +34,5 @@ export type PutScheduleBody = Static<typeof PutScheduleBody>;
 
 export const ListSchedulesQuery = Type.Object({
   per_page: Type.Optional(enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+  page: Type.Optional(pageParam()),
 });

@@ -1,7 +1,7 @@
 // The webhook request schemas both web layers validate with (TypeBox): the API's routes
 // (src/http/routes/webhooks.ts) and the dashboard's webhooks page (src/pages/routes/webhooks.ts).
 import { Type, type Static } from 'typebox';
-import { enumOf, PER_PAGE } from '../services/list-query.js';
+import { enumOf, pageParam, PER_PAGE } from '../services/list-query.js';
 import { EVENT_NAMES } from '../services/webhook-events.js';
 import { MAX_ID } from './requests.js';
 
@@ -45,7 +45,7 @@ export const UpdateWebhookBody = Type.Object({
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
 
 const perPage = enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' });
-const page = Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' });
+const page = pageParam();
 
 export const ListWebhooksQuery = Type.Object({
   per_page: Type.Optional(perPage),
