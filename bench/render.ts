@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/analyzer/index.js';
 import { HEADLESS_ARGS } from '../src/render/browser.js';
-import type { AnalyzeFn } from '../src/services/types.js';
+import type { AnalyzeFn } from '../src/services/shared/config.js';
 import { startBenchSite } from './lib/bench-site.js';
 import { median } from './lib/stats.js';
 
@@ -82,7 +82,7 @@ interface AuditAnswer {
 async function child(origin: string): Promise<void> {
   const { configFromEnv } = await import('../src/config.js');
   const { Renderer } = await import('../src/render/browser.js');
-  const { auditPage } = await import('../src/services/audit.js');
+  const { auditPage } = await import('../src/services/audit/audit.js');
   type Ctx = Parameters<typeof auditPage>[0];
   const fixture = new URL(origin);
   // the fetcher reaches the fixture (a loopback address) and, with this DNS, nothing else

@@ -6,7 +6,8 @@
 // starts; nothing else of the service (reports, webhooks, the analyzer) is loaded.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { ApiKeyInfo, Services } from '../services/types.js';
+import type { ApiKeyInfo } from '../services/accounts/types.js';
+import type { Services } from '../services/types.js';
 import { describeDatabase, sqliteFile } from '../store/database-url.js';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
@@ -35,7 +36,7 @@ async function withServices<T>(
   }
   const [{ createDb, migrate }, { createAccountServices }, { AppError }] = await Promise.all([
     import('../store/database.js'),
-    import('../services/accounts.service.js'),
+    import('../services/accounts/accounts.service.js'),
     import('../errors.js'),
   ]);
   process.stderr.write(`Using the ${where}.\n`);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AuditReport } from '../analyzer/types.js';
 import { CATEGORIES, RESULTS } from '../analyzer/types.js';
-import type { DiffInput } from '../services/diff.js';
+import type { DiffInput } from '../analyzer/diff.js';
 import { loadCliConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -159,7 +159,7 @@ export function registerAuditCommand(program: Command): void {
         );
       }
 
-      const diffs = baseline ? await import('../services/diff.js') : null;
+      const diffs = baseline ? await import('../analyzer/diff.js') : null;
       const diff = baseline && diffs ? diffs.diffRuns(diffInput(baseline), diffInput(report)) : null;
       const gate =
         diff && diffs && opts.failOnRegression ? diffs.regressionReasons(diff, opts.maxDrop ?? 0) : null;

@@ -3,8 +3,8 @@
 // regression gate's verdict when one was asked for. Colours only when asked (TTY).
 import { CATEGORIES } from '../analyzer/types.js';
 import { CATEGORY_NAMES } from '../analyzer/vocabulary.js';
-import type { CheckChange, RunDiff } from '../services/diff.js';
-import { factLabel, formatCheckValue, formatFactChange, signed, STATE_WORDS } from '../services/diff-text.js';
+import type { CheckChange, RunDiff } from '../analyzer/diff.js';
+import { factLabel, formatCheckValue, formatFactChange, signed, STATE_WORDS } from '../analyzer/diff-text.js';
 import { safeText, styler, type Style } from './render-report.js';
 
 export interface RenderDiffOptions {

@@ -1,6 +1,6 @@
 // TypeBox schemas of the batch endpoints (docs/sites.md), with examples.
 import { Type, type TSchema } from 'typebox';
-import { enumOf } from '../services/list-query.js';
+import { enumOf } from '../contract/lists.js';
 import { BATCH_MODES } from '../web/batch-requests.js';
 import { paginated, withExample } from './schemas.js';
 

@@ -5,7 +5,7 @@
 // real responses validate against them.
 import { Type, type TSchema } from 'typebox';
 import { CATEGORIES, PRIORITIES, RESULTS } from '../analyzer/types.js';
-import { RUN_SOURCES, RUN_STATUSES } from '../services/types.js';
+import { RUN_SOURCES, RUN_STATUSES } from '../services/history/types.js';
 import { Warning } from '../web/warnings.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
@@ -24,7 +24,7 @@ export {
   RunParams,
 } from '../web/requests.js';
 import { ListReportsQuery } from '../web/requests.js';
-import { enumOf } from '../services/list-query.js';
+import { enumOf } from '../contract/lists.js';
 import { PER_PAGE, StoreReportBody as StoreBody, UpdateReportBody as UpdateBody } from '../web/requests.js';
 import * as ex from './examples.js';
 

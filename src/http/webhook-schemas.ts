@@ -7,7 +7,7 @@ import {
   TEST_EVENT_SPEC,
   WEBHOOK_EVENTS,
   envelope,
-} from '../services/webhook-events.js';
+} from '../services/webhooks/events.js';
 import * as ex from './examples.js';
 import { paginated, withExample } from './schemas.js';
 

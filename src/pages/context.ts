@@ -3,7 +3,8 @@
 // the form helpers. Built once by src/pages/plugin.ts; a route file receives it and adds its
 // routes — a new dashboard page is one file under routes/, one view under views/, one test.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor, Services } from '../services/types.js';
+import type { Actor } from '../services/accounts/types.js';
+import type { Services } from '../services/types.js';
 import type { SafeHtml } from './html.js';
 import type { CookieKit } from './session.js';
 import type { AttemptStore } from './throttle.js';

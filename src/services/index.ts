@@ -5,22 +5,21 @@ import { KindRegistry } from '../jobs/kind-tools.js';
 import { jobKinds } from '../jobs/kinds/index.js';
 import type { Queue } from '../jobs/types.js';
 import type { Db } from '../store/database.js';
-import { scopedProjects, scopedReports, scopedWebhooks } from './access.js';
-import { createAccountServices } from './accounts.service.js';
-import { createHistoryServices } from './history.service.js';
-import { createProjectServices } from './projects.service.js';
-import { createReportServices } from './reports.service.js';
-import { createWebhookServices } from './webhooks.service.js';
-import { createScheduleServices } from './schedules.service.js';
-import { createBatchServices, type FetchFileFn } from './batches.service.js';
-import { createReportEvents } from './report-events.js';
-import { createBrandingServices } from './branding.service.js';
-import { createPdfServices } from './pdf.service.js';
+import { scopedProjects, scopedReports, scopedWebhooks } from './access/rules.js';
+import { createAccountServices } from './accounts/accounts.service.js';
+import { createHistoryServices } from './history/history.service.js';
+import { createProjectServices } from './projects/projects.service.js';
+import { createReportServices } from './reports/reports.service.js';
+import { createWebhookServices } from './webhooks/webhooks.service.js';
+import { createScheduleServices } from './schedules/schedules.service.js';
+import { createBatchServices, type FetchFileFn } from './batches/batches.service.js';
+import { createReportEvents } from './reports/events.js';
+import { createBrandingServices } from './branding/branding.service.js';
+import { createPdfServices } from './pdf/pdf.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
-import type { AnalyzeFn, Services, ServicesConfig } from './types.js';
-import type { KeyBus, RenderService } from './context.js';
-
-export * from './types.js';
+import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
+import type { Services } from './types.js';
+import type { KeyBus, RenderService } from './shared/context.js';
 
 export interface ServicesDeps {
   /** from createDb(databaseUrl).db, migrated */

@@ -9,9 +9,12 @@ import { dialectOf, type Db } from './database.js';
 import type { AuditColumns } from './reports.repository.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
-// the stored values (the services' RUN_STATUSES and RUN_SOURCES, src/services/types.ts)
-type RunStatus = 'completed' | 'failed';
-type RunSource = 'api' | 'dashboard' | 'schedule';
+/** What started a run: the API's `results=1`, the dashboard's re-run, a schedule. */
+export const RUN_SOURCES = ['api', 'dashboard', 'schedule'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+/** A run completed (it has results) or failed (the page could not be fetched: a reason, no results). */
+export const RUN_STATUSES = ['completed', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface RunSummaryRow {
   number: number;

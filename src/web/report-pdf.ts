@@ -5,7 +5,8 @@
 import { loadAssets } from '../pages/plugins/assets.js';
 import { historySection } from '../pages/views/history.js';
 import { pdfDocument, pdfFooter } from '../pages/views/pdf.js';
-import type { Services, StoredReport } from '../services/types.js';
+import type { Services } from '../services/types.js';
+import type { StoredReport } from '../services/reports/types.js';
 
 let css: string | null = null;
 

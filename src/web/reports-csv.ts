@@ -5,7 +5,7 @@
 // million rows never sit in memory.
 import { stringify } from 'csv-stringify';
 import type { Readable } from 'node:stream';
-import type { ReportExportRow } from '../services/types.js';
+import type { ReportExportRow } from '../services/reports/types.js';
 
 /** phpRank's columns (URL, result, score, high/medium/low issues, generated, created) plus id and project. */
 export const REPORT_CSV_COLUMNS = [

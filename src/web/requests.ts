@@ -8,9 +8,9 @@ import {
   ListReportsParams,
   ListRunsParams,
   NO_NUL,
-} from '../services/list-query.js';
+} from '../contract/lists.js';
 
-export { PER_PAGE } from '../services/list-query.js';
+export { PER_PAGE } from '../contract/lists.js';
 export { ListProjectsParams as ListProjectsQuery, ListReportsParams as ListReportsQuery };
 export { ListRunsParams as ListRunsQuery };
 

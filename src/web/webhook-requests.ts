@@ -1,8 +1,8 @@
 // The webhook request schemas both web layers validate with (TypeBox): the API's routes
 // (src/http/routes/webhooks.ts) and the dashboard's webhooks page (src/pages/routes/webhooks.ts).
 import { Type, type Static } from 'typebox';
-import { enumOf, pageParam, PER_PAGE } from '../services/list-query.js';
-import { EVENT_NAMES } from '../services/webhook-events.js';
+import { enumOf, pageParam, PER_PAGE } from '../contract/lists.js';
+import { EVENT_NAMES } from '../services/webhooks/events.js';
 import { MAX_ID } from './requests.js';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServices } from '../../src/services/index.js';
-import { TIMING_NOISE } from '../../src/services/diff.js';
+import { TIMING_NOISE } from '../../src/analyzer/diff.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
 import { PUBLIC_URL, TEST_SERVICES_CONFIG, forEachDialect, testAnalyze, withBody } from './harness.js';
 

@@ -5,7 +5,7 @@
 // dashboard's lists fall back to the first page with a notice (test/pages/ui.test.ts).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_PAGE } from '../../src/services/list-query.js';
+import { MAX_PAGE } from '../../src/contract/lists.js';
 import { forEachDialect } from './harness.js';
 
 const BAD_PAGES = [

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RenderInfo } from '../../src/analyzer/rendered.js';
-import { auditColumns } from '../../src/services/audit.js';
+import { auditColumns } from '../../src/services/audit/audit.js';
 import { updateReportAudit } from '../../src/store/reports.repository.js';
 import { paginate } from '../../src/http/presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../../src/http/presenters/report.js';

@@ -3,7 +3,7 @@
 // fixture server); any other name fails as an unknown host — tests never reach the internet.
 // URLs on `canned.test` (and `*.canned.test`) are not fetched at all: they answer the canned audit of factories.ts.
 import { analyze, fetchSiteFile } from '../../src/analyzer/index.js';
-import type { AnalyzeFn, ServicesConfig } from '../../src/services/types.js';
+import type { AnalyzeFn, ServicesConfig } from '../../src/services/shared/config.js';
 import { cannedAudit, isCannedHost } from './factories.js';
 
 /** The services' configuration for tests; override what a test is about. */

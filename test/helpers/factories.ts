@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { analyzeSnapshot } from '../../src/analyzer/index.js';
 import type { AuditReport } from '../../src/analyzer/types.js';
 import { snapshotFrom } from '../../src/analyzer/checks/test-helpers.js';
-import type { Services, StoredReport } from '../../src/services/types.js';
+import type { Services } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { randomId } from './services.js';
 
 export const CANNED_HOST = 'canned.test';

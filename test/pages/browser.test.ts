@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { StoredReport } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { chromiumSkip as skip, launchChromium } from '../helpers/chromium.js';
 import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from './harness.js';

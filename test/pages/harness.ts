@@ -2,7 +2,7 @@
 // services on a real database of the given dialect, with the real analyzer fetching fixture
 // pages from 127.0.0.1) plus two users, a hostile page (/xss) and a report helper. The cookie
 // jar that lets inject requests act like one browser is test/helpers/browser.ts.
-import type { StoredReport } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { sqliteDialect, type TestDb, type TestDialect } from '../helpers/db.js';
 import { html, type FixtureServer } from '../helpers/fixture-server.js';

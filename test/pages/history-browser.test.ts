@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { StoredReport } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
 import { goodPage, html } from '../helpers/fixture-server.js';

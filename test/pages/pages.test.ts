@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { escapeHtml, html, raw } from '../../src/pages/html.js';
 import { MemoryAttemptStore } from '../../src/pages/throttle.js';
-import type { StoredReport } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../helpers/services.js';
 import { describeEachDialect } from '../helpers/app.js';
 import {

@@ -4,7 +4,7 @@
 // an error page; the API answers the same values with a 422 (test/api/paging.test.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_PAGE } from '../../src/services/list-query.js';
+import { MAX_PAGE } from '../../src/contract/lists.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { StoredReport } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
 import { html } from '../helpers/fixture-server.js';

@@ -19,7 +19,7 @@ import { mkdirSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Renderer } from '../../src/render/browser.js';
-import type { StoredReport } from '../../src/services/types.js';
+import type { StoredReport } from '../../src/services/reports/types.js';
 import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.js';
 import { Browser } from '../helpers/browser.js';
 import { chromiumSkip } from '../helpers/chromium.js';

@@ -9,7 +9,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, html, goodPage, type FixtureServer } from '../helpers/fixture-server.js';
 import { createDb, type DatabaseHandle } from '../../src/store/database.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import { createServices } from '../../src/services/index.js';
+import { type Services } from '../../src/services/types.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { configFromEnv } from '../../src/config.js';
 import {

@@ -3,8 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../src/analyzer/index.js';
 import { AppError } from '../../src/errors.js';
-import { bootstrap, createServices, type Services } from '../../src/services/index.js';
-import { hashApiKey, hashPassword, sameHash, verifyPassword } from '../../src/services/secrets.js';
+import { bootstrap, createServices } from '../../src/services/index.js';
+import { type Services } from '../../src/services/types.js';
+import { hashApiKey, hashPassword, sameHash, verifyPassword } from '../../src/services/shared/secrets.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
 

@@ -10,7 +10,7 @@ import {
   regressionReasons,
   timingChanged,
   type DiffInput,
-} from '../../src/services/diff.js';
+} from '../../src/analyzer/diff.js';
 import { cannedAudit } from '../helpers/factories.js';
 
 const input = (a: AuditReport): DiffInput => ({ ...a, finalUrl: a.final_url });

@@ -4,7 +4,8 @@
 // database stand for two processes.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServices, type Services } from '../../src/services/index.js';
+import { createServices } from '../../src/services/index.js';
+import { type Services } from '../../src/services/types.js';
 import { createKeyBus, createRedis, closeRedis, type RedisClient } from '../../src/store/redis.js';
 import { testAnalyze, testServicesConfig } from '../helpers/config.js';
 import { openTestDb, sqliteDialect, type TestDb } from '../helpers/db.js';

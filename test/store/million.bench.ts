@@ -6,7 +6,8 @@
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { analyze } from '../../src/analyzer/index.js';
-import { createServices, type ListProjectsQuery, type ListReportsQuery } from '../../src/services/index.js';
+import { createServices } from '../../src/services/index.js';
+import { type ListProjectsQuery, type ListReportsQuery } from '../../src/contract/lists.js';
 import { createDb, migrate, sqlitePath } from '../../src/store/database.js';
 import { insertUser } from '../../src/store/users.repository.js';
 import { testServicesConfig } from '../helpers/config.js';

@@ -9,12 +9,9 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { analyze } from '../../src/analyzer/index.js';
-import {
-  createServices,
-  type ListProjectsQuery,
-  type ListReportsQuery,
-  type Services,
-} from '../../src/services/index.js';
+import { createServices } from '../../src/services/index.js';
+import { type ListProjectsQuery, type ListReportsQuery } from '../../src/contract/lists.js';
+import { type Services } from '../../src/services/types.js';
 import { migrate, type Database } from '../../src/store/database.js';
 import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports.repository.js';
 import { insertUser } from '../../src/store/users.repository.js';

@@ -4,12 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, projectOf } from '../../src/analyzer/index.js';
 import type { CategoryScore, ResultBand } from '../../src/analyzer/types.js';
-import {
-  createServices,
-  type ListReportsQuery,
-  type ReportSummary,
-  type Services,
-} from '../../src/services/index.js';
+import { createServices } from '../../src/services/index.js';
+import { type ListReportsQuery } from '../../src/contract/lists.js';
+import { type ReportSummary } from '../../src/services/reports/types.js';
+import { type Services } from '../../src/services/types.js';
 import { migrate, withTransaction, type Db } from '../../src/store/database.js';
 import { addReportToProject } from '../../src/store/projects.repository.js';
 import {

@@ -6,7 +6,8 @@
 // route not marked `projectScoped` (routes whose services apply the key's projects).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../errors.js';
-import type { AuthContext, Services } from '../../services/types.js';
+import type { AuthContext } from '../../services/accounts/types.js';
+import type { Services } from '../../services/types.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

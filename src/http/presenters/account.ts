@@ -1,5 +1,5 @@
 // The account object of GET /api/v1/account, and an API key as the API shows it (never the secret).
-import type { Account, ApiKeyInfo } from '../../services/types.js';
+import type { Account, ApiKeyInfo } from '../../services/accounts/types.js';
 
 export function presentApiKey(k: ApiKeyInfo) {
   return {

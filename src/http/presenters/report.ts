@@ -10,7 +10,7 @@ import type {
   ReportSummaryText,
   StoredReport,
   StoredReportText,
-} from '../../services/types.js';
+} from '../../services/reports/types.js';
 
 export function reportLinks(publicUrl: string, id: number): { self: string; page: string } {
   return { self: `${publicUrl}/api/v1/reports/${id}`, page: `${publicUrl}/reports/${id}` };

@@ -1,5 +1,5 @@
 // Runs and diffs → API JSON (docs/history.md): a run's `id` is its number within the report.
-import type { ReportDiff, Run, RunSummary } from '../../services/types.js';
+import type { ReportDiff, Run, RunSummary } from '../../services/history/types.js';
 
 export function runLinks(
   publicUrl: string,

@@ -1,5 +1,5 @@
 // Schedule → API JSON.
-import type { ListedSchedule, Schedule } from '../../services/types.js';
+import type { ListedSchedule, Schedule } from '../../services/schedules/types.js';
 
 export function presentSchedule(s: Schedule, publicUrl: string) {
   const report = `${publicUrl}/api/v1/reports/${s.reportId}`;

@@ -1,5 +1,5 @@
 // Webhook and delivery → API JSON. The secret appears only in the creation answer.
-import type { Webhook, WebhookDelivery } from '../../services/types.js';
+import type { Webhook, WebhookDelivery } from '../../services/webhooks/types.js';
 
 export function webhookLinks(publicUrl: string, id: number) {
   const self = `${publicUrl}/api/v1/webhooks/${id}`;

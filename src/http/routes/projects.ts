@@ -1,7 +1,7 @@
 // /api/v1/projects: list, delete (with all its reports, in one transaction — the service's).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { projectName } from '../../analyzer/url.js';
-import { projectsQueryFrom, resolveProjectsQuery } from '../../services/list-query.js';
+import { projectsQueryFrom, resolveProjectsQuery } from '../../contract/lists.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentProject } from '../presenters/project.js';

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.js';
 import { forbidden } from '../../errors.js';
-import { reportsQueryFrom, resolveReportsQuery } from '../../services/list-query.js';
+import { reportsQueryFrom, resolveReportsQuery } from '../../contract/lists.js';
 import type { Services } from '../../services/types.js';
 import { prefersCsv, reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
 import { passwordWarnings } from '../../web/warnings.js';

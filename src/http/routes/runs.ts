@@ -1,7 +1,7 @@
 // /api/v1/reports/{id}/runs, /runs/{run} and /diff: a report's history (docs/history.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../errors.js';
-import { resolveRunsQuery, runsQueryFrom } from '../../services/list-query.js';
+import { resolveRunsQuery, runsQueryFrom } from '../../contract/lists.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentDiff, presentRun, presentRunSummary } from '../presenters/run.js';

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preValidationHookHandler } from 'fastify';
 import { notFound } from '../../errors.js';
-import type { WebhookEvent } from '../../services/types.js';
+import type { WebhookEvent } from '../../services/webhooks/types.js';
 import { requireAuth } from '../plugins/auth.js';
 import { paginate } from '../presenters/pagination.js';
 import {

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Value } from 'typebox/value';
 import { AppError } from '../../errors.js';
-import { batchPageTable } from '../../services/batch-pages.js';
-import type { Batch } from '../../services/batches.service.js';
+import { batchPageTable } from '../batch-table.js';
+import type { Batch } from '../../services/batches/batches.service.js';
 import {
   BatchParams,
   batchInputOf,

@@ -7,7 +7,7 @@ import {
   resolveReportsQuery,
   type ListReportsParams,
   type ListReportsQuery,
-} from '../../services/list-query.js';
+} from '../../contract/lists.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';

@@ -5,7 +5,7 @@ import { formErrors, KEY_FORM, unplacedErrors } from '../form-words.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
-import type { ApiKeyInfo } from '../../services/types.js';
+import type { ApiKeyInfo } from '../../services/accounts/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import type { Flash } from '../views/dashboard.js';
 import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../views/keys.js';

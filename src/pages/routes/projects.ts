@@ -7,7 +7,7 @@ import {
   resolveProjectsQuery,
   type ListProjectsParams,
   type ListProjectsQuery,
-} from '../../services/list-query.js';
+} from '../../contract/lists.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../web/requests.js';
 import { NOTICES, rawQuery, type PageContext } from '../context.js';

@@ -2,7 +2,7 @@
 // what is the services' decision (services.reports.forViewer); this file only renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ReportParams } from '../../web/requests.js';
-import type { StoredReport } from '../../services/types.js';
+import type { StoredReport } from '../../services/reports/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';

@@ -4,7 +4,8 @@
 // services' (services.webhooks), as for the API.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { Principal, Webhook, WebhookEvent } from '../../services/types.js';
+import type { Principal } from '../../services/accounts/types.js';
+import type { Webhook, WebhookEvent } from '../../services/webhooks/types.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { formErrors, unplacedErrors, WEBHOOK_FORM } from '../form-words.js';
 

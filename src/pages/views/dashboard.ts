@@ -1,15 +1,10 @@
 // The signed-in user's dashboard: create a report, filter/sort/page their reports, and act on
 // each (open, re-run, privacy and password, delete); and the projects page.
-import type {
-  Schedule,
-  ListProjectsQuery,
-  ListReportsQuery,
-  Page,
-  ProjectStats,
-  ProjectSummary,
-  ReportSummary,
-  ReportTrend,
-} from '../../services/types.js';
+import type { Schedule } from '../../services/schedules/types.js';
+import type { ListProjectsQuery, ListReportsQuery, Page } from '../../contract/lists.js';
+import type { ProjectStats, ProjectSummary } from '../../services/projects/types.js';
+import type { ReportSummary } from '../../services/reports/types.js';
+import type { ReportTrend } from '../../services/history/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { trendArrow } from './history.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';

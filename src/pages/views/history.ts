@@ -5,9 +5,9 @@
 // (Like the other views, the templates are kept as written: whitespace in them is content.)
 import { CATEGORIES } from '../../analyzer/types.js';
 import { CATEGORY_NAMES, PRIORITY_LABELS, RESULT_LABELS, SCORING } from '../../analyzer/vocabulary.js';
-import type { CheckChange } from '../../services/diff.js';
-import { factLabel, formatCheckValue, formatFactChange, signed, STATE_WORDS } from '../../services/diff-text.js';
-import type { ReportDiff, ReportHistory, ReportTrend, RunSummary } from '../../services/types.js';
+import type { CheckChange } from '../../analyzer/diff.js';
+import { factLabel, formatCheckValue, formatFactChange, signed, STATE_WORDS } from '../../analyzer/diff-text.js';
+import type { ReportDiff, ReportHistory, ReportTrend, RunSummary } from '../../services/history/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatDate } from './report.js';
 

@@ -1,6 +1,6 @@
 // The dashboard's API keys page: the user's keys (prefix, scope, projects, created, last used,
 // expiry, revoked), a form to create one (the secret shown once) and a revoke button per key.
-import type { ApiKeyInfo } from '../../services/types.js';
+import type { ApiKeyInfo } from '../../services/accounts/types.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Flash } from './dashboard.js';
 import { formatDate } from './report.js';

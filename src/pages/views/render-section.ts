@@ -4,7 +4,7 @@
 // by impact (not scored). Nothing for raw audits.
 import type { RenderInfo } from '../../analyzer/rendered.js';
 import { AXE_IMPACTS } from '../../analyzer/rendered.js';
-import type { StoredReport } from '../../services/types.js';
+import type { StoredReport } from '../../services/reports/types.js';
 import { html, type SafeHtml } from '../html.js';
 
 const state = (passed: boolean | null) => (passed === true ? 'passed' : passed === false ? 'failed' : 'not judged');

@@ -20,7 +20,7 @@ import {
   RESULT_LABELS,
 } from '../../analyzer/vocabulary.js';
 import { displayCheckValue, formatBytes } from '../../analyzer/format.js';
-import type { StoredReport } from '../../services/types.js';
+import type { StoredReport } from '../../services/reports/types.js';
 import { scoreResults } from '../../analyzer/scoring.js';
 import { html, join, raw, type SafeHtml } from '../html.js';
 import { renderSection } from './render-section.js';

@@ -1,7 +1,7 @@
 // The report page's schedule section (owner only): when the report is audited again on its own
 // (hourly, daily, weekly or a cron expression, in a timezone), the next and last runs, and the
 // forms to set or clear it (src/pages/routes/schedules.ts). The rules are the services'.
-import type { Schedule } from '../../services/types.js';
+import type { Schedule } from '../../services/schedules/types.js';
 import { html, type SafeHtml } from '../html.js';
 import { formatDate } from './report.js';
 

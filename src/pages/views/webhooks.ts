@@ -1,8 +1,8 @@
 // The dashboard's webhooks page: create one (its signing secret shown once), and for each: its
 // events, whether it is enabled — a disabled one says why —, its latest deliveries, and the
 // actions (send a test, disable or enable, delete).
-import type { Webhook, WebhookDelivery } from '../../services/types.js';
-import { EVENT_NAMES, WEBHOOK_EVENTS } from '../../services/webhook-events.js';
+import type { Webhook, WebhookDelivery } from '../../services/webhooks/types.js';
+import { EVENT_NAMES, WEBHOOK_EVENTS } from '../../services/webhooks/events.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Flash } from './dashboard.js';
 import { formatDate } from './report.js';

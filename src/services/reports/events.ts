@@ -3,11 +3,13 @@
 // delivery per matching enabled webhook in the caller's transaction (services.webhooks.emit);
 // the report is read (in that transaction) only when some webhook takes the event.
 // The report in a payload is the API's report summary, links included.
-import { presentReportSummary } from '../http/presenters/report.js';
-import { presentDiff } from '../http/presenters/run.js';
-import type { Db } from '../store/database.js';
-import { findReport } from '../store/reports.repository.js';
-import type { OwnerServices, ReportDiff, ReportSummary } from './types.js';
+import { presentReportSummary } from '../../http/presenters/report.js';
+import { presentDiff } from '../../http/presenters/run.js';
+import type { Db } from '../../store/database.js';
+import { findReport } from '../../store/reports.repository.js';
+import type { OwnerServices } from '../types.js';
+import type { ReportDiff } from '../history/types.js';
+import type { ReportSummary } from './types.js';
 
 export interface ReportEvents {
   /** a report was stored */

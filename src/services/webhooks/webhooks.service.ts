@@ -13,10 +13,10 @@
 // Decisions: docs/webhooks.md.
 import { randomBytes } from 'node:crypto';
 import { Webhook as Signer } from 'standardwebhooks';
-import { checkTarget, postGuarded, DEFAULT_USER_AGENT } from '../analyzer/fetch/index.js';
-import { isFetchError } from './audit.js';
-import { notFound, validationError } from '../errors.js';
-import { withTransaction, type Db } from '../store/database.js';
+import { checkTarget, postGuarded, DEFAULT_USER_AGENT } from '../../analyzer/fetch/index.js';
+import { isFetchError } from '../audit/audit.js';
+import { notFound, validationError } from '../../errors.js';
+import { withTransaction, type Db } from '../../store/database.js';
 import {
   addWebhookFailure,
   countDeliveries,
@@ -37,10 +37,11 @@ import {
   updateWebhook,
   type DeliveryRow,
   type WebhookRow,
-} from '../store/webhooks.repository.js';
-import type { ServiceContext } from './context.js';
-import { EVENT_NAMES, TEST_EVENT, type WebhookEvent } from './webhook-events.js';
-import type { OwnerServices, Webhook, WebhookDelivery } from './types.js';
+} from '../../store/webhooks.repository.js';
+import type { ServiceContext } from '../shared/context.js';
+import { EVENT_NAMES, TEST_EVENT, type WebhookEvent } from './events.js';
+import type { OwnerServices } from '../types.js';
+import type { Webhook, WebhookDelivery } from './types.js';
 
 /** The job kind that sends a delivery (src/jobs/kinds/webhook-deliver.ts). */
 export const DELIVER_JOB = 'webhook.deliver';

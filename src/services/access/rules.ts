@@ -10,29 +10,23 @@
 // - An operation this file does not know (added later without a rule here) refuses a
 //   project-limited key (403) rather than showing it every project.
 // A plain user id (the pages, the CLI) is the user itself: every scope, every project.
-import { projectName } from '../analyzer/url.js';
-import { forbidden, notFound } from '../errors.js';
-import type { Db } from '../store/database.js';
-import { findProject } from '../store/projects.repository.js';
+import { projectName } from '../../analyzer/url.js';
+import { forbidden, notFound } from '../../errors.js';
+import type { Db } from '../../store/database.js';
+import { findProject } from '../../store/projects.repository.js';
 import {
   countReports,
   findReportProject,
   listReportIds,
   summariesByIds,
   summaryTextsByIds,
-} from '../store/reports.repository.js';
+} from '../../store/reports.repository.js';
 import { actorOf, requireScope } from './actor.js';
-import { resolveProjectsQuery, resolveReportsQuery } from './list-query.js';
-import type {
-  Actor,
-  KeyScope,
-  ListReportsQuery,
-  OwnerServices,
-  Page,
-  Principal,
-  ProjectSummary,
-  Services,
-} from './types.js';
+import { resolveProjectsQuery, resolveReportsQuery } from '../../contract/lists.js';
+import type { Actor, KeyScope, Principal } from '../accounts/types.js';
+import type { ListReportsQuery, Page } from '../../contract/lists.js';
+import type { OwnerServices, Services } from '../types.js';
+import type { ProjectSummary } from '../projects/types.js';
 
 export { actorOf, requireScope };
 

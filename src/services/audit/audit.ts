@@ -1,12 +1,12 @@
 // One audit of a page with the service's configuration (limits, address guard, user agent):
 // used by creating a report and by re-auditing one.
-import { FetchError, type AuditReport, type PageSnapshot } from '../analyzer/types.js';
-import type { RenderOutcome } from '../analyzer/rendered.js';
-import { validationError } from '../errors.js';
-import { INSTALL_HINT } from '../render/hint.js';
-import type { AuditColumns } from '../store/reports.repository.js';
-import { auditDuration, audits, fetchFailures } from '../metrics.js';
-import type { ServiceContext } from './context.js';
+import { FetchError, type AuditReport, type PageSnapshot } from '../../analyzer/types.js';
+import type { RenderOutcome } from '../../analyzer/rendered.js';
+import { validationError } from '../../errors.js';
+import { INSTALL_HINT } from '../../render/hint.js';
+import type { AuditColumns } from '../../store/reports.repository.js';
+import { auditDuration, audits, fetchFailures } from '../../metrics.js';
+import type { ServiceContext } from '../shared/context.js';
 
 /** A FetchError, also when it crossed a module boundary (another copy of the class). */
 export function isFetchError(err: unknown): err is FetchError {

@@ -1,15 +1,15 @@
 // Reports: audit and store, show, list, update (privacy, password, re-audit), delete. The
 // history (runs, re-audits, diffs) is history.service.ts.
-import type { AuditReport } from '../analyzer/types.js';
-import { normalizeUrl } from '../analyzer/url.js';
-import { notFound, validationError } from '../errors.js';
-import { withTransaction } from '../store/database.js';
+import type { AuditReport } from '../../analyzer/types.js';
+import { normalizeUrl } from '../../analyzer/url.js';
+import { notFound, validationError } from '../../errors.js';
+import { withTransaction } from '../../store/database.js';
 import {
   addReportToProject,
   findProject,
   lockProject,
   removeReportFromProject,
-} from '../store/projects.repository.js';
+} from '../../store/projects.repository.js';
 import {
   countReports,
   deleteReport,
@@ -24,20 +24,22 @@ import {
   updateReportSettings,
   walkReports,
   type WalkCursor,
-} from '../store/reports.repository.js';
+} from '../../store/reports.repository.js';
 import {
   adjustUserCounters,
   getReportsState,
   getReportsVersion,
   getUserCounters,
-} from '../store/users.repository.js';
-import { auditColumns, auditPage, isFetchError } from './audit.js';
-import type { ServiceContext } from './context.js';
-import { createReauditor, type HistoryFunctions } from './history.service.js';
-import { hashPassword, verifyPassword } from './secrets.js';
-import { ReportsListCache } from './list-cache.js';
-import { resolveReportsQuery } from './list-query.js';
-import type { ListReportsQuery, OwnerServices, Privacy, StoredReport, StoredReportText } from './types.js';
+} from '../../store/users.repository.js';
+import { auditColumns, auditPage, isFetchError } from '../audit/audit.js';
+import type { ServiceContext } from '../shared/context.js';
+import { createReauditor, type HistoryFunctions } from '../history/history.service.js';
+import { hashPassword, verifyPassword } from '../shared/secrets.js';
+import { ReportsListCache } from '../shared/list-cache.js';
+import { resolveReportsQuery } from '../../contract/lists.js';
+import type { ListReportsQuery } from '../../contract/lists.js';
+import type { OwnerServices } from '../types.js';
+import type { Privacy, StoredReport, StoredReportText } from './types.js';
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');

@@ -1,8 +1,8 @@
 // The words of a diff (src/services/diff.ts), written once for the report page and the CLI:
 // page-fact labels, values as a person reads them (kB, ms, redirects), check values, signed
 // deltas. Plain text: the page escapes it, the CLI prints it through safeText.
-import { displayCheckValue, formatBytes, formatMs } from '../analyzer/format.js';
-import type { CheckValue } from '../analyzer/types.js';
+import { displayCheckValue, formatBytes, formatMs } from './format.js';
+import type { CheckValue } from './types.js';
 import type { CheckState, PageFactValue } from './diff.js';
 
 const FACT_LABELS: Record<string, string> = {

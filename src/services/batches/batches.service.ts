@@ -15,12 +15,12 @@
 // A batch with `render` makes each page a rendered audit through the audit service's render
 // hook (the process's pool: pages wait in line for it, their jobs' leases renewed meanwhile),
 // and its crawl follows the rendered DOM's links as well (docs/rendering.md).
-import { type AuditReport, type ExtraResource, type SiteFiles } from '../analyzer/types.js';
-import { fetchSiteFile, probeToken } from '../analyzer/fetch/index.js';
-import type { Artifacts } from '../analyzer/artifacts/types.js';
-import { notFound, validationError } from '../errors.js';
-import { sleep } from '../jobs/kind-tools.js';
-import { withTransaction, type Db } from '../store/database.js';
+import { type AuditReport, type ExtraResource, type SiteFiles } from '../../analyzer/types.js';
+import { fetchSiteFile, probeToken } from '../../analyzer/fetch/index.js';
+import type { Artifacts } from '../../analyzer/artifacts/types.js';
+import { notFound, validationError } from '../../errors.js';
+import { sleep } from '../../jobs/kind-tools.js';
+import { withTransaction, type Db } from '../../store/database.js';
 import {
   allPages,
   batchReportIds,
@@ -44,21 +44,23 @@ import {
   updateBatch,
   type BatchPageRow,
   type BatchRow,
-} from '../store/batches.repository.js';
-import { addReportToProject, lockProject, removeReportFromProject } from '../store/projects.repository.js';
-import { deleteReport, insertReport, summariesByIds } from '../store/reports.repository.js';
-import { adjustUserCounters } from '../store/users.repository.js';
-import { pageFacts, renderedFacts, type PageFacts } from '../crawl/facts.js';
-import { computeFindings, computeSummary, type BatchSummary, type Finding } from '../crawl/findings.js';
-import { parseRobots, type Robots } from '../crawl/robots.js';
-import { parseSitemap } from '../crawl/sitemap.js';
-import { DEFAULT_TRACKING_PARAMS, crawlUrl, looksNonHtml, onSite, patternFilter } from '../crawl/url.js';
-import { auditColumns, countAudit, isFetchError, renderHook, renderUnavailable } from './audit.js';
-import type { ServiceContext } from './context.js';
-import type { Page, Privacy, ReportSummary, Services } from './types.js';
+} from '../../store/batches.repository.js';
+import { addReportToProject, lockProject, removeReportFromProject } from '../../store/projects.repository.js';
+import { deleteReport, insertReport, summariesByIds } from '../../store/reports.repository.js';
+import { adjustUserCounters } from '../../store/users.repository.js';
+import { pageFacts, renderedFacts, type PageFacts } from '../../crawl/facts.js';
+import { computeFindings, computeSummary, type BatchSummary, type Finding } from '../../crawl/findings.js';
+import { parseRobots, type Robots } from '../../crawl/robots.js';
+import { parseSitemap } from '../../crawl/sitemap.js';
+import { DEFAULT_TRACKING_PARAMS, crawlUrl, looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
+import { auditColumns, countAudit, isFetchError, renderHook, renderUnavailable } from '../audit/audit.js';
+import type { ServiceContext } from '../shared/context.js';
+import type { Page } from '../../contract/lists.js';
+import type { Privacy, ReportSummary } from '../reports/types.js';
+import type { Services } from '../types.js';
 
-export type { BatchSummary, Finding } from '../crawl/findings.js';
-export type { PageFacts } from '../crawl/facts.js';
+export type { BatchSummary, Finding } from '../../crawl/findings.js';
+export type { PageFacts } from '../../crawl/facts.js';
 export type BatchMode = 'sitemap' | 'crawl' | 'list';
 export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
 

@@ -1,7 +1,7 @@
 // The Actor helpers every service may use (kept free of heavy imports: the CLI's account
 // commands load this without the analyzer or typebox). The rules: src/services/access.ts.
-import { forbidden } from '../errors.js';
-import type { Actor, KeyScope, Principal } from './types.js';
+import { forbidden } from '../../errors.js';
+import type { Actor, KeyScope, Principal } from '../accounts/types.js';
 
 /** A user id stands for the user itself: every scope, every project. */
 export const actorOf = (who: Principal): Actor =>

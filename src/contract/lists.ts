@@ -219,3 +219,10 @@ export function runsQueryFrom(q: ListRunsParams): ListRunsQuery {
 export function resolveRunsQuery(q: ListRunsQuery) {
   return { perPage: q.perPage ?? RUN_DEFAULTS.per_page, page: q.page ?? RUN_DEFAULTS.page };
 }
+
+/** One page of a list, as a service answers it (the envelope is the presenter's). */
+export interface Page<T> {
+  items: T[];
+  /** every match, across pages */
+  total: number;
+}

@@ -1,7 +1,7 @@
 // Users, API keys, authentication and settings.
-import { AppError, forbidden, notFound, unauthorized, validationError } from '../errors.js';
-import { actorOf, requireScope } from './actor.js';
-import { withTransaction } from '../store/database.js';
+import { AppError, forbidden, notFound, unauthorized, validationError } from '../../errors.js';
+import { actorOf, requireScope } from '../access/actor.js';
+import { withTransaction } from '../../store/database.js';
 import {
   findKeyByHash,
   findKeyById,
@@ -10,19 +10,19 @@ import {
   listKeys,
   revokeKey,
   touchKey,
-} from '../store/keys.repository.js';
-import { ensureSetting } from '../store/settings.repository.js';
+} from '../../store/keys.repository.js';
+import { ensureSetting } from '../../store/settings.repository.js';
 import {
   findUserById,
   findUserByName,
   insertUser,
   listUsers,
   type UserRow,
-} from '../store/users.repository.js';
-import type { ServiceContext } from './context.js';
-import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from './secrets.js';
-import { getUserCounters } from '../store/users.repository.js';
-import { findProject } from '../store/projects.repository.js';
+} from '../../store/users.repository.js';
+import type { ServiceContext } from '../shared/context.js';
+import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from '../shared/secrets.js';
+import { getUserCounters } from '../../store/users.repository.js';
+import { findProject } from '../../store/projects.repository.js';
 import {
   KEY_SCOPES,
   type ApiKeyInfo,
@@ -32,10 +32,9 @@ import {
   type IssuedKey,
   type KeyOptions,
   type KeyScope,
-  type OwnerServices,
-  type Services,
   type User,
 } from './types.js';
+import { type OwnerServices, type Services } from '../types.js';
 
 /**
  * A project name as stored (SPEC §2: lower-cased, one leading www. removed) — the analyzer's

@@ -1,11 +1,11 @@
 // What every service module receives.
-import type { Queue } from '../jobs/types.js';
-import type { Db } from '../store/database.js';
-import type { AnalyzeFn, ServicesConfig } from './types.js';
-import type { GuardOptions } from '../analyzer/fetch/index.js';
-import type { ReportEvents } from './report-events.js';
-import type { RenderOutcome } from '../analyzer/rendered.js';
-import type { PageSnapshot } from '../analyzer/types.js';
+import type { Queue } from '../../jobs/types.js';
+import type { Db } from '../../store/database.js';
+import type { AnalyzeFn, ServicesConfig } from './config.js';
+import type { GuardOptions } from '../../analyzer/fetch/index.js';
+import type { ReportEvents } from '../reports/events.js';
+import type { RenderOutcome } from '../../analyzer/rendered.js';
+import type { PageSnapshot } from '../../analyzer/types.js';
 
 /** What the services need of the renderer (src/render/browser.ts's Renderer). */
 export interface RenderService {

@@ -2,9 +2,9 @@
 // their reason), the runs list, one run, the diff of two runs, the report page's history and
 // the dashboard's trends. The rules live here; the SQL in src/store/runs.repository.ts; the
 // diff itself is the pure src/services/diff.ts.
-import { notFound, validationError } from '../errors.js';
-import { withTransaction, type Db } from '../store/database.js';
-import { findReport, updateReportAudit, type ReportRow } from '../store/reports.repository.js';
+import { notFound, validationError } from '../../errors.js';
+import { withTransaction, type Db } from '../../store/database.js';
+import { findReport, updateReportAudit, type ReportRow } from '../../store/reports.repository.js';
 import {
   countRuns,
   findKeptRun,
@@ -19,22 +19,15 @@ import {
   setCurrentRun,
   setLatestRunNumber,
   type RunState,
-} from '../store/runs.repository.js';
-import { adjustUserCounters, bumpReportsVersion } from '../store/users.repository.js';
-import { auditColumns, auditPage, isFetchError } from './audit.js';
-import type { ServiceContext } from './context.js';
-import { diffRuns, isRegression, type DiffInput } from './diff.js';
-import { resolveRunsQuery } from './list-query.js';
-import type {
-  ReauditOutcome,
-  ReportDiff,
-  ReportTrend,
-  Run,
-  RunSource,
-  RunSummary,
-  OwnerServices,
-  StoredReport,
-} from './types.js';
+} from '../../store/runs.repository.js';
+import { adjustUserCounters, bumpReportsVersion } from '../../store/users.repository.js';
+import { auditColumns, auditPage, isFetchError } from '../audit/audit.js';
+import type { ServiceContext } from '../shared/context.js';
+import { diffRuns, isRegression, type DiffInput } from '../../analyzer/diff.js';
+import { resolveRunsQuery } from '../../contract/lists.js';
+import type { ReauditOutcome, ReportDiff, ReportTrend, Run, RunSource, RunSummary } from './types.js';
+import type { OwnerServices } from '../types.js';
+import type { StoredReport } from '../reports/types.js';
 
 /** runs kept per report when the configuration does not say (PAGEGRADE_HISTORY_LIMIT) */
 const DEFAULT_HISTORY_LIMIT = 100;

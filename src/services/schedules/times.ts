@@ -10,7 +10,7 @@
 //   (slot + jitter) is after now — so after downtime a due schedule runs once and then goes on
 //   from the present, never slot by slot through the missed ones.
 import { Cron } from 'croner';
-import { validationError } from '../errors.js';
+import { validationError } from '../../errors.js';
 
 export const EVERY_PRESETS = {
   hourly: '0 * * * *',

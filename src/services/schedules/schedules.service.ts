@@ -11,9 +11,9 @@
 //   report.completed / .regressed / .failed webhooks), recorded on the schedule. A page that
 //   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
 //   already finished, or whose run is already in the history, is not run again.
-import { AppError, notFound, validationError } from '../errors.js';
-import { renderUnavailable } from './audit.js';
-import { withTransaction } from '../store/database.js';
+import { AppError, notFound, validationError } from '../../errors.js';
+import { renderUnavailable } from '../audit/audit.js';
+import { withTransaction } from '../../store/database.js';
 import {
   claimSchedule,
   countSchedules,
@@ -29,11 +29,12 @@ import {
   setNextRunAt,
   upsertSchedule,
   type ScheduleRow,
-} from '../store/schedules.repository.js';
-import { findReport } from '../store/reports.repository.js';
-import type { ServiceContext } from './context.js';
-import { checkEvery, checkTimezone, cronOf, nextRun } from './schedule-times.js';
-import type { OwnerServices, Schedule, Services } from './types.js';
+} from '../../store/schedules.repository.js';
+import { findReport } from '../../store/reports.repository.js';
+import type { ServiceContext } from '../shared/context.js';
+import { checkEvery, checkTimezone, cronOf, nextRun } from './times.js';
+import type { OwnerServices, Services } from '../types.js';
+import type { Schedule } from './types.js';
 
 /** The job kind of one scheduled run (src/jobs/kinds/schedule-run.ts). */
 export const SCHEDULE_RUN_JOB = 'schedule.run';

@@ -3,9 +3,9 @@
 // src/web/report-pdf.ts) with the shared Chromium of rendered audits. Without Chromium: 422
 // under `render`, saying why and how to install it (the report page's print stylesheet stays the
 // way to print one).
-import { AppError, validationError } from '../errors.js';
-import { INSTALL_HINT } from '../render/hint.js';
-import type { ServiceContext } from './context.js';
+import { AppError, validationError } from '../../errors.js';
+import { INSTALL_HINT } from '../../render/hint.js';
+import type { ServiceContext } from '../shared/context.js';
 
 export interface PdfServices {
   /** null when PDFs can be printed here, otherwise why not (with how to install Chromium) */

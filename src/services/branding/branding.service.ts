@@ -3,7 +3,7 @@
 // and an optional "prepared for" line. The API (PUT /api/v1/account/branding) and the
 // dashboard's form share these rules and their messages. An SVG logo is only ever shown as an
 // <img> from a data: URL (never inlined), so its scripts never run.
-import { forbidden, validationError, type FieldErrors } from '../errors.js';
+import { forbidden, validationError, type FieldErrors } from '../../errors.js';
 import {
   deleteBranding,
   findBranding,
@@ -11,10 +11,10 @@ import {
   saveBranding,
   type BrandingRow,
   type BrandingValues,
-} from '../store/branding.repository.js';
-import { actorOf, requireScope } from './actor.js';
-import type { ServiceContext } from './context.js';
-import type { Actor, Principal } from './types.js';
+} from '../../store/branding.repository.js';
+import { actorOf, requireScope } from '../access/actor.js';
+import type { ServiceContext } from '../shared/context.js';
+import type { Actor, Principal } from '../accounts/types.js';
 
 /** The largest logo, decoded (named in the error). */
 export const MAX_LOGO_BYTES = 256 * 1024;

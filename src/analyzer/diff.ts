@@ -6,7 +6,7 @@
 // `newly_inconclusive` when its state changed (with both values), else in `value_changed` when
 // only its value did. Durations measured on the run (page timings, checks marked `measuredMs`)
 // count as changed only past a noise floor, so two audits of an unchanged page diff empty.
-import { checks as registry } from '../analyzer/checks/index.js';
+import { checks as registry } from './checks/index.js';
 import {
   CATEGORIES,
   PRIORITIES,
@@ -18,7 +18,7 @@ import {
   type PageInfo,
   type Priority,
   type ResultBand,
-} from '../analyzer/types.js';
+} from './types.js';
 
 /** What a diff reads of a run (a stored report, a completed run, or the CLI's audit). */
 export interface DiffInput {

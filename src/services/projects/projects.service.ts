@@ -1,7 +1,7 @@
 // Projects: listing (counts come from the projects table) and deleting with all their reports.
-import { projectName } from '../analyzer/url.js';
-import { notFound } from '../errors.js';
-import { withTransaction } from '../store/database.js';
+import { projectName } from '../../analyzer/url.js';
+import { notFound } from '../../errors.js';
+import { withTransaction } from '../../store/database.js';
 import {
   countProjects,
   deleteProjectRow,
@@ -9,18 +9,20 @@ import {
   listProjects,
   projectStats,
   projectsByIds,
-} from '../store/projects.repository.js';
-import { deleteProjectReports } from '../store/reports.repository.js';
+} from '../../store/projects.repository.js';
+import { deleteProjectReports } from '../../store/reports.repository.js';
 import {
   adjustUserCounters,
   getReportsState,
   getReportsVersion,
   getUserCounters,
-} from '../store/users.repository.js';
-import { ReportsListCache } from './list-cache.js';
-import type { ServiceContext } from './context.js';
-import { resolveProjectsQuery } from './list-query.js';
-import type { ListProjectsQuery, OwnerServices, ProjectStats } from './types.js';
+} from '../../store/users.repository.js';
+import { ReportsListCache } from '../shared/list-cache.js';
+import type { ServiceContext } from '../shared/context.js';
+import { resolveProjectsQuery } from '../../contract/lists.js';
+import type { ListProjectsQuery } from '../../contract/lists.js';
+import type { OwnerServices } from '../types.js';
+import type { ProjectStats } from './types.js';
 
 export function createProjectServices(ctx: ServiceContext): OwnerServices['projects'] {
   const { db } = ctx;

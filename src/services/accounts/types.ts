@@ -1,0 +1,123 @@
+// The accounts feature's types: users, API keys and their scopes, who is acting (an Actor or a
+// bare user id), the signed-in account, and the users/keys/auth/settings services.
+export interface User {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  userId: number;
+  userName: string;
+  /** the key's first characters, e.g. `pg_Ab3dE9` — enough to recognise it, never the secret */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  /** `['read']` (GET only) or `['read', 'write']` (everything) */
+  scopes: KeyScope[];
+  /** the projects it is limited to; null: every project of its user */
+  projects: string[] | null;
+  /** after this it answers 401; null: never expires */
+  expiresAt: string | null;
+}
+
+/** What a key may do: `read` (GET only) or `write` (everything; a write key reads too). */
+export const KEY_SCOPES = ['read', 'write'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** Options of a new key (keys.create); the defaults: write, every project, no expiry. */
+export interface KeyOptions {
+  scope?: KeyScope | undefined;
+  /** project names as a user gives them (normalised like every project name) */
+  projects?: string[] | null | undefined;
+  /** ISO date-time; null or absent: never */
+  expiresAt?: string | null | undefined;
+}
+
+/**
+ * Who acts on a user's data and what they may do: the auth plugin builds one from the API key
+ * and hands it to the services, which apply the rules (src/services/access.ts). A plain user
+ * id (the pages, the CLI) is the user with every scope on every project.
+ */
+export interface Actor {
+  userId: number;
+  scopes: readonly KeyScope[];
+  /** null: every project; otherwise only these (others answer 404, as another user's data) */
+  projects: readonly string[] | null;
+}
+
+/** An actor, or a user id (all scopes, all projects). */
+export type Principal = number | Actor;
+
+/** A freshly issued key: `key` is the secret, shown once and never again. */
+export interface IssuedKey {
+  info: ApiKeyInfo;
+  key: string;
+}
+
+/** Who a valid API key belongs to, and what the key may do. */
+export interface AuthContext extends Actor {
+  keyId: number;
+}
+
+/** GET /api/v1/account: the key's user (counts as far as the key sees) and the key. */
+export interface Account {
+  id: number;
+  name: string;
+  createdAt: string;
+  reportsCount: number;
+  projectsCount: number;
+  key: ApiKeyInfo;
+}
+
+/** The engine's entry point, injected (tests pass the real one). */
+export interface AuthServices {
+  /**
+   * The owner of an API key, or null for an unknown or revoked key (the HTTP layer answers
+   * 401). Compares hashes in constant time; records last_used_at at most once a minute.
+   */
+  authenticate(token: string): Promise<AuthContext | null>;
+  /**
+   * A signed-in page session opened with key `keyId`: its user (with the name to show) while
+   * that key exists, belongs to the user and is not revoked; otherwise null (signed out).
+   */
+  session(userId: number, keyId: number): Promise<(AuthContext & { name: string }) | null>;
+}
+
+export interface UsersServices {
+  /**
+   * A new user and its first key; 422 `name` when taken or invalid. `key` fixes the first
+   * key's secret (PAGEGRADE_BOOTSTRAP_KEY); otherwise it is random.
+   */
+  create(name: string, options?: { key?: string | undefined }): Promise<{ user: User; key: IssuedKey }>;
+  /** by name, or by id when `nameOrId` is all digits (a name is tried first) */
+  find(nameOrId: string | number): Promise<User | null>;
+  get(id: number): Promise<User | null>;
+  list(): Promise<User[]>;
+}
+
+export interface KeysServices {
+  /**
+   * a new key for a user (name or id); 404 for an unknown user; 422 `scope`, `projects` or
+   * `expires_at` for invalid options
+   */
+  create(user: string | number, options?: KeyOptions): Promise<IssuedKey>;
+  /**
+   * the dashboard's: a key for the actor's own user. Managing keys takes a write key for every
+   * project (403 otherwise: a limited key cannot mint a wider one).
+   */
+  createOwn(who: Principal, options?: KeyOptions): Promise<IssuedKey>;
+  /** the actor's own key (the dashboard): 404 when missing or another user's; 403 as createOwn */
+  revokeOwn(who: Principal, keyId: number): Promise<ApiKeyInfo>;
+  /** every key, or one user's (404 for an unknown user); oldest first */
+  list(user?: string | number): Promise<ApiKeyInfo[]>;
+  /** 404 for an unknown key; revoking a revoked key keeps its first revocation date */
+  revoke(keyId: number): Promise<ApiKeyInfo>;
+}
+
+export interface SettingsServices {
+  /** config.sessionSecret, or a random secret generated on first use and kept in the database */
+  sessionSecret(): Promise<string>;
+}

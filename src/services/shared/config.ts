@@ -1,0 +1,37 @@
+// What every feature's service is built with: the configuration the services read and the
+// analyzer's signature (the real engine, or a stand-in in tests).
+import type { AnalyzeOptions, AuditReport } from '../../analyzer/types.js';
+
+export type AnalyzeFn = (url: string, options: AnalyzeOptions) => Promise<AuditReport>;
+
+/** What the services need from the configuration (a Config satisfies it). */
+export interface ServicesConfig {
+  readonly allowPrivateHosts: boolean;
+  readonly fetchTimeoutMs: number;
+  readonly fetchMaxBytes: number;
+  /** null = the engine's default user agent */
+  readonly userAgent: string | null;
+  /** null = generated once and kept in the settings table */
+  readonly sessionSecret: string | null;
+  readonly bootstrapKey: string | null;
+  /** how long an API key is kept in memory once seen (PAGEGRADE_KEY_CACHE_MS; 0 = not); default 10 s */
+  readonly keyCacheMs?: number;
+  /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT); default 100 */
+  readonly historyLimit?: number;
+  /** base of the links in webhook payloads (PAGEGRADE_PUBLIC_URL); default http://127.0.0.1:8080 */
+  readonly publicUrl?: string;
+  /** one delivery attempt's time limit (PAGEGRADE_WEBHOOK_TIMEOUT_MS); default 10 000 */
+  readonly webhookTimeoutMs?: number;
+  /** deliveries failed for good in a row before a webhook is disabled (PAGEGRADE_WEBHOOK_DISABLE_AFTER); default 5 */
+  readonly webhookDisableAfter?: number;
+  /** whole sites (docs/sites.md): PAGEGRADE_BATCH_MAX_PAGES, default 10 000 */
+  readonly batchMaxPages?: number;
+  /** PAGEGRADE_BATCH_TIME_BUDGET_MS, default 1 h */
+  readonly batchTimeBudgetMs?: number;
+  /** PAGEGRADE_CRAWL_DELAY_MS, default 250 */
+  readonly crawlDelayMs?: number;
+  /** PAGEGRADE_CRAWL_CONCURRENCY, default 2 */
+  readonly crawlConcurrency?: number;
+  /** PAGEGRADE_CRAWL_TRACKING_PARAMS */
+  readonly crawlTrackingParams?: readonly string[];
+}

@@ -1,0 +1,110 @@
+// The webhooks feature's types (docs/webhooks.md): webhooks, deliveries, the service.
+// Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
+// what the API returns; presenters copy them as they are.
+import type { Db } from '../../store/database.js';
+import type { Page } from '../../contract/lists.js';
+export type { WebhookEvent } from './events.js';
+import type { WebhookEvent } from './events.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Webhook {
+  id: number;
+  userId: number;
+  url: string;
+  events: WebhookEvent[];
+  description: string;
+  /** false once disabled (by its owner, or after too many failed deliveries in a row) */
+  enabled: boolean;
+  disabledAt: string | null;
+  /** why it was disabled, e.g. "Disabled after 5 deliveries in a row failed; the last: …" */
+  disabledReason: string | null;
+  /** deliveries failed for good since the last one that arrived */
+  consecutiveFailures: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  webhookId: number;
+  /** an event name, or `webhook.test` for a test ping */
+  event: string;
+  /** the `webhook-id` header: the same on every attempt and every redelivery of one event */
+  messageId: string;
+  /** pending (not sent yet, or waiting for a retry), delivered (a 2xx answer), failed (for good) */
+  status: DeliveryStatus;
+  attempts: number;
+  /** the last attempt's HTTP status (null: no answer) */
+  responseStatus: number | null;
+  /** the last attempt's duration */
+  durationMs: number | null;
+  /** why the last attempt failed */
+  error: string | null;
+  /** the delivery this one sends again (POST …/redeliver) */
+  redeliveryOf: number | null;
+  createdAt: string;
+  updatedAt: string;
+  lastAttemptAt: string | null;
+  deliveredAt: string | null;
+}
+
+export interface CreateWebhookInput {
+  /** http(s), ≤ 2048 characters (schema); refused when it resolves to a private address */
+  url: string;
+  /** at least one, each one of WEBHOOK_EVENTS (schema); duplicates are dropped */
+  events: WebhookEvent[];
+  description?: string;
+}
+
+export interface UpdateWebhookInput {
+  url?: string;
+  events?: WebhookEvent[];
+  description?: string;
+  /** true re-enables (and clears the failure count); false disables */
+  enabled?: boolean;
+}
+
+/** What one delivery attempt came to (the job kind retries on `retry`). */
+export type DeliveryAttemptResult =
+  { status: 'delivered' | 'failed' | 'skipped'; error?: string } | { status: 'retry'; error: string };
+
+export interface WebhooksServices {
+  /** 422 `url` when refused by the address guard (or not resolvable); the secret is returned once, here */
+  create(userId: number, input: CreateWebhookInput): Promise<{ webhook: Webhook; secret: string }>;
+  /** newest first */
+  list(userId: number, page: { page: number; perPage: number }): Promise<Page<Webhook>>;
+  /** 404 when missing or another user's */
+  get(userId: number, id: number): Promise<Webhook>;
+  update(userId: number, id: number, input: UpdateWebhookInput): Promise<Webhook>;
+  /** its deliveries go with it (pending ones are not sent) */
+  delete(userId: number, id: number): Promise<void>;
+  /** newest first; 404 for the webhook as in get */
+  deliveries(
+    userId: number,
+    id: number,
+    query: { status?: DeliveryStatus | undefined; page: number; perPage: number },
+  ): Promise<Page<WebhookDelivery>>;
+  /** one delivery with the body it sends */
+  delivery(userId: number, id: number, deliveryId: number): Promise<WebhookDelivery & { payload: unknown }>;
+  /** a new delivery of the same event (same webhook-id and body); 422 when the webhook is disabled */
+  redeliver(userId: number, id: number, deliveryId: number): Promise<WebhookDelivery>;
+  /** a `webhook.test` delivery to this webhook; 422 when it is disabled */
+  test(userId: number, id: number): Promise<WebhookDelivery>;
+  /**
+   * One delivery (and its job) per enabled webhook of the user that takes `event`, in `trx`
+   * when given (they exist if and only if it commits). Returns how many.
+   */
+  emit(
+    userId: number,
+    event: WebhookEvent,
+    /** the payload's `data`, or a function that reads it (called only when some webhook takes the event) */
+    data: Record<string, unknown> | (() => Promise<Record<string, unknown>>),
+    options?: { trx?: Db },
+  ): Promise<number>;
+  /** One attempt of a delivery (the webhook.deliver job): sign, send through the guard, record. */
+  attempt(
+    deliveryId: number,
+    job: { attempt: number; maxAttempts: number; signal?: AbortSignal },
+  ): Promise<DeliveryAttemptResult>;
+}
