@@ -33,6 +33,7 @@ import { goodPage, html, startFixtureServer } from '../test/helpers/fixture-serv
 import { selectiveTerm, synthesizeTemplates, type Band, type Templates } from './lib/corpus.js';
 import { measure, roundsTable as table, type Measurement, type Rounds, type Target } from './lib/load.js';
 import { seedPostgres, seedSqlite, type SeedResult } from './lib/seed.js';
+import { embeddedQueue } from '../src/jobs/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA = join(ROOT, 'bench/.data');
@@ -189,7 +190,7 @@ async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Prom
     DATABASE_URL: databaseUrl,
     PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
   });
-  const services = createServices({ db: handle.db, analyze, config });
+  const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config });
   const issued = await services.keys.create(seed.userId);
   await handle.close();
 

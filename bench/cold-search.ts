@@ -6,6 +6,7 @@ import { analyze } from '../src/analyzer/index.js';
 import { configFromEnv } from '../src/config.js';
 import { createServices } from '../src/services/index.js';
 import { createDb, migrate } from '../src/store/database.js';
+import { embeddedQueue } from '../src/jobs/index.js';
 
 const stores = {
   sqlite: 'sqlite:bench/.data/bench-1000000.db',
@@ -17,7 +18,7 @@ console.log('|---|---|---:|---:|---:|');
 for (const [name, url] of Object.entries(stores)) {
   const handle = await createDb(url);
   await migrate(handle.db);
-  const services = createServices({ db: handle.db, analyze, config: configFromEnv({}) });
+  const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config: configFromEnv({}) });
   for (const search of terms) {
     const t0 = performance.now();
     const first = await services.reports.list(1, { search });

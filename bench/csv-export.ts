@@ -26,6 +26,7 @@ import { createDb, migrate } from '../src/store/database.js';
 import { createServices } from '../src/services/index.js';
 import { synthesizeTemplates, type Templates } from './lib/corpus.js';
 import { seedSqlite, type SeedResult } from './lib/seed.js';
+import { embeddedQueue } from '../src/jobs/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA = join(ROOT, 'bench/.data');
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
   const handle = createDb(databaseUrl);
   await migrate(handle.db);
   const services = createServices({
+    queue: embeddedQueue(handle.db),
     db: handle.db,
     analyze,
     config: configFromEnv({

@@ -21,6 +21,7 @@ import { descendants, Renderer } from '../src/render/browser.js';
 import { createServices } from '../src/services/index.js';
 import { createDb, migrate } from '../src/store/database.js';
 import { median } from './lib/stats.js';
+import { embeddedQueue } from '../src/jobs/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const corpus = join(root, '..', 'shared', 'corpus', 'pages');
@@ -79,7 +80,7 @@ const renderer = new Renderer({
   network: { allowPrivateHosts: false, allowHosts: [] },
   userAgent: 'Pagegrade-bench',
 });
-const services = createServices({
+const services = createServices({ queue: embeddedQueue(handle.db),
   db: handle.db,
   config,
   renderer,

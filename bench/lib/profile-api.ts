@@ -30,6 +30,7 @@ import { createServices } from '../../src/services/index.js';
 import { synthesizeTemplates } from './corpus.js';
 import { seedSqlite, type SeedResult } from './seed.js';
 import { measure, type Target } from './load.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROOT_URL = new URL('../..', import.meta.url).href;
@@ -85,7 +86,7 @@ const config = configFromEnv({
 });
 const handle = createDb(databaseUrl);
 await migrate(handle.db);
-const services = createServices({ db: handle.db, analyze, config });
+const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config });
 const key = (await services.keys.create(seed.userId)).key;
 const headers = { authorization: `Bearer ${key}` };
 

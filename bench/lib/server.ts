@@ -16,6 +16,7 @@ import { configFromEnv } from '../../src/config.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { createDb } from '../../src/store/database.js';
 import { createServices } from '../../src/services/index.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 if (!databaseUrl || !process.send) {
@@ -31,7 +32,7 @@ const config = configFromEnv({
   PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
 });
 const handle = createDb(config.databaseUrl);
-const services = createServices({ db: handle.db, analyze, config });
+const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config });
 // the same pino options as the server (redaction included), written to a file rather than a terminal
 const logger = pino(
   { level: logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },

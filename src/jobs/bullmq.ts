@@ -27,8 +27,8 @@ import {
   isPermanent,
   serialisePayload,
   silentLog,
-  sleep,
 } from './kind-tools.js';
+import { sleep } from '../timers.js';
 import type { DeadJob, EnqueueOptions, JobLogger, Queue, QueueAdmin, QueueCounts } from './types.js';
 import {
   runHandler,

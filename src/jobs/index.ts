@@ -6,6 +6,7 @@ import type { Db } from '../store/database.js';
 import { EmbeddedQueue } from './embedded.js';
 import { type AnyJobKind, KindRegistry, silentLog } from './kind-tools.js';
 import type { JobLogger, Queue, QueueAdmin } from './types.js';
+import { jobKinds } from './kinds/index.js';
 import { startEmbeddedWorkers, type WorkerSettings, type Workers } from './worker.js';
 
 export type { AnyJobKind } from './kind-tools.js';
@@ -91,4 +92,13 @@ export function forwardingLog(initial: JobLogger = silentLog): JobLogger & { tar
     error: (o: object, m?: string) => f.target.error(o, m),
   };
   return f;
+}
+
+/**
+ * The embedded engine's queue on `db` with the application's job kinds, and no workers: what a
+ * process gives createServices when it only enqueues (a CLI command, a test), or before it
+ * starts its workers.
+ */
+export function embeddedQueue(db: Db): EmbeddedQueue {
+  return new EmbeddedQueue(db, new KindRegistry(jobKinds));
 }

@@ -92,20 +92,6 @@ export function errorText(err: unknown): string {
 
 export const silentLog: JobLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Resolves after `ms`, or at once when the signal is aborted. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** An invalid payload of a stored job (written by an older release, or by hand) can never run. */
 export function invalidPayload(kind: string, problem: string): PermanentJobError {
   return new PermanentJobError(`invalid payload for ${kind}: ${problem}`);

@@ -10,24 +10,10 @@
 // Delivery is at least once: a handler may run again after a crash, a lost lease or a retry,
 // so every handler is idempotent (it checks the state it would change before changing it).
 import type { Static, TSchema } from 'typebox';
-import type { Db } from '../store/database.js';
+import type { Queue } from '../contract/jobs.js';
 
-export interface EnqueueOptions {
-  /**
-   * De-duplication: while a job of the same kind with this key is waiting, delayed or running,
-   * enqueue adds nothing and answers that job's id (`added: false`).
-   */
-  key?: string;
-  /** run no earlier than this many milliseconds from now (default 0) */
-  delayMs?: number;
-  /** attempts before the job is dead (default: its kind's `maxAttempts`) */
-  maxAttempts?: number;
-  /**
-   * Commit the job with the caller's transaction: it exists if and only if that transaction
-   * commits (embedded: inserted in it; BullMQ: an outbox row in it, relayed to Redis after).
-   */
-  trx?: Db;
-}
+// the queue's side that the services see is declared with the jobs they enqueue
+export type { EnqueueOptions, Queue, QueueCounts } from '../contract/jobs.js';
 
 export interface JobContext<P> {
   id: string;
@@ -61,21 +47,6 @@ export interface JobKind<S extends TSchema = TSchema, D = unknown> {
   /** a running job whose lease is not renewed within this is taken up again by another worker */
   leaseMs: number;
   handle(job: JobContext<Static<S>>, deps: D): Promise<void>;
-}
-
-export interface QueueCounts {
-  waiting: number;
-  active: number;
-  delayed: number;
-  dead: number;
-}
-
-export interface Queue {
-  readonly engine: 'embedded' | 'bullmq';
-  enqueue(kind: string, payload: unknown, options?: EnqueueOptions): Promise<{ id: string; added: boolean }>;
-  /** jobs by kind and state (metrics, health details, tests) */
-  counts(): Promise<Record<string, QueueCounts>>;
-  close(): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------

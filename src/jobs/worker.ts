@@ -28,8 +28,8 @@ import {
   invalidPayload,
   isPermanent,
   silentLog,
-  sleep,
 } from './kind-tools.js';
+import { sleep } from '../timers.js';
 import type { JobLogger } from './types.js';
 import {
   buryJob,

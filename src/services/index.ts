@@ -1,9 +1,6 @@
-// createServices({db, analyze, config}) → Services: the business rules. Services open the
+// createServices({db, analyze, config, queue}) → Services: the business rules. Services open the
 // transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
-import { EmbeddedQueue } from '../jobs/embedded.js';
-import { KindRegistry } from '../jobs/kind-tools.js';
-import { jobKinds } from '../jobs/kinds/index.js';
-import type { Queue } from '../jobs/types.js';
+import type { Queue } from '../contract/jobs.js';
 import type { Db } from '../store/database.js';
 import { scopedProjects, scopedReports, scopedWebhooks } from './access/rules.js';
 import { createAccountServices } from './accounts/accounts.service.js';
@@ -28,8 +25,11 @@ export interface ServicesDeps {
   config: ServicesConfig;
   /** clock, for tests; default () => new Date() */
   now?: () => Date;
-  /** the job engine's queue (src/jobs); default: the embedded engine on `db` (no workers started) */
-  queue?: Queue;
+  /**
+   * the job queue the services enqueue on: the process's job engine (src/jobs: createJobEngine,
+   * or embeddedQueue(db) for a process that only enqueues)
+   */
+  queue: Queue;
   /** test seam: the webhook sender's DNS and address classification */
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
   /** Chromium for rendered audits (src/render/browser.ts); absent: render=1 answers 422 */
@@ -44,7 +44,6 @@ export function createServices(deps: ServicesDeps): Services {
   const base = {
     ...deps,
     now: deps.now ?? (() => new Date()),
-    queue: deps.queue ?? new EmbeddedQueue(deps.db, new KindRegistry(jobKinds)),
   };
   const webhooks = createWebhookServices(base);
   const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);

@@ -18,6 +18,7 @@ import {
   withBody,
   type Harness,
 } from './harness.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const JSON_TYPE = /^application\/json; charset=utf-8$/;
 
@@ -377,7 +378,12 @@ describe('GET /healthz when the database is unreachable', () => {
     const app = await buildApp(
       { publicUrl: PUBLIC_URL, rateLimit: 0, logLevel: 'info' },
       {
-        services: createServices({ db: database.db, analyze: testAnalyze, config: TEST_SERVICES_CONFIG }),
+        services: createServices({
+          queue: embeddedQueue(database.db),
+          db: database.db,
+          analyze: testAnalyze,
+          config: TEST_SERVICES_CONFIG,
+        }),
         healthCheck: async () => {
           await sql`select 1`.execute(database.db);
         },

@@ -9,6 +9,7 @@ import { createServices } from '../../src/services/index.js';
 import { TIMING_NOISE } from '../../src/analyzer/diff.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
 import { PUBLIC_URL, TEST_SERVICES_CONFIG, forEachDialect, testAnalyze, withBody } from './harness.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 type State = 'passed' | 'failed' | 'inconclusive' | 'absent';
 interface CheckChangeJson {
@@ -447,6 +448,7 @@ forEachDialect('history API', (h) => {
 
   test('retention: the newest N runs are kept (the current one among them)', async () => {
     const limited = createServices({
+      queue: embeddedQueue(h().database.db),
       db: h().database.db,
       analyze: testAnalyze,
       config: { ...TEST_SERVICES_CONFIG, historyLimit: 3 },

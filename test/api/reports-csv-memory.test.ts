@@ -15,6 +15,7 @@ import { describeEachDialect } from '../helpers/app.js';
 import { insertReports, openTestDb, type TestDb } from '../helpers/db.js';
 import { createServices } from '../../src/services/index.js';
 import { testAnalyze, testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const ROWS = 100_000;
 /** the most the server's live memory may grow while streaming them */
@@ -45,7 +46,12 @@ describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect)
 
   before(async () => {
     database = await openTestDb(dialect);
-    const services = createServices({ db: database.db, analyze: testAnalyze, config: testServicesConfig() });
+    const services = createServices({
+      queue: embeddedQueue(database.db),
+      db: database.db,
+      analyze: testAnalyze,
+      config: testServicesConfig(),
+    });
     const { user, key: k } = await services.users.create('exporter');
     userId = user.id;
     key = k.key;

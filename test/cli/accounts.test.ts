@@ -8,6 +8,7 @@ import { createServices } from '../../src/services/index.js';
 import { createDb } from '../../src/store/database.js';
 import { dialects, type DialectSetup, type TestDialect } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const lastLine = (s: string) => s.trimEnd().split('\n').at(-1) ?? '';
 const KEY_RE = /^pg_[A-Za-z0-9_-]{32}$/;
@@ -111,6 +112,7 @@ for (const dialect of [sqlite]) {
       const handle = createDb(setup.databaseUrl);
       try {
         const services = createServices({
+          queue: embeddedQueue(handle.db),
           db: handle.db,
           analyze,
           config: testServicesConfig({

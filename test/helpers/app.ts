@@ -18,9 +18,7 @@ import { buildApp, type App } from '../../src/app.js';
 import type { Dialect } from '../../src/store/database.js';
 import { createServices, type ServicesDeps } from '../../src/services/index.js';
 import type { Queue } from '../../src/jobs/types.js';
-import { EmbeddedQueue } from '../../src/jobs/embedded.js';
-import { KindRegistry } from '../../src/jobs/kind-tools.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 import type { Services } from '../../src/services/types.js';
 import type { ServicesConfig } from '../../src/services/shared/config.js';
 import { testAnalyze, testFetchFile, testLookup, testServicesConfig } from './config.js';
@@ -100,16 +98,15 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
     fixtureRoutes(fixture);
     opts.routes?.(fixture);
 
-    // with metrics, the queue is made here so that GET /metrics can read its counts
-    const queue =
-      opts.queue ?? (opts.metrics ? new EmbeddedQueue(database.db, new KindRegistry(jobKinds)) : undefined);
+    // the services' queue (GET /metrics reads its counts)
+    const queue = opts.queue ?? embeddedQueue(database.db);
     const real = createServices({
       db: database.db,
       analyze: testAnalyze,
       config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
       webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
       fetchFile: testFetchFile,
-      ...(queue ? { queue } : {}),
+      queue,
       ...(opts.renderer ? { renderer: opts.renderer } : {}),
     });
     const services = opts.wrapServices ? opts.wrapServices(real) : real;

@@ -27,6 +27,7 @@ import {
   type ServiceProcess,
   type TempDatabase,
 } from './helpers.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const pgReason = await postgresUnavailable();
 const redisReason = await redisUnavailable();
@@ -70,6 +71,7 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
     // and to look at the rows behind the API
     handle = createDb(database.url);
     services = createServices({
+      queue: embeddedQueue(handle.db),
       db: handle.db,
       analyze,
       config: configFromEnv({ DATABASE_URL: database.url }),

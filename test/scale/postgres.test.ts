@@ -19,6 +19,7 @@ import {
   withPg,
   type TempDatabase,
 } from './helpers.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const reason = await postgresUnavailable();
 const REPORTS = 30_000;
@@ -125,6 +126,7 @@ describe('PostgreSQL', () => {
 
       // the service's total is exact (same as a scan without the index) and cheap
       const services = createServices({
+        queue: embeddedQueue(handle.db),
         db: handle.db,
         analyze,
         config: configFromEnv({ DATABASE_URL: database!.url }),
@@ -152,6 +154,7 @@ describe('PostgreSQL', () => {
       if (skipUnlessRequired(t, reason, 'PAGEGRADE_REQUIRE_POSTGRES')) return;
       const term = 'GARDEN';
       const services = createServices({
+        queue: embeddedQueue(handle.db),
         db: handle.db,
         analyze,
         config: configFromEnv({ DATABASE_URL: database!.url }),
@@ -178,6 +181,7 @@ describe('PostgreSQL', () => {
     test('unfiltered, result and project totals come from the counters, equal to real counts', async (t) => {
       if (skipUnlessRequired(t, reason, 'PAGEGRADE_REQUIRE_POSTGRES')) return;
       const services = createServices({
+        queue: embeddedQueue(handle.db),
         db: handle.db,
         analyze,
         config: configFromEnv({ DATABASE_URL: database!.url }),

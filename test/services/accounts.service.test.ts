@@ -8,6 +8,7 @@ import { type Services } from '../../src/services/types.js';
 import { hashApiKey, hashPassword, sameHash, verifyPassword } from '../../src/services/shared/secrets.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const config = testServicesConfig();
 
@@ -40,7 +41,7 @@ for (const dialect of dialects) {
 
     before(async () => {
       t = await openTestDb(dialect);
-      s = createServices({ db: t.db, analyze, config, now: () => clock });
+      s = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config, now: () => clock });
     });
     after(() => t?.cleanup());
 
@@ -60,7 +61,7 @@ for (const dialect of dialects) {
     test('bootstrap with a fixed key on an empty database', async () => {
       const other = await openTestDb(dialect);
       try {
-        const s2 = createServices({ db: other.db, analyze, config });
+        const s2 = createServices({ queue: embeddedQueue(other.db), db: other.db, analyze, config });
         const fixed = 'fixed-bootstrap-key-0123456789abcdef';
         assert.equal(await bootstrap(s2, { bootstrapKey: fixed }), fixed);
         const auth = await s2.auth.authenticate(fixed);
@@ -163,9 +164,10 @@ for (const dialect of dialects) {
     test('the session secret is generated once and kept', async () => {
       const a = await s.settings.sessionSecret();
       assert.ok(a.length >= 40);
-      const again = createServices({ db: t.db, analyze, config });
+      const again = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
       assert.equal(await again.settings.sessionSecret(), a);
       const fixed = createServices({
+        queue: embeddedQueue(t.db),
         db: t.db,
         analyze,
         config: { ...config, sessionSecret: 'f'.repeat(32) },

@@ -12,6 +12,7 @@ import { describeEachDialect } from '../helpers/app.js';
 import { testServicesConfig } from '../helpers/config.js';
 import { openTestDb, type TestDb } from '../helpers/db.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const BAD = '<html><body><p>hi</p></body></html>';
 
@@ -24,7 +25,7 @@ describeEachDialect('history services', (dialect) => {
   before(async () => {
     site = await startFixtureServer();
     t = await openTestDb(dialect);
-    s = createServices({ db: t.db, analyze, config: testServicesConfig() });
+    s = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config: testServicesConfig() });
     alice = (await insertUser(t.db, 'alice', new Date().toISOString())).id;
   });
   after(async () => {

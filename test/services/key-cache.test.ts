@@ -11,11 +11,13 @@ import { testAnalyze, testServicesConfig } from '../helpers/config.js';
 import { openTestDb, sqliteDialect, type TestDb } from '../helpers/db.js';
 import { waitFor } from '../helpers/queues.js';
 import { REDIS_URL, REQUIRE_REDIS, randomId, redisUnavailable, skipReason } from '../helpers/services.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const redisSkip = skipReason(await redisUnavailable(), REQUIRE_REDIS);
 
 function servicesOn(t: TestDb, keyCacheMs?: number, keyBus?: ReturnType<typeof createKeyBus>): Services {
   return createServices({
+    queue: embeddedQueue(t.db),
     db: t.db,
     analyze: testAnalyze,
     config: testServicesConfig(keyCacheMs === undefined ? {} : { keyCacheMs }),

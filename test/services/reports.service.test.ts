@@ -13,6 +13,7 @@ import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const config = testServicesConfig();
 
@@ -56,7 +57,7 @@ for (const dialect of dialects) {
 
     before(async () => {
       t = await openTestDb(dialect);
-      s = createServices({ db: t.db, analyze, config });
+      s = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
       alice = (await insertUser(t.db, 'alice', new Date().toISOString())).id;
       bob = (await insertUser(t.db, 'bob', new Date().toISOString())).id;
     });
@@ -425,7 +426,7 @@ for (const dialect of dialects) {
       assert.equal((await search({ search: 'cache=', result: 'decent' })).total, 4);
 
       // another process (its own services and cache) writes: this one sees it at once
-      const other = createServices({ db: t.db, analyze, config });
+      const other = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
       await other.reports.create(carol, { url: `${site.origin}/mid?cache=6` });
       assert.equal((await search({ search: 'CACHE=' })).total, 5);
       assert.equal((await other.reports.list(carol, { search: 'cache=' })).total, 5);

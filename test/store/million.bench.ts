@@ -11,6 +11,7 @@ import { type ListProjectsQuery, type ListReportsQuery } from '../../src/contrac
 import { createDb, migrate, sqlitePath } from '../../src/store/database.js';
 import { insertUser } from '../../src/store/users.repository.js';
 import { testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const databaseUrl = process.argv[2];
 const N = Number(process.argv[3] ?? 1_000_000);
@@ -81,7 +82,7 @@ if (user === undefined) {
 }
 
 const config = testServicesConfig({ allowPrivateHosts: false, fetchTimeoutMs: 1000, fetchMaxBytes: 1024 });
-const services = createServices({ db: h.db, analyze, config });
+const services = createServices({ queue: embeddedQueue(h.db), db: h.db, analyze, config });
 const reports: [string, ListReportsQuery][] = [
   ['default', {}],
   ['page 500', { page: 500 }],
@@ -127,7 +128,7 @@ for (const [name, search] of [
   ['burst of 10, common "site4"', 'site4'],
   ['burst of 10, selective "site4321."', 'site4321.'],
 ] as const) {
-  const fresh = createServices({ db: h.db, analyze, config });
+  const fresh = createServices({ queue: embeddedQueue(h.db), db: h.db, analyze, config });
   for (const round of ['cold', 'warm']) {
     const t = performance.now();
     const all = await Promise.all(Array.from({ length: 10 }, () => fresh.reports.list(user!, { search })));

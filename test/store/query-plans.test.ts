@@ -16,6 +16,7 @@ import { migrate, type Database } from '../../src/store/database.js';
 import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports.repository.js';
 import { insertUser } from '../../src/store/users.repository.js';
 import { testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 describe('query plans [sqlite]', () => {
   let dir: string;
@@ -62,6 +63,7 @@ describe('query plans [sqlite]', () => {
       })
       .execute();
     services = createServices({
+      queue: embeddedQueue(db),
       db,
       analyze,
       config: testServicesConfig({ allowPrivateHosts: false, fetchTimeoutMs: 1000, fetchMaxBytes: 1024 }),

@@ -21,6 +21,7 @@ import {
 import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const config = testServicesConfig();
 
@@ -115,7 +116,7 @@ for (const dialect of dialects) {
 
     before(async () => {
       t = await openTestDb(dialect);
-      services = createServices({ db: t.db, analyze, config });
+      services = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
       alice = (await insertUser(t.db, 'alice', at(0))).id;
       bob = (await insertUser(t.db, 'bob', at(0))).id;
       for (const [url, result, minute] of DATA) {

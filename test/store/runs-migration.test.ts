@@ -10,6 +10,7 @@ import { createServices } from '../../src/services/index.js';
 import { cannedAudit } from '../helpers/factories.js';
 import { testAnalyze, testServicesConfig } from '../helpers/config.js';
 import { dialects } from '../helpers/db.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const BEFORE = '2026-11-25T08-reports-score-indexes';
 const provider = { getMigrations: () => Promise.resolve(migrations) };
@@ -116,7 +117,12 @@ for (const dialect of dialects) {
           ],
         );
 
-        const s = createServices({ db: h.db, analyze: testAnalyze, config: testServicesConfig() });
+        const s = createServices({
+          queue: embeddedQueue(h.db),
+          db: h.db,
+          analyze: testAnalyze,
+          config: testServicesConfig(),
+        });
         const page = await s.reports.runs(user.id, a, {});
         assert.deepEqual(
           page.items.map((r) => [r.number, r.current, r.score]),

@@ -14,6 +14,7 @@ import { addReportToProject } from '../../src/store/projects.repository.js';
 import { insertReport } from '../../src/store/reports.repository.js';
 import { adjustUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
+import { embeddedQueue } from '../../src/jobs/index.js';
 
 const config = {
   allowPrivateHosts: true,
@@ -81,7 +82,7 @@ for (const dialect of dialects) {
 
     before(async () => {
       t = await openTestDb(dialect);
-      services = createServices({ db: t.db, analyze, config });
+      services = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
       const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
       alice = (await insertUser(t.db, 'alice', at)).id;
       const bob = (await insertUser(t.db, 'bob', at)).id;

@@ -2,23 +2,18 @@
 // the sitemap(s), the seeds, then the first batch.page jobs. An adapter: the rules are in
 // services.batches.discover, which does nothing for a batch that is no longer queued
 // (idempotent: a second run after a crash finds it running).
-import { Type } from 'typebox';
+import { BATCH_DISCOVER } from '../../contract/jobs.js';
 import type { Services } from '../../services/types.js';
 import type { JobKind } from '../types.js';
 
-export const BatchDiscoverPayload = Type.Object(
-  { batchId: Type.Integer({ minimum: 1 }) },
-  { additionalProperties: false },
-);
-
-export const batchDiscover: JobKind<typeof BatchDiscoverPayload, { services: Pick<Services, 'batches'> }> = {
-  kind: 'batch.discover',
-  payload: BatchDiscoverPayload,
-  concurrency: 2,
-  maxAttempts: 5,
-  backoff: { baseMs: 5_000, maxMs: 300_000 },
-  leaseMs: 30_000,
-  async handle(job, { services }) {
-    await services.batches.discover(job.payload.batchId, job.signal);
-  },
-};
+export const batchDiscover: JobKind<typeof BATCH_DISCOVER.payload, { services: Pick<Services, 'batches'> }> =
+  {
+    ...BATCH_DISCOVER,
+    concurrency: 2,
+    maxAttempts: 5,
+    backoff: { baseMs: 5_000, maxMs: 300_000 },
+    leaseMs: 30_000,
+    async handle(job, { services }) {
+      await services.batches.discover(job.payload.batchId, job.signal);
+    },
+  };

@@ -7,23 +7,17 @@
 // flight, so several batches share these slots. A rendered batch's page may wait here for the
 // render pool (PAGEGRADE_RENDER_CONCURRENCY): the lease is renewed while it waits, and the
 // job's signal takes it out of the line (docs/rendering.md).
-import { Type } from 'typebox';
+import { BATCH_PAGE } from '../../contract/jobs.js';
 import type { Services } from '../../services/types.js';
 import { PermanentJobError, type JobKind } from '../types.js';
 
-export const BatchPagePayload = Type.Object(
-  { batchId: Type.Integer({ minimum: 1 }), pageId: Type.Integer({ minimum: 1 }) },
-  { additionalProperties: false },
-);
-
-export type BatchPageKind = JobKind<typeof BatchPagePayload, { services: Pick<Services, 'batches'> }>;
+export type BatchPageKind = JobKind<typeof BATCH_PAGE.payload, { services: Pick<Services, 'batches'> }>;
 
 export function batchPageKind(
   overrides: Partial<Pick<BatchPageKind, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'backoff'>> = {},
 ): BatchPageKind {
   return {
-    kind: 'batch.page',
-    payload: BatchPagePayload,
+    ...BATCH_PAGE,
     concurrency: 8,
     maxAttempts: 5,
     backoff: { baseMs: 2_000, maxMs: 120_000 },

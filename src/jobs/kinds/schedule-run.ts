@@ -6,24 +6,18 @@
 //
 // The scheduler: `schedulesDue` below, a recurring task of every worker process, claims the
 // due schedules and enqueues one job per slot (key `schedule:<id>:<slot>`).
-import { Type } from 'typebox';
+import { SCHEDULE_RUN } from '../../contract/jobs.js';
 import type { Services } from '../../services/types.js';
 import type { JobKind, JobLogger } from '../types.js';
 import type { RecurringTask } from '../worker.js';
-
-export const ScheduleRunPayload = Type.Object(
-  { scheduleId: Type.Integer({ minimum: 1 }), slot: Type.String({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
-);
 
 export interface ScheduleDeps {
   services: Pick<Services, 'schedules'>;
   log: JobLogger;
 }
 
-export const scheduleRun: JobKind<typeof ScheduleRunPayload, ScheduleDeps> = {
-  kind: 'schedule.run',
-  payload: ScheduleRunPayload,
+export const scheduleRun: JobKind<typeof SCHEDULE_RUN.payload, ScheduleDeps> = {
+  ...SCHEDULE_RUN,
   concurrency: 4,
   maxAttempts: 3,
   backoff: { baseMs: 30_000, maxMs: 5 * 60_000 },

@@ -7,28 +7,22 @@
 //
 // Retries: 13 attempts, 30 s × 2^(n−1) between them, at most 8 h: the last attempt comes
 // about 24.5 hours after the first (0.5, 1, 2, 4 … 256 min, then 8 h, 8 h).
-import { Type } from 'typebox';
+import { WEBHOOK_DELIVER } from '../../contract/jobs.js';
 import type { Services } from '../../services/types.js';
 import type { JobKind } from '../types.js';
-
-export const WebhookDeliverPayload = Type.Object(
-  { deliveryId: Type.Integer({ minimum: 1 }) },
-  { additionalProperties: false },
-);
 
 export interface WebhookDeliverDeps {
   services: Pick<Services, 'webhooks'>;
 }
 
-export type WebhookDeliverKind = JobKind<typeof WebhookDeliverPayload, WebhookDeliverDeps>;
+export type WebhookDeliverKind = JobKind<typeof WEBHOOK_DELIVER.payload, WebhookDeliverDeps>;
 
 /** The kind, with its timing overridable (tests shorten the backoff). */
 export function webhookDeliverKind(
   overrides: Partial<Pick<WebhookDeliverKind, 'concurrency' | 'maxAttempts' | 'backoff' | 'leaseMs'>> = {},
 ): WebhookDeliverKind {
   return {
-    kind: 'webhook.deliver',
-    payload: WebhookDeliverPayload,
+    ...WEBHOOK_DELIVER,
     concurrency: 8,
     maxAttempts: 13,
     backoff: { baseMs: 30_000, maxMs: 8 * 60 * 60 * 1000 },

@@ -19,7 +19,8 @@ import { type AuditReport, type ExtraResource, type SiteFiles } from '../../anal
 import { fetchSiteFile, probeToken } from '../../analyzer/fetch/index.js';
 import type { Artifacts } from '../../analyzer/artifacts/types.js';
 import { notFound, validationError } from '../../errors.js';
-import { sleep } from '../../jobs/kind-tools.js';
+import { sleep } from '../../timers.js';
+import { BATCH_DISCOVER, BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import {
   allPages,
@@ -298,7 +299,7 @@ export function createBatchServices(
     const inFlight = await countPagesInState(trx, batchId, 'fetching');
     const next = await takeQueuedPages(trx, batchId, perSite - inFlight, now);
     for (const p of next) {
-      await ctx.queue.enqueue('batch.page', { batchId, pageId: p.id }, { key: `${batchId}:${p.id}`, trx });
+      await enqueueJob(ctx.queue, BATCH_PAGE, { batchId, pageId: p.id }, { key: `${batchId}:${p.id}`, trx });
     }
     if (inFlight + next.length === 0) await finish(trx, batchId, 'done');
   }
@@ -448,7 +449,7 @@ export function createBatchServices(
           render,
           now: iso(),
         });
-        await ctx.queue.enqueue('batch.discover', { batchId: id }, { key: String(id), trx });
+        await enqueueJob(ctx.queue, BATCH_DISCOVER, { batchId: id }, { key: String(id), trx });
         return id;
       });
       return present((await findBatch(db, id, userId))!);

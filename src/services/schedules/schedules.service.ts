@@ -35,9 +35,8 @@ import type { ServiceContext } from '../shared/context.js';
 import { checkEvery, checkTimezone, cronOf, nextRun } from './times.js';
 import type { OwnerServices, Services } from '../types.js';
 import type { Schedule } from './types.js';
+import { enqueueJob, SCHEDULE_RUN } from '../../contract/jobs.js';
 
-/** The job kind of one scheduled run (src/jobs/kinds/schedule-run.ts). */
-export const SCHEDULE_RUN_JOB = 'schedule.run';
 /** Due schedules claimed per transaction. */
 export const CLAIM_BATCH = 200;
 /**
@@ -177,8 +176,9 @@ export function createScheduleServices(
               now: now.toISOString(),
             });
             if (!ok) continue;
-            await ctx.queue.enqueue(
-              SCHEDULE_RUN_JOB,
+            await enqueueJob(
+              ctx.queue,
+              SCHEDULE_RUN,
               { scheduleId: row.id, slot },
               { key: `schedule:${row.id}:${slot}`, trx },
             );

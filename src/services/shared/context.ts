@@ -1,5 +1,5 @@
 // What every service module receives.
-import type { Queue } from '../../jobs/types.js';
+import type { Queue } from '../../contract/jobs.js';
 import type { Db } from '../../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './config.js';
 import type { GuardOptions } from '../../analyzer/fetch/index.js';

@@ -42,9 +42,8 @@ import type { ServiceContext } from '../shared/context.js';
 import { EVENT_NAMES, TEST_EVENT, type WebhookEvent } from './events.js';
 import type { OwnerServices } from '../types.js';
 import type { Webhook, WebhookDelivery } from './types.js';
+import { enqueueJob, WEBHOOK_DELIVER } from '../../contract/jobs.js';
 
-/** The job kind that sends a delivery (src/jobs/kinds/webhook-deliver.ts). */
-export const DELIVER_JOB = 'webhook.deliver';
 /** Finished deliveries kept per webhook (pending ones are never pruned). */
 export const DELIVERIES_KEPT = 1000;
 /** Webhooks per user. */
@@ -123,7 +122,7 @@ export function createWebhookServices(ctx: ServiceContext): OwnerServices['webho
     d: { webhookId: number; event: string; messageId: string; payload: string; redeliveryOf?: number },
   ): Promise<number> {
     const id = await insertDelivery(trx, { ...d, now: iso() });
-    await ctx.queue.enqueue(DELIVER_JOB, { deliveryId: id }, { key: `delivery:${id}`, trx });
+    await enqueueJob(ctx.queue, WEBHOOK_DELIVER, { deliveryId: id }, { key: `delivery:${id}`, trx });
     return id;
   }
 
