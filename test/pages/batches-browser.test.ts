@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
-import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);

@@ -13,7 +13,7 @@ import type { Browser as Chromium } from 'playwright-core';
 import { describeEachDialect } from '../helpers/app.js';
 import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
 import { sqliteDialect } from '../helpers/db.js';
-import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
+import { Browser, createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

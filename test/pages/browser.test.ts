@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StoredReport } from '../../src/services/types.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { chromiumSkip as skip, launchChromium } from '../helpers/chromium.js';
-import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from './harness.js';
+import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from '../helpers/pages-harness.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

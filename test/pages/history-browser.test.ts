@@ -9,7 +9,7 @@ import type { StoredReport } from '../../src/services/types.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
-import { createPagesHarness, type PagesHarness } from './harness.js';
+import { createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
 

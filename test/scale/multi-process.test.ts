@@ -12,20 +12,18 @@ import { createDb, type DatabaseHandle } from '../../src/store/database.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { configFromEnv } from '../../src/config.js';
+import { api, startService, type ServiceProcess } from '../helpers/service-process.js';
 import {
   REDIS_URL,
-  api,
   clearRedisPrefix,
   createTempDatabase,
   postgresUnavailable,
   randomId,
   redisUnavailable,
   skipUnlessRequired,
-  startService,
   withPg,
-  type ServiceProcess,
   type TempDatabase,
-} from './helpers.js';
+} from '../helpers/services.js';
 
 const pgReason = await postgresUnavailable();
 const redisReason = await redisUnavailable();

@@ -18,7 +18,7 @@ import {
   skipUnlessRequired,
   withPg,
   type TempDatabase,
-} from './helpers.js';
+} from '../helpers/services.js';
 
 const reason = await postgresUnavailable();
 const REPORTS = 30_000;
