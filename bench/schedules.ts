@@ -28,7 +28,8 @@ import { performance } from 'node:perf_hooks';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createDb } from '../src/store/database.js';
 import { goodPage } from '../test/helpers/fixture-server.js';
-import { ROOT, createTempDatabase, randomId, startService, type TempDatabase } from '../test/scale/helpers.js';
+import { ROOT, startService } from '../test/helpers/service-process.js';
+import { createTempDatabase, randomId, type TempDatabase } from '../test/helpers/services.js';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -14,7 +14,7 @@ import {
   findBrandingOfReport,
 } from '../../src/store/branding.repository.js';
 import { buildReport } from '../helpers/factories.js';
-import { forEachDialect, withBody } from './harness.js';
+import { forEachDialect, withBody } from '../helpers/api-harness.js';
 
 /** A 1×1 PNG (70 bytes). */
 const PNG_1X1 =

@@ -2,7 +2,7 @@
 // of fixture pages) leave exact counts and never answer 5xx — over every dialect.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachDialect } from './harness.js';
+import { forEachDialect } from '../helpers/api-harness.js';
 
 interface Listed {
   data: { id: number; project: string; privacy: number }[];

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { createDb } from '../../src/store/database.js';
-import { freePort } from '../scale/helpers.js';
+import { freePort } from '../helpers/service-process.js';
 import { createServices } from '../../src/services/index.js';
 import {
   DIALECTS,
@@ -17,7 +17,7 @@ import {
   testAnalyze,
   withBody,
   type Harness,
-} from './harness.js';
+} from '../helpers/api-harness.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
 const JSON_TYPE = /^application\/json; charset=utf-8$/;

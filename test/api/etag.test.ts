@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildReport } from '../helpers/factories.js';
-import { forEachDialect, withBody } from './harness.js';
+import { forEachDialect, withBody } from '../helpers/api-harness.js';
 
 forEachDialect('ETag and 304', (h) => {
   const get = (url: string, etag?: string) =>

@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { createServices } from '../../src/services/index.js';
 import { TIMING_NOISE } from '../../src/analyzer/diff.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
-import { PUBLIC_URL, TEST_SERVICES_CONFIG, forEachDialect, testAnalyze, withBody } from './harness.js';
+import {
+  PUBLIC_URL,
+  TEST_SERVICES_CONFIG,
+  forEachDialect,
+  testAnalyze,
+  withBody,
+} from '../helpers/api-harness.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
 type State = 'passed' | 'failed' | 'inconclusive' | 'absent';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { buildReport, type TestUser } from '../helpers/factories.js';
-import { forEachDialect, withBody, type Harness } from './harness.js';
+import { forEachDialect, withBody, type Harness } from '../helpers/api-harness.js';
 
 async function keyFor(
   h: Harness,

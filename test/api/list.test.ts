@@ -3,7 +3,7 @@
 // The reports are stored through the services with real audits of fixture pages.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PUBLIC_URL, forEachDialect } from './harness.js';
+import { PUBLIC_URL, forEachDialect } from '../helpers/api-harness.js';
 
 interface Item {
   id: number;

@@ -4,7 +4,7 @@
 // document by the harness.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachDialect, withBody } from './harness.js';
+import { forEachDialect, withBody } from '../helpers/api-harness.js';
 
 interface Body {
   data?: { privacy: number; has_password: boolean; id: number };

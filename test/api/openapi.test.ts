@@ -1,12 +1,12 @@
 // The OpenAPI 3.1 document (generated from the route schemas) and the interactive reference at
 // /docs (swagger-ui's own bundled assets). Every API suite also validates all of its responses
-// against this document (harness.ts → openapi-check.ts); this file checks the document itself.
+// against this document (test/helpers/api-harness.ts → openapi-check.ts); this file checks the document itself.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { DIALECTS, createHarness, type Harness } from './harness.js';
-import { checkAgainstOpenApi } from './openapi-check.js';
+import { DIALECTS, createHarness, type Harness } from '../helpers/api-harness.js';
+import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
 
 interface Doc {
   openapi: string;

@@ -6,7 +6,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_PAGE } from '../../src/contract/lists.js';
-import { forEachDialect } from './harness.js';
+import { forEachDialect } from '../helpers/api-harness.js';
 
 const BAD_PAGES = [
   'Infinity',

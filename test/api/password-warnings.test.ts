@@ -3,8 +3,8 @@
 // served OpenAPI document.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkAgainstOpenApi } from './openapi-check.js';
-import { forEachDialect, withBody } from './harness.js';
+import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
+import { forEachDialect, withBody } from '../helpers/api-harness.js';
 
 interface Answer {
   data: { id: number; privacy: number; has_password: boolean };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { buildApp, type App } from '../../src/app.js';
 import { createRedis, closeRedis, type RedisClient } from '../../src/store/redis.js';
-import { DIALECTS, PUBLIC_URL, createHarness, type Harness } from './harness.js';
+import { DIALECTS, PUBLIC_URL, createHarness, type Harness } from '../helpers/api-harness.js';
 import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../helpers/services.js';
 
 const LIMIT = 3;

@@ -2,8 +2,8 @@
 // re-audit with history), delete, isolation between users — over every dialect.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { freePort } from '../scale/helpers.js';
-import { PUBLIC_URL, forEachDialect, withBody } from './harness.js';
+import { freePort } from '../helpers/service-process.js';
+import { PUBLIC_URL, forEachDialect, withBody } from '../helpers/api-harness.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 

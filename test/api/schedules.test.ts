@@ -5,7 +5,7 @@
 // OpenAPI document (harness.ts). The runs themselves: test/schedules/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forEachDialect, withBody } from './harness.js';
+import { forEachDialect, withBody } from '../helpers/api-harness.js';
 
 interface ScheduleJson {
   id: number;

@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SCORING } from '../../src/analyzer/scoring.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
-import { forEachDialect, withBody } from './harness.js';
+import { forEachDialect, withBody } from '../helpers/api-harness.js';
 
 interface Stored {
   data: {

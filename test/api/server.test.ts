@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { freePort } from '../scale/helpers.js';
+import { freePort } from '../helpers/service-process.js';
 import { serverArgs } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

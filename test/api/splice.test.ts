@@ -10,7 +10,7 @@ import { updateReportAudit } from '../../src/store/reports.repository.js';
 import { paginate } from '../../src/http/presenters/pagination.js';
 import { presentReport, presentReportSummary } from '../../src/http/presenters/report.js';
 import { buildReport, cannedAudit } from '../helpers/factories.js';
-import { forEachDialect, PUBLIC_URL } from './harness.js';
+import { forEachDialect, PUBLIC_URL } from '../helpers/api-harness.js';
 
 /** Text that JSON escapes, that HTML must not see raw, and that is not ASCII. */
 const TRICKY =

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildReport } from '../helpers/factories.js';
-import { PUBLIC_URL, forEachDialect, withBody } from './harness.js';
+import { PUBLIC_URL, forEachDialect, withBody } from '../helpers/api-harness.js';
 
 interface WebhookJson {
   id: number;

@@ -1,7 +1,7 @@
 // buildTestApp(dialect): the real app (buildApp) over the real services on a real database of
 // that dialect (test/helpers/db.ts), with the real analyzer fetching pages from a fixture site
 // on 127.0.0.1 (test/helpers/config.ts: host names *.test resolve to 127.0.0.1). The API tests
-// (test/api/harness.ts) and the pages tests (test/pages/harness.ts) both start from it.
+// (test/helpers/api-harness.ts) and the pages tests (test/helpers/pages-harness.ts) both start from it.
 //
 //   describeEachDialect('reports', (dialect) => {
 //     let t: TestApp;

@@ -1,9 +1,10 @@
 // Headless Chromium for page tests (playwright-core on Debian's /usr/bin/chromium): the launch
-// flags, the skip rule (no Chromium: skipped with the reason, unless PAGEGRADE_REQUIRE_BROWSER=1)
-// and an axe-core run that returns the serious and critical violations.
+// flags, the skip rule (no Chromium: skipped with the reason, unless PAGEGRADE_REQUIRE_BROWSER=1),
+// a session against the app (pages in their own contexts, their console errors collected, the
+// sign-in form filled) and an axe-core run that returns the serious and critical violations.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../src/render/browser.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -25,6 +26,60 @@ export function launchChromium(): Promise<Browser> {
     // the product's own flags (src/render/browser.ts)
     args: CHROMIUM_ARGS,
   });
+}
+
+type ContextOptions = NonNullable<Parameters<Browser['newContext']>[0]>;
+
+export interface ChromiumSession {
+  browser: Browser;
+  /** console errors and uncaught exceptions of every page opened (CSP violations show up here) */
+  consoleErrors: string[];
+  /** a page in a context of its own (viewport: the session's unless `options` says) */
+  newPage(options?: ContextOptions): Promise<Page>;
+  /**
+   * Signs in through the form with an API key and waits for the page it lands on: the dashboard,
+   * or `next` (`/login?next=…`).
+   */
+  signIn(page: Page, key: string, next?: string): Promise<void>;
+  /** closes every context, then the browser */
+  close(): Promise<void>;
+}
+
+/** Launches Chromium for tests of the app listening at `base` (http://127.0.0.1:PORT). */
+export async function chromiumSession(
+  base: string,
+  o: { viewport?: { width: number; height: number } } = {},
+): Promise<ChromiumSession> {
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  const consoleErrors: string[] = [];
+  const viewport = o.viewport ?? { width: 1280, height: 900 };
+  return {
+    browser,
+    consoleErrors,
+    async newPage(options = {}) {
+      const context = await browser.newContext({ viewport, ...options });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
+      return page;
+    },
+    async signIn(page, key, next) {
+      await page.goto(next ? `${base}/login?next=${next}` : `${base}/login`);
+      await page.fill('#api-key', key);
+      await Promise.all([
+        page.waitForURL(`${base}${next ?? '/dashboard'}`),
+        page.click('button[type=submit]:has-text("Sign in")'),
+      ]);
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+    },
+  };
 }
 
 /** axe-core's serious and critical violations on the page (open it with bypassCSP: axe is injected inline). */

@@ -1,9 +1,36 @@
-// The test kit itself: buildTestApp on every dialect, the factories (a user whose key works
-// through the API, a report stored from the canned audit without any fetch).
+// The test kit itself: one place (every helper under test/helpers), buildTestApp on every
+// dialect, the factories (a user whose key works through the API, a report stored from the
+// canned audit without any fetch).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildTestApp, describeEachDialect, type TestApp } from './app.js';
 import { buildReport, buildUser, cannedAudit, CANNED_DATE } from './factories.js';
+
+const TEST_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+test('the test kit is in one place: every file under test/ that is not a test is in test/helpers or a fixtures folder', () => {
+  const outside: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, e.name);
+      const rel = relative(TEST_DIR, full).split('\\').join('/');
+      if (e.isDirectory()) {
+        if (rel !== 'helpers' && e.name !== 'fixtures') walk(full);
+      } else if (/\.(ts|mts|cts|mjs|cjs|js)$/.test(e.name) && !/\.(test|bench)\.ts$/.test(e.name)) {
+        outside.push(rel);
+      }
+    }
+  };
+  walk(TEST_DIR);
+  assert.deepEqual(
+    outside,
+    [],
+    'helpers belong in test/helpers (processes and data a test starts: a fixtures/ folder)',
+  );
+});
 
 describeEachDialect('test kit', (dialect) => {
   let t: TestApp;

@@ -6,11 +6,16 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
+import type { Page } from 'playwright-core';
+import {
+  chromiumSession,
+  chromiumSkip,
+  seriousViolations,
+  type ChromiumSession,
+} from '../helpers/chromium.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
-import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
@@ -19,11 +24,9 @@ describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sq
   let app: BatchApp;
   let site: FixtureSite;
   let alice: TestUser;
-  let browser: Browser;
+  let chromium: ChromiumSession;
   let base: string;
   let batchUrl: string;
-  const contexts: BrowserContext[] = [];
-  const consoleErrors: string[] = [];
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
@@ -32,34 +35,16 @@ describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sq
     site = await startFixtureSite({ pages: 30, crawlDelay: null, latencyMs: 120 });
     alice = await buildUser(app.t.services, 'alice');
     base = await app.t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchChromium();
+    chromium = await chromiumSession(base);
   });
   after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
+    await chromium?.close();
     await app?.close();
     await site?.close();
   });
 
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
-    return page;
-  }
-
-  async function signIn(page: Page) {
-    await page.goto(`${base}/login?next=/dashboard/batches`);
-    await page.fill('#api-key', alice.key);
-    await Promise.all([
-      page.waitForURL(`${base}/dashboard/batches`),
-      page.click('button[type=submit]:has-text("Sign in")'),
-    ]);
-  }
+  const newPage: ChromiumSession['newPage'] = (options) => chromium.newPage(options);
+  const signIn = (page: Page) => chromium.signIn(page, alice.key, '/dashboard/batches');
 
   test('start from the form; live progress without a reload; the summary when it ends', async () => {
     const page = await newPage();
@@ -155,6 +140,6 @@ describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sq
   });
 
   test('no console error and no CSP violation on any page', () => {
-    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(chromium.consoleErrors, []);
   });
 });

@@ -11,7 +11,7 @@ import { Browser } from '../helpers/browser.js';
 import { parseCsv } from '../helpers/csv.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { waitFor } from '../helpers/queues.js';
-import { startFixtureSite, type FixtureSite } from '../sites/fixture-site.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 
 const TERMINAL = ['done', 'cancelled', 'failed'];

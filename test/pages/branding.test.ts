@@ -9,11 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser as Chromium } from 'playwright-core';
 import { describeEachDialect } from '../helpers/app.js';
-import { chromiumSkip, launchChromium } from '../helpers/chromium.js';
+import { chromiumSession, chromiumSkip, type ChromiumSession } from '../helpers/chromium.js';
 import { sqliteDialect } from '../helpers/db.js';
-import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
+import { Browser, createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -132,7 +131,7 @@ describeEachDialect('branding page', (dialect) => {
 
 describe('branding page in Chromium', { skip: chromiumSkip }, () => {
   let h: PagesHarness;
-  let chromium: Chromium;
+  let chromium: ChromiumSession;
   let base: string;
   const dir = join(process.cwd(), 'test-output', 'branding');
 
@@ -145,7 +144,8 @@ describe('branding page in Chromium', { skip: chromiumSkip }, () => {
     );
     h = await createPagesHarness(sqliteDialect);
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    chromium = await launchChromium();
+    // Playwright's default viewport
+    chromium = await chromiumSession(base, { viewport: { width: 1280, height: 720 } });
   });
   after(async () => {
     await chromium?.close();
@@ -153,16 +153,10 @@ describe('branding page in Chromium', { skip: chromiumSkip }, () => {
   });
 
   test('choosing a logo file saves it; a file over 256 KB is refused beside the field', async () => {
-    const context = await chromium.newContext();
-    const page = await context.newPage();
+    const page = await chromium.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${base}/login`);
-    await page.fill('#api-key', h.alice.key);
-    await Promise.all([
-      page.waitForURL(`${base}/dashboard`),
-      page.click('button[type=submit]:has-text("Sign in")'),
-    ]);
+    await chromium.signIn(page, h.alice.key);
     await page.goto(`${base}/dashboard/branding`);
 
     await page.setInputFiles('#branding-logo-file', join(dir, 'big.png'));
@@ -183,6 +177,6 @@ describe('branding page in Chromium', { skip: chromiumSkip }, () => {
     assert.equal(b.logo?.dataUrl, `data:image/png;base64,${PNG_1X1}`);
     assert.equal(await page.locator('img.branding-logo__img').count(), 1);
     assert.deepEqual(errors, []);
-    await context.close();
+    await page.context().close();
   });
 });

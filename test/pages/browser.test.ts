@@ -6,24 +6,24 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { StoredReport } from '../../src/services/reports/types.js';
 import { describeEachDialect } from '../helpers/app.js';
-import { chromiumSkip as skip, launchChromium } from '../helpers/chromium.js';
-import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from './harness.js';
+import {
+  chromiumSession,
+  chromiumSkip as skip,
+  seriousViolations,
+  type ChromiumSession,
+} from '../helpers/chromium.js';
+import { createPagesHarness, XSS_ATTR, XSS_TITLE, type PagesHarness } from '../helpers/pages-harness.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
   let h: PagesHarness;
-  let browser: Browser;
+  let chromium: ChromiumSession;
   let base: string;
   let pub: StoredReport;
-  const contexts: BrowserContext[] = [];
-  /** console errors (CSP violations show up here) of every page opened */
-  const consoleErrors: string[] = [];
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
@@ -37,64 +37,17 @@ describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
       );
     });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchChromium();
+    chromium = await chromiumSession(base);
     pub = await h.report(h.alice, '/bad');
   });
 
   after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
+    await chromium?.close();
     await h?.close();
   });
 
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
-    return page;
-  }
-
-  async function signIn(page: Page, key: string): Promise<void> {
-    await page.goto(`${base}/login`);
-    await page.fill('#api-key', key);
-    await Promise.all([
-      page.waitForURL(`${base}/dashboard`),
-      page.click('button[type=submit]:has-text("Sign in")'),
-    ]);
-  }
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as {
-          axe: {
-            run: (
-              o: unknown,
-            ) => Promise<{
-              violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-            }>;
-          };
-        }
-      ).axe;
-      const r = await axe.run({
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-      });
-      return r.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
-      }));
-    });
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.join(', ')}`);
-  }
+  const newPage: ChromiumSession['newPage'] = (options) => chromium.newPage(options);
+  const signIn = (page: Page, key: string) => chromium.signIn(page, key);
 
   test('a public report renders its score and checks; screenshots at 1280 and 390 px', async () => {
     const page = await newPage();
@@ -309,7 +262,7 @@ describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
 
   test('no page broke its Content-Security-Policy or threw', () => {
     assert.deepEqual(
-      consoleErrors.filter((e) => !/status of (404|401|422|429)/.test(e)),
+      chromium.consoleErrors.filter((e) => !/status of (404|401|422|429)/.test(e)),
       [],
     );
   });

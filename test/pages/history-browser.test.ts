@@ -4,22 +4,24 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StoredReport } from '../../src/services/reports/types.js';
 import { describeEachDialect } from '../helpers/app.js';
-import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
+import {
+  chromiumSession,
+  chromiumSkip,
+  seriousViolations,
+  type ChromiumSession,
+} from '../helpers/chromium.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
-import { createPagesHarness, type PagesHarness } from './harness.js';
+import { createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
 
 describeEachDialect('report history in headless Chromium', { skip: chromiumSkip }, (dialect) => {
   let h: PagesHarness;
-  let browser: Browser;
+  let chromium: ChromiumSession;
   let base: string;
   let report: StoredReport;
-  const contexts: BrowserContext[] = [];
-  const consoleErrors: string[] = [];
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
@@ -41,25 +43,15 @@ describeEachDialect('report history in headless Chromium', { skip: chromiumSkip 
       await h.services.reports.reaudit(h.alice.id, report.id, { source: 'schedule' });
     }
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchChromium();
+    chromium = await chromiumSession(base);
   });
 
   after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
+    await chromium?.close();
     await h?.close();
   });
 
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
-    return page;
-  }
+  const newPage: ChromiumSession['newPage'] = (options) => chromium.newPage(options);
 
   test('the chart and the changes at 1280 and 390 px', async () => {
     const page = await newPage();
@@ -104,12 +96,7 @@ describeEachDialect('report history in headless Chromium', { skip: chromiumSkip 
 
   test('the dashboard shows a trend arrow', async () => {
     const page = await newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('#api-key', h.alice.key);
-    await Promise.all([
-      page.waitForURL(`${base}/dashboard`),
-      page.click('button[type=submit]:has-text("Sign in")'),
-    ]);
+    await chromium.signIn(page, h.alice.key);
     const trend = page.locator(`#report-${report.id} .trend`);
     assert.equal(await trend.count(), 1);
     assert.ok(await trend.isVisible());
@@ -124,17 +111,12 @@ describeEachDialect('report history in headless Chromium', { skip: chromiumSkip 
     const page = await newPage({ bypassCSP: true });
     await page.goto(`${base}/reports/${report.id}`);
     assert.deepEqual(await seriousViolations(page), []);
-    await page.goto(`${base}/login`);
-    await page.fill('#api-key', h.alice.key);
-    await Promise.all([
-      page.waitForURL(`${base}/dashboard`),
-      page.click('button[type=submit]:has-text("Sign in")'),
-    ]);
+    await chromium.signIn(page, h.alice.key);
     assert.equal(await page.locator('.trend').count(), 1);
     assert.deepEqual(await seriousViolations(page), []);
   });
 
   test('no page broke its Content-Security-Policy or threw', () => {
-    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(chromium.consoleErrors, []);
   });
 });

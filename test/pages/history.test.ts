@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { escapeHtml as escape } from '../../src/html-escape.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
-import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
+import { Browser, createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const count = (body: string, re: RegExp) => (body.match(re) ?? []).length;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { goodPage, html } from '../helpers/fixture-server.js';
-import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
+import { Browser, createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const SIZE = 1_160_848;
 

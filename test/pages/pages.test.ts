@@ -16,7 +16,7 @@ import {
   XSS_ATTR,
   XSS_TITLE,
   type PagesHarness,
-} from './harness.js';
+} from '../helpers/pages-harness.js';
 
 function assertSecurityHeaders(res: { headers: Record<string, unknown> }): void {
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[k], v, k);

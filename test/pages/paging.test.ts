@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_PAGE } from '../../src/contract/lists.js';
 import { describeEachDialect } from '../helpers/app.js';
-import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
+import { Browser, createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 describeEachDialect('dashboard paging', (dialect) => {
   let h: PagesHarness;

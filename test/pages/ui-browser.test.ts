@@ -8,12 +8,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { StoredReport } from '../../src/services/reports/types.js';
 import { describeEachDialect } from '../helpers/app.js';
-import { chromiumSkip, launchChromium, seriousViolations } from '../helpers/chromium.js';
+import {
+  chromiumSession,
+  chromiumSkip,
+  seriousViolations,
+  type ChromiumSession,
+} from '../helpers/chromium.js';
 import { html } from '../helpers/fixture-server.js';
-import { createPagesHarness, type PagesHarness } from './harness.js';
+import { createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 const OUT = new URL('../../test-output/', import.meta.url);
 const CORPUS = new URL('../../../shared/corpus/pages/', import.meta.url);
@@ -38,11 +43,9 @@ function readPdf(path: string): { pages: number; text: string[] } {
 
 describeEachDialect('issue 13: report and dashboard in headless Chromium', { skip }, (dialect) => {
   let h: PagesHarness;
-  let browser: Browser;
+  let chromium: ChromiumSession;
   let base: string;
   const reports: StoredReport[] = [];
-  const contexts: BrowserContext[] = [];
-  const consoleErrors: string[] = [];
 
   before(async () => {
     mkdirSync(OUT, { recursive: true });
@@ -52,34 +55,16 @@ describeEachDialect('issue 13: report and dashboard in headless Chromium', { ski
       reports.push(await h.report(h.alice, `/corpus/${i}`));
     }
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchChromium();
+    chromium = await chromiumSession(base, { viewport: { width: 1366, height: 900 } });
   });
 
   after(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
+    await chromium?.close();
     await h?.close();
   });
 
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
-    return page;
-  }
-
-  async function signIn(page: Page, key = h.alice.key): Promise<void> {
-    await page.goto(`${base}/login`);
-    await page.fill('#api-key', key);
-    await Promise.all([
-      page.waitForURL(`${base}/dashboard`),
-      page.click('button[type=submit]:has-text("Sign in")'),
-    ]);
-  }
+  const newPage: ChromiumSession['newPage'] = (options) => chromium.newPage(options);
+  const signIn = (page: Page, key = h.alice.key) => chromium.signIn(page, key);
 
   test('item 4: the first screen is client-ready: title and URL, date, score, categories, fix these first', async () => {
     const r = reports[0]!;
@@ -209,6 +194,6 @@ describeEachDialect('issue 13: report and dashboard in headless Chromium', { ski
   });
 
   test('no page broke its Content-Security-Policy or threw', () => {
-    assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(chromium.consoleErrors, []);
   });
 });

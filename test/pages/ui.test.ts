@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../helpers/app.js';
-import { Browser, createPagesHarness, type PagesHarness } from './harness.js';
+import { Browser, createPagesHarness, type PagesHarness } from '../helpers/pages-harness.js';
 
 describeEachDialect('dashboard and report page, issue 13', (dialect) => {
   let h: PagesHarness;

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrations } from '../../src/store/migrations/index.js';
-import { ROOT, createTempDatabase, postgresUnavailable, skipUnlessRequired, withPg } from './helpers.js';
+import { ROOT } from '../helpers/service-process.js';
+import { createTempDatabase, postgresUnavailable, skipUnlessRequired, withPg } from '../helpers/services.js';
 
 function run(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {

@@ -13,20 +13,18 @@ import { createServices } from '../../src/services/index.js';
 import { type Services } from '../../src/services/types.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { configFromEnv } from '../../src/config.js';
+import { api, startService, type ServiceProcess } from '../helpers/service-process.js';
 import {
   REDIS_URL,
-  api,
   clearRedisPrefix,
   createTempDatabase,
   postgresUnavailable,
   randomId,
   redisUnavailable,
   skipUnlessRequired,
-  startService,
   withPg,
-  type ServiceProcess,
   type TempDatabase,
-} from './helpers.js';
+} from '../helpers/services.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
 const pgReason = await postgresUnavailable();

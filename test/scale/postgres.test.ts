@@ -18,7 +18,7 @@ import {
   skipUnlessRequired,
   withPg,
   type TempDatabase,
-} from './helpers.js';
+} from '../helpers/services.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
 const reason = await postgresUnavailable();

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { closeRedis, createRedis, pingRedis } from '../../src/store/redis.js';
 import { RedisAttemptStore } from '../../src/pages/attempt-store-redis.js';
 import { MemoryAttemptStore, blockedFor, type AttemptStore } from '../../src/pages/throttle.js';
-import { REDIS_URL, clearRedisPrefix, randomId, redisUnavailable, skipUnlessRequired } from './helpers.js';
+import {
+  REDIS_URL,
+  clearRedisPrefix,
+  randomId,
+  redisUnavailable,
+  skipUnlessRequired,
+} from '../helpers/services.js';
 
 const prefix = `pagegrade-test-${randomId()}:`;
 const unavailable = await redisUnavailable();

@@ -1,6 +1,6 @@
 // Whole sites (docs/sites.md): batches through the API, worked by the real job engine (the
 // jobs table on SQLite and PostgreSQL, and BullMQ on Redis), crawling a generated fixture site
-// on 127.0.0.1 (test/sites/fixture-site.ts) that logs every request.
+// on 127.0.0.1 (test/helpers/fixture-site.ts) that logs every request.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
@@ -20,7 +20,7 @@ import {
   redisUnavailable,
   skipReason,
 } from '../helpers/services.js';
-import { startFixtureSite, type FixtureSite } from './fixture-site.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { parseCsv } from '../helpers/csv.js';
 
 const redisReason = await redisUnavailable();

@@ -15,7 +15,8 @@ import { sqliteDialect } from '../helpers/db.js';
 import { buildUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { waitFor } from '../helpers/queues.js';
-import { api, randomId, startService, type ServiceProcess } from '../scale/helpers.js';
+import { api, startService, type ServiceProcess } from '../helpers/service-process.js';
+import { randomId } from '../helpers/services.js';
 
 const KEY = `pg_${randomId()}${randomId()}${randomId()}`;
 

@@ -11,21 +11,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { waitFor } from '../helpers/queues.js';
-import { REQUIRE_POSTGRES, REQUIRE_REDIS } from '../helpers/services.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { api, startService, type ServiceProcess } from '../helpers/service-process.js';
 import {
+  REQUIRE_POSTGRES,
+  REQUIRE_REDIS,
   REDIS_URL,
-  api,
   clearRedisPrefix,
   createTempDatabase,
   postgresUnavailable,
   randomId,
   redisUnavailable,
   skipUnlessRequired,
-  startService,
-  type ServiceProcess,
   type TempDatabase,
-} from '../scale/helpers.js';
+} from '../helpers/services.js';
 
 const KEY = `pg_${randomId()}${randomId()}${randomId()}`;
 

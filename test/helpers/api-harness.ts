@@ -7,13 +7,13 @@
 import { after, before, describe } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import type { Services } from '../../src/services/types.js';
-import { buildTestApp, PUBLIC_URL, type TestApp } from '../helpers/app.js';
-import { testAnalyze, testServicesConfig } from '../helpers/config.js';
-import { dialects, type TestDialect } from '../helpers/db.js';
-import { buildUser, type TestUser } from '../helpers/factories.js';
+import { buildTestApp, PUBLIC_URL, type TestApp } from './app.js';
+import { testAnalyze, testServicesConfig } from './config.js';
+import { dialects, type TestDialect } from './db.js';
+import { buildUser, type TestUser } from './factories.js';
 import { checkAgainstOpenApi } from './openapi-check.js';
 
-export { PUBLIC_URL } from '../helpers/app.js';
+export { PUBLIC_URL } from './app.js';
 
 /** The dialect matrix of test/helpers/db.ts: SQLite always, PostgreSQL when it answers. */
 export const DIALECTS: TestDialect[] = dialects;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Harness } from './harness.js';
+import type { Harness } from './api-harness.js';
 
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: object }> }>;

@@ -1,4 +1,4 @@
-// A generated fixture site for the batch tests and bench/sites.ts, served by the test kit's
+// A generated fixture site for the batch tests (test/sites, test/pages), served by the test kit's
 // fixture server on 127.0.0.1 as `site.test` (testLookup): sections and pages, a sitemap index
 // (robots.txt `Sitemap:` line) with a gzip part, robots.txt with Disallow and Crawl-delay,
 // a redirecting link, broken links, duplicate titles/descriptions, an orphan, a nofollow link,
@@ -7,7 +7,7 @@
 // requests in flight at once are counted.
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 export interface SiteOptions {
   /** pages /p/1…/p/N (default 140) */

@@ -1,27 +1,15 @@
-// Helpers for the scale-out tests: a fresh PostgreSQL database per test file (dropped after),
-// a Redis key prefix per run, free ports, and real service processes started with
-// the service (dist/server.js when current, else src/server.ts through tsx) and stopped with SIGTERM.
+// Real service processes for the process tests (scale-out, schedules, webhooks, resumed
+// batches) and the schedules benchmark: free ports, the service started as a child process
+// (dist/server.js when current, else src/server.ts through tsx — helpers/cli.ts serverArgs)
+// and stopped with SIGTERM, and a JSON API call with a bearer key.
 //
-// PostgreSQL and Redis are found by test/helpers/services.ts (the one place; re-exported here
-// for the scale tests).
+// The databases, Redis prefixes and the skip rules those tests need are test/helpers/services.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serverArgs } from '../helpers/cli.js';
+import { serverArgs } from './cli.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-export {
-  REDIS_URL,
-  clearRedisPrefix,
-  createTempDatabase,
-  postgresUnavailable,
-  randomId,
-  redisUnavailable,
-  skipUnlessRequired,
-  withPg,
-  type TempDatabase,
-} from '../helpers/services.js';
 
 /** A port free on 127.0.0.1 right now (the OS picks it). */
 export function freePort(): Promise<number> {

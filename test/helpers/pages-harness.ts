@@ -3,12 +3,12 @@
 // pages from 127.0.0.1) plus two users, a hostile page (/xss) and a report helper. The cookie
 // jar that lets inject requests act like one browser is test/helpers/browser.ts.
 import type { StoredReport } from '../../src/services/reports/types.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { sqliteDialect, type TestDb, type TestDialect } from '../helpers/db.js';
-import { html, type FixtureServer } from '../helpers/fixture-server.js';
-import { buildUser } from '../helpers/factories.js';
+import { buildTestApp, type TestApp } from './app.js';
+import { sqliteDialect, type TestDb, type TestDialect } from './db.js';
+import { html, type FixtureServer } from './fixture-server.js';
+import { buildUser } from './factories.js';
 
-export { Browser } from '../helpers/browser.js';
+export { Browser } from './browser.js';
 
 export const XSS_TITLE = '<script>alert(1)</script>';
 export const XSS_ATTR = `"'><img src=x onerror=alert(2)>`;
