@@ -11,7 +11,7 @@ import { batchCsv, batchJson } from '../crawl/export.js';
 import { createJobEngine, type JobEngine, type Workers } from '../jobs/index.js';
 import { silentLog } from '../jobs/kind-tools.js';
 import { jobKinds } from '../jobs/kinds/index.js';
-import type { Batch, BatchPageResult } from '../services/batches/batches.service.js';
+import type { Batch, BatchPageResult } from '../services/batches/types.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate } from '../store/database.js';
 import { presentBatch, presentSummary } from '../web/batch-presenter.js';

@@ -3,7 +3,7 @@
 // Used by the API, the dashboard's download buttons and `pagegrade crawl --csv/--json`.
 import { stringify } from 'csv-stringify';
 import type { Readable } from 'node:stream';
-import type { BatchPageResult } from '../services/batches/batches.service.js';
+import type { BatchPageResult } from '../services/batches/types.js';
 import type { Finding } from './findings.js';
 
 export const CSV_COLUMNS = [

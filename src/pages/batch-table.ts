@@ -2,7 +2,7 @@
 // in memory — a batch holds at most PAGEGRADE_BATCH_MAX_PAGES pages, and the batch page reads
 // them all anyway for the site-level findings (services.batches.results).
 import type { ResultBand } from '../analyzer/types.js';
-import type { BatchPageResult } from '../services/batches/batches.service.js';
+import type { BatchPageResult } from '../services/batches/types.js';
 import type { Page } from '../contract/lists.js';
 
 export interface BatchPagesQuery {

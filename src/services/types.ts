@@ -4,9 +4,9 @@
 // AppError (src/errors.ts): 404 not_found (no such resource for this user, another user's id
 // too), 422 validation_failed (business rules). Shapes and enums are validated by the HTTP
 // schemas before a service is called.
-import type { BatchServices } from './batches/batches.service.js';
-import type { BrandingServices } from './branding/branding.service.js';
-import type { PdfServices } from './pdf/pdf.service.js';
+import type { BatchServices } from './batches/types.js';
+import type { BrandingServices } from './branding/types.js';
+import type { PdfServices } from './pdf/types.js';
 import type {
   Account,
   AuthContext,

@@ -1,6 +1,6 @@
 // Batches as the API shows them (snake_case, links on the public URL); the dashboard's JSON
 // download and `pagegrade crawl --json` use the same shapes.
-import type { Batch, BatchFailure, BatchSummary } from '../services/batches/batches.service.js';
+import type { Batch, BatchFailure, BatchSummary } from '../services/batches/types.js';
 
 export function presentSummary(s: BatchSummary) {
   return {

@@ -3,7 +3,7 @@
 // and how a form body is read into them (lists as lines, numbers as digits).
 import { Type, type Static } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
-import type { CreateBatchInput } from '../services/batches/batches.service.js';
+import type { CreateBatchInput } from '../services/batches/types.js';
 import { enumOf, pageParam, PER_PAGE, SORT_DIRECTIONS } from '../contract/lists.js';
 import type { Privacy } from '../services/reports/types.js';
 import { MAX_ID } from './requests.js';

@@ -3,7 +3,7 @@
 // the Server-Sent Events stream of its progress. Access is decided before (the services).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { batchCsv, batchJson } from '../crawl/export.js';
-import type { BatchServices } from '../services/batches/batches.service.js';
+import type { BatchServices } from '../services/batches/types.js';
 import { presentBatch, presentSummary } from './batch-presenter.js';
 
 export type BatchResults = Awaited<ReturnType<BatchServices['results']>>;

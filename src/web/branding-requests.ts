@@ -2,7 +2,7 @@
 // form (/dashboard/branding) send them. The rules and their messages are the service's
 // (src/services/branding.service.ts): the schema only names the fields.
 import { Type, type Static } from 'typebox';
-import type { BrandingInput } from '../services/branding/branding.service.js';
+import type { BrandingInput } from '../services/branding/types.js';
 
 const text = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Null()], { description }));

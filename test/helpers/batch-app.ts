@@ -7,7 +7,7 @@ import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { silentLog } from '../../src/jobs/kind-tools.js';
 import type { Queue } from '../../src/jobs/types.js';
 import type { AnyJobKind } from '../../src/jobs/kind-tools.js';
-import type { Batch } from '../../src/services/batches/batches.service.js';
+import type { Batch } from '../../src/services/batches/types.js';
 import type { Services } from '../../src/services/types.js';
 import { waitFor } from './queues.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';

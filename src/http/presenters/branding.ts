@@ -1,5 +1,5 @@
 // The branding object of GET/PUT /api/v1/account/branding.
-import type { Branding } from '../../services/branding/branding.service.js';
+import type { Branding } from '../../services/branding/types.js';
 
 export function presentBranding(b: Branding) {
   return {

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Value } from 'typebox/value';
 import { AppError } from '../../errors.js';
 import { batchPageTable } from '../batch-table.js';
-import type { Batch } from '../../services/batches/batches.service.js';
+import type { Batch } from '../../services/batches/types.js';
 import {
   BatchParams,
   batchInputOf,

@@ -4,7 +4,7 @@
 // (services.branding, the same as PUT /api/v1/account/branding).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { BrandingInput } from '../../services/branding/branding.service.js';
+import type { BrandingInput } from '../../services/branding/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BRANDING_FORM, formErrors, unplacedErrors } from '../form-words.js';
 import { BRANDING_FIELDS, brandingFormOf, brandingView, type BrandingFormState } from '../views/branding.js';

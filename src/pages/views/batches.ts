@@ -5,7 +5,7 @@
 // they read in grey print —, the site-level findings with their pages, and the pages table).
 // (Like the other views, the templates are kept as written: whitespace in them is content.)
 import { RESULT_LABELS, SCORING } from '../../analyzer/vocabulary.js';
-import type { Batch, BatchPageResult, BatchSummary, Finding } from '../../services/batches/batches.service.js';
+import type { Batch, BatchPageResult, BatchSummary, Finding } from '../../services/batches/types.js';
 import type { Page } from '../../contract/lists.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Flash } from './dashboard.js';

@@ -3,7 +3,7 @@
 // The logo file is read in the page by the one script (pagegrade.js) into a data: URL sent with
 // the form (no multipart upload); the server checks it as the API does. The current logo is
 // shown as an <img> from a data: URL (an SVG logo is never inlined).
-import type { Branding } from '../../services/branding/branding.service.js';
+import type { Branding } from '../../services/branding/types.js';
 import { html, type SafeHtml } from '../html.js';
 import type { Flash } from './dashboard.js';
 

@@ -7,7 +7,7 @@
 // Page numbers and the footer are Chromium's footerTemplate (pdfFooter).
 import { CATEGORIES, PRIORITIES, type CheckResult } from '../../analyzer/types.js';
 import { CATEGORY_NAMES, PRIORITY_LABELS, RESULT_LABELS } from '../../analyzer/vocabulary.js';
-import type { Branding } from '../../services/branding/branding.service.js';
+import type { Branding } from '../../services/branding/types.js';
 import type { StoredReport } from '../../services/reports/types.js';
 import { escapeHtml, html, raw, type SafeHtml } from '../html.js';
 import { renderSection } from './render-section.js';

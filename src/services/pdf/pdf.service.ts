@@ -6,16 +6,7 @@
 import { AppError, validationError } from '../../errors.js';
 import { INSTALL_HINT } from '../../render/hint.js';
 import type { ServiceContext } from '../shared/context.js';
-
-export interface PdfServices {
-  /** null when PDFs can be printed here, otherwise why not (with how to install Chromium) */
-  unavailable(): string | null;
-  /**
-   * Prints `document`; 422 under `render` without Chromium, 503 when the browser failed
-   * (crashed, timed out) — the report is unchanged either way.
-   */
-  print(document: string, options: { footerTemplate: string }): Promise<Buffer>;
-}
+import type { PdfServices } from './types.js';
 
 const FALLBACK =
   'Until then, print the report page from a browser (its print stylesheet lays it out for paper).';

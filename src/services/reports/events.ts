@@ -7,7 +7,7 @@ import { presentReportSummary } from '../../http/presenters/report.js';
 import { presentDiff } from '../../http/presenters/run.js';
 import type { Db } from '../../store/database.js';
 import { findReport } from '../../store/reports.repository.js';
-import type { OwnerServices } from '../types.js';
+import type { WebhooksServices } from '../webhooks/types.js';
 import type { ReportDiff } from '../history/types.js';
 import type { ReportSummary } from './types.js';
 
@@ -24,7 +24,7 @@ export interface ReportEvents {
   failed(trx: Db | undefined, report: ReportSummary, reason: string): Promise<void>;
 }
 
-export function createReportEvents(webhooks: OwnerServices['webhooks'], publicUrl: string): ReportEvents {
+export function createReportEvents(webhooks: WebhooksServices, publicUrl: string): ReportEvents {
   const summary = (r: ReportSummary) => presentReportSummary(r, publicUrl);
   const read = async (trx: Db, userId: number, id: number) => {
     const r = await findReport(trx, id, userId);

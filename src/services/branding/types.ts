@@ -1,0 +1,42 @@
+// The branding feature's types: the PDF reports' branding per user, its limits, the service.
+import type { Principal } from '../accounts/types.js';
+
+export const MAX_LOGO_BYTES = 256 * 1024;
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
+export const TEXT_LIMITS = { name: 100, contact: 200, prepared_for: 200 } as const;
+export const ACCENT_FORMAT = '#rrggbb (six hexadecimal digits, such as #1d4ed8)';
+
+export interface Branding {
+  name: string | null;
+  /** #rrggbb, lower-cased */
+  accentColor: string | null;
+  contact: string | null;
+  preparedFor: string | null;
+  logo: { type: LogoType; bytes: number; dataUrl: string } | null;
+  /** null when the user has never set one */
+  updatedAt: string | null;
+}
+
+/**
+ * A change: a field given replaces the stored one, `null` or '' clears it, a field left out
+ * stays as it is. `logo` is a data: URL (`data:image/png;base64,…`) or bare base64.
+ */
+export interface BrandingInput {
+  name?: string | null | undefined;
+  accentColor?: string | null | undefined;
+  contact?: string | null | undefined;
+  preparedFor?: string | null | undefined;
+  logo?: string | null | undefined;
+}
+
+export interface BrandingServices {
+  /** the actor's branding (empty when never set) */
+  get(who: Principal): Promise<Branding>;
+  /** validates (422 naming each field) and saves; returns the branding as stored */
+  put(who: Principal, input: BrandingInput): Promise<Branding>;
+  /** removes every field and the logo */
+  clear(who: Principal): Promise<void>;
+  /** the branding of a report's owner, for its PDF (access to the report is decided before) */
+  ofReport(reportId: number): Promise<Branding>;
+}
