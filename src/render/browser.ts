@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type * as PlaywrightCore from 'playwright-core';
-import type { AxeViolation, RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
+import type { AxeViolation, RenderOutcome, RenderSuccess } from '../analyzer/types.js';
 import type { PageSnapshot } from '../analyzer/types.js';
 import { INSTALL_HINT } from './hint.js';
 import { GuardedNetwork, type NetworkPolicy } from './network.js';
@@ -83,7 +83,7 @@ export interface RendererOptions {
   axe?: boolean;
 }
 
-export type { RenderOutcome, RenderSuccess } from '../analyzer/rendered.js';
+export type { RenderOutcome, RenderSuccess } from '../analyzer/types.js';
 
 const requirePackage = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = requirePackage.resolve('axe-core/axe.min.js');

@@ -1,7 +1,7 @@
 // The artifacts: everything the checks judge, gathered once per audit. The HTML facts come from
 // ONE streaming pass of htmlparser2's Parser (no DOM); the rest comes straight from the
 // PageSnapshot (headers, status, timings, robots.txt, sitemap, probes). Checks only read this.
-import type { ExtraResource, PageSnapshot } from '../types.js';
+import type { ExtraResource, PageSnapshot } from '../snapshot.js';
 
 /** A <meta> tag. Names are lower-cased; values are as written (entities decoded). */
 export interface MetaTag {
