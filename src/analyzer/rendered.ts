@@ -4,7 +4,6 @@
 // `render` object records the differences. The browser side is src/render/browser.ts.
 import { buildArtifacts } from './artifacts/index.js';
 import type { Artifacts } from './artifacts/types.js';
-import { blocksIndexing } from './checks/seo/noindex.js';
 import { runChecks } from './run-checks.js';
 import { scoreResults } from './scoring.js';
 import {
@@ -51,10 +50,9 @@ function check(
   return r;
 }
 
+/** a robots or pagegrade meta tag says noindex (the header is the same before and after JavaScript) */
 const noindexOf = (a: Artifacts): boolean =>
-  a.metas.some(
-    (m) => m.name !== null && ['robots', 'pagegrade'].includes(m.name) && blocksIndexing(m.content ?? ''),
-  );
+  a.indexing.noindexMetas.some((m) => m.name === 'robots' || m.name === 'pagegrade');
 const canonicalOf = (a: Artifacts): string | null =>
   a.links.find((l) => l.rel.includes('canonical'))?.url ?? null;
 

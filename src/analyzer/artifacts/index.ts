@@ -3,6 +3,7 @@
 import { XMLValidator } from 'fast-xml-parser';
 import type { ExtraResource, PageSnapshot } from '../types.js';
 import { collectHtml } from './html.js';
+import { indexingFacts } from './indexing.js';
 import { parseLinkHeader } from './link-header.js';
 import { robotsRules, USER_AGENT_TOKEN } from '../robots.js';
 import type { Artifacts, ExtraInfo, RobotsInfo, SitemapInfo } from './types.js';
@@ -130,7 +131,7 @@ const CHALLENGE_MARKERS = [
   'challenges.cloudflare.com',
 ];
 
-function detectBlocked(s: PageSnapshot, a: Omit<Artifacts, 'blocked'>): { reason: string } | null {
+function detectBlocked(s: PageSnapshot, a: Omit<Artifacts, 'blocked' | 'indexing'>): { reason: string } | null {
   const st = s.status;
   if (st === 401) return { reason: 'HTTP 401: authentication required' };
   if (st === 403) return { reason: 'HTTP 403: access forbidden' };
@@ -209,7 +210,7 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
       }
     }
   }
-  const base: Omit<Artifacts, 'blocked'> = {
+  const base: Omit<Artifacts, 'blocked' | 'indexing'> = {
     url: s.url,
     finalUrl: s.finalUrl,
     finalUrlParsed,
@@ -238,5 +239,5 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
     ...html,
     requestCounts: requestCounts(html.subresources),
   };
-  return { ...base, blocked: detectBlocked(s, base) };
+  return { ...base, blocked: detectBlocked(s, base), indexing: indexingFacts(html.metas, s.headers) };
 }
