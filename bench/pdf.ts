@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyzeSnapshot } from '../src/analyzer/index.js';
-import { snapshotFrom } from '../src/analyzer/checks/test-helpers.js';
+import { snapshotFrom } from '../test/helpers/checks.js';
 import { buildApp } from '../src/app.js';
 import { configFromEnv } from '../src/config.js';
 import { descendants, Renderer } from '../src/render/browser.js';

@@ -10,7 +10,6 @@ import { normalizeUrl, projectOf } from './url.js';
 
 export * from './types.js';
 export { normalizeUrl, projectOf } from './url.js';
-export type { RenderInfo } from './rendered.js';
 export { fetchSiteFile } from './fetch/index.js';
 
 /** Fetches and audits a page. Throws FetchError when the page cannot be fetched. */

@@ -4,80 +4,23 @@
 // `render` object records the differences. The browser side is src/render/browser.ts.
 import { buildArtifacts } from './artifacts/index.js';
 import type { Artifacts } from './artifacts/types.js';
-import { blocksIndexing } from './checks/seo/noindex.js';
 import { runChecks } from './run-checks.js';
 import { scoreResults } from './scoring.js';
-import type { AuditReport, CheckResult, PageSnapshot } from './types.js';
+import {
+  AXE_IMPACTS,
+  type AuditReport,
+  type AxeImpact,
+  type CheckResult,
+  type PageSnapshot,
+  type RenderDifference,
+  type RenderInfo,
+  type RenderOutcome,
+  type RenderSuccess,
+} from './types.js';
 
-export type AxeImpact = 'critical' | 'serious' | 'moderate' | 'minor';
-export const AXE_IMPACTS: readonly AxeImpact[] = ['critical', 'serious', 'moderate', 'minor'];
-
-export interface AxeViolation {
-  id: string;
-  impact: AxeImpact;
-  help: string;
-  help_url: string;
-  /** CSS selectors of the elements concerned (at most 5) */
-  targets: string[];
-  /** how many elements in all */
-  nodes: number;
-}
-
-/** What one browser visit learned; `html` is the DOM serialised after load. */
-export interface RenderSuccess {
-  ok: true;
-  html: string;
-  finalUrl: string;
-  timings: { queue_ms: number; load_ms: number; idle_ms: number; axe_ms: number; total_ms: number };
-  requests: number;
-  bytes: number;
-  refused: { url: string; reason: string }[];
-  console_errors: string[];
-  failed_requests: { url: string; status: number | null; reason: string }[];
-  lab: { lcp_ms: number | null; cls: number | null; tbt_ms: number | null };
-  axe: AxeViolation[] | null;
-}
-
-export interface RenderFailure {
-  ok: false;
-  /** why the rendered audit is inconclusive (crash, timeout, launch failure…) */
-  reason: string;
-  timings: { queue_ms: number; total_ms: number };
-}
-
-export type RenderOutcome = RenderSuccess | RenderFailure;
-
-/** One check whose outcome JavaScript changed. */
-export interface RenderDifference {
-  id: string;
-  raw: { passed: boolean | null; title: string; message: string };
-  rendered: { passed: boolean | null; title: string; message: string };
-}
-
-/** The report's `render` object (absent from raw audits). */
-export interface RenderInfo {
-  mode: 'rendered';
-  /** completed: `results` are the rendered ones; inconclusive: `results` are the raw ones, `reason` says why */
-  status: 'completed' | 'inconclusive';
-  reason?: string;
-  timings: Partial<RenderSuccess['timings']> & { queue_ms: number; total_ms: number };
-  /** requests the page made through the guarded network, and the bytes they received */
-  requests: number;
-  bytes: number;
-  /** requests refused (address guard, budgets, WebSockets…), at most 20 listed */
-  refused: { url: string; reason: string }[];
-  refused_count: number;
-  /** the raw HTML's audit, summarised (its results are where `differences` say they differ) */
-  raw: Pick<AuditReport, 'result' | 'score' | 'categories'>;
-  /** checks whose outcome differs between raw and rendered (passed changed), in registry order */
-  differences: RenderDifference[];
-  /** counts in the raw HTML and in the rendered DOM */
-  dom: Record<'elements' | 'links' | 'words' | 'images' | 'headings', { raw: number; rendered: number }>;
-  /** ids of the checks only a browser judges (in `results`, scored) */
-  browser_checks: string[];
-  /** axe-core violations by impact (a section of its own, not scored); null when not run */
-  accessibility: { counts: Record<AxeImpact, number>; violations: AxeViolation[] } | null;
-}
+// The render shapes live on the ground floor (types.ts), beside the report that holds them;
+// re-exported here for the modules that import them from this path (services, pages).
+export { AXE_IMPACTS, type RenderInfo, type RenderOutcome } from './types.js';
 
 /** Lab thresholds (the values Lighthouse and Core Web Vitals call "good"). */
 export const LAB_LIMITS = { lcp_ms: 2500, cls: 0.1, tbt_ms: 200 } as const;
@@ -107,10 +50,9 @@ function check(
   return r;
 }
 
+/** a robots or pagegrade meta tag says noindex (the header is the same before and after JavaScript) */
 const noindexOf = (a: Artifacts): boolean =>
-  a.metas.some(
-    (m) => m.name !== null && ['robots', 'pagegrade'].includes(m.name) && blocksIndexing(m.content ?? ''),
-  );
+  a.indexing.noindexMetas.some((m) => m.name === 'robots' || m.name === 'pagegrade');
 const canonicalOf = (a: Artifacts): string | null =>
   a.links.find((l) => l.rel.includes('canonical'))?.url ?? null;
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runChecks, thresholdsFor } from './run-checks.js';
 import { checks } from './checks/index.js';
-import { artifactsFrom, page } from './checks/test-helpers.js';
+import { artifactsFrom, page } from '../../test/helpers/checks.js';
 import type { CheckDefinition } from './checks/types.js';
 
 const base = {

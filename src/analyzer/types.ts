@@ -1,9 +1,13 @@
 // The audit engine's public shapes: what analyze() returns (the API's report object without
 // the fields only a stored report has), what the fetcher hands to the artifacts, and what a
 // check is. Every part of Pagegrade (API, report page, CLI) reads these types.
+// The ground floor: it imports only the snapshot's shapes (snapshot.ts) and the artifacts'
+// types (artifacts/types.ts, which build on snapshot.ts alone) — nothing that imports it back
+// (test/analyzer/layers.test.ts).
 import type { Artifacts } from './artifacts/types.js';
+import type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
 
-import type { RenderInfo, RenderOutcome } from './rendered.js';
+export type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
 
 export const CATEGORIES = ['seo', 'performance', 'security', 'miscellaneous'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -46,14 +50,6 @@ export interface CategoryScore {
   failed: number;
 }
 
-export interface PageTimings {
-  dns_ms: number | null;
-  connect_ms: number | null;
-  tls_ms: number | null;
-  ttfb_ms: number | null;
-  total_ms: number;
-}
-
 export interface PageInfo {
   status: number;
   http_version: string;
@@ -80,52 +76,80 @@ export interface AuditReport {
 }
 
 // ---------------------------------------------------------------------------------------
-// Fetching
+// Rendered audits (the browser side is src/render; the pure part src/analyzer/rendered.ts)
 
-/** A resource fetched besides the page (robots.txt, sitemap, 404 probe, favicon). */
-export interface ExtraResource {
-  url: string;
-  /** final URL after redirects */
-  finalUrl: string;
-  /** null when the fetch failed (see error) */
-  status: number | null;
-  /** lower-cased header names; repeated headers joined with ", " (set-cookie with "\n") */
-  headers: Record<string, string>;
-  /** decoded text, capped (robots 512 KB, sitemap 5 MB, 404 probe 256 KB); favicon: empty */
-  body: string;
-  /** the fetch error's message, when it failed or was skipped for time */
-  error?: string;
-  /** the body was cut at its cap (the fetcher stops reading there) */
-  truncated?: boolean;
-  durationMs: number;
+export type AxeImpact = 'critical' | 'serious' | 'moderate' | 'minor';
+export const AXE_IMPACTS: readonly AxeImpact[] = ['critical', 'serious', 'moderate', 'minor'];
+
+export interface AxeViolation {
+  id: string;
+  impact: AxeImpact;
+  help: string;
+  help_url: string;
+  /** CSS selectors of the elements concerned (at most 5) */
+  targets: string[];
+  /** how many elements in all */
+  nodes: number;
 }
 
-/** Everything the fetcher learned; the artifacts are computed from this and nothing else. */
-export interface PageSnapshot {
-  /** the URL as requested (normalised) */
-  url: string;
+/** What one browser visit learned; `html` is the DOM serialised after load. */
+export interface RenderSuccess {
+  ok: true;
+  html: string;
   finalUrl: string;
-  status: number;
-  /** "1.1", "2" … */
-  httpVersion: string;
-  /** lower-cased header names of the final response; repeated headers joined with ", " (set-cookie with "\n") */
-  headers: Record<string, string>;
-  redirects: { url: string; status: number }[];
-  timings: PageTimings;
-  /** bytes on the wire (compressed) and after decoding */
-  transferBytes: number;
-  body: Buffer;
-  /** the body decoded with the detected charset */
-  text: string;
-  charset: { name: string; source: 'header' | 'bom' | 'meta' | 'default' };
-  /** the media type of the content-type header, lower-cased, e.g. "text/html" */
-  contentType: string;
-  robots: ExtraResource | null;
-  sitemap: ExtraResource | null;
-  notFoundProbe: ExtraResource | null;
-  /** /favicon.ico (headers only); the artifacts ignore it when the page declares an icon */
-  favicon: ExtraResource | null;
+  timings: { queue_ms: number; load_ms: number; idle_ms: number; axe_ms: number; total_ms: number };
+  requests: number;
+  bytes: number;
+  refused: { url: string; reason: string }[];
+  console_errors: string[];
+  failed_requests: { url: string; status: number | null; reason: string }[];
+  lab: { lcp_ms: number | null; cls: number | null; tbt_ms: number | null };
+  axe: AxeViolation[] | null;
 }
+
+export interface RenderFailure {
+  ok: false;
+  /** why the rendered audit is inconclusive (crash, timeout, launch failure…) */
+  reason: string;
+  timings: { queue_ms: number; total_ms: number };
+}
+
+export type RenderOutcome = RenderSuccess | RenderFailure;
+
+/** One check whose outcome JavaScript changed. */
+export interface RenderDifference {
+  id: string;
+  raw: { passed: boolean | null; title: string; message: string };
+  rendered: { passed: boolean | null; title: string; message: string };
+}
+
+/** The report's `render` object (absent from raw audits). */
+export interface RenderInfo {
+  mode: 'rendered';
+  /** completed: `results` are the rendered ones; inconclusive: `results` are the raw ones, `reason` says why */
+  status: 'completed' | 'inconclusive';
+  reason?: string;
+  timings: Partial<RenderSuccess['timings']> & { queue_ms: number; total_ms: number };
+  /** requests the page made through the guarded network, and the bytes they received */
+  requests: number;
+  bytes: number;
+  /** requests refused (address guard, budgets, WebSockets…), at most 20 listed */
+  refused: { url: string; reason: string }[];
+  refused_count: number;
+  /** the raw HTML's audit, summarised (its results are where `differences` say they differ) */
+  raw: Pick<AuditReport, 'result' | 'score' | 'categories'>;
+  /** checks whose outcome differs between raw and rendered (passed changed), in registry order */
+  differences: RenderDifference[];
+  /** counts in the raw HTML and in the rendered DOM */
+  dom: Record<'elements' | 'links' | 'words' | 'images' | 'headings', { raw: number; rendered: number }>;
+  /** ids of the checks only a browser judges (in `results`, scored) */
+  browser_checks: string[];
+  /** axe-core violations by impact (a section of its own, not scored); null when not run */
+  accessibility: { counts: Record<AxeImpact, number>; violations: AxeViolation[] } | null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Fetching (the snapshot's own shapes are in snapshot.ts, below the artifacts)
 
 export type FetchErrorCode =
   | 'invalid_url'

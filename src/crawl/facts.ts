@@ -2,7 +2,6 @@
 // need and nothing more — links out, status, canonical, hreflang, title, description, noindex,
 // and the audit's result, score, failed checks, time and size.
 import type { Artifacts } from '../analyzer/artifacts/types.js';
-import { blocksIndexing, headerBlocks } from '../analyzer/checks/seo/noindex.js';
 import type { AuditReport, Priority } from '../analyzer/types.js';
 import { crawlUrl, onSite } from './url.js';
 
@@ -41,14 +40,8 @@ export function pageFacts(
   const links: string[] = [];
   const nofollow: string[] = [];
   const seen = new Set<string>();
-  const pageNofollow = a.metas.some(
-    (m) =>
-      m.name?.toLowerCase() === 'robots' &&
-      (m.content ?? '')
-        .toLowerCase()
-        .split(/[\s,]+/)
-        .includes('nofollow'),
-  );
+  // the robots directives are read once per page, by the artifacts (Artifacts.indexing)
+  const pageNofollow = a.indexing.nofollow;
   for (const anchor of a.anchors) {
     const u = norm(anchor.href);
     if (u === null || !onSite(u, startHost) || seen.has(u)) continue;
@@ -58,10 +51,9 @@ export function pageFacts(
   }
   const canonicalTag = a.links.find((l) => l.rel.includes('canonical') && l.href);
   const description = a.metas.find((m) => m.name?.toLowerCase() === 'description')?.content?.trim() ?? null;
-  const noindex =
-    a.metas.some(
-      (m) => m.name?.toLowerCase() === 'robots' && m.content !== null && blocksIndexing(m.content),
-    ) || headerBlocks(a.headers['x-robots-tag'] ?? '');
+  // a `<meta name="robots">` or X-Robots-Tag (the noindex check also counts googlebot, bingbot
+  // and pagegrade meta tags; a batch's noindex finding has so far counted robots alone)
+  const noindex = a.indexing.noindexMetas.some((m) => m.name === 'robots') || a.indexing.noindexHeader;
   return {
     title: a.titles[0] ?? null,
     description: description === '' ? null : description,

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { analyzeSnapshot } from '../../src/analyzer/index.js';
 import type { AuditReport } from '../../src/analyzer/types.js';
-import { snapshotFrom } from '../../src/analyzer/checks/test-helpers.js';
+import { snapshotFrom } from './checks.js';
 import type { Services } from '../../src/services/types.js';
 import type { StoredReport } from '../../src/services/reports/types.js';
 import { randomId } from './services.js';

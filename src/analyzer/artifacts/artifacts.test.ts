@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { artifactsFrom, snapshotFrom } from '../checks/test-helpers.js';
+import { artifactsFrom, snapshotFrom } from '../../../test/helpers/checks.js';
 import { runChecks } from '../run-checks.js';
 import { buildArtifacts, countWords } from './index.js';
 

@@ -1,20 +1,15 @@
 // buildArtifacts(snapshot): the HTML facts from one streaming pass, plus the fetch facts
 // (headers, timings, robots.txt rules, sitemap, probes) in the shape checks read.
-import robotsParserModule from 'robots-parser';
 import { XMLValidator } from 'fast-xml-parser';
 import type { ExtraResource, PageSnapshot } from '../types.js';
 import { collectHtml } from './html.js';
+import { indexingFacts } from './indexing.js';
 import { parseLinkHeader } from './link-header.js';
-import type { Artifacts, ExtraInfo, RobotsInfo, RobotsRules, SitemapInfo } from './types.js';
-
-// robots-parser is CommonJS (module.exports = function); its typings declare an ES default.
-const robotsParser = robotsParserModule as unknown as (url: string, body: string) => RobotsRules;
+import { robotsRules, USER_AGENT_TOKEN } from '../robots.js';
+import type { Artifacts, ExtraInfo, RobotsInfo, SitemapInfo } from './types.js';
 
 export type * from './types.js';
 export { countWords } from './html.js';
-
-/** the product token matched against robots.txt User-agent lines */
-export const USER_AGENT_TOKEN = 'Pagegrade';
 
 const MAX_SITEMAP_URLS = 50_000;
 
@@ -51,7 +46,7 @@ function robotsInfo(r: ExtraResource): RobotsInfo {
   let parsed: RobotsInfo['parsed'] = null;
   if (ok && !looksLikeHtml) {
     try {
-      parsed = robotsParser(r.finalUrl || r.url, r.body);
+      parsed = robotsRules(r.finalUrl || r.url, r.body);
     } catch {
       parsed = null;
     }
@@ -136,7 +131,7 @@ const CHALLENGE_MARKERS = [
   'challenges.cloudflare.com',
 ];
 
-function detectBlocked(s: PageSnapshot, a: Omit<Artifacts, 'blocked'>): { reason: string } | null {
+function detectBlocked(s: PageSnapshot, a: Omit<Artifacts, 'blocked' | 'indexing'>): { reason: string } | null {
   const st = s.status;
   if (st === 401) return { reason: 'HTTP 401: authentication required' };
   if (st === 403) return { reason: 'HTTP 403: access forbidden' };
@@ -215,7 +210,7 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
       }
     }
   }
-  const base: Omit<Artifacts, 'blocked'> = {
+  const base: Omit<Artifacts, 'blocked' | 'indexing'> = {
     url: s.url,
     finalUrl: s.finalUrl,
     finalUrlParsed,
@@ -244,5 +239,5 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
     ...html,
     requestCounts: requestCounts(html.subresources),
   };
-  return { ...base, blocked: detectBlocked(s, base) };
+  return { ...base, blocked: detectBlocked(s, base), indexing: indexingFacts(html.metas, s.headers) };
 }

@@ -1,7 +1,7 @@
 // The artifacts: everything the checks judge, gathered once per audit. The HTML facts come from
 // ONE streaming pass of htmlparser2's Parser (no DOM); the rest comes straight from the
 // PageSnapshot (headers, status, timings, robots.txt, sitemap, probes). Checks only read this.
-import type { ExtraResource, PageSnapshot } from '../types.js';
+import type { ExtraResource, PageSnapshot } from '../snapshot.js';
 
 /** A <meta> tag. Names are lower-cased; values are as written (entities decoded). */
 export interface MetaTag {
@@ -315,8 +315,26 @@ export interface HtmlFacts {
   hasBody: boolean;
 }
 
+/**
+ * The page's robots directives (artifacts/indexing.ts), from its meta tags and X-Robots-Tag:
+ * the noindex check, the rendered audit and the batch crawler read them.
+ */
+export interface IndexingFacts {
+  /**
+   * the robots meta tags addressed to a crawler we answer for (robots, googlebot, bingbot,
+   * pagegrade) whose content forbids indexing (`noindex` or `none`), in page order
+   */
+  noindexMetas: MetaTag[];
+  /** the X-Robots-Tag header forbids indexing (unscoped, or scoped to one of those crawlers) */
+  noindexHeader: boolean;
+  /** a `<meta name="robots">` says `nofollow`: none of the page's links is to be followed */
+  nofollow: boolean;
+}
+
 /** Everything the checks judge: the fetch facts, the HTML facts, and what needs both. */
 export interface Artifacts extends FetchFacts, HtmlFacts {
+  /** robots directives: noindex (meta tags, X-Robots-Tag) and nofollow */
+  indexing: IndexingFacts;
   /** the page seems not to be the real content: an auth/rate-limit/unavailable status or a bot challenge */
   blocked: { reason: string } | null;
   /** subresource counts by kind: scripts, stylesheets, images, iframes, media, fonts, total */

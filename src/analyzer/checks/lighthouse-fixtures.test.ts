@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runChecks } from '../run-checks.js';
-import { artifactsFrom } from './test-helpers.js';
+import { artifactsFrom } from '../../../test/helpers/checks.js';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpus/lighthouse-seo/', import.meta.url));
 

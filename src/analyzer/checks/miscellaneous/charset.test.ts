@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './charset.js';
-import { runOn } from '../test-helpers.js';
+import { runOn } from '../../../../test/helpers/checks.js';
 
 const bare = '<!DOCTYPE html><html lang="en"><head><title>x</title></head><body>x</body></html>';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './content_length.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('content_length: passes with 500 words', () => {
   assert.equal(runOn(check, page(`<p>${'word '.repeat(500)}</p>`)).passed, true);

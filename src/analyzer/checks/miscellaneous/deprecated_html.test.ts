@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './deprecated_html.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('deprecated_html: passes with current HTML', () => {
   assert.equal(runOn(check, page('<p><s>old</s> <abbr>HTML</abbr></p>')).passed, true);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './doctype.js';
-import { runOn } from '../test-helpers.js';
+import { runOn } from '../../../../test/helpers/checks.js';
 
 test('doctype: <!DOCTYPE html> passes (any case, legacy-compat too)', () => {
   const r = runOn(check, '<!DOCTYPE html><html><head><title>t</title></head><body>x</body></html>');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './inline_css.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('inline_css: passes without style attributes (style blocks are fine)', () => {
   assert.equal(runOn(check, page('<p class="a">x</p>', '<style>p{color:red}</style>')).passed, true);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './meta_viewport.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('meta_viewport: passes with width=device-width', () => {
   assert.equal(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './structured_data.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('structured_data: passes with JSON-LD or Open Graph', () => {
   const r = runOn(check, page('', '<script type="application/ld+json">{"@type":"Bakery"}</script>'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './text_html_ratio.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('text_html_ratio: passes with mostly text', () => {
   assert.equal(runOn(check, page(`<p>${'lorem ipsum '.repeat(100)}</p>`)).passed, true);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './dom_size.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('dom_size: passes for a small page (html, head, meta, title, body, p)', () => {
   const r = runOn(check, page('<p>x</p>'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './http_requests.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('http_requests: passes with a few resources', () => {
   const r = runOn(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check, { legacyFormat } from './image_format.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('image_format: passes with WebP, AVIF and SVG', () => {
   assert.equal(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './lazy_images.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 const img = (n: number, lazy: boolean) =>
   `<img src="/i${n}.jpg" alt="" width="10" height="10"${lazy ? ' loading="lazy"' : ''}>`;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './load_time.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('load_time: passes under 2 s', () => {
   const r = runOn(check, page(''), { timings: { total_ms: 640, ttfb_ms: 120 } });

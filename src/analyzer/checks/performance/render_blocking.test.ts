@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './render_blocking.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 const css = (n: number, media = '') => `<link rel="stylesheet" href="/s${n}.css"${media}>`;
 

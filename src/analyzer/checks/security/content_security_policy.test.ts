@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './content_security_policy.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 const csp = (v: string) => ({ headers: { 'content-type': 'text/html', 'content-security-policy': v } });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check, { parseHsts } from './hsts.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 const h = (v: string) => ({ headers: { 'content-type': 'text/html', 'strict-transport-security': v } });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './plaintext_email.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('plaintext_email: passes without addresses', () => {
   assert.equal(runOn(check, page('<p>Call us on 555-0100.</p>')).passed, true);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './unsafe_cross_origin_links.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('unsafe_cross_origin_links: passes with noopener or noreferrer', () => {
   const body =

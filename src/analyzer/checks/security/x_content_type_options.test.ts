@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './x_content_type_options.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('x_content_type_options: nosniff passes (any case)', () => {
   const r = runOn(check, page('x'), {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './canonical.js';
 import { parseLinkHeader } from '../../artifacts/link-header.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 const at = { url: 'https://example.com/blog/post?utm_source=x' };
 

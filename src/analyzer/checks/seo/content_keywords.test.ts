@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check, { titleWords } from './content_keywords.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('content_keywords: passes when a title word is in the text', () => {
   const r = runOn(check, page('<p>We bake sourdough every morning.</p>', '<title>Sourdough Bakery</title>'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './crawlable_anchors.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('crawlable_anchors: real hrefs, mailto, in-page and named anchors pass', () => {
   const r = runOn(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './favicon.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('favicon: passes with a declared icon', () => {
   const r = runOn(check, page('', '<link rel="shortcut icon" href="/i.ico">'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './headings.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('headings: passes with one h1', () => {
   const r = runOn(check, page('<h1>Our <em>bakery</em></h1><h2>Bread</h2>'));

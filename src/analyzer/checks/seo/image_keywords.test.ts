@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './image_keywords.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('image_keywords: passes when every image has alt (empty alt is fine)', () => {
   assert.equal(runOn(check, page('<img src="a.png" alt="A loaf"><img src="line.png" alt="">')).passed, true);

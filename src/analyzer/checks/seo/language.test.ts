@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './language.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('language: passes with <html lang>', () => {
   assert.equal(runOn(check, page('', '<title>x</title>', 'pt-BR')).value, 'pt-BR');

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import check, { headerBlocks } from './noindex.js';
-import { page, runOn } from '../test-helpers.js';
+import check from './noindex.js';
+import { headerBlocks } from '../../artifacts/indexing.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('noindex: passes without directives, or with harmless ones', () => {
   assert.equal(runOn(check, page('')).passed, true);

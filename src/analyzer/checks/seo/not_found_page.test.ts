@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './not_found_page.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('not_found_page: passes on 404 and 410', () => {
   assert.equal(runOn(check, page(''), { notFoundStatus: 404 }).passed, true);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import check from './robots.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('robots: passes when the page is allowed', () => {
   const r = runOn(check, page(''), {

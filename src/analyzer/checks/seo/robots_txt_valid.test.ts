@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check, { validateRobotsTxt } from './robots_txt_valid.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('robots_txt_valid: a well-formed file passes', () => {
   const r = runOn(check, page('x'), {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './seo_friendly_url.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('seo_friendly_url: passes for a hyphenated path', () => {
   assert.equal(runOn(check, page(''), { url: 'https://example.com/fresh-bread/' }).passed, true);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import check from './title.js';
-import { page, runOn } from '../test-helpers.js';
+import { page, runOn } from '../../../../test/helpers/checks.js';
 
 test('title: passes with one title of a good length', () => {
   const r = runOn(check, page('<p>x</p>', '<title>Fresh bread &amp; pastries</title>'));

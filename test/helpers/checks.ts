@@ -1,10 +1,10 @@
 // Builds artifacts from an inline HTML string (no network), so check tests are one-liners:
 //   runOn(title, '<title>Hello</title>')  → the CheckResult
-import { buildArtifacts } from '../artifacts/index.js';
-import type { Artifacts } from '../artifacts/types.js';
-import { runCheck } from '../run-checks.js';
-import type { CheckResult, ExtraResource, PageSnapshot, PageTimings } from '../types.js';
-import type { CheckDefinition } from './types.js';
+import { buildArtifacts } from '../../src/analyzer/artifacts/index.js';
+import type { Artifacts } from '../../src/analyzer/artifacts/types.js';
+import { runCheck } from '../../src/analyzer/run-checks.js';
+import type { CheckResult, ExtraResource, PageSnapshot, PageTimings } from '../../src/analyzer/types.js';
+import type { CheckDefinition } from '../../src/analyzer/checks/types.js';
 
 export interface SnapshotOptions {
   /** the page URL (default https://example.com/) */

@@ -1,0 +1,202 @@
+// One fetch's connections: a Session holds the DNS answers and the undici dispatchers of one
+// fetchPage (or fetchSiteFile) call, each connection through the address guard, and
+// fetchResource GETs one resource through it, following redirects by hand (docs/fetcher.md).
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import { Client, Pool } from './undici.js';
+import { FetchError } from '../types.js';
+import { readBody } from './body.js';
+import {
+  guardedConnector,
+  resolveHost,
+  type ConnectionInfo,
+  type GuardPolicy,
+  type Resolved,
+} from './connect.js';
+import { normalizeHost } from './guard.js';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Lower-cased names; repeated headers joined with ", " (set-cookie with "\n"). */
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    const name = k.toLowerCase();
+    out[name] = Array.isArray(v) ? v.join(name === 'set-cookie' ? '\n' : ', ') : v;
+  }
+  return out;
+}
+
+interface DispatcherEntry {
+  dispatcher: Dispatcher & { destroy(): Promise<void> };
+  info: ConnectionInfo;
+}
+
+/** One fetchPage call's connections and DNS answers; everything is closed at the end. */
+export class Session {
+  private readonly dispatchers = new Map<string, DispatcherEntry>();
+  private readonly dns = new Map<string, Promise<Resolved>>();
+
+  constructor(
+    readonly policy: GuardPolicy,
+    readonly budgetMs: number,
+    /** DNS lookups and the page's connections end with the page's signal; site files' connections with theirs */
+    private readonly signals: Record<'page' | 'extra', AbortSignal>,
+    private readonly tlsCa?: string | Buffer,
+  ) {}
+
+  async open(url: URL, kind: 'page' | 'extra'): Promise<{ entry: DispatcherEntry; dnsMs: number | null }> {
+    const host = normalizeHost(url.hostname);
+    if (!host) throw new FetchError('invalid_url', `The URL ${url.href} has an invalid host.`);
+    let pending = this.dns.get(host.host);
+    if (!pending) {
+      pending = resolveHost(host, this.policy, this.signals.page);
+      this.dns.set(host.host, pending);
+    }
+    const resolved = await pending;
+    // one lookup per host per fetch, shared by the page and the site files: its time is the host's DNS time
+    const dnsMs = resolved.dnsMs;
+    const key = `${kind} ${url.origin}`;
+    let entry = this.dispatchers.get(key);
+    if (!entry) {
+      const info: ConnectionInfo = { fresh: false, connectMs: null, tlsMs: null, alpn: null };
+      const common = {
+        connect: guardedConnector(resolved, this.policy, info, this.signals[kind], this.tlsCa),
+        allowH2: true,
+        headersTimeout: this.budgetMs,
+        bodyTimeout: this.budgetMs,
+        keepAliveTimeout: 4000,
+      };
+      const dispatcher =
+        kind === 'page'
+          ? new Client(url.origin, common)
+          : new Pool(url.origin, { ...common, connections: 4 });
+      entry = { dispatcher, info };
+      this.dispatchers.set(key, entry);
+    }
+    return { entry, dnsMs };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.dispatchers.values()].map((e) => e.dispatcher.destroy()));
+    this.dispatchers.clear();
+  }
+}
+
+export interface ResourceOptions {
+  kind: 'page' | 'extra';
+  maxRedirects: number;
+  maxBytes: number;
+  /** keep the first maxBytes instead of failing */
+  truncate: boolean;
+  signal: AbortSignal;
+  headers: Record<string, string>;
+  /** stop after the headers (favicon) */
+  headersOnly?: boolean;
+  /** asked before a redirect is followed: a reason refuses it (FetchOptions.redirectCheck) */
+  redirectCheck?: ((url: string) => string | null) | undefined;
+  /** called on the final (non-redirect) response's headers; may throw to stop */
+  onFinalHeaders?: (finalUrl: URL, status: number, headers: Record<string, string>) => void;
+}
+
+export interface ResourceResult {
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string>;
+  redirects: { url: string; status: number }[];
+  body: Buffer;
+  transferBytes: number;
+  truncated: boolean;
+  httpVersion: string;
+  hop: { dnsMs: number | null; connectMs: number | null; tlsMs: number | null; ttfbMs: number };
+}
+
+export async function fetchResource(
+  session: Session,
+  startUrl: string,
+  o: ResourceOptions,
+): Promise<ResourceResult> {
+  const redirects: { url: string; status: number }[] = [];
+  let url = new URL(startUrl);
+  for (;;) {
+    const hopStart = performance.now();
+    const { entry, dnsMs } = await session.open(url, o.kind);
+    entry.info.fresh = false;
+    const res = await entry.dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers: o.headers,
+      signal: o.signal,
+    });
+    const ttfbMs = performance.now() - hopStart;
+    const headers = flattenHeaders(res.headers);
+    const location = headers['location'];
+    if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+      await res.body.dump({ signal: o.signal, limit: 65536 }).catch(() => undefined);
+      redirects.push({ url: url.href, status: res.statusCode });
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new FetchError(
+          'invalid_url',
+          `The page at ${url.href} redirects to an invalid URL (${location}).`,
+        );
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new FetchError(
+          'invalid_url',
+          `The page at ${url.href} redirects to ${next.href}, which is not an http or https URL.`,
+        );
+      }
+      if (redirects.length > o.maxRedirects) {
+        throw new FetchError(
+          'too_many_redirects',
+          `The page at ${startUrl} redirects more than ${o.maxRedirects} times (the last hop was ${url.href}).`,
+        );
+      }
+      next.hash = '';
+      // credentials in a Location are never sent; dropped so that no report shows them
+      next.username = '';
+      next.password = '';
+      const refused = o.redirectCheck?.(next.href) ?? null;
+      if (refused !== null) {
+        throw new FetchError(
+          'redirect_refused',
+          `The page at ${url.href} redirects to ${next.href}, which is not followed: ${refused}.`,
+        );
+      }
+      url = next;
+      continue;
+    }
+    o.onFinalHeaders?.(url, res.statusCode, headers);
+    const fresh = entry.info.fresh;
+    const hop = {
+      dnsMs,
+      connectMs: fresh ? entry.info.connectMs : 0,
+      tlsMs: url.protocol === 'https:' ? (fresh ? entry.info.tlsMs : 0) : null,
+      ttfbMs,
+    };
+    const httpVersion = entry.info.alpn === 'h2' ? '2' : '1.1';
+    if (o.headersOnly) {
+      // drop the body: destroying it ends the connection, and its abort error is expected
+      res.body.on('error', () => undefined);
+      res.body.destroy();
+      return {
+        finalUrl: url.href,
+        status: res.statusCode,
+        headers,
+        redirects,
+        body: Buffer.alloc(0),
+        transferBytes: 0,
+        truncated: false,
+        httpVersion,
+        hop,
+      };
+    }
+    const read = await readBody(res.body, headers['content-encoding'], o.maxBytes, o.truncate, o.signal);
+    return { finalUrl: url.href, status: res.statusCode, headers, redirects, ...read, httpVersion, hop };
+  }
+}

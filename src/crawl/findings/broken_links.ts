@@ -1,0 +1,20 @@
+import { isBroken, linkTargets } from './context.js';
+import type { FindingPage, FindingRule } from './types.js';
+
+const rule: FindingRule = {
+  id: 'broken_links',
+  title: 'Internal links to pages that answered 4xx/5xx or could not be fetched',
+  find(ctx) {
+    const out: FindingPage[] = [];
+    for (const p of ctx.done) {
+      for (const target of linkTargets(p)) {
+        const t = ctx.byUrl.get(target);
+        if (t && isBroken(t))
+          out.push({ url: p.url, detail: `${target} (${t.statusCode ?? t.error ?? 'failed'})` });
+      }
+    }
+    return out;
+  },
+};
+
+export default rule;

@@ -1,0 +1,12 @@
+import { duplicates } from './context.js';
+import type { FindingRule } from './types.js';
+
+const rule: FindingRule = {
+  id: 'duplicate_titles',
+  title: 'Pages that share a title',
+  find(ctx) {
+    return duplicates(ctx, 'title');
+  },
+};
+
+export default rule;

@@ -1,0 +1,21 @@
+import { isBroken, isRedirected, linkTargets } from './context.js';
+import type { FindingPage, FindingRule } from './types.js';
+
+const rule: FindingRule = {
+  id: 'redirected_links',
+  title: 'Internal links through a redirect',
+  find(ctx) {
+    const out: FindingPage[] = [];
+    for (const p of ctx.done) {
+      for (const target of linkTargets(p)) {
+        const t = ctx.byUrl.get(target);
+        // a broken target is a broken link, not a redirected one
+        if (t && !isBroken(t) && isRedirected(t))
+          out.push({ url: p.url, detail: `${target} → ${t.finalUrl ?? '?'}` });
+      }
+    }
+    return out;
+  },
+};
+
+export default rule;

@@ -1,0 +1,52 @@
+// The shapes of the site-level findings (docs/sites.md): a rule reads the batch's pages through
+// a FindingContext (context.ts) and names the pages it concerns.
+import type { PageFacts } from '../facts.js';
+
+export interface FindingPage {
+  url: string;
+  /** what is wrong with this page for the finding (the link target, the duplicated title …) */
+  detail?: string;
+}
+
+export interface Finding {
+  id: string;
+  title: string;
+  /** pages concerned */
+  count: number;
+  pages: FindingPage[];
+}
+
+export interface PageForFindings {
+  url: string;
+  state: 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
+  inSitemap: boolean;
+  statusCode: number | null;
+  finalUrl: string | null;
+  error: string | null;
+  facts: PageFacts | null;
+}
+
+/** A page that was audited, with its facts. */
+export type DonePage = PageForFindings & { facts: PageFacts };
+
+/** What every rule reads, computed once per batch (context.ts). */
+export interface FindingContext {
+  /** every page of the batch, in the batch's order */
+  pages: PageForFindings[];
+  byUrl: ReadonlyMap<string, PageForFindings>;
+  /** the pages audited (state done, with facts), in the batch's order */
+  done: DonePage[];
+  /** the batch's start URL */
+  startUrl: string;
+  /** some page of the batch came from the sitemap */
+  hasSitemap: boolean;
+  /** every URL an audited page links to (followed or nofollow), a page's links to itself aside */
+  linkedTo: ReadonlySet<string>;
+}
+
+/** One site-level finding: its id, its title and the pages it concerns, in page order. */
+export interface FindingRule {
+  id: string;
+  title: string;
+  find(ctx: FindingContext): FindingPage[];
+}
