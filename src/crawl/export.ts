@@ -4,7 +4,7 @@
 import { stringify } from 'csv-stringify';
 import type { Readable } from 'node:stream';
 import type { BatchPageResult } from '../services/batches/types.js';
-import type { Finding } from './findings.js';
+import type { Finding } from './findings/index.js';
 
 export const CSV_COLUMNS = [
   'url',

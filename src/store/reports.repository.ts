@@ -16,6 +16,9 @@ import { arg, compiled } from './compiled.js';
 import { dialectOf, type Db, type Dialect } from './database.js';
 import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } from './sql-helpers.js';
 
+/** Who may see a report: 0 public, 1 private (its owner), 2 with a password. */
+export type Privacy = 0 | 1 | 2;
+
 export const RESULT_RANK: Record<ResultBand, number> = { good: 0, decent: 1, bad: 2 };
 
 export interface ReportSummaryRow {
@@ -26,7 +29,7 @@ export interface ReportSummaryRow {
   project: string;
   result: ResultBand;
   score: number;
-  privacy: 0 | 1 | 2;
+  privacy: Privacy;
   hasPassword: boolean;
   generatedAt: string;
   createdAt: string;
@@ -127,7 +130,7 @@ function toSummaryText(r: SummarySelect): ReportSummaryText {
     project: r.project,
     result: r.result as ResultBand,
     score: toNumber(r.score),
-    privacy: toNumber(r.privacy) as 0 | 1 | 2,
+    privacy: toNumber(r.privacy) as Privacy,
     hasPassword: r.password_hash !== null,
     generatedAt: toIso(r.generated_at),
     createdAt: toIso(r.created_at),

@@ -24,7 +24,7 @@ import { EXTRA_CAPS, fetchExtra, fetchSiteFiles } from './site-files.js';
 
 export { classifyAddress, normalizeHost } from './guard.js';
 export { checkTarget, postGuarded, type GuardOptions } from './send.js';
-export { probeToken, sitemapFromRobots } from './site-files.js';
+export { sitemapFromRobots } from './site-files.js';
 
 /**
  * Test seam, not reachable from configuration or the API: replaces the guard's

@@ -1,12 +1,12 @@
 // The batches feature's types (docs/sites.md): a batch, its options and pages, the service.
 import type { fetchSiteFile } from '../../analyzer/fetch/index.js';
 import type { Page } from '../../contract/lists.js';
-import type { BatchSummary, Finding } from '../../crawl/findings.js';
+import type { BatchSummary, Finding } from '../../crawl/findings/index.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import type { Privacy, ReportSummary } from '../reports/types.js';
 import type { BatchPageRow } from '../../store/batches.repository.js';
 
-export type { BatchSummary, Finding } from '../../crawl/findings.js';
+export type { BatchSummary, Finding } from '../../crawl/findings/index.js';
 export type { PageFacts } from '../../crawl/facts.js';
 export type BatchMode = 'sitemap' | 'crawl' | 'list';
 export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';

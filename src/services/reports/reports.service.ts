@@ -4,20 +4,13 @@ import type { AuditReport } from '../../analyzer/types.js';
 import { normalizeUrl } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
 import { withTransaction } from '../../store/database.js';
-import {
-  addReportToProject,
-  findProject,
-  lockProject,
-  removeReportFromProject,
-} from '../../store/projects.repository.js';
+import { findProject } from '../../store/projects.repository.js';
 import {
   countReports,
-  deleteReport,
   findReport,
   findReportProject,
   findReportText,
   getPasswordHash,
-  insertReport,
   listReportIds,
   summariesByIds,
   summaryTextsByIds,
@@ -25,13 +18,9 @@ import {
   walkReports,
   type WalkCursor,
 } from '../../store/reports.repository.js';
-import {
-  adjustUserCounters,
-  getReportsState,
-  getReportsVersion,
-  getUserCounters,
-} from '../../store/users.repository.js';
-import { auditColumns, auditPage, isFetchError } from '../audit/audit.js';
+import { getReportsState, getReportsVersion, getUserCounters } from '../../store/users.repository.js';
+import { storeAudit, removeReport } from '../audit/store.js';
+import { auditPage, isFetchError } from '../audit/audit.js';
 import type { ServiceContext } from '../shared/context.js';
 import { createReauditor, type HistoryFunctions } from '../history/history.service.js';
 import { hashPassword, verifyPassword } from '../shared/secrets.js';
@@ -48,8 +37,6 @@ const WALK_CHUNK = 1_000;
 
 export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['reports'], HistoryFunctions> {
   const { db } = ctx;
-  // webhook events (report.created; re-audits emit theirs in history.service.ts), in the change's transaction
-  const events = ctx.reportEvents ?? null;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
   const reaudit = createReauditor(ctx);
@@ -187,25 +174,9 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       const report = await audit(input.url, input.render === true);
       const passwordHash = privacy === 2 ? await hashPassword(input.password!) : null;
       const now = iso();
-      const id = await withTransaction(db, async (trx) => {
-        const projectCreated = await addReportToProject(trx, userId, report.project, now);
-        const id = await insertReport(trx, {
-          ...auditColumns(report),
-          userId,
-          url: report.url,
-          project: report.project,
-          privacy,
-          passwordHash,
-          now,
-        });
-        await adjustUserCounters(trx, userId, {
-          projects: projectCreated ? 1 : 0,
-          reports: 1,
-          [report.result]: 1,
-        });
-        if (events) await events.created(trx, userId, id);
-        return id;
-      });
+      const id = await withTransaction(db, (trx) =>
+        storeAudit(trx, ctx, { userId, report, privacy, passwordHash, now }),
+      );
       return load(userId, id);
     },
 
@@ -246,16 +217,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       const project = await findReportProject(db, id, userId);
       if (project === null) throw reportNotFound();
       await withTransaction(db, async (trx) => {
-        // lock order project → report → user, as deleting a project does
-        await lockProject(trx, userId, project);
-        const gone = await deleteReport(trx, id, userId);
-        if (!gone) throw reportNotFound();
-        const projectDeleted = await removeReportFromProject(trx, userId, gone.project);
-        await adjustUserCounters(trx, userId, {
-          projects: projectDeleted ? -1 : 0,
-          reports: -1,
-          [gone.result]: -1,
-        });
+        if (!(await removeReport(trx, userId, id, project))) throw reportNotFound();
       });
     },
 

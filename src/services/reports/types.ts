@@ -9,7 +9,9 @@ import type { RenderInfo } from '../../analyzer/rendered.js';
 import type { ListReportsQuery, Page } from '../../contract/lists.js';
 import type { RunSource } from '../../store/runs.repository.js';
 
-export type Privacy = 0 | 1 | 2;
+// who may see a report: the stored values, declared with the reports' table
+export type { Privacy } from '../../store/reports.repository.js';
+import type { Privacy } from '../../store/reports.repository.js';
 
 /** A report as listed (no results/page). */
 export interface ReportSummary {

@@ -1,0 +1,145 @@
+// The frontier: which URLs a batch may request, the window of pages in flight (a page is
+// `fetching` exactly while its batch.page job exists: both written in one transaction), the
+// links a crawled page adds, and the end of a batch (its summary, batch.completed).
+import type { Robots } from '../../analyzer/robots.js';
+import { BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
+import type { PageFacts } from '../../crawl/facts.js';
+import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
+import type { Db } from '../../store/database.js';
+import {
+  bumpBatchCounters,
+  countPagesInState,
+  existingUrls,
+  findBatch,
+  insertPages,
+  skipQueuedPages,
+  takeQueuedPages,
+  updateBatch,
+  type BatchRow,
+} from '../../store/batches.repository.js';
+import { optionsOf, type BatchDeps } from './deps.js';
+import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
+
+/** Why the batch may not request `url` (off-site, not HTML, robots.txt, include/exclude), or null. */
+export function admissible(b: BatchRow, robots: Robots, url: string): string | null {
+  const options = optionsOf(b);
+  const host = new URL(b.url).hostname;
+  if (!onSite(url, host)) return 'off-site';
+  if (looksNonHtml(url)) return 'not an HTML page';
+  if (!robots.allowed(url)) return 'disallowed by robots.txt';
+  if (!patternFilter(options.include, options.exclude)(url))
+    return 'excluded by the include/exclude patterns';
+  return null;
+}
+
+/**
+ * Fills the batch's window: marks queued pages `fetching` and enqueues their jobs, in one
+ * transaction that holds the batch's lock; finishes the batch when nothing is left.
+ */
+export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<void> {
+  const b = await findBatch(trx, batchId, null, true);
+  if (!b || b.status !== 'running') return;
+  const now = d.iso();
+  if (Date.now() >= b.deadlineAt) {
+    const n = await skipQueuedPages(trx, batchId, 'The batch reached its time budget.', now);
+    await bumpBatchCounters(trx, batchId, { skipped: n });
+  }
+  const inFlight = await countPagesInState(trx, batchId, 'fetching');
+  const next = await takeQueuedPages(trx, batchId, d.perSite - inFlight, now);
+  for (const p of next) {
+    await enqueueJob(d.ctx.queue, BATCH_PAGE, { batchId, pageId: p.id }, { key: `${batchId}:${p.id}`, trx });
+  }
+  if (inFlight + next.length === 0) await finish(d, trx, batchId, 'done');
+}
+
+/** Ends the batch with its summary; a batch done (not cancelled) sends batch.completed. */
+export async function finish(
+  d: BatchDeps,
+  trx: Db,
+  batchId: number,
+  status: 'done' | 'cancelled' | 'failed',
+  error?: string,
+): Promise<void> {
+  const b = (await findBatch(trx, batchId, null, true))!;
+  const fresh = (await findBatch(trx, batchId, null))!;
+  const counters = {
+    discovered: fresh.discovered,
+    audited: fresh.audited,
+    failed: fresh.failed,
+    skipped: fresh.skipped,
+  };
+  const { summary } = await analyseBatch(trx, { ...b, ...counters });
+  const now = d.iso();
+  await updateBatch(
+    trx,
+    batchId,
+    { status, summary: JSON.stringify(summary), finishedAt: now, ...(error !== undefined ? { error } : {}) },
+    now,
+  );
+  if (status === 'done') {
+    const done = (await findBatch(trx, batchId, null))!;
+    await d.webhooks.emit(
+      done.userId,
+      'batch.completed',
+      { batch: webhookBatch(presentBatchRow(done)) },
+      { trx },
+    );
+  }
+}
+
+/** A crawl's redirect target joins the frontier as a page of its own (within max_pages). */
+export async function addRedirectTarget(
+  trx: Db,
+  current: BatchRow,
+  robots: Robots,
+  target: { url: string; depth: number },
+  now: string,
+): Promise<void> {
+  const host = new URL(current.url).hostname;
+  if (
+    current.mode !== 'crawl' ||
+    !onSite(target.url, host) ||
+    admissible(current, robots, target.url) !== null
+  )
+    return;
+  const room = optionsOf(current).maxPages - current.discovered;
+  if (room <= 0) return;
+  const added = await insertPages(trx, current.id, [target], now);
+  await bumpBatchCounters(trx, current.id, { discovered: added });
+}
+
+/** A crawled page's links (and its canonical target) join the frontier, within the limits. */
+export async function addLinks(
+  trx: Db,
+  current: BatchRow,
+  robots: Robots,
+  page: { depth: number },
+  facts: PageFacts,
+  now: string,
+): Promise<void> {
+  const options = optionsOf(current);
+  if (current.mode !== 'crawl' || page.depth >= options.maxDepth || Date.now() >= current.deadlineAt) return;
+  const room = options.maxPages - current.discovered;
+  if (room <= 0) return;
+  const all = [...facts.links, ...(facts.canonical ? [facts.canonical] : [])];
+  const verdict = new Map(all.map((u) => [u, admissible(current, robots, u)]));
+  // links robots.txt disallows are listed (skipped, never requested); others out of bounds are ignored
+  const candidates = all.filter(
+    (u) => verdict.get(u) === null || verdict.get(u) === 'disallowed by robots.txt',
+  );
+  const known = await existingUrls(trx, current.id, candidates);
+  const fresh = [...new Set(candidates.filter((u) => !known.has(u)))].slice(0, room);
+  const rows = fresh.map((url) =>
+    verdict.get(url) === null
+      ? { url, depth: page.depth + 1 }
+      : {
+          url,
+          depth: page.depth + 1,
+          state: 'skipped' as const,
+          error: 'Not requested: disallowed by robots.txt.',
+        },
+  );
+  const added = await insertPages(trx, current.id, rows, now);
+  const skipped = rows.filter((r) => r.state === 'skipped').length;
+  await bumpBatchCounters(trx, current.id, { discovered: added, skipped: Math.min(skipped, added) });
+}

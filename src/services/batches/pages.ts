@@ -1,0 +1,262 @@
+// One page of a batch (job batch.page): wait for the site's request slot, audit, then record
+// the outcome with its report in one transaction — done (a new report), failed, skipped (a
+// redirect, a duplicate by canonical URL, a cancelled batch) — and let the frontier go on.
+// Idempotent: a page that is no longer `fetching` is left alone, so after a crash the page is
+// audited once and its report stored once.
+import type { Artifacts } from '../../analyzer/artifacts/types.js';
+import { parseRobots, type Robots } from '../../analyzer/robots.js';
+import type { AuditReport, SiteFiles } from '../../analyzer/types.js';
+import { pageFacts, renderedFacts } from '../../crawl/facts.js';
+import { crawlUrl, onSite } from '../../crawl/url.js';
+import { withTransaction, type Db } from '../../store/database.js';
+import {
+  bumpBatchCounters,
+  findBatch,
+  findDoneByCanonical,
+  findPage,
+  findSiteFiles,
+  finishPage,
+  reserveSlot,
+  type BatchRow,
+} from '../../store/batches.repository.js';
+import { sleep } from '../../timers.js';
+import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
+import { storeAudit } from '../audit/store.js';
+import { optionsOf, type BatchDeps } from './deps.js';
+import { addLinks, addRedirectTarget, pump } from './frontier.js';
+
+/** batches whose parsed robots.txt and site files a process keeps (the oldest goes first) */
+const SITE_CACHE_SIZE = 8;
+
+interface Site {
+  robots: Robots;
+  siteFiles: SiteFiles | undefined;
+}
+
+export function createPageProcessor(d: BatchDeps) {
+  const { db } = d.ctx;
+  const siteCache = new Map<number, Site>();
+
+  /**
+   * A running batch's robots.txt (parsed) and site files, read once per batch in this process:
+   * discovery writes both when it starts the batch, before any page exists, and nothing changes
+   * them after; every page of the batch then shares one parsed copy, and the analyzer's
+   * per-resource memos (artifacts/index.ts) parse the sitemap once instead of once a page.
+   */
+  async function siteOf(from: Db, b: BatchRow): Promise<Site> {
+    const hit = siteCache.get(b.id);
+    if (hit) return hit;
+    const row = await findSiteFiles(from, b.id);
+    const site = {
+      robots: parseRobots(new URL('/robots.txt', b.url).href, row?.robotsTxt ?? null),
+      siteFiles: row?.siteFiles ? (JSON.parse(row.siteFiles) as SiteFiles) : undefined,
+    };
+    if (siteCache.size >= SITE_CACHE_SIZE) siteCache.delete(siteCache.keys().next().value!);
+    siteCache.set(b.id, site);
+    return site;
+  }
+
+  /**
+   * A rendered batch's page: the audit service's render hook (the process's pool; the job's
+   * lease is renewed while the page waits in line, and `signal` ends the wait). Without Chromium
+   * in this process (a worker elsewhere than where the batch was accepted) the page's render is
+   * inconclusive with why and its raw results are kept, as after a crash.
+   */
+  function pageRenderer(signal?: AbortSignal) {
+    const hook = renderHook(d.ctx, signal);
+    if (typeof hook === 'function') return hook;
+    return async () => ({
+      ok: false as const,
+      reason: hook.unavailable,
+      timings: { queue_ms: 0, total_ms: 0 },
+    });
+  }
+
+  /** The page's job found it no longer `fetching`, or its batch no longer running. */
+  async function closeStale(batchId: number, pageId: number): Promise<void> {
+    await withTransaction(db, async (trx) => {
+      // the batch ended (cancelled) while this page's job waited: the page is closed as
+      // skipped, so it does not stay counted as remaining
+      const current = await findBatch(trx, batchId, null, true);
+      const p = await findPage(trx, batchId, pageId);
+      if (current && current.status !== 'running' && current.status !== 'queued' && p?.state === 'fetching') {
+        await finishPage(trx, pageId, { state: 'skipped', error: 'The batch was cancelled.' }, d.iso());
+        await bumpBatchCounters(trx, batchId, { skipped: 1 });
+        return;
+      }
+      await pump(d, trx, batchId);
+    });
+  }
+
+  async function processPage(batchId: number, pageId: number, signal?: AbortSignal): Promise<void> {
+    const b = await findBatch(db, batchId, null);
+    if (!b) return;
+    const page = await findPage(db, batchId, pageId);
+    if (!page || page.state !== 'fetching' || b.status !== 'running') return closeStale(batchId, pageId);
+    // politeness: the site's next request slot (a minimum delay between requests)
+    const slot = await withTransaction(db, async (trx) => {
+      await findBatch(trx, batchId, null, true);
+      return reserveSlot(trx, batchId, Date.now());
+    });
+    const wait = slot - Date.now();
+    if (wait > 0) await sleep(wait, signal);
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+
+    const options = optionsOf(b);
+    const host = new URL(b.url).hostname;
+    const site = await siteOf(db, b);
+    const siteFiles = site.siteFiles;
+    let artifacts: Artifacts | null = null;
+    let rendered: Artifacts | null = null;
+    let report: AuditReport | null = null;
+    let error: string | null = null;
+    let refusedRedirect = false;
+    // the crawler's rules hold for redirect targets too: a redirect that leaves the site or
+    // that robots.txt disallows is not followed (a list is the user's own choice of URLs)
+    const robots = b.mode === 'list' ? null : site.robots;
+    const redirectCheck = (next: string): string | null => {
+      if (!robots) return null;
+      if (!onSite(next, host)) return 'it leaves the site';
+      if (!robots.allowed(next)) return 'robots.txt disallows it';
+      return null;
+    };
+    const started = performance.now();
+    try {
+      report = await d.ctx.analyze(page.url, {
+        ...d.fetchOptions(),
+        redirectCheck,
+        maxBytes: d.ctx.config.fetchMaxBytes,
+        ...(siteFiles ? { siteFiles } : {}),
+        ...(signal ? { signal } : {}),
+        onArtifacts: (a) => {
+          artifacts = a;
+        },
+        // a rendered batch: each page is a rendered audit (one visit: the browser is given the
+        // fetched bytes); the crawler then reads the rendered DOM's artifacts too
+        ...(options.render
+          ? {
+              render: pageRenderer(signal),
+              onRenderedArtifacts: (a: Artifacts) => {
+                rendered = a;
+              },
+            }
+          : {}),
+      });
+      countAudit(started, report);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      if (!isFetchError(err)) throw err;
+      error = err.message;
+      refusedRedirect = err.code === 'redirect_refused';
+      // a redirect the crawl's rules refused is a skipped page, not a failed audit
+      if (!refusedRedirect) countAudit(started, err);
+    }
+    // stopped (shutdown, lease lost) while rendering: nothing is stored, the job runs again
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    const rawFacts = report && artifacts ? pageFacts(artifacts, report, host, d.tracking) : null;
+    const facts =
+      rawFacts && report && rendered
+        ? renderedFacts(rawFacts, pageFacts(rendered, report, host, d.tracking))
+        : rawFacts;
+    const finalUrl = report ? crawlUrl(report.final_url, report.final_url, d.tracking) : null;
+    const canonicalKey =
+      facts?.canonical && onSite(facts.canonical, host) ? facts.canonical : (report?.final_url ?? null);
+
+    await withTransaction(db, async (trx) => {
+      const current = await findBatch(trx, batchId, null, true);
+      const p = await findPage(trx, batchId, pageId);
+      if (!current || !p || p.state !== 'fetching') return;
+      const now = d.iso();
+      const close = async (
+        outcome: Parameters<typeof finishPage>[2],
+        counter: 'audited' | 'failed' | 'skipped',
+      ) => {
+        await finishPage(trx, pageId, outcome, now);
+        await bumpBatchCounters(trx, batchId, { [counter]: 1 });
+      };
+      if (current.status !== 'running') {
+        await close({ state: 'skipped', error: 'The batch was cancelled.' }, 'skipped');
+        return;
+      }
+      if (refusedRedirect) {
+        await close({ state: 'skipped', error }, 'skipped');
+      } else if (report === null || facts === null) {
+        await close({ state: 'failed', error: error ?? 'The page could not be audited.' }, 'failed');
+      } else if (report.page.status >= 400) {
+        await close(
+          {
+            state: 'failed',
+            statusCode: report.page.status,
+            finalUrl: report.final_url,
+            error: `The page answered HTTP ${report.page.status}.`,
+            facts: JSON.stringify(facts),
+          },
+          'failed',
+        );
+      } else if (finalUrl !== null && finalUrl !== page.url) {
+        // a redirect: recorded (the findings use it), and its target is a page of its own
+        await close(
+          {
+            state: 'skipped',
+            statusCode: report.page.redirects[0]?.status ?? report.page.status,
+            finalUrl,
+            error: `Redirects to ${finalUrl}.`,
+          },
+          'skipped',
+        );
+        await addRedirectTarget(trx, current, site.robots, { url: finalUrl, depth: page.depth }, now);
+      } else {
+        const duplicateOf =
+          canonicalKey !== null && canonicalKey !== page.url
+            ? await findDoneByCanonical(trx, batchId, canonicalKey)
+            : null;
+        const found = {
+          statusCode: report.page.status,
+          finalUrl: report.final_url,
+          canonicalKey,
+          facts: JSON.stringify(facts),
+        };
+        if (duplicateOf !== null) {
+          await close(
+            { state: 'skipped', ...found, error: `A duplicate of ${duplicateOf} (same canonical URL).` },
+            'skipped',
+          );
+        } else {
+          const reportId = await storeAudit(trx, d.ctx, {
+            userId: current.userId,
+            report,
+            privacy: options.privacy,
+            passwordHash: null,
+            now,
+          });
+          await close({ state: 'done', reportId, ...found }, 'audited');
+        }
+        // crawl: the links found (and the canonical target) join the frontier, within the limits
+        await addLinks(trx, current, site.robots, page, facts, now);
+      }
+      await pump(d, trx, batchId);
+    });
+  }
+
+  /**
+   * The page's last attempt failed (not the page's fault: the database, a bug): it ends failed
+   * with the reason, so that the batch goes on and finishes.
+   */
+  async function pageGaveUp(batchId: number, pageId: number, reason: string): Promise<void> {
+    await withTransaction(db, async (trx) => {
+      const b = await findBatch(trx, batchId, null, true);
+      const p = await findPage(trx, batchId, pageId);
+      if (!b || !p || p.state !== 'fetching') return;
+      await finishPage(
+        trx,
+        pageId,
+        { state: 'failed', error: `The page could not be audited: ${reason}` },
+        d.iso(),
+      );
+      await bumpBatchCounters(trx, batchId, { failed: 1 });
+      await pump(d, trx, batchId);
+    });
+  }
+
+  return { processPage, pageGaveUp };
+}

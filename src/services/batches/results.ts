@@ -1,0 +1,79 @@
+// A batch as the services answer it: the stored row presented, its pages with their facts,
+// and the findings and summary computed from them (src/crawl/findings).
+import type { Db } from '../../store/database.js';
+import { allPages, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
+import type { PageFacts } from '../../crawl/facts.js';
+import {
+  computeFindings,
+  computeSummary,
+  type BatchSummary,
+  type Finding,
+} from '../../crawl/findings/index.js';
+import { optionsOf } from './deps.js';
+import type { Batch, BatchPageResult } from './types.js';
+
+export function presentBatchRow(b: BatchRow): Batch {
+  const options = optionsOf(b);
+  return {
+    id: b.id,
+    userId: b.userId,
+    mode: b.mode,
+    url: b.url,
+    status: b.status,
+    options,
+    progress: {
+      discovered: b.discovered,
+      audited: b.audited,
+      failed: b.failed,
+      skipped: b.skipped,
+      remaining: Math.max(0, b.discovered - b.audited - b.failed - b.skipped),
+    },
+    error: b.error,
+    createdAt: b.createdAt,
+    startedAt: b.startedAt,
+    finishedAt: b.finishedAt,
+    summary: b.summary === null ? null : (JSON.parse(b.summary) as BatchSummary),
+  };
+}
+
+const toResult = (p: BatchPageRow): BatchPageResult => ({
+  url: p.url,
+  state: p.state,
+  depth: p.depth,
+  inSitemap: p.inSitemap,
+  reportId: p.reportId,
+  statusCode: p.statusCode,
+  finalUrl: p.finalUrl,
+  error: p.error,
+  facts: p.facts === null ? null : (JSON.parse(p.facts) as PageFacts),
+});
+
+/** The findings and summary of a batch's pages as they stand. */
+export async function analyseBatch(
+  db: Db,
+  b: BatchRow,
+): Promise<{ pages: BatchPageResult[]; findings: Finding[]; summary: BatchSummary }> {
+  const pages = (await allPages(db, b.id)).map(toResult);
+  const findings = computeFindings(pages, b.url);
+  const summary = computeSummary(pages, findings, {
+    discovered: b.discovered,
+    audited: b.audited,
+    failed: b.failed,
+    skipped: b.skipped,
+  });
+  return { pages, findings, summary };
+}
+
+/** The batch in a webhook's payload (batch.completed). */
+export function webhookBatch(b: Batch) {
+  return {
+    id: b.id,
+    url: b.url,
+    mode: b.mode,
+    status: b.status,
+    discovered: b.progress.discovered,
+    audited: b.progress.audited,
+    failed: b.progress.failed + b.progress.skipped,
+    finished_at: b.finishedAt,
+  };
+}
