@@ -141,7 +141,9 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
     }
 
     const next = auditColumns(fresh);
-    const previous = await withTransaction(db, async (trx) => {
+    // the report as the re-audit left it and the diff from the run before, read and computed
+    // once in the re-audit's transaction (the webhooks' payloads and the answer share them)
+    const { report, now, diff } = await withTransaction(db, async (trx) => {
       const row = await findReport(trx, id, userId, true);
       if (!row) throw reportNotFound();
       const state = (await findRunState(trx, id, userId))!;
@@ -158,21 +160,16 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
         await bumpReportsVersion(trx, userId);
       }
       await inTransaction?.(trx);
-      // the run that was current, as it is now kept
+      // the run that was current, as it is now kept, against the new current one
       const previous: Run = { ...currentRun(row, state), current: false };
-      if (ctx.reportEvents) {
-        // webhooks, with this transaction: report.completed, and report.regressed with the diff
-        const after = (await findReport(trx, id, userId))!;
-        const diff = compare(previous, currentRun(after, (await findRunState(trx, id, userId))!));
-        await ctx.reportEvents.completed(trx, userId, id, diff.regression ? diff : null);
-      }
-      return previous;
+      const report = (await findReport(trx, id, userId))!;
+      const now = currentRun(report, (await findRunState(trx, id, userId))!);
+      const diff = compare(previous, now);
+      // webhooks, with this transaction: report.completed, and report.regressed with the diff
+      await ctx.reportEvents?.completed(trx, userId, id, diff.regression ? diff : null);
+      return { report, now, diff };
     });
-    const report = await findReport(db, id, userId);
-    if (!report) throw reportNotFound();
-    const state = (await findRunState(db, id, userId))!;
-    const now = currentRun(report, state);
-    return { status: 'completed', report, run: summaryOf(now), diff: compare(previous, now) };
+    return { status: 'completed', report, run: summaryOf(now), diff };
   };
 }
 
