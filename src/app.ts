@@ -5,7 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Services } from './services/types.js';
-import { RequestLog, genReqId, loggerOptions } from './http/logger.js';
+import { RequestLog, genReqId } from './http/logger.js';
+import { loggerOptions } from './logger.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/plugins/body.js';
 import { registerErrorHandlers, sendError } from './http/plugins/errors.js';
 import { badRequest, notFound } from './errors.js';
@@ -27,7 +28,7 @@ import { registerMetrics } from './http/plugins/metrics.js';
 import { registerEtags } from './http/plugins/etag.js';
 import { registerFiniteNumbers } from './http/plugins/finite.js';
 import { sources, type PoolStats } from './metrics.js';
-import type { Queue } from './jobs/types.js';
+import type { Queue } from './contract/jobs.js';
 
 export const API_PREFIX = '/api/v1';
 export const VERSION = '0.1.0';

@@ -3,7 +3,7 @@
 // plus prom-client's default process metrics. Served at GET /metrics when PAGEGRADE_METRICS=1
 // (src/http/plugins/metrics.ts); counting costs a few increments whether served or not.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { QueueCounts } from './jobs/types.js';
+import type { QueueCounts } from './contract/jobs.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });

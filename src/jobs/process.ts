@@ -4,7 +4,7 @@
 import pino from 'pino';
 import { analyze } from '../analyzer/index.js';
 import type { Config } from '../config.js';
-import { loggerOptions } from '../http/logger.js';
+import { loggerOptions } from '../logger.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';

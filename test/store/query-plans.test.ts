@@ -13,7 +13,7 @@ import { createServices } from '../../src/services/index.js';
 import { type ListProjectsQuery, type ListReportsQuery } from '../../src/contract/lists.js';
 import { type Services } from '../../src/services/types.js';
 import { migrate, type Database } from '../../src/store/database.js';
-import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports.repository.js';
+import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports-list.repository.js';
 import { insertUser } from '../../src/store/users.repository.js';
 import { testServicesConfig } from '../helpers/config.js';
 import { embeddedQueue } from '../../src/jobs/index.js';

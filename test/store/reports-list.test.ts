@@ -10,14 +10,8 @@ import { type ReportSummary } from '../../src/services/reports/types.js';
 import { type Services } from '../../src/services/types.js';
 import { migrate, withTransaction, type Db } from '../../src/store/database.js';
 import { addReportToProject } from '../../src/store/projects.repository.js';
-import {
-  countReports,
-  insertReport,
-  listReports,
-  searchPlan,
-  type ReportListOptions,
-  type SearchEstimate,
-} from '../../src/store/reports.repository.js';
+import { countReports, listReports, searchPlan, type SearchEstimate } from '../../src/store/reports-list.repository.js';
+import { insertReport, type ReportListOptions } from '../../src/store/reports.repository.js';
 import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';

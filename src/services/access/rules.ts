@@ -14,13 +14,8 @@ import { projectName } from '../../analyzer/url.js';
 import { forbidden, notFound } from '../../errors.js';
 import type { Db } from '../../store/database.js';
 import { findProject } from '../../store/projects.repository.js';
-import {
-  countReports,
-  findReportProject,
-  listReportIds,
-  summariesByIds,
-  summaryTextsByIds,
-} from '../../store/reports.repository.js';
+import { countReports, listReportIds } from '../../store/reports-list.repository.js';
+import { findReportProject, summariesByIds, summaryTextsByIds } from '../../store/reports.repository.js';
 import { actorOf, requireScope } from './actor.js';
 import { resolveProjectsQuery, resolveReportsQuery } from '../../contract/lists.js';
 import type { Actor, KeyScope, Principal } from '../accounts/types.js';

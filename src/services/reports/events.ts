@@ -8,21 +8,8 @@ import { presentDiff } from '../../http/presenters/run.js';
 import type { Db } from '../../store/database.js';
 import { findReport } from '../../store/reports.repository.js';
 import type { WebhooksServices } from '../webhooks/types.js';
-import type { ReportDiff } from '../history/types.js';
 import type { ReportSummary } from './types.js';
-
-export interface ReportEvents {
-  /** a report was stored */
-  created(trx: Db, userId: number, reportId: number): Promise<void>;
-  /**
-   * a re-audit completed: report.completed, and report.regressed with the diff (the shape of
-   * GET /reports/{id}/diff) when it is a regression (isRegression: the band dropped, or a
-   * high-priority check newly failed)
-   */
-  completed(trx: Db, userId: number, reportId: number, regression: ReportDiff | null): Promise<void>;
-  /** a re-audit could not fetch the page (the report is unchanged) */
-  failed(trx: Db | undefined, report: ReportSummary, reason: string): Promise<void>;
-}
+import type { ReportEvents } from '../shared/context.js';
 
 export function createReportEvents(webhooks: WebhooksServices, publicUrl: string): ReportEvents {
   const summary = (r: ReportSummary) => presentReportSummary(r, publicUrl);

@@ -5,19 +5,8 @@ import { normalizeUrl } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
 import { withTransaction } from '../../store/database.js';
 import { findProject } from '../../store/projects.repository.js';
-import {
-  countReports,
-  findReport,
-  findReportProject,
-  findReportText,
-  getPasswordHash,
-  listReportIds,
-  summariesByIds,
-  summaryTextsByIds,
-  updateReportSettings,
-  walkReports,
-  type WalkCursor,
-} from '../../store/reports.repository.js';
+import { countReports, listReportIds, walkReports, type WalkCursor } from '../../store/reports-list.repository.js';
+import { findReport, findReportProject, findReportText, getPasswordHash, summariesByIds, summaryTextsByIds, updateReportSettings } from '../../store/reports.repository.js';
 import { getReportsState, getReportsVersion, getUserCounters } from '../../store/users.repository.js';
 import { storeAudit, removeReport } from '../audit/store.js';
 import { auditPage, isFetchError } from '../audit/audit.js';

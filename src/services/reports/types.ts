@@ -3,7 +3,8 @@
 // are implemented by the history feature, src/services/history).
 // Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
 // what the API returns; presenters copy them as they are.
-import type { ReportExportRow, ReportSummaryText, ReportText } from '../../store/reports.repository.js';
+import type { ReportExportRow } from '../../store/reports-list.repository.js';
+import type { ReportSummaryText, ReportText } from '../../store/reports.repository.js';
 import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../../analyzer/types.js';
 import type { RenderInfo } from '../../analyzer/rendered.js';
 import type { ListReportsQuery, Page } from '../../contract/lists.js';

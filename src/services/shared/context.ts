@@ -3,7 +3,8 @@ import type { Queue } from '../../contract/jobs.js';
 import type { Db } from '../../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './config.js';
 import type { GuardOptions } from '../../analyzer/fetch/index.js';
-import type { ReportEvents } from '../reports/events.js';
+import type { ReportSummary } from '../reports/types.js';
+import type { ReportDiff } from '../history/types.js';
 import type { RenderOutcome } from '../../analyzer/rendered.js';
 import type { PageSnapshot } from '../../analyzer/types.js';
 
@@ -44,4 +45,18 @@ export interface ServiceContext {
   reportEvents?: ReportEvents;
   /** carries key revocations to the other processes' key caches (absent: this process only) */
   keyBus?: KeyBus;
+}
+
+/** The report events a webhook can take, emitted where reports change (events.ts). */
+export interface ReportEvents {
+  /** a report was stored */
+  created(trx: Db, userId: number, reportId: number): Promise<void>;
+  /**
+   * a re-audit completed: report.completed, and report.regressed with the diff (the shape of
+   * GET /reports/{id}/diff) when it is a regression (isRegression: the band dropped, or a
+   * high-priority check newly failed)
+   */
+  completed(trx: Db, userId: number, reportId: number, regression: ReportDiff | null): Promise<void>;
+  /** a re-audit could not fetch the page (the report is unchanged) */
+  failed(trx: Db | undefined, report: ReportSummary, reason: string): Promise<void>;
 }
