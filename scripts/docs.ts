@@ -1,16 +1,16 @@
 // `npm run docs`: rewrites the generated sections of the docs (the check table, the scoring
-// tables) from the registry and the scoring table (scripts/docs-tables.ts), and BENCHMARKS.md's
+// tables, the layer map of docs/architecture.md) from the code (scripts/docs-tables.ts), and BENCHMARKS.md's
 // summary table from its sections' summary blocks (scripts/bench-summary.ts).
 //   npm run docs             write them
 //   npm run docs -- --check  exit 1 when a committed doc is stale (what test/docs.test.ts asserts)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchSummaryState } from './bench-summary.js';
-import { ROOT, docsState } from './docs-tables.js';
+import { ROOT, docsState, layersState } from './docs-tables.js';
 
 const check = process.argv.includes('--check');
 let stale = 0;
-for (const { file, committed, generated } of [...docsState(), benchSummaryState()]) {
+for (const { file, committed, generated } of [...docsState(), layersState(), benchSummaryState()]) {
   if (committed === generated) {
     console.log(`${file}: up to date`);
   } else if (check) {

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createRequire } from 'node:module';
+import { layersState } from '../scripts/docs-tables.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const MAX_LINES = 500;
@@ -52,4 +53,13 @@ test(`no source file is over ${MAX_LINES} lines`, () => {
   };
   walk(join(root, 'src'));
   assert.deepEqual(long, [], 'split these files by concern');
+});
+
+test('docs/architecture.md shows the layer map as scripts/layers.cjs has it (run npm run docs)', () => {
+  const { committed, generated } = layersState();
+  assert.ok(
+    committed.includes('<!-- generated:layers -->'),
+    'docs/architecture.md has no generated layer map',
+  );
+  assert.equal(committed, generated, 'docs/architecture.md is stale: run npm run docs and commit the result');
 });
