@@ -141,7 +141,7 @@ export async function buildApp(
       registerKeyBackstop(api);
       registerEtags(api);
       const routeDeps = { services: deps.services, config };
-      // routes whose services apply a project-limited key's projects (src/services/access.ts);
+      // routes whose services apply a project-limited key's projects (src/services/access/rules.ts);
       // a route registered outside this scope refuses such keys (403) until its services do
       await api.register(async (scoped) => {
         scoped.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-// The words of a diff (src/services/diff.ts), written once for the report page and the CLI:
+// The words of a diff (src/analyzer/diff.ts), written once for the report page and the CLI:
 // page-fact labels, values as a person reads them (kB, ms, redirects), check values, signed
 // deltas. Plain text: the page escapes it, the CLI prints it through safeText.
 import { displayCheckValue, formatBytes, formatMs } from './format.js';

@@ -1,4 +1,4 @@
-// Renders a diff (src/services/diff.ts) for a terminal: score and result, categories that
+// Renders a diff (src/analyzer/diff.ts) for a terminal: score and result, categories that
 // moved, checks newly failed / passed / not judged, values that changed, page facts; then the
 // regression gate's verdict when one was asked for. Colours only when asked (TTY).
 import { CATEGORIES } from '../analyzer/types.js';

@@ -524,7 +524,7 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
     503: { message: 'The database is not reachable.' },
   };
   // any operation that takes a key may answer 403: a read-only key writing, a project-limited key
-  // outside its projects (src/services/access.ts, src/http/plugins/auth.ts)
+  // outside its projects (src/services/access/rules.ts, src/http/plugins/auth.ts)
   const all =
     statuses.includes(401) && !statuses.includes(403) ? [...statuses, 403].sort((a, b) => a - b) : statuses;
   return Object.fromEntries(

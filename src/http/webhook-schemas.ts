@@ -1,5 +1,5 @@
 // TypeBox schemas of the webhook endpoints (requests and responses), and the OpenAPI 3.1
-// `webhooks` section: one entry per event of src/services/webhook-events.ts, with its payload.
+// `webhooks` section: one entry per event of src/services/webhooks/events.ts, with its payload.
 import { Type, type TSchema } from 'typebox';
 import {
   EVENT_NAMES,

@@ -2,7 +2,7 @@
 // an empty value means "any" (the form's "Any result" sends `result=`), and a value the list
 // does not take (a hand-edited `per_page=1000`, `page=abc`) falls back to its default with a
 // notice in the form's words. The API keeps its strict 422s; both validate against the same
-// schema (src/services/list-query.ts), field by field here.
+// schema (src/contract/lists.ts), field by field here.
 import type { TObject, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 

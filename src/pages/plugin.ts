@@ -3,7 +3,7 @@
 // page, sign-in, dashboard, projects, home). Server-rendered with the escaping `html` tag; no
 // client framework. Everything goes through the Services interface (the same rules as the API);
 // who may see a report is the services' decision. Shared with the API: the request schemas and
-// messages (src/web), the list-query contract (src/services/list-query.ts).
+// messages (src/web), the list-query contract (src/contract/lists.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';

@@ -24,7 +24,7 @@ import type { SchedulesServices } from './schedules/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
- * the operations on a user's data taking a Principal (src/services/access.ts applies the key's
+ * the operations on a user's data taking a Principal (src/services/access/rules.ts applies the key's
  * scopes and projects, then calls these with the user id).
  */
 export interface OwnerServices {
@@ -58,8 +58,8 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
     /** the actor's user and key; counts only what the key may see */
     show(actor: AuthContext): Promise<Account>;
   };
-  /** the PDF reports' branding, per user (src/services/branding.service.ts) */
+  /** the PDF reports' branding, per user (src/services/branding/branding.service.ts) */
   branding: BrandingServices;
-  /** branded PDF reports printed by Chromium (src/services/pdf.service.ts) */
+  /** branded PDF reports printed by Chromium (src/services/pdf/pdf.service.ts) */
   pdf: PdfServices;
 }

@@ -84,7 +84,7 @@ export const keysChangedChannel = (prefix: string): string => `${prefix}keys:cha
 
 /**
  * API key changes (revocations) between processes, on Redis pub/sub: `publish` tells the others,
- * `subscribe` hears them (the key caches of src/services/accounts.service.ts drop at once). A
+ * `subscribe` hears them (the key caches of src/services/accounts/accounts.service.ts drop at once). A
  * message missed while the subscriber is reconnecting is covered by the caches' short life.
  */
 export function createKeyBus(

@@ -1,6 +1,6 @@
 // The branding form's fields, as the API (PUT /api/v1/account/branding) and the dashboard's
 // form (/dashboard/branding) send them. The rules and their messages are the service's
-// (src/services/branding.service.ts): the schema only names the fields.
+// (src/services/branding/branding.service.ts): the schema only names the fields.
 import { Type, type Static } from 'typebox';
 import type { BrandingInput } from '../services/branding/types.js';
 

@@ -1,5 +1,5 @@
 // The request schemas both web layers validate with (TypeBox): the API's routes (src/http) and
-// the pages (src/pages). The list queries are the services' contract (src/services/list-query.ts)
+// the pages (src/pages). The list queries are the services' contract (src/contract/lists.ts)
 // and are re-exported here under the names the API documents.
 import { Type, type Static } from 'typebox';
 import {

@@ -2,7 +2,7 @@
 // real services; reports from the canned audit of test/helpers/factories.ts, or fetched from
 // the fixture site for POST). Read keys: 403 naming the scope on writes; project-limited keys:
 // only their projects (404 for others' reports and projects, 403 for storing elsewhere and for
-// webhooks); expired keys: 401. The rules live in the services (src/services/access.ts): the
+// webhooks); expired keys: 401. The rules live in the services (src/services/access/rules.ts): the
 // last tests call the services directly with an Actor.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

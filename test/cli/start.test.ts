@@ -68,7 +68,7 @@ describe('commands import only what they use', () => {
       const { r, loaded } = await modulesOf(['keys', 'list'], env, 'keys');
       assert.equal(r.code, 0, r.stderr);
       assert.ok(loaded.some((u) => u.includes('/src/store/database.ts')));
-      assert.ok(loaded.some((u) => u.includes('/src/services/accounts.service.ts')));
+      assert.ok(loaded.some((u) => u.includes('/src/services/accounts/accounts.service.ts')));
       const analyzer = loaded.filter((u) => /\/src\/analyzer\/(?!types\.ts)/.test(u));
       assert.deepEqual(analyzer, [], 'no analyzer module beyond its constants');
       const heavy = loaded.filter((u) =>

@@ -1,4 +1,4 @@
-// The pure diff (src/services/diff.ts) on audits built by the real checks: each changed check
+// The pure diff (src/analyzer/diff.ts) on audits built by the real checks: each changed check
 // listed once, by state; measured durations past the noise floor only; a check one run does
 // not have; the regression rule of alerts and the CLI's gate.
 import { test } from 'node:test';

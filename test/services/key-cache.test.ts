@@ -1,4 +1,4 @@
-// The API key cache (src/services/accounts.service.ts): a key seen is authenticated from memory
+// The API key cache (src/services/accounts/accounts.service.ts): a key seen is authenticated from memory
 // for PAGEGRADE_KEY_CACHE_MS; a revocation clears it at once in the process that made it and,
 // through Redis (src/store/redis.ts createKeyBus), in the others. Two service instances over one
 // database stand for two processes.

@@ -52,7 +52,7 @@ export interface CheckDefinition {
   thresholds?: Readonly<Record<string, ThresholdSpec>>;
   /**
    * The value is a duration measured on this run (milliseconds), not a property of the page: it
-   * varies from run to run, so a history diff (src/services/diff.ts) reports its change only
+   * varies from run to run, so a history diff (src/analyzer/diff.ts) reports its change only
    * past the timing noise floor.
    */
   measuredMs?: true;

@@ -1,7 +1,7 @@
 // Bearer API keys (SPEC §1): a missing, malformed, unknown, revoked or expired key answers 401
 // with `WWW-Authenticate: Bearer`. The key's Actor {userId, keyId, scopes, projects} goes on
 // request.auth; handlers pass it to the services, which apply its scopes and projects
-// (src/services/access.ts). Two backstops here for routes whose services do not know of keys:
+// (src/services/access/rules.ts). Two backstops here for routes whose services do not know of keys:
 // a read-only key gets 403 on any method but GET/HEAD, and a project-limited key gets 403 on a
 // route not marked `projectScoped` (routes whose services apply the key's projects).
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -34,7 +34,7 @@ export function presentRun(r: Run, publicUrl: string) {
   return { ...summary, results: r.results, page: r.page, links };
 }
 
-/** Two runs compared: the diff's own shape (src/services/diff.ts) between the two runs. */
+/** Two runs compared: the diff's own shape (src/analyzer/diff.ts) between the two runs. */
 export function presentDiff(d: ReportDiff, publicUrl: string) {
   const report = `${publicUrl}/api/v1/reports/${d.reportId}`;
   return {

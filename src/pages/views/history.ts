@@ -1,6 +1,6 @@
 // The report's history on its page (docs/history.md): a score-over-time chart (server-rendered
 // SVG: no script, no inline style, shapes as well as colours so it reads in grey print) and
-// "changed since the last run" (the diff of src/services/diff.ts in words); and the dashboard's
+// "changed since the last run" (the diff of src/analyzer/diff.ts in words); and the dashboard's
 // trend arrow. The report view places these; they know nothing of its layout.
 // (Like the other views, the templates are kept as written: whitespace in them is content.)
 import { CATEGORIES } from '../../analyzer/types.js';

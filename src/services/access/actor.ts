@@ -1,5 +1,5 @@
 // The Actor helpers every service may use (kept free of heavy imports: the CLI's account
-// commands load this without the analyzer or typebox). The rules: src/services/access.ts.
+// commands load this without the analyzer or typebox). The rules: src/services/access/rules.ts.
 import { forbidden } from '../../errors.js';
 import type { Actor, KeyScope, Principal } from '../accounts/types.js';
 

@@ -38,7 +38,7 @@ export interface KeyOptions {
 
 /**
  * Who acts on a user's data and what they may do: the auth plugin builds one from the API key
- * and hands it to the services, which apply the rules (src/services/access.ts). A plain user
+ * and hands it to the services, which apply the rules (src/services/access/rules.ts). A plain user
  * id (the pages, the CLI) is the user with every scope on every project.
  */
 export interface Actor {

@@ -1,7 +1,7 @@
 // Report history (docs/history.md): re-audits that become numbered runs (or failed runs with
 // their reason), the runs list, one run, the diff of two runs, the report page's history and
 // the dashboard's trends. The rules live here; the SQL in src/store/runs.repository.ts; the
-// diff itself is the pure src/services/diff.ts.
+// diff itself is the pure src/analyzer/diff.ts.
 import { notFound, validationError } from '../../errors.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import { findReport, updateReportAudit, type ReportRow } from '../../store/reports.repository.js';

@@ -47,7 +47,7 @@ export type ReauditOutcome =
   | { status: 'completed'; report: StoredReport; run: RunSummary; diff: ReportDiff }
   | { status: 'failed'; run: RunSummary; reason: string };
 
-/** Two runs of a report compared (src/services/diff.ts). */
+/** Two runs of a report compared (src/analyzer/diff.ts). */
 export interface ReportDiff {
   reportId: number;
   from: RunSummary;

@@ -37,7 +37,7 @@ export function createProjectServices(ctx: ServiceContext): OwnerServices['proje
         // A search's total and page of ids, once per version of the user's reports: projects
         // come and go only with their reports (the version changes then), their names and
         // creation dates never change, so both are exact while the version is current
-        // (src/services/list-cache.ts). The rows (their report counts) are read fresh by id.
+        // (src/services/shared/list-cache.ts). The rows (their report counts) are read fresh by id.
         const state = await getReportsState(db, userId);
         if (!state) return { items: [], total: 0 };
         total = await cache.total(userId, state.version, ['projects', search], () =>

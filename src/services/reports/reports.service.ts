@@ -65,7 +65,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     } else if (!filter.search && filter.result === undefined) {
       total = (await findProject(db, userId, filter.project!))?.reportsCount ?? 0;
     } else {
-      // counted once per version of the user's reports (src/services/list-cache.ts)
+      // counted once per version of the user's reports (src/services/shared/list-cache.ts)
       const state = await getReportsState(db, userId);
       if (!state) return { ids: [], total: 0 };
       rows = filter.result ? state[filter.result] : state.reports;
