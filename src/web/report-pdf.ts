@@ -2,9 +2,9 @@
 // GET /api/v1/reports/{id}/pdf (the key's): the owner's branding and the report's history
 // composed into one self-contained document (src/pages/views/pdf.ts) and printed by Chromium
 // (services.pdf). The caller has decided that the report may be seen.
-import { loadAssets } from '../pages/plugins/assets.js';
-import { historySection } from '../pages/views/history.js';
-import { pdfDocument, pdfFooter } from '../pages/views/pdf.js';
+import { loadAssets } from '../views/asset-files.js';
+import { historySection } from '../views/history.js';
+import { pdfDocument, pdfFooter } from '../views/pdf.js';
 import type { Services } from '../services/types.js';
 import type { StoredReport } from '../services/reports/types.js';
 

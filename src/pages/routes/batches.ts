@@ -15,15 +15,15 @@ import {
   ListBatchPagesQuery,
   ListBatchesQuery,
   normalizeBatchBody,
-} from '../../web/batch-requests.js';
-import { sendBatchExport, streamProgress } from '../../web/batch-streams.js';
+} from '../../contract/batches/requests.js';
+import { sendBatchExport, streamProgress } from '../../web/batches.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BATCH_FORM, formErrors, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
-import type { Flash } from './../views/dashboard.js';
-import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../views/batches.js';
+import type { Flash } from '../../views/dashboard.js';
+import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../../views/batches.js';
 
 /** without scripts, a running batch's page reloads this often */
 const REFRESH_SECONDS = 5;

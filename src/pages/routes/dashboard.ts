@@ -9,7 +9,7 @@ import {
   type ListReportsQuery,
 } from '../../contract/lists.js';
 import { fieldErrors } from '../../web/field-errors.js';
-import { reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
+import { reportsCsv, reportsCsvFilename } from '../../web/reports.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import {
@@ -18,7 +18,7 @@ import {
   StoreReportBody,
   UpdateReportBody,
   privacyOf,
-} from '../../web/requests.js';
+} from '../../contract/reports/requests.js';
 import {
   bodyOf,
   NOTICES,
@@ -35,7 +35,7 @@ import {
   type CreateFormState,
   type Flash,
   type RowFormState,
-} from '../views/dashboard.js';
+} from '../../views/dashboard.js';
 
 const REPORT_LIST_KEYS = [
   'search',

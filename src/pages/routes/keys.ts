@@ -7,8 +7,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
 import type { ApiKeyInfo } from '../../services/accounts/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
-import type { Flash } from '../views/dashboard.js';
-import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../views/keys.js';
+import type { Flash } from '../../views/dashboard.js';
+import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../../views/keys.js';
 
 const KeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const emptyForm = (): KeyFormState => ({ scope: 'write', projects: '', expires: 'never', errors: {} });

@@ -9,9 +9,9 @@ import {
   type ListProjectsQuery,
 } from '../../contract/lists.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
-import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../web/requests.js';
+import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../contract/reports/requests.js';
 import { NOTICES, rawQuery, type PageContext } from '../context.js';
-import { projectsView, type Flash } from '../views/dashboard.js';
+import { projectsView, type Flash } from '../../views/dashboard.js';
 
 const PROJECT_LIST_KEYS = ['search', 'search_by', 'sort_by', 'sort', 'per_page', 'page'] as const;
 

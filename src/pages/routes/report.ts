@@ -1,18 +1,18 @@
 // The report page, GET /reports/:id, and its password form, POST /reports/:id. Who may see
 // what is the services' decision (services.reports.forViewer); this file only renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ReportParams } from '../../web/requests.js';
+import { ReportParams } from '../../contract/reports/requests.js';
 import type { StoredReport } from '../../services/reports/types.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../views/html.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
-import { passwordView } from '../views/forms.js';
+import { passwordView } from '../../views/forms.js';
 import { AppError } from '../../errors.js';
 import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
-import { pdfUnavailableView } from '../views/pdf.js';
-import { historySection } from '../views/history.js';
-import { formatDate, printStylesheet, reportView } from '../views/report.js';
-import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../views/schedule.js';
+import { pdfUnavailableView } from '../../views/pdf.js';
+import { historySection } from '../../views/history.js';
+import { formatDate, printStylesheet, reportView } from '../../views/report.js';
+import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../../views/schedule.js';
 
 /**
  * Renders a report the viewer may see (not locked): the page, with the owner's schedule

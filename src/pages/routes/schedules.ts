@@ -6,9 +6,9 @@
 // user's report is a 404. CSRF is checked for every page POST (plugins/csrf.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { ReportParams } from '../../web/requests.js';
+import { ReportParams } from '../../contract/reports/requests.js';
 import { bodyOf, str, withParams, type PageContext } from '../context.js';
-import { SCHEDULE_CHOICES, type ScheduleFormState } from '../views/schedule.js';
+import { SCHEDULE_CHOICES, type ScheduleFormState } from '../../views/schedule.js';
 import { sendReportPage } from './report.js';
 
 /** The service's field messages (API words) in the form's words, by form field. */

@@ -3,8 +3,8 @@
 // what the API returns; presenters copy them as they are.
 import type { Db } from '../../store/database.js';
 import type { Page } from '../../contract/lists.js';
-export type { WebhookEvent } from './events.js';
-import type { WebhookEvent } from './events.js';
+export type { WebhookEvent } from '../../contract/webhooks/events.js';
+import type { WebhookEvent } from '../../contract/webhooks/events.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
