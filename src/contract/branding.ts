@@ -1,11 +1,25 @@
 // TypeBox schemas of the branding endpoints' answers (the request: src/web/branding-requests.ts).
 import { Type, type TSchema } from 'typebox';
-import * as ex from './reports/examples.js';
-import { withExample } from './reports/schemas.js';
+import { withExample } from './common.js';
 
 export { PutBrandingBody } from '../web/branding-requests.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+
+/** GET/PUT /api/v1/account/branding (the logo: a 1×1 PNG) */
+export const branding = {
+  name: 'Acme Web Agency',
+  accent_color: '#0f766e',
+  contact: 'audits@acme.example · +44 20 7946 0000',
+  prepared_for: 'Example Ltd',
+  logo: {
+    type: 'image/png',
+    bytes: 70,
+    data_url:
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  },
+  updated_at: '2026-11-26T09:15:00.000Z',
+};
 
 export const Branding = Type.Object(
   {
@@ -30,7 +44,7 @@ export const Branding = Type.Object(
 
 export const BrandingEnvelope = withExample(
   Type.Object({ data: Branding }, { additionalProperties: false }),
-  { data: ex.branding },
+  { data: branding },
 );
 
 export const BrandingDeleted = withExample(

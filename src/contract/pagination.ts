@@ -1,5 +1,9 @@
 // The paginated list envelope: {data, links, meta}. Links are absolute on the public URL and
 // keep every other query parameter of the request (unknown ones too), replacing only `page`.
+// `paginated(item)` is its schema.
+import { Type, type TSchema } from 'typebox';
+import { nullable } from './common.js';
+import { PER_PAGE } from './lists.js';
 
 export interface PaginationInput<T> {
   items: T[];
@@ -42,3 +46,32 @@ export function paginateText(input: PaginationInput<string>): string {
   const { data, ...rest } = paginate(input);
   return `{"data":[${data.join(',')}],${JSON.stringify(rest).slice(1)}`;
 }
+
+const PaginationLinks = Type.Object(
+  {
+    first: Type.String({ format: 'uri' }),
+    last: Type.String({ format: 'uri' }),
+    prev: nullable(Type.String({ format: 'uri' })),
+    next: nullable(Type.String({ format: 'uri' })),
+  },
+  { additionalProperties: false },
+);
+
+const PaginationMeta = Type.Object(
+  {
+    current_page: Type.Integer({ minimum: 1 }),
+    from: nullable(Type.Integer({ minimum: 1 })),
+    to: nullable(Type.Integer({ minimum: 1 })),
+    last_page: Type.Integer({ minimum: 1 }),
+    per_page: Type.Integer({ enum: [...PER_PAGE] }),
+    total: Type.Integer({ minimum: 0 }),
+    path: Type.String({ format: 'uri' }),
+  },
+  { additionalProperties: false },
+);
+
+export const paginated = <T extends TSchema>(item: T) =>
+  Type.Object(
+    { data: Type.Array(item), links: PaginationLinks, meta: PaginationMeta },
+    { additionalProperties: false },
+  );

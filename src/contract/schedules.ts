@@ -1,6 +1,7 @@
 // TypeBox schemas of the schedule endpoints' answers (the requests: src/web/schedule-requests.ts).
 import { Type, type TSchema } from 'typebox';
-import { paginated, withExample } from './reports/schemas.js';
+import { paginated } from './pagination.js';
+import { withExample } from './common.js';
 
 export { ListSchedulesQuery, PutScheduleBody } from '../web/schedule-requests.js';
 

@@ -18,16 +18,25 @@ import { canFilterRowByRow, substringFilter, substringMatch, toIso, toNumber } f
 
 export const RESULT_RANK: Record<ResultBand, number> = { good: 0, decent: 1, bad: 2 };
 
+/** Who may see a report: 0 public, 1 private, 2 password. */
+export type Privacy = 0 | 1 | 2;
+
+/**
+ * A report as listed (no results/page): the row, and the reports feature's `ReportSummary`.
+ * Dates are ISO 8601 strings in UTC with milliseconds, exactly what the API returns.
+ */
 export interface ReportSummaryRow {
   id: number;
   userId: number;
+  /** normalised URL as audited (scheme and host lower-cased, fragment dropped) */
   url: string;
   finalUrl: string;
   project: string;
   result: ResultBand;
   score: number;
-  privacy: 0 | 1 | 2;
+  privacy: Privacy;
   hasPassword: boolean;
+  /** when the results were last generated */
   generatedAt: string;
   createdAt: string;
   updatedAt: string;

@@ -1,7 +1,8 @@
 // The schedule request schemas both web layers validate with (TypeBox): the API's routes
 // (src/http/routes/schedules.ts) and the report page's schedule form (src/pages/routes/schedules.ts).
 import { Type, type Static } from 'typebox';
-import { enumOf, pageParam, PER_PAGE } from '../contract/lists.js';
+import { enumOf } from '../contract/common.js';
+import { pageParam, PER_PAGE } from '../contract/lists.js';
 import { EVERY_FORMS } from '../services/schedules/times.js';
 
 export const PutScheduleBody = Type.Object(

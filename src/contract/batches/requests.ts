@@ -4,9 +4,10 @@
 import { Type, type Static } from 'typebox';
 import { RESULTS } from '../../analyzer/types.js';
 import type { CreateBatchInput } from '../../services/batches/batches.service.js';
-import { enumOf, pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
+import { enumOf } from '../common.js';
+import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
 import type { Privacy } from '../../services/reports/types.js';
-import { MAX_ID } from '../reports/requests.js';
+import { MAX_ID } from '../common.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
 

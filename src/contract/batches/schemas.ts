@@ -1,8 +1,9 @@
 // TypeBox schemas of the batch endpoints (docs/sites.md), with examples.
 import { Type, type TSchema } from 'typebox';
-import { enumOf } from '../lists.js';
+import { enumOf } from '../common.js';
 import { BATCH_MODES } from './requests.js';
-import { paginated, withExample } from '../reports/schemas.js';
+import { paginated } from '../pagination.js';
+import { withExample } from '../common.js';
 
 // the request bodies and params are shared with the dashboard (src/web/batch-requests.ts)
 export { BatchParams, CreateBatchBody, ListBatchesQuery } from './requests.js';

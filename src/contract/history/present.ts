@@ -1,5 +1,34 @@
 // Runs and diffs → API JSON (docs/history.md): a run's `id` is its number within the report.
-import type { ReportDiff, Run, RunSummary } from '../../services/history/types.js';
+import type { Static } from 'typebox';
+import type { RunDiff } from '../../analyzer/diff.js';
+import type { RunRow, RunSummaryRow } from '../../store/runs.repository.js';
+import type {
+  ReportDiff as ReportDiffSchema,
+  Run as RunSchema,
+  RunSummary as RunSummarySchema,
+} from './schemas.js';
+
+/**
+ * One run of a report, as listed: the runs table's row and its report. Runs are numbered per
+ * report (1 is the first audit); the current run is the report's own results, and a run keeps
+ * its number when a later one replaces it.
+ */
+export interface RunSummary extends RunSummaryRow {
+  reportId: number;
+}
+
+/** A run in full: its checks and page facts too (null for a failed run). */
+export interface Run extends RunSummary, Pick<RunRow, 'results' | 'page'> {}
+
+/** Two runs of a report compared (src/analyzer/diff.ts). */
+export interface ReportDiff {
+  reportId: number;
+  from: RunSummary;
+  to: RunSummary;
+  diff: RunDiff;
+  /** isRegression(diff): the band dropped, or a high-priority check newly failed */
+  regression: boolean;
+}
 
 export function runLinks(
   publicUrl: string,
@@ -11,7 +40,7 @@ export function runLinks(
 }
 
 /** A run as listed: no `results`, no `page`. */
-export function presentRunSummary(r: RunSummary, publicUrl: string) {
+export function presentRunSummary(r: RunSummary, publicUrl: string): Static<typeof RunSummarySchema> {
   return {
     id: r.number,
     report_id: r.reportId,
@@ -29,13 +58,13 @@ export function presentRunSummary(r: RunSummary, publicUrl: string) {
 }
 
 /** A run in full: its checks and page facts (null for a failed run). */
-export function presentRun(r: Run, publicUrl: string) {
+export function presentRun(r: Run, publicUrl: string): Static<typeof RunSchema> {
   const { links, ...summary } = presentRunSummary(r, publicUrl);
   return { ...summary, results: r.results, page: r.page, links };
 }
 
-/** Two runs compared: the diff's own shape (src/services/diff.ts) between the two runs. */
-export function presentDiff(d: ReportDiff, publicUrl: string) {
+/** Two runs compared: the diff's own shape (src/analyzer/diff.ts) between the two runs. */
+export function presentDiff(d: ReportDiff, publicUrl: string): Static<typeof ReportDiffSchema> {
   const report = `${publicUrl}/api/v1/reports/${d.reportId}`;
   return {
     report_id: d.reportId,

@@ -5,19 +5,24 @@
 // order kept), so a 22 KB report is neither parsed nor serialised again. The text is byte for
 // byte `JSON.stringify` of what presentReport/presentReportSummary give for the parsed report
 // (test/api/splice.test.ts compares them).
+import type { Static } from 'typebox';
 import type {
-  ReportSummary,
+  ReportRow as StoredReport,
+  ReportSummaryRow as ReportSummary,
   ReportSummaryText,
-  StoredReport,
-  StoredReportText,
-} from '../../services/reports/types.js';
+  ReportText as StoredReportText,
+} from '../../store/reports.repository.js';
+import type { Report, ReportSummary as ReportSummarySchema } from './schemas.js';
 
 export function reportLinks(publicUrl: string, id: number): { self: string; page: string } {
   return { self: `${publicUrl}/api/v1/reports/${id}`, page: `${publicUrl}/reports/${id}` };
 }
 
 /** A report as listed: no `results`, no `page`. */
-export function presentReportSummary(r: ReportSummary, publicUrl: string) {
+export function presentReportSummary(
+  r: ReportSummary,
+  publicUrl: string,
+): Static<typeof ReportSummarySchema> {
   return {
     id: r.id,
     url: r.url,
@@ -36,7 +41,7 @@ export function presentReportSummary(r: ReportSummary, publicUrl: string) {
 }
 
 /** A report as shown, stored and updated: every check and the page facts too. */
-export function presentReport(r: StoredReport, publicUrl: string) {
+export function presentReport(r: StoredReport, publicUrl: string): Static<typeof Report> {
   const { links, ...summary } = presentReportSummary(r, publicUrl);
   return { ...summary, results: r.results, page: r.page, ...(r.render ? { render: r.render } : {}), links };
 }

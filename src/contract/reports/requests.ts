@@ -1,36 +1,16 @@
-// The request schemas both web layers validate with (TypeBox): the API's routes (src/http) and
-// the pages (src/pages). The list queries are the services' contract (src/services/list-query.ts)
-// and are re-exported here under the names the API documents.
+// The report request schemas both web layers validate with (TypeBox): the API's routes
+// (src/http/routes/reports) and the pages (src/pages). The list query is the list contract
+// (src/contract/lists.ts), re-exported here under the name the API documents.
 import { Type, type Static } from 'typebox';
-import {
-  enumOf,
-  ListProjectsParams,
-  ListReportsParams,
-  ListRunsParams,
-  NO_NUL,
-} from '../lists.js';
+import { enumOf, MAX_ID } from '../common.js';
+import { ListReportsParams } from '../lists.js';
 
-export { PER_PAGE } from '../lists.js';
-export { ListProjectsParams as ListProjectsQuery, ListReportsParams as ListReportsQuery };
-export { ListRunsParams as ListRunsQuery };
-
-/** The largest report id a request may name (PostgreSQL `integer`); larger ids answer 404. */
-export const MAX_ID = 2_147_483_647;
+export { ListReportsParams as ListReportsQuery };
 
 export const ReportParams = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Report id (anything else answers 404).' }),
 });
 export type ReportParams = Static<typeof ReportParams>;
-
-export const ProjectParams = Type.Object({
-  project: Type.String({
-    minLength: 1,
-    maxLength: 255,
-    pattern: NO_NUL,
-    description: 'Project name (a host name).',
-  }),
-});
-export type ProjectParams = Static<typeof ProjectParams>;
 
 const PRIVACIES = [0, 1, 2] as const;
 /** the words accepted for privacy, in the order of its numbers */
@@ -60,7 +40,7 @@ const password = Type.String({
 const render = enumOf('integer', [0, 1], {
   default: 0,
   description:
-    '1 renders the page in headless Chromium too: `results` are the rendered DOM\'s, `render` lists what JavaScript changed (docs/rendering.md). Without Chromium: 422 under `errors.render`. With `results=1` on an update: the re-audit is rendered.',
+    "1 renders the page in headless Chromium too: `results` are the rendered DOM's, `render` lists what JavaScript changed (docs/rendering.md). Without Chromium: 422 under `errors.render`. With `results=1` on an update: the re-audit is rendered.",
 });
 
 export const StoreReportBody = Type.Object({
@@ -88,19 +68,3 @@ export const UpdateReportBody = Type.Object({
   render: Type.Optional(render),
 });
 export type UpdateReportBody = Static<typeof UpdateReportBody>;
-
-const runNumber = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
-
-/** GET /api/v1/reports/{id}/runs/{run} */
-export const RunParams = Type.Object({
-  id: ReportParams.properties.id,
-  run: runNumber("The run's number within its report (anything else answers 404)."),
-});
-export type RunParams = Static<typeof RunParams>;
-
-/** GET /api/v1/reports/{id}/diff */
-export const DiffQuery = Type.Object({
-  from: Type.Optional(runNumber('The earlier run (default: the completed run before `to`).')),
-  to: Type.Optional(runNumber('The later run (default: the current run).')),
-});
-export type DiffQuery = Static<typeof DiffQuery>;

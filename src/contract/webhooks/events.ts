@@ -7,7 +7,8 @@
 // the event's schema below. The report in it is the API's report summary (the list shape, with
 // its links), so a receiver can GET the full report or its page.
 import { Type, type TSchema } from 'typebox';
-import { ReportDiff, ReportSummary } from '../reports/schemas.js';
+import { ReportDiff } from '../history/schemas.js';
+import { ReportSummary } from '../reports/schemas.js';
 
 const report = ReportSummary;
 

@@ -1,9 +1,10 @@
 // The webhook request schemas both web layers validate with (TypeBox): the API's routes
 // (src/http/routes/webhooks.ts) and the dashboard's webhooks page (src/pages/routes/webhooks.ts).
 import { Type, type Static } from 'typebox';
-import { enumOf, pageParam, PER_PAGE } from '../lists.js';
+import { enumOf } from '../common.js';
+import { pageParam, PER_PAGE } from '../lists.js';
 import { EVENT_NAMES } from './events.js';
-import { MAX_ID } from '../reports/requests.js';
+import { MAX_ID } from '../common.js';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 

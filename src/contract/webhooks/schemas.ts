@@ -8,8 +8,9 @@ import {
   WEBHOOK_EVENTS,
   envelope,
 } from './events.js';
-import * as ex from '../reports/examples.js';
-import { paginated, withExample } from '../reports/schemas.js';
+import * as ex from './examples.js';
+import { paginated } from '../pagination.js';
+import { withExample } from '../common.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description });

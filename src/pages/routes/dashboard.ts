@@ -2,23 +2,12 @@
 // forms — create a report, and re-run, privacy or delete one (Post/Redirect/Get).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import {
-  reportsQueryFrom,
-  resolveReportsQuery,
-  type ListReportsParams,
-  type ListReportsQuery,
-} from '../../contract/lists.js';
+import { reportsQueryFrom, resolveReportsQuery, type ListReportsParams, type ListReportsQuery } from '../../contract/lists.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { reportsCsv, reportsCsvFilename } from '../../web/reports.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
-import {
-  ListReportsQuery as ListReportsSchema,
-  ReportParams,
-  StoreReportBody,
-  UpdateReportBody,
-  privacyOf,
-} from '../../contract/reports/requests.js';
+import { ListReportsQuery as ListReportsSchema, ReportParams, StoreReportBody, UpdateReportBody, privacyOf } from '../../contract/reports/requests.js';
 import {
   bodyOf,
   NOTICES,

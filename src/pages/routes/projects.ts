@@ -2,14 +2,9 @@
 // all its reports.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
-import {
-  projectsQueryFrom,
-  resolveProjectsQuery,
-  type ListProjectsParams,
-  type ListProjectsQuery,
-} from '../../contract/lists.js';
+import { projectsQueryFrom, resolveProjectsQuery, type ListProjectsParams, type ListProjectsQuery } from '../../contract/lists.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
-import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../contract/reports/requests.js';
+import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../contract/projects.js';
 import { NOTICES, rawQuery, type PageContext } from '../context.js';
 import { projectsView, type Flash } from '../../views/dashboard.js';
 

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAuth } from '../../plugins/auth.js';
 import { presentAccount } from '../../../contract/account.js';
-import { AccountEnvelope, errorResponses } from '../../../contract/reports/schemas.js';
+import { AccountEnvelope } from '../../../contract/account.js';
+import { errorResponses } from '../../../contract/common.js';
 import type { RouteDeps } from '../reports/index.js';
 
 // every valid key may read its account: no 403

@@ -8,7 +8,7 @@ import { paginate } from '../../../contract/pagination.js';
 import { presentBatch, presentFailure } from '../../../contract/batches/present.js';
 import { batchInputOf, normalizeBatchBody } from '../../../contract/batches/requests.js';
 import { sendBatchExport, streamProgress } from '../../../web/batches.js';
-import { errorResponses } from '../../../contract/reports/schemas.js';
+import { errorResponses } from '../../../contract/common.js';
 import {
   BatchDeleted,
   BatchEnvelope,

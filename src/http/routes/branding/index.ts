@@ -6,9 +6,13 @@ import { brandingInputOf } from '../../../web/branding-requests.js';
 import { restoreNulls } from '../../plugins/body.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { presentBranding } from '../../presenters/branding.js';
-import { BrandingDeleted, BrandingEnvelope, PutBrandingBody } from '../../../contract/branding.js';
-import { errorResponses, withExample } from '../../../contract/reports/schemas.js';
-import * as ex from '../../../contract/reports/examples.js';
+import {
+  BrandingDeleted,
+  BrandingEnvelope,
+  branding as brandingExample,
+  PutBrandingBody,
+} from '../../../contract/branding.js';
+import { errorResponses, withExample } from '../../../contract/common.js';
 import type { RouteDeps } from '../reports/index.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
@@ -52,11 +56,11 @@ export const brandingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         security,
         consumes: BODY_TYPES,
         body: withExample(PutBrandingBody, {
-          name: ex.branding.name,
-          accent_color: ex.branding.accent_color,
-          contact: ex.branding.contact,
-          prepared_for: ex.branding.prepared_for,
-          logo: ex.branding.logo.data_url,
+          name: brandingExample.name,
+          accent_color: brandingExample.accent_color,
+          contact: brandingExample.contact,
+          prepared_for: brandingExample.prepared_for,
+          logo: brandingExample.logo.data_url,
         }),
         response: { 200: BrandingEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
       },

@@ -1,7 +1,7 @@
 // GET /healthz: 200 once the service is ready — the database answers a trivial query.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../../errors.js';
-import { Health, errorResponses } from '../../../contract/reports/schemas.js';
+import { Health, errorResponses } from '../../../contract/common.js';
 
 export function registerHealth(app: FastifyInstance, check: () => Promise<void>): void {
   app.get(

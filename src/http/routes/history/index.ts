@@ -5,17 +5,10 @@ import { resolveRunsQuery, runsQueryFrom } from '../../../contract/lists.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { paginate } from '../../../contract/pagination.js';
 import { presentDiff, presentRun, presentRunSummary } from '../../../contract/history/present.js';
-import {
-  DiffQuery,
-  ListRunsQuery,
-  MAX_ID,
-  ReportDiffEnvelope,
-  ReportParams,
-  RunEnvelope,
-  RunList,
-  RunParams,
-  errorResponses,
-} from '../../../contract/reports/schemas.js';
+import { DiffQuery, ListRunsQuery, RunParams } from '../../../contract/history/requests.js';
+import { MAX_ID, errorResponses } from '../../../contract/common.js';
+import { ReportDiffEnvelope, RunEnvelope, RunList } from '../../../contract/history/schemas.js';
+import { ReportParams } from '../../../contract/reports/requests.js';
 import type { RouteDeps } from '../reports/index.js';
 
 const DIGITS = /^[0-9]+$/;

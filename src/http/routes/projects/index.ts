@@ -4,8 +4,14 @@ import { projectName } from '../../../analyzer/url.js';
 import { projectsQueryFrom, resolveProjectsQuery } from '../../../contract/lists.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { paginate } from '../../../contract/pagination.js';
-import { presentProject } from '../../presenters/project.js';
-import { ListProjectsQuery, ProjectDeleted, ProjectList, ProjectParams, errorResponses } from '../../../contract/reports/schemas.js';
+import {
+  ListProjectsQuery,
+  presentProject,
+  ProjectDeleted,
+  ProjectList,
+  ProjectParams,
+} from '../../../contract/projects.js';
+import { errorResponses } from '../../../contract/common.js';
 import type { RouteDeps } from '../reports/index.js';
 
 export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {

@@ -14,18 +14,9 @@ import { presentReport, presentReportSummary, reportWriter } from '../../../cont
 import { privacyOf } from '../../../contract/reports/requests.js';
 import { pdfFileName, reportPdf } from '../../../web/report-pdf.js';
 import { Type } from 'typebox';
-import {
-  ListReportsApiQuery,
-  ReportDeleted,
-  ReportEnvelope,
-  ReportWriteEnvelope,
-  ReportListResponse,
-  ReportParams,
-  StoreReportBody,
-  UpdateReportBody,
-  errorResponses,
-  withExample,
-} from '../../../contract/reports/schemas.js';
+import { ListReportsApiQuery, ReportDeleted, ReportEnvelope, ReportWriteEnvelope, ReportListResponse, StoreReportBody, UpdateReportBody } from '../../../contract/reports/schemas.js';
+import { ReportParams } from '../../../contract/reports/requests.js';
+import { errorResponses, withExample } from '../../../contract/common.js';
 
 export interface RouteDeps {
   services: Services;

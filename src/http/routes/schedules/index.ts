@@ -11,7 +11,8 @@ import {
   ScheduleEnvelope,
   ScheduleList,
 } from '../../../contract/schedules.js';
-import { ReportParams, errorResponses } from '../../../contract/reports/schemas.js';
+import { ReportParams } from '../../../contract/reports/requests.js';
+import { errorResponses } from '../../../contract/common.js';
 import type { RouteDeps } from '../reports/index.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];

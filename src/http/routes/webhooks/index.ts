@@ -12,7 +12,7 @@ import {
   presentDeliveryWithPayload,
   presentWebhook,
 } from '../../../contract/webhooks/present.js';
-import { errorResponses } from '../../../contract/reports/schemas.js';
+import { errorResponses } from '../../../contract/common.js';
 import {
   CreateWebhookBody,
   DeliveryEnvelope,
