@@ -2,14 +2,14 @@
 // "Branded PDFs"). Registered outside the project-scoped routes: branding belongs to the whole
 // account, so a project-limited key gets 403 (and a read-only key may only read it).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { brandingInputOf } from '../../../web/branding-requests.js';
+import { brandingInputOf } from '../../../web/branding.js';
 import { restoreNulls } from '../../plugins/body.js';
 import { requireAuth } from '../../plugins/auth.js';
-import { presentBranding } from '../../presenters/branding.js';
 import {
   BrandingDeleted,
   BrandingEnvelope,
   branding as brandingExample,
+  presentBranding,
   PutBrandingBody,
 } from '../../../contract/branding.js';
 import { errorResponses, withExample } from '../../../contract/common.js';

@@ -3,9 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAuth } from '../../plugins/auth.js';
 import { paginate } from '../../../contract/pagination.js';
-import { presentListedSchedule, presentSchedule } from '../../presenters/schedule.js';
 import {
   ListSchedulesQuery,
+  presentListedSchedule,
+  presentSchedule,
   PutScheduleBody,
   ScheduleDeleted,
   ScheduleEnvelope,
