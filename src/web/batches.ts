@@ -1,10 +1,51 @@
-// What the API (src/http/routes/batches.ts) and the dashboard (src/pages/routes/batches.ts)
-// both send for a batch outside a JSON envelope: the exports (CSV, JSON) as attachments, and
-// the Server-Sent Events stream of its progress. Access is decided before (the services).
+// What the API (src/http/routes/batches) and the dashboard (src/pages/routes/batches.ts) share
+// for a batch: how a create body is read (a form's lists as lines, numbers as digits) and
+// handed to the service, and what both send outside a JSON envelope — the exports (CSV, JSON)
+// as attachments, and the Server-Sent Events stream of its progress. Access is decided
+// before (the services).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { batchCsv, batchJson } from '../contract/batches/export.js';
-import type { BatchServices } from '../services/batches/batches.service.js';
 import { presentBatch, presentSummary } from '../contract/batches/present.js';
+import type { CreateBatchBody } from '../contract/batches/requests.js';
+import type { Privacy } from '../store/reports.repository.js';
+import type { BatchServices, CreateBatchInput } from '../services/batches/batches.service.js';
+import { sendCsv } from './csv.js';
+
+/** A validated create body as the batches service takes it (the API's and the dashboard's). */
+export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
+  return {
+    url: b.url,
+    mode: b.mode,
+    ...(b.urls !== undefined ? { urls: b.urls } : {}),
+    ...(b.max_pages !== undefined ? { maxPages: b.max_pages } : {}),
+    ...(b.max_depth !== undefined ? { maxDepth: b.max_depth } : {}),
+    ...(b.include !== undefined ? { include: b.include } : {}),
+    ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
+    ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
+    render: b.render === 1,
+  };
+}
+
+/** A list field of a form body may be one value, repeated, or lines/commas in one value. */
+const splitList = (v: unknown) =>
+  v === undefined
+    ? undefined
+    : (Array.isArray(v) ? v : [v])
+        .flatMap((x) => (typeof x === 'string' ? x.split(/[\r\n]+/) : [x]))
+        .map((x) => (typeof x === 'string' ? x.trim() : x))
+        .filter((x) => x !== '');
+
+/**
+ * Reads a form-encoded (or JSON) batch body into the schema's types, in place, before it is
+ * validated: the list fields split into lines, the number fields from their digits.
+ */
+export function normalizeBatchBody(body: unknown): void {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const b = body as Record<string, unknown>;
+  for (const k of ['urls', 'include', 'exclude']) if (b[k] !== undefined) b[k] = splitList(b[k]);
+  for (const k of ['max_pages', 'max_depth', 'privacy', 'render'])
+    if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
+}
 
 export type BatchResults = Awaited<ReturnType<BatchServices['results']>>;
 
@@ -17,16 +58,8 @@ export function sendBatchExport(
   headers: Record<string, string> = {},
 ): FastifyReply {
   const name = `batch-${batch.id}`;
+  if (format === 'csv') return sendCsv(reply, `${name}.csv`, batchCsv(pages), headers);
   reply.hijack();
-  if (format === 'csv') {
-    reply.raw.writeHead(200, {
-      ...headers,
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${name}.csv"`,
-    });
-    batchCsv(pages).pipe(reply.raw);
-    return reply;
-  }
   const body = batchJson(
     presentBatch(batch, publicUrl),
     batch.summary ? presentSummary(batch.summary) : null,

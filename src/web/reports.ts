@@ -1,11 +1,24 @@
-// The CSV of a reports list (docs/api.md#csv), shared by GET /api/v1/reports (Accept: text/csv
-// or format=csv) and the dashboard's "Download CSV": the rows of a service walk
-// (services.reports.walk) written through csv-stringify (RFC 4180 quoting) as a stream that
-// reads the next chunk only when the reader has taken the last one (backpressure), so a
-// million rows never sit in memory.
+// What the API and the dashboard share for reports, outside a JSON envelope:
+//
+// - The CSV of a reports list (docs/api.md#csv), GET /api/v1/reports (Accept: text/csv or
+//   format=csv) and the dashboard's "Download CSV": the rows of a service walk
+//   (services.reports.walk) written through csv-stringify (RFC 4180 quoting) as a stream that
+//   reads the next chunk only when the reader has taken the last one (backpressure), so a
+//   million rows never sit in memory.
+// - The branded PDF of a report, GET /reports/{id}.pdf (the page's access rules) and
+//   GET /api/v1/reports/{id}/pdf (the key's): the owner's branding and the report's history
+//   composed into one self-contained document (src/views/pdf.ts) and printed by Chromium
+//   (services.pdf). The caller has decided that the report may be seen.
 import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { ReportExportRow } from '../services/reports/types.js';
+import { loadAssets } from '../views/asset-files.js';
+import { historySection } from '../views/history.js';
+import { pdfDocument, pdfFooter } from '../views/pdf.js';
+import type { Services } from '../services/types.js';
+import type { StoredReport } from '../services/reports/types.js';
+import { sendCsv } from './csv.js';
 
 /** phpRank's columns (URL, result, score, high/medium/low issues, generated, created) plus id and project. */
 export const REPORT_CSV_COLUMNS = [
@@ -100,4 +113,43 @@ export function prefersCsv(accept: string | undefined): boolean {
     else if (type === 'application/json') json = Math.max(json, q);
   }
   return csv > json;
+}
+
+/** The CSV of every report a walk gives, sent as `reports-<project or all>-<date>.csv` (never cached). */
+export async function sendReportsCsv(
+  reply: FastifyReply,
+  chunks: AsyncIterable<ReportExportRow[]>,
+  project: string | undefined,
+): Promise<FastifyReply> {
+  const csv = await reportsCsv(chunks);
+  return sendCsv(reply, reportsCsvFilename(project, new Date()), csv, {
+    'cache-control': 'private, no-store',
+  });
+}
+
+// ── the PDF ───────────────────────────────────────────────────────────────────────────
+
+let css: string | null = null;
+
+/** The app's stylesheet, read once (inlined into every PDF document). */
+function stylesheet(): string {
+  css ??= loadAssets().get('pagegrade.css')!.body;
+  return css;
+}
+
+/** `report-42-example.com.pdf` */
+export function pdfFileName(report: StoredReport): string {
+  return `report-${report.id}-${report.project.replace(/[^a-z0-9.-]+/gi, '_')}.pdf`;
+}
+
+export async function reportPdf(services: Services, report: StoredReport): Promise<Buffer> {
+  // before composing anything: without Chromium, the 422 says so at once
+  const why = services.pdf.unavailable();
+  if (why !== null) return services.pdf.print('', { footerTemplate: '' });
+  const [branding, history] = await Promise.all([
+    services.branding.ofReport(report.id),
+    services.reports.pageHistory(report),
+  ]);
+  const document = pdfDocument(report, { branding, history: historySection(history), css: stylesheet() });
+  return services.pdf.print(document, { footerTemplate: pdfFooter(report, branding) });
 }

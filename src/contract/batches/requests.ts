@@ -1,12 +1,10 @@
 // The batch request schemas both web layers validate with (TypeBox): the API's routes
-// (src/http/routes/batches.ts) and the dashboard's batch pages (src/pages/routes/batches.ts),
-// and how a form body is read into them (lists as lines, numbers as digits).
+// (src/http/routes/batches) and the dashboard's batch pages (src/pages/routes/batches.ts);
+// how a form body is read into them is src/web/batches.ts.
 import { Type, type Static } from 'typebox';
 import { RESULTS } from '../../analyzer/types.js';
-import type { CreateBatchInput } from '../../services/batches/batches.service.js';
 import { enumOf } from '../common.js';
 import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
-import type { Privacy } from '../../services/reports/types.js';
 import { MAX_ID } from '../common.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
@@ -72,42 +70,6 @@ export const CreateBatchBody = Type.Object(
 );
 
 export type CreateBatchBody = Static<typeof CreateBatchBody>;
-
-/** A validated create body as the batches service takes it (the API's and the dashboard's). */
-export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
-  return {
-    url: b.url,
-    mode: b.mode,
-    ...(b.urls !== undefined ? { urls: b.urls } : {}),
-    ...(b.max_pages !== undefined ? { maxPages: b.max_pages } : {}),
-    ...(b.max_depth !== undefined ? { maxDepth: b.max_depth } : {}),
-    ...(b.include !== undefined ? { include: b.include } : {}),
-    ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
-    ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
-    render: b.render === 1,
-  };
-}
-
-/** A list field of a form body may be one value, repeated, or lines/commas in one value. */
-const splitList = (v: unknown) =>
-  v === undefined
-    ? undefined
-    : (Array.isArray(v) ? v : [v])
-        .flatMap((x) => (typeof x === 'string' ? x.split(/[\r\n]+/) : [x]))
-        .map((x) => (typeof x === 'string' ? x.trim() : x))
-        .filter((x) => x !== '');
-
-/**
- * Reads a form-encoded (or JSON) batch body into the schema's types, in place, before it is
- * validated: the list fields split into lines, the number fields from their digits.
- */
-export function normalizeBatchBody(body: unknown): void {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  const b = body as Record<string, unknown>;
-  for (const k of ['urls', 'include', 'exclude']) if (b[k] !== undefined) b[k] = splitList(b[k]);
-  for (const k of ['max_pages', 'max_depth', 'privacy', 'render'])
-    if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
-}
 
 export const BATCH_PAGE_STATES = ['done', 'failed', 'skipped', 'queued', 'fetching'] as const;
 export const BATCH_PAGE_SORT_KEYS = ['found', 'url', 'score', 'result', 'status'] as const;

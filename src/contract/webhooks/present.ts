@@ -1,12 +1,27 @@
 // Webhook and delivery → API JSON. The secret appears only in the creation answer.
-import type { Webhook, WebhookDelivery } from '../../services/webhooks/types.js';
+import type { Static } from 'typebox';
+import type { DeliveryRow as WebhookDelivery, WebhookRow } from '../../store/webhooks.repository.js';
+import type { WebhookEvent } from './events.js';
+import type {
+  Delivery,
+  DeliveryWithPayloadEnvelope,
+  Webhook as WebhookSchema,
+  WebhookCreatedEnvelope,
+} from './schemas.js';
+
+/** A webhook as the service gives it: its row, with its events named and `enabled`. */
+export interface Webhook extends Omit<WebhookRow, 'events'> {
+  events: WebhookEvent[];
+  /** false once disabled (by its owner, or after too many failed deliveries in a row) */
+  enabled: boolean;
+}
 
 export function webhookLinks(publicUrl: string, id: number) {
   const self = `${publicUrl}/api/v1/webhooks/${id}`;
   return { self, deliveries: `${self}/deliveries` };
 }
 
-export function presentWebhook(w: Webhook, publicUrl: string) {
+export function presentWebhook(w: Webhook, publicUrl: string): Static<typeof WebhookSchema> {
   return {
     id: w.id,
     url: w.url,
@@ -23,12 +38,16 @@ export function presentWebhook(w: Webhook, publicUrl: string) {
 }
 
 /** The creation answer: the webhook and its secret (shown this once). */
-export function presentCreatedWebhook(w: Webhook, secret: string, publicUrl: string) {
+export function presentCreatedWebhook(
+  w: Webhook,
+  secret: string,
+  publicUrl: string,
+): Static<typeof WebhookCreatedEnvelope>['data'] {
   const { links, ...fields } = presentWebhook(w, publicUrl);
   return { ...fields, secret, links };
 }
 
-export function presentDelivery(d: WebhookDelivery, publicUrl: string) {
+export function presentDelivery(d: WebhookDelivery, publicUrl: string): Static<typeof Delivery> {
   return {
     id: d.id,
     webhook_id: d.webhookId,
@@ -54,7 +73,10 @@ interface Envelope {
   data: object;
 }
 
-export function presentDeliveryWithPayload(d: WebhookDelivery & { payload: unknown }, publicUrl: string) {
+export function presentDeliveryWithPayload(
+  d: WebhookDelivery & { payload: unknown },
+  publicUrl: string,
+): Static<typeof DeliveryWithPayloadEnvelope>['data'] {
   const { links, ...fields } = presentDelivery(d, publicUrl);
   return { ...fields, payload: d.payload as Envelope, links };
 }

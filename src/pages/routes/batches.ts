@@ -10,13 +10,11 @@ import { batchPageTable } from '../batch-table.js';
 import type { Batch } from '../../services/batches/batches.service.js';
 import {
   BatchParams,
-  batchInputOf,
   CreateBatchBody,
   ListBatchPagesQuery,
   ListBatchesQuery,
-  normalizeBatchBody,
 } from '../../contract/batches/requests.js';
-import { sendBatchExport, streamProgress } from '../../web/batches.js';
+import { batchInputOf, normalizeBatchBody, sendBatchExport, streamProgress } from '../../web/batches.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BATCH_FORM, formErrors, unplacedErrors } from '../form-words.js';

@@ -4,10 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery, type ListReportsParams, type ListReportsQuery } from '../../contract/lists.js';
 import { fieldErrors } from '../../web/field-errors.js';
-import { reportsCsv, reportsCsvFilename } from '../../web/reports.js';
+import { sendReportsCsv } from '../../web/reports.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
-import { ListReportsQuery as ListReportsSchema, ReportParams, StoreReportBody, UpdateReportBody, privacyOf } from '../../contract/reports/requests.js';
+import {
+  ListReportsQuery as ListReportsSchema,
+  ReportParams,
+  StoreReportBody,
+  UpdateReportBody,
+  privacyOf,
+} from '../../contract/reports/requests.js';
 import {
   bodyOf,
   NOTICES,
@@ -140,15 +146,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       REPORT_FILTER_LABELS,
     );
     const query = reportsQueryFrom(read.params);
-    const csv = await reportsCsv(services.reports.walk(v, query));
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header(
-        'content-disposition',
-        `attachment; filename="${reportsCsvFilename(query.project, new Date())}"`,
-      )
-      .header('cache-control', 'private, no-store')
-      .send(csv);
+    return sendReportsCsv(reply, services.reports.walk(v, query), query.project);
   });
 
   /** The dashboard list a form was sent from (its `back`): filters, sort and page as they were. */

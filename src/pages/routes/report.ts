@@ -8,7 +8,7 @@ import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js'
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../../views/forms.js';
 import { AppError } from '../../errors.js';
-import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
+import { pdfFileName, reportPdf } from '../../web/reports.js';
 import { pdfUnavailableView } from '../../views/pdf.js';
 import { historySection } from '../../views/history.js';
 import { formatDate, printStylesheet, reportView } from '../../views/report.js';

@@ -6,8 +6,7 @@ import { Type } from 'typebox';
 import { requireAuth } from '../../plugins/auth.js';
 import { paginate } from '../../../contract/pagination.js';
 import { presentBatch, presentFailure } from '../../../contract/batches/present.js';
-import { batchInputOf, normalizeBatchBody } from '../../../contract/batches/requests.js';
-import { sendBatchExport, streamProgress } from '../../../web/batches.js';
+import { batchInputOf, normalizeBatchBody, sendBatchExport, streamProgress } from '../../../web/batches.js';
 import { errorResponses } from '../../../contract/common.js';
 import {
   BatchDeleted,

@@ -6,13 +6,12 @@ import type { Config } from '../../../config.js';
 import { forbidden } from '../../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../../contract/lists.js';
 import type { Services } from '../../../services/types.js';
-import { prefersCsv, reportsCsv, reportsCsvFilename } from '../../../web/reports.js';
 import { passwordWarnings } from '../../../contract/reports/warnings.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { paginate, paginateText } from '../../../contract/pagination.js';
 import { presentReport, presentReportSummary, reportWriter } from '../../../contract/reports/present.js';
 import { privacyOf } from '../../../contract/reports/requests.js';
-import { pdfFileName, reportPdf } from '../../../web/report-pdf.js';
+import { pdfFileName, prefersCsv, reportPdf, sendReportsCsv } from '../../../web/reports.js';
 import { Type } from 'typebox';
 import { ListReportsApiQuery, ReportDeleted, ReportEnvelope, ReportWriteEnvelope, ReportListResponse, StoreReportBody, UpdateReportBody } from '../../../contract/reports/schemas.js';
 import { ReportParams } from '../../../contract/reports/requests.js';
@@ -69,17 +68,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       void reply.header('vary', 'Accept');
       if (format === 'csv' || (format === undefined && prefersCsv(request.headers.accept))) {
         if (batch !== undefined) await services.batches.get(actor.userId, batch); // 404: not the user's
-        const csv = await reportsCsv(
+        // a stream is sent as it is (the schema's text/csv), never serialised
+        return sendReportsCsv(
+          reply,
           services.reports.walk(actor, query, batch !== undefined ? { batch } : {}),
+          query.project,
         );
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="${reportsCsvFilename(query.project, new Date())}"`,
-          )
-          .header('cache-control', 'private, no-store')
-          .send(csv as never); // a stream is sent as it is (the schema's text/csv), never serialised
       }
       const pages = {
         page,
