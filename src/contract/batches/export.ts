@@ -1,10 +1,18 @@
 // A batch's exports (docs/sites.md): CSV, one row per page with its result and failed checks
 // (quoted by csv-stringify), and JSON: the summary, the site-level findings and every page.
-// Used by the API, the dashboard's download buttons and `pagegrade crawl --csv/--json`.
+// Used by the API, the dashboard's download buttons and `pagegrade crawl --csv/--json`; the
+// JSON is typed by its schema, BatchExport (./schemas.ts).
 import { stringify } from 'csv-stringify';
 import type { Readable } from 'node:stream';
-import type { BatchPageResult } from '../../services/batches/batches.service.js';
-import type { Finding } from '../../crawl/findings.js';
+import type { Static } from 'typebox';
+import type { Finding, PageForFindings } from '../../crawl/findings.js';
+import type { Batch, BatchExport } from './schemas.js';
+
+/** One page of a batch as exported (CSV, JSON) and shown (the batch page's table). */
+export interface BatchPageResult extends PageForFindings {
+  depth: number;
+  reportId: number | null;
+}
 
 export const CSV_COLUMNS = [
   'url',
@@ -52,12 +60,18 @@ export function batchCsv(pages: Iterable<BatchPageResult>): Readable {
   return out;
 }
 
-export function batchJson(
-  batch: unknown,
-  summary: unknown,
+type ExportJson = Static<typeof BatchExport>;
+
+/**
+ * The JSON export: `batch` as the API shows it (the CLI's, without links: there is no server),
+ * its summary, the findings and every page.
+ */
+export function batchJson<B extends Omit<Static<typeof Batch>, 'links'>>(
+  batch: B,
+  summary: ExportJson['summary'],
   findings: Finding[],
   pages: BatchPageResult[],
-): unknown {
+): Omit<ExportJson, 'batch'> & { batch: B } {
   return {
     batch,
     summary,

@@ -1,8 +1,45 @@
 // Batches as the API shows them (snake_case, links on the public URL); the dashboard's JSON
 // download and `pagegrade crawl --json` use the same shapes.
-import type { Batch, BatchFailure, BatchSummary } from '../../services/batches/batches.service.js';
+import type { Static } from 'typebox';
+import type { BatchSummary } from '../../crawl/findings.js';
+import type { BatchMode, BatchStatus } from '../../store/batches.repository.js';
+import type { Privacy } from '../../store/reports.repository.js';
+import type { Batch as BatchSchema, BatchSummary as SummarySchema, Failure } from './schemas.js';
 
-export function presentSummary(s: BatchSummary) {
+/** A batch as the service gives it (the presenter's input). */
+export interface Batch {
+  id: number;
+  userId: number;
+  mode: BatchMode;
+  url: string;
+  status: BatchStatus;
+  options: {
+    maxPages: number;
+    maxDepth: number;
+    include: string[];
+    exclude: string[];
+    privacy: Privacy;
+    /** every page is a rendered audit (docs/rendering.md) */
+    render: boolean;
+  };
+  progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** when done (or cancelled after some pages): the summary */
+  summary: BatchSummary | null;
+}
+
+/** A page of a batch that failed or was skipped. */
+export interface BatchFailure {
+  url: string;
+  state: 'failed' | 'skipped';
+  statusCode: number | null;
+  reason: string;
+}
+
+export function presentSummary(s: BatchSummary): Static<typeof SummarySchema> {
   return {
     pages: s.pages,
     bands: s.bands,
@@ -15,7 +52,7 @@ export function presentSummary(s: BatchSummary) {
   };
 }
 
-export function presentBatch(b: Batch, publicUrl: string) {
+export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSchema> {
   const self = `${publicUrl}/api/v1/batches/${b.id}`;
   return {
     id: b.id,
@@ -52,6 +89,6 @@ export function presentBatch(b: Batch, publicUrl: string) {
   };
 }
 
-export function presentFailure(f: BatchFailure) {
+export function presentFailure(f: BatchFailure): Static<typeof Failure> {
   return { url: f.url, state: f.state, status_code: f.statusCode, reason: f.reason };
 }

@@ -1,7 +1,9 @@
 // TypeBox schemas of the batch endpoints (docs/sites.md), with examples.
 import { Type, type TSchema } from 'typebox';
 import { enumOf } from '../common.js';
-import { BATCH_MODES } from './requests.js';
+import { PRIORITIES, RESULTS } from '../../analyzer/types.js';
+import { BATCH_MODES, BATCH_PAGE_STATES } from './requests.js';
+import { CSV_COLUMNS } from './export.js';
 import { paginated } from '../pagination.js';
 import { withExample } from '../common.js';
 
@@ -22,7 +24,7 @@ export const ExportBatchQuery = Type.Object({
   format: Type.Optional(enumOf('string', ['csv', 'json'], { default: 'json', description: 'csv or json.' })),
 });
 
-const Summary = Type.Object(
+export const BatchSummary = Type.Object(
   {
     pages: Type.Object({
       discovered: Type.Integer(),
@@ -67,7 +69,7 @@ export const Batch = Type.Object(
     created_at: dateTime('When it was asked for.'),
     started_at: nullable(dateTime('When discovery ended and the first pages were queued.')),
     finished_at: nullable(dateTime('When it ended.')),
-    summary: nullable(Summary),
+    summary: nullable(BatchSummary),
     links: Type.Object({
       self: Type.String({ format: 'uri' }),
       reports: Type.String({ format: 'uri' }),
@@ -144,3 +146,88 @@ export const FailureList = withExample(paginated(Failure), {
   data: [(Failure as unknown as { examples: unknown[] }).examples[0]],
   ...listMeta('https://pagegrade.example/api/v1/batches/7/failures'),
 });
+
+/** The export's CSV example: a header line of every column, then one page. */
+export const BATCH_CSV_EXAMPLE =
+  `${CSV_COLUMNS.join(',')}\n` +
+  'https://example.com/,done,good,91,200,https://example.com/,0,0,1,image_keywords,42,\n';
+
+const ExportPage = Type.Object(
+  {
+    url: Type.String(),
+    state: Type.String({ enum: [...BATCH_PAGE_STATES] }),
+    depth: Type.Integer({ minimum: 0 }),
+    in_sitemap: Type.Boolean(),
+    report_id: nullable(Type.Integer()),
+    status_code: nullable(Type.Integer()),
+    final_url: nullable(Type.String()),
+    error: nullable(Type.String()),
+    result: nullable(Type.String({ enum: [...RESULTS] })),
+    score: nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    title: nullable(Type.String()),
+    failed_checks: Type.Array(
+      Type.Object(
+        { id: Type.String(), priority: Type.String({ enum: [...PRIORITIES] }), title: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
+    total_ms: nullable(Type.Number({ minimum: 0 })),
+    html_bytes: nullable(Type.Integer({ minimum: 0 })),
+    render: nullable(Type.String({ enum: ['completed', 'inconclusive'] })),
+  },
+  { additionalProperties: false },
+);
+
+const Finding = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    count: Type.Integer({ minimum: 0, description: 'Pages concerned.' }),
+    pages: Type.Array(
+      Type.Object(
+        { url: Type.String(), detail: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const batchExportExample = {
+  batch: batchExample,
+  summary: null,
+  findings: [],
+  pages: [
+    {
+      url: 'https://example.com/',
+      state: 'done',
+      depth: 0,
+      in_sitemap: true,
+      report_id: 42,
+      status_code: 200,
+      final_url: 'https://example.com/',
+      error: null,
+      result: 'good',
+      score: 91,
+      title: 'Example',
+      failed_checks: [{ id: 'image_keywords', priority: 'low', title: 'Image keywords' }],
+      total_ms: 182.4,
+      html_bytes: 5120,
+      render: null,
+    },
+  ],
+};
+
+/** GET /api/v1/batches/{id}/export?format=json: the batch, its summary, the findings, every page. */
+export const BatchExport = Type.Object(
+  {
+    batch: Batch,
+    summary: nullable(BatchSummary),
+    findings: Type.Array(Finding, { description: 'Site-level findings, with the pages concerned.' }),
+    pages: Type.Array(ExportPage),
+  },
+  {
+    additionalProperties: false,
+    examples: [batchExportExample],
+  },
+);

@@ -18,6 +18,9 @@ import {
   ExportBatchQuery,
   FailureList,
   ListBatchesQuery,
+  BATCH_CSV_EXAMPLE,
+  BatchExport,
+  batchExportExample,
 } from '../../../contract/batches/schemas.js';
 import type { RouteDeps } from '../reports/index.js';
 
@@ -210,15 +213,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
           200: {
             description: 'The export.',
             content: {
-              'text/csv': {
-                schema: Type.String(),
-                example:
-                  'url,status_code,result,score,failed_checks,report_id\nhttps://example.com/,200,good,91,image_keywords,42\n',
-              },
-              'application/json': {
-                schema: Type.Object({}, { additionalProperties: true }),
-                example: { batch: { id: 7 }, summary: null, findings: [], pages: [] },
-              },
+              'text/csv': { schema: Type.String(), example: BATCH_CSV_EXAMPLE },
+              'application/json': { schema: BatchExport, example: batchExportExample },
             },
           },
           ...errorResponses(401, 404, 422, 429),
