@@ -205,20 +205,14 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       ? params.id
       : null;
   };
-  const notFound = (err: unknown) => err instanceof AppError && err.status === 404;
 
   app.get('/dashboard/batches/:id', async (request, reply) => {
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    let results;
-    try {
-      results = await services.batches.results(v.userId, id);
-    } catch (err) {
-      if (notFound(err)) return ctx.notFoundPage(request, reply);
-      throw err;
-    }
+    // a batch missing or another user's: the error plugin's not-found page
+    const results = await services.batches.results(v.userId, id);
     const read = readFilters<ListBatchPagesQuery>(
       ListBatchPagesQuery,
       new URL(request.url, 'http://x').searchParams,
@@ -272,20 +266,15 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    try {
-      return await streamProgress(
-        request,
-        reply,
-        async () => {
-          const b = await services.batches.get(v.userId, id);
-          return { data: progressData(b), done: !isRunning(b) };
-        },
-        streamHeaders,
-      );
-    } catch (err) {
-      if (notFound(err)) return ctx.notFoundPage(request, reply);
-      throw err;
-    }
+    return streamProgress(
+      request,
+      reply,
+      async () => {
+        const b = await services.batches.get(v.userId, id);
+        return { data: progressData(b), done: !isRunning(b) };
+      },
+      streamHeaders,
+    );
   });
 
   app.get('/dashboard/batches/:id/export', async (request, reply) => {
@@ -293,13 +282,8 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    let results;
-    try {
-      results = await services.batches.results(v.userId, id);
-    } catch (err) {
-      if (notFound(err)) return ctx.notFoundPage(request, reply);
-      throw err;
-    }
+    // a batch missing or another user's: the error plugin's not-found page
+    const results = await services.batches.results(v.userId, id);
     const format = rawQuery(request, ['format']).format === 'csv' ? 'csv' : 'json';
     return sendBatchExport(reply, format, results, ctx.publicUrl, streamHeaders);
   });
@@ -310,12 +294,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (!v) return reply;
       const id = idOf(request);
       if (id === null) return ctx.notFoundPage(request, reply);
-      try {
-        return reply.redirect(await run(v, id, request), 303);
-      } catch (err) {
-        if (notFound(err)) return ctx.notFoundPage(request, reply);
-        throw err;
-      }
+      return reply.redirect(await run(v, id, request), 303);
     });
 
   action('cancel', async (v, id) => {

@@ -283,7 +283,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
           const done = await act(v, id, bodyOf(request) as Partial<B>);
           return reply.redirect(withParams(backTo(request, id), { done }), 303);
         } catch (err) {
-          if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
           if (err instanceof AppError && err.status === 422 && err.fields) return refused(err.fields);
           throw err;
         }

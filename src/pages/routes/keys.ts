@@ -96,12 +96,7 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       const v = await ctx.requireViewer(request, reply);
       if (!v) return reply;
       if (request.validationError) return ctx.notFoundPage(request, reply);
-      try {
-        await services.keys.revokeOwn(v, request.params.id);
-      } catch (err) {
-        if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
-        throw err;
-      }
+      await services.keys.revokeOwn(v, request.params.id);
       return reply.redirect('/dashboard/keys?done=revoked', 303);
     },
   );

@@ -79,7 +79,6 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
           render: form.render,
         });
       } catch (err) {
-        if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
         if (err instanceof AppError && err.status === 422 && err.fields) {
           form.errors = formErrors(err.fields, form.choice);
           return sendReportPage(ctx, request, reply, own.found, 422, form);

@@ -6,8 +6,8 @@ import type { StoredReport } from '../reports/types.js';
 
 // --- History (docs/history.md) ---------------------------------------------------------
 
-// run sources and statuses are the stored values, declared once with the runs' table
-export { RUN_SOURCES, RUN_STATUSES, type RunSource, type RunStatus } from '../../store/runs.repository.js';
+// run sources are the stored values, declared once with the runs' table
+export type { RunSource } from '../../store/runs.repository.js';
 import type { RunSource } from '../../store/runs.repository.js';
 
 // a run, a run in full and two runs compared are the contract's (the presenters' inputs)
