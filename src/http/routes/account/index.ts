@@ -4,7 +4,7 @@ import { requireAuth } from '../../plugins/auth.js';
 import { presentAccount } from '../../../contract/account.js';
 import { AccountEnvelope } from '../../../contract/account.js';
 import { errorResponses } from '../../../contract/common.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 // every valid key may read its account: no 403
 const { 403: _forbidden, ...errors } = errorResponses(401, 429);

@@ -22,7 +22,7 @@ import {
   BatchExport,
   batchExportExample,
 } from '../../../contract/batches/schemas.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 const TERMINAL = new Set(['done', 'cancelled', 'failed']);

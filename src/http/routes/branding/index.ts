@@ -13,7 +13,7 @@ import {
   PutBrandingBody,
 } from '../../../contract/branding.js';
 import { errorResponses, withExample } from '../../../contract/common.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 

@@ -9,7 +9,7 @@ import { DiffQuery, ListRunsQuery, RunParams } from '../../../contract/history/r
 import { MAX_ID, errorResponses } from '../../../contract/common.js';
 import { ReportDiffEnvelope, RunEnvelope, RunList } from '../../../contract/history/schemas.js';
 import { ReportParams } from '../../../contract/reports/requests.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 const DIGITS = /^[0-9]+$/;
 

@@ -12,7 +12,7 @@ import {
   ProjectParams,
 } from '../../../contract/projects.js';
 import { errorResponses } from '../../../contract/common.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
   const tags = ['projects'];

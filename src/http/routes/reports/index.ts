@@ -1,11 +1,10 @@
 // /api/v1/reports: list, show, store, update (PUT and PATCH), delete. Handlers are a few lines:
 // schema-validated input → service (with the key's user) → presenter.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteDeps } from '../deps.js';
 import type { FastifyReply } from 'fastify';
-import type { Config } from '../../../config.js';
 import { forbidden } from '../../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../../contract/lists.js';
-import type { Services } from '../../../services/types.js';
 import { passwordWarnings } from '../../../contract/reports/warnings.js';
 import { requireAuth } from '../../plugins/auth.js';
 import { paginate, paginateText } from '../../../contract/pagination.js';
@@ -16,11 +15,6 @@ import { Type } from 'typebox';
 import { ListReportsApiQuery, ReportDeleted, ReportEnvelope, ReportWriteEnvelope, ReportListResponse, StoreReportBody, UpdateReportBody } from '../../../contract/reports/schemas.js';
 import { ReportParams } from '../../../contract/reports/requests.js';
 import { errorResponses, withExample } from '../../../contract/common.js';
-
-export interface RouteDeps {
-  services: Services;
-  config: Pick<Config, 'publicUrl'>;
-}
 
 /** Request body types, form first (SPEC §3). */
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];

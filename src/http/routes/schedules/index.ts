@@ -14,7 +14,7 @@ import {
 } from '../../../contract/schedules.js';
 import { ReportParams } from '../../../contract/reports/requests.js';
 import { errorResponses } from '../../../contract/common.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 

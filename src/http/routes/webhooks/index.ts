@@ -28,7 +28,7 @@ import {
   WebhookList,
   WebhookParams,
 } from '../../../contract/webhooks/schemas.js';
-import type { RouteDeps } from '../reports/index.js';
+import type { RouteDeps } from '../deps.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 const DIGITS = /^[0-9]+$/;
