@@ -15,9 +15,9 @@ import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { createDb } from '../src/store/database.js';
 import { summaryTextsByIds } from '../src/store/reports.repository.js';
-import { paginate, paginateText } from '../src/http/presenters/pagination.js';
-import { presentReportSummary, reportWriter } from '../src/http/presenters/report.js';
-import { ReportList } from '../src/http/schemas.js';
+import { paginate, paginateText } from '../src/contract/pagination.js';
+import { presentReportSummary, reportWriter } from '../src/contract/reports/present.js';
+import { ReportList } from '../src/contract/reports/schemas.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -7,14 +7,14 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { analyze } from '../analyzer/index.js';
 import type { Config } from '../config.js';
-import { batchCsv, batchJson } from '../crawl/export.js';
+import { batchCsv, batchJson } from '../contract/batches/export.js';
 import { createJobEngine, type JobEngine, type Workers } from '../jobs/index.js';
 import { silentLog } from '../jobs/kind-tools.js';
 import { jobKinds } from '../jobs/kinds/index.js';
 import type { Batch, BatchPageResult } from '../services/batches/types.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate } from '../store/database.js';
-import { presentBatch, presentSummary } from '../web/batch-presenter.js';
+import { presentBatch, presentSummary } from '../contract/batches/present.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { table } from './table.js';
 

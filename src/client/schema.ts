@@ -2662,19 +2662,255 @@ export interface operations {
                     /**
                      * @example {
                      *       "batch": {
-                     *         "id": 7
+                     *         "id": 7,
+                     *         "url": "https://example.com/",
+                     *         "mode": "crawl",
+                     *         "status": "running",
+                     *         "options": {
+                     *           "max_pages": 100,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [],
+                     *           "privacy": 0,
+                     *           "render": false
+                     *         },
+                     *         "progress": {
+                     *           "discovered": 40,
+                     *           "audited": 12,
+                     *           "failed": 1,
+                     *           "remaining": 27
+                     *         },
+                     *         "error": null,
+                     *         "created_at": "2026-11-26T10:00:00.000Z",
+                     *         "started_at": "2026-11-26T10:00:01.000Z",
+                     *         "finished_at": null,
+                     *         "summary": null,
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/batches/7",
+                     *           "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *           "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *           "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *           "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *           "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *         }
                      *       },
                      *       "summary": null,
                      *       "findings": [],
-                     *       "pages": []
+                     *       "pages": [
+                     *         {
+                     *           "url": "https://example.com/",
+                     *           "state": "done",
+                     *           "depth": 0,
+                     *           "in_sitemap": true,
+                     *           "report_id": 42,
+                     *           "status_code": 200,
+                     *           "final_url": "https://example.com/",
+                     *           "error": null,
+                     *           "result": "good",
+                     *           "score": 91,
+                     *           "title": "Example",
+                     *           "failed_checks": [
+                     *             {
+                     *               "id": "image_keywords",
+                     *               "priority": "low",
+                     *               "title": "Image keywords"
+                     *             }
+                     *           ],
+                     *           "total_ms": 182.4,
+                     *           "html_bytes": 5120,
+                     *           "render": null
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
-                        [key: string]: unknown;
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "url": "https://example.com/",
+                         *       "mode": "crawl",
+                         *       "status": "running",
+                         *       "options": {
+                         *         "max_pages": 100,
+                         *         "max_depth": 10,
+                         *         "include": [],
+                         *         "exclude": [],
+                         *         "privacy": 0,
+                         *         "render": false
+                         *       },
+                         *       "progress": {
+                         *         "discovered": 40,
+                         *         "audited": 12,
+                         *         "failed": 1,
+                         *         "remaining": 27
+                         *       },
+                         *       "error": null,
+                         *       "created_at": "2026-11-26T10:00:00.000Z",
+                         *       "started_at": "2026-11-26T10:00:01.000Z",
+                         *       "finished_at": null,
+                         *       "summary": null,
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/batches/7",
+                         *         "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                         *         "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                         *         "events": "https://pagegrade.example/api/v1/batches/7/events",
+                         *         "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                         *         "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                         *       }
+                         *     }
+                         */
+                        batch: {
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for.
+                             */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                events: string;
+                                /** Format: uri */
+                                export_csv: string;
+                                /** Format: uri */
+                                export_json: string;
+                                /** Format: uri */
+                                failures: string;
+                                /** Format: uri */
+                                reports: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            options: {
+                                exclude: string[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                privacy: number;
+                                /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                render: boolean;
+                            };
+                            progress: {
+                                audited: number;
+                                discovered: number;
+                                /** @description Failed or skipped pages (see failures). */
+                                failed: number;
+                                remaining: number;
+                            };
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "cancelled" | "failed";
+                            summary: {
+                                average_score: number | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                histogram: number[];
+                                largest: {
+                                    bytes: number;
+                                    url: string;
+                                }[];
+                                pages: {
+                                    audited: number;
+                                    discovered: number;
+                                    failed: number;
+                                    skipped: number;
+                                };
+                                slowest: {
+                                    ms: number;
+                                    url: string;
+                                }[];
+                                top_checks: {
+                                    id: string;
+                                    pages: number;
+                                    title: string;
+                                }[];
+                            } | null;
+                            url: string;
+                        };
+                        /** @description Site-level findings, with the pages concerned. */
+                        findings: {
+                            /** @description Pages concerned. */
+                            count: number;
+                            id: string;
+                            pages: {
+                                detail?: string;
+                                url: string;
+                            }[];
+                            title: string;
+                        }[];
+                        pages: {
+                            depth: number;
+                            error: string | null;
+                            failed_checks: {
+                                id: string;
+                                /** @enum {string} */
+                                priority: "high" | "medium" | "low";
+                                title: string;
+                            }[];
+                            final_url: string | null;
+                            html_bytes: number | null;
+                            in_sitemap: boolean;
+                            render: ("completed" | "inconclusive") | null;
+                            report_id: number | null;
+                            result: ("good" | "decent" | "bad") | null;
+                            score: number | null;
+                            /** @enum {string} */
+                            state: "done" | "failed" | "skipped" | "queued" | "fetching";
+                            status_code: number | null;
+                            title: string | null;
+                            total_ms: number | null;
+                            url: string;
+                        }[];
+                        summary: {
+                            average_score: number | null;
+                            bands: {
+                                bad: number;
+                                decent: number;
+                                good: number;
+                            };
+                            findings: {
+                                count: number;
+                                id: string;
+                                title: string;
+                            }[];
+                            /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                            histogram: number[];
+                            largest: {
+                                bytes: number;
+                                url: string;
+                            }[];
+                            pages: {
+                                audited: number;
+                                discovered: number;
+                                failed: number;
+                                skipped: number;
+                            };
+                            slowest: {
+                                ms: number;
+                                url: string;
+                            }[];
+                            top_checks: {
+                                id: string;
+                                pages: number;
+                                title: string;
+                            }[];
+                        } | null;
                     };
                     /**
-                     * @example url,status_code,result,score,failed_checks,report_id
-                     *     https://example.com/,200,good,91,image_keywords,42
+                     * @example url,state,result,score,status_code,final_url,high_issues,medium_issues,low_issues,failed_checks,report_id,error
+                     *     https://example.com/,done,good,91,200,https://example.com/,0,0,1,image_keywords,42,
                      */
                     "text/csv": string;
                 };

@@ -4,21 +4,11 @@
 // both call reportsQueryFrom/projectsQueryFrom; the services fill what is left out from the
 // same schema defaults (resolveReportsQuery/resolveProjectsQuery).
 //
-// Enumerations are TypeBox schemas with a literal-union static type (`enumOf`): the JSON
-// schema is a plain `enum` (one validator error per field, so the 422 names the allowed
-// values), and handlers get `'asc' | 'desc'`, `10 | 25 | 50 | 100` … without casts.
-import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+// Enumerations are `enumOf` (src/contract/common.ts).
+import { Type, type Static, type TSchema } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
 import { projectName } from '../analyzer/url.js';
-
-/** An enumeration: `{type, enum, default?}` in JSON, a union of its literals in TypeScript. */
-export function enumOf<const T extends readonly (string | number)[]>(
-  type: 'string' | 'integer',
-  values: T,
-  options: { default?: T[number]; description?: string } = {},
-): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type, enum: [...values], ...options });
-}
+import { enumOf, NO_NUL } from './common.js';
 
 export const PER_PAGE = [10, 25, 50, 100] as const;
 export type PerPage = (typeof PER_PAGE)[number];
@@ -28,9 +18,6 @@ export const REPORT_SORT_KEYS = ['id', 'generated_at', 'url', 'result', 'score']
 export type ReportSortKey = (typeof REPORT_SORT_KEYS)[number];
 export const PROJECT_SORT_KEYS = ['created_at', 'project'] as const;
 export type ProjectSortKey = (typeof PROJECT_SORT_KEYS)[number];
-
-/** No NUL character (no host name has one, and PostgreSQL refuses it in text). */
-export const NO_NUL = '^[^\\u0000]*$';
 
 const sort = enumOf('string', SORT_DIRECTIONS, { default: 'desc', description: 'Sort direction.' });
 const perPage = enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' });

@@ -5,10 +5,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../services/accounts/types.js';
 import type { Services } from '../services/types.js';
-import type { SafeHtml } from './html.js';
+import type { SafeHtml } from '../views/html.js';
 import type { CookieKit } from './session.js';
 import type { AttemptStore } from './throttle.js';
-import type { Viewer } from './views/layout.js';
+import type { Viewer } from '../views/layout.js';
 
 /** The signed-in user of a request (a valid session whose key is not revoked). */
 export interface SignedIn extends Actor {

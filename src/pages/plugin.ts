@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import type { Services } from '../services/types.js';
 import { RedisAttemptStore } from './attempt-store-redis.js';
 import type { PageContext } from './context.js';
-import { assetRoutes, loadAssets } from './plugins/assets.js';
+import { assetRoutes } from './plugins/assets.js';
+import { loadAssets } from '../views/asset-files.js';
 import { registerCsrf } from './plugins/csrf.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
@@ -26,7 +27,7 @@ import { schedulePageRoutes } from './routes/schedules.js';
 import { webhookPageRoutes } from './routes/webhooks.js';
 import { CookieKit } from './session.js';
 import { MemoryAttemptStore, type AttemptStore } from './throttle.js';
-import { layout } from './views/layout.js';
+import { layout } from '../views/layout.js';
 
 export interface PagesOptions {
   services: Services;

@@ -10,7 +10,6 @@ export const CSRF_COOKIE = 'pg_csrf';
 export const ACCESS_COOKIE = 'pg_access';
 /** the same pass for the report's PDF, /reports/{id}.pdf (a cookie of path /reports/{id} is not sent there) */
 export const ACCESS_PDF_COOKIE = 'pg_access_pdf';
-export const CSRF_FIELD = '_csrf';
 
 /** A signed-in session lasts 7 days (and ends earlier when its API key is revoked or at /logout). */
 export const SESSION_TTL_S = 7 * 24 * 3600;

@@ -20,9 +20,14 @@ export type Privacy = 0 | 1 | 2;
 
 export const RESULT_RANK: Record<ResultBand, number> = { good: 0, decent: 1, bad: 2 };
 
+/**
+ * A report as listed (no results/page): the row, and the reports feature's `ReportSummary`.
+ * Dates are ISO 8601 strings in UTC with milliseconds, exactly what the API returns.
+ */
 export interface ReportSummaryRow {
   id: number;
   userId: number;
+  /** normalised URL as audited (scheme and host lower-cased, fragment dropped) */
   url: string;
   finalUrl: string;
   project: string;
@@ -30,6 +35,7 @@ export interface ReportSummaryRow {
   score: number;
   privacy: Privacy;
   hasPassword: boolean;
+  /** when the results were last generated */
   generatedAt: string;
   createdAt: string;
   updatedAt: string;

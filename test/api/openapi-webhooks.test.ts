@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { EVENT_NAMES } from '../../src/services/webhooks/events.js';
+import { EVENT_NAMES } from '../../src/contract/webhooks/events.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildReport, buildUser } from '../helpers/factories.js';

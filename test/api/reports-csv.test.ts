@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.js';
 import { insertReports, type BulkReport } from '../helpers/db.js';
 import { buildReport, buildUser, type TestUser } from '../helpers/factories.js';
-import { REPORT_CSV_COLUMNS, prefersCsv } from '../../src/web/reports-csv.js';
+import { REPORT_CSV_COLUMNS, prefersCsv } from '../../src/web/reports.js';
 
 /** RFC 4180: fields split by commas, records by CRLF or LF; a quoted field may hold both, `""` is a quote. */
 export function parseCsv(text: string): string[][] {

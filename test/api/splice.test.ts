@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import type { RenderInfo } from '../../src/analyzer/rendered.js';
 import { auditColumns } from '../../src/services/audit/audit.js';
 import { updateReportAudit } from '../../src/store/reports.repository.js';
-import { paginate } from '../../src/http/presenters/pagination.js';
-import { presentReport, presentReportSummary } from '../../src/http/presenters/report.js';
+import { paginate } from '../../src/contract/pagination.js';
+import { presentReport, presentReportSummary } from '../../src/contract/reports/present.js';
 import { buildReport, cannedAudit } from '../helpers/factories.js';
 import { forEachDialect, PUBLIC_URL } from '../helpers/api-harness.js';
 

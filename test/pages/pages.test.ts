@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
-import { escapeHtml, html, raw } from '../../src/pages/html.js';
+import { escapeHtml, html, raw } from '../../src/views/html.js';
 import { MemoryAttemptStore } from '../../src/pages/throttle.js';
 import type { StoredReport } from '../../src/services/reports/types.js';
 import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../helpers/services.js';

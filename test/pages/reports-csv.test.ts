@@ -8,7 +8,7 @@ import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.
 import { Browser } from '../helpers/browser.js';
 import { insertReports } from '../helpers/db.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
-import { REPORT_CSV_COLUMNS } from '../../src/web/reports-csv.js';
+import { REPORT_CSV_COLUMNS } from '../../src/web/reports.js';
 
 describeEachDialect('dashboard: Download CSV', (dialect) => {
   let t: TestApp;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { openApiWebhooks } from '../webhook-schemas.js';
+import { openApiWebhooks } from '../../contract/webhooks/schemas.js';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { bodyOf, str, type PageContext } from '../context.js';
-import { CSRF_FIELD } from '../session.js';
+import { CSRF_FIELD } from '../../views/forms.js';
 
 export function registerCsrf(app: FastifyInstance, ctx: PageContext): void {
   app.addHook('preHandler', async (request) => {

@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toAppError } from '../../web/errors.js';
 import type { PageContext } from '../context.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
-import { errorPage, errorView } from '../views/forms.js';
-import type { Viewer } from '../views/layout.js';
+import { errorPage, errorView } from '../../views/forms.js';
+import type { Viewer } from '../../views/layout.js';
 
 /** The error page sender, given how to send a page and who is looking. */
 export function createErrorPages(

@@ -10,20 +10,18 @@ import { batchPageTable } from '../batch-table.js';
 import type { Batch } from '../../services/batches/types.js';
 import {
   BatchParams,
-  batchInputOf,
   CreateBatchBody,
   ListBatchPagesQuery,
   ListBatchesQuery,
-  normalizeBatchBody,
-} from '../../web/batch-requests.js';
-import { sendBatchExport, streamProgress } from '../../web/batch-streams.js';
+} from '../../contract/batches/requests.js';
+import { batchInputOf, normalizeBatchBody, sendBatchExport, streamProgress } from '../../web/batches.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BATCH_FORM, formErrors, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
-import type { Flash } from './../views/dashboard.js';
-import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../views/batches.js';
+import type { Flash } from '../../views/dashboard.js';
+import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../../views/batches.js';
 
 /** without scripts, a running batch's page reloads this often */
 const REFRESH_SECONDS = 5;
@@ -207,20 +205,14 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       ? params.id
       : null;
   };
-  const notFound = (err: unknown) => err instanceof AppError && err.status === 404;
 
   app.get('/dashboard/batches/:id', async (request, reply) => {
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    let results;
-    try {
-      results = await services.batches.results(v.userId, id);
-    } catch (err) {
-      if (notFound(err)) return ctx.notFoundPage(request, reply);
-      throw err;
-    }
+    // a batch missing or another user's: the error plugin's not-found page
+    const results = await services.batches.results(v.userId, id);
     const read = readFilters<ListBatchPagesQuery>(
       ListBatchPagesQuery,
       new URL(request.url, 'http://x').searchParams,
@@ -274,20 +266,15 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    try {
-      return await streamProgress(
-        request,
-        reply,
-        async () => {
-          const b = await services.batches.get(v.userId, id);
-          return { data: progressData(b), done: !isRunning(b) };
-        },
-        streamHeaders,
-      );
-    } catch (err) {
-      if (notFound(err)) return ctx.notFoundPage(request, reply);
-      throw err;
-    }
+    return streamProgress(
+      request,
+      reply,
+      async () => {
+        const b = await services.batches.get(v.userId, id);
+        return { data: progressData(b), done: !isRunning(b) };
+      },
+      streamHeaders,
+    );
   });
 
   app.get('/dashboard/batches/:id/export', async (request, reply) => {
@@ -295,13 +282,8 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    let results;
-    try {
-      results = await services.batches.results(v.userId, id);
-    } catch (err) {
-      if (notFound(err)) return ctx.notFoundPage(request, reply);
-      throw err;
-    }
+    // a batch missing or another user's: the error plugin's not-found page
+    const results = await services.batches.results(v.userId, id);
     const format = rawQuery(request, ['format']).format === 'csv' ? 'csv' : 'json';
     return sendBatchExport(reply, format, results, ctx.publicUrl, streamHeaders);
   });
@@ -312,12 +294,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (!v) return reply;
       const id = idOf(request);
       if (id === null) return ctx.notFoundPage(request, reply);
-      try {
-        return reply.redirect(await run(v, id, request), 303);
-      } catch (err) {
-        if (notFound(err)) return ctx.notFoundPage(request, reply);
-        throw err;
-      }
+      return reply.redirect(await run(v, id, request), 303);
     });
 
   action('cancel', async (v, id) => {

@@ -7,8 +7,8 @@ import { AppError } from '../../errors.js';
 import type { BrandingInput } from '../../services/branding/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BRANDING_FORM, formErrors, unplacedErrors } from '../form-words.js';
-import { BRANDING_FIELDS, brandingFormOf, brandingView, type BrandingFormState } from '../views/branding.js';
-import type { Flash } from '../views/dashboard.js';
+import { BRANDING_FIELDS, brandingFormOf, brandingView, type BrandingFormState } from '../../views/branding.js';
+import type { Flash } from '../../views/dashboard.js';
 
 const DONE: Record<string, string> = {
   saved: 'The branding was saved: your PDFs show it from now on.',

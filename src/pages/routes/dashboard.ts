@@ -2,14 +2,9 @@
 // forms — create a report, and re-run, privacy or delete one (Post/Redirect/Get).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import {
-  reportsQueryFrom,
-  resolveReportsQuery,
-  type ListReportsParams,
-  type ListReportsQuery,
-} from '../../contract/lists.js';
+import { reportsQueryFrom, resolveReportsQuery, type ListReportsParams, type ListReportsQuery } from '../../contract/lists.js';
 import { fieldErrors } from '../../web/field-errors.js';
-import { reportsCsv, reportsCsvFilename } from '../../web/reports-csv.js';
+import { sendReportsCsv } from '../../web/reports.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import {
@@ -18,7 +13,7 @@ import {
   StoreReportBody,
   UpdateReportBody,
   privacyOf,
-} from '../../web/requests.js';
+} from '../../contract/reports/requests.js';
 import {
   bodyOf,
   NOTICES,
@@ -35,7 +30,7 @@ import {
   type CreateFormState,
   type Flash,
   type RowFormState,
-} from '../views/dashboard.js';
+} from '../../views/dashboard.js';
 
 const REPORT_LIST_KEYS = [
   'search',
@@ -151,15 +146,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       REPORT_FILTER_LABELS,
     );
     const query = reportsQueryFrom(read.params);
-    const csv = await reportsCsv(services.reports.walk(v, query));
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header(
-        'content-disposition',
-        `attachment; filename="${reportsCsvFilename(query.project, new Date())}"`,
-      )
-      .header('cache-control', 'private, no-store')
-      .send(csv);
+    return sendReportsCsv(reply, services.reports.walk(v, query), query.project);
   });
 
   /** The dashboard list a form was sent from (its `back`): filters, sort and page as they were. */
@@ -296,7 +283,6 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
           const done = await act(v, id, bodyOf(request) as Partial<B>);
           return reply.redirect(withParams(backTo(request, id), { done }), 303);
         } catch (err) {
-          if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
           if (err instanceof AppError && err.status === 422 && err.fields) return refused(err.fields);
           throw err;
         }

@@ -7,8 +7,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
 import type { ApiKeyInfo } from '../../services/accounts/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
-import type { Flash } from '../views/dashboard.js';
-import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../views/keys.js';
+import type { Flash } from '../../views/dashboard.js';
+import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../../views/keys.js';
 
 const KeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const emptyForm = (): KeyFormState => ({ scope: 'write', projects: '', expires: 'never', errors: {} });
@@ -96,12 +96,7 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       const v = await ctx.requireViewer(request, reply);
       if (!v) return reply;
       if (request.validationError) return ctx.notFoundPage(request, reply);
-      try {
-        await services.keys.revokeOwn(v, request.params.id);
-      } catch (err) {
-        if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
-        throw err;
-      }
+      await services.keys.revokeOwn(v, request.params.id);
       return reply.redirect('/dashboard/keys?done=revoked', 303);
     },
   );

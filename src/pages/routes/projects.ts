@@ -1,17 +1,11 @@
 // The projects page: GET /dashboard/projects (filter, sort, page) and deleting a project with
 // all its reports.
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../errors.js';
-import {
-  projectsQueryFrom,
-  resolveProjectsQuery,
-  type ListProjectsParams,
-  type ListProjectsQuery,
-} from '../../contract/lists.js';
+import { projectsQueryFrom, resolveProjectsQuery, type ListProjectsParams, type ListProjectsQuery } from '../../contract/lists.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
-import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../web/requests.js';
+import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../contract/projects.js';
 import { NOTICES, rawQuery, type PageContext } from '../context.js';
-import { projectsView, type Flash } from '../views/dashboard.js';
+import { projectsView, type Flash } from '../../views/dashboard.js';
 
 const PROJECT_LIST_KEYS = ['search', 'search_by', 'sort_by', 'sort', 'per_page', 'page'] as const;
 
@@ -73,12 +67,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
       const v = await ctx.requireViewer(request, reply);
       if (!v) return reply;
       if (request.validationError) return ctx.notFoundPage(request, reply);
-      try {
-        await services.projects.delete(v, request.params.project);
-      } catch (err) {
-        if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
-        throw err;
-      }
+      await services.projects.delete(v, request.params.project);
       return reply.redirect('/dashboard/projects?done=project_deleted', 303);
     },
   );

@@ -1,18 +1,18 @@
 // The report page, GET /reports/:id, and its password form, POST /reports/:id. Who may see
 // what is the services' decision (services.reports.forViewer); this file only renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ReportParams } from '../../web/requests.js';
+import { ReportParams } from '../../contract/reports/requests.js';
 import type { StoredReport } from '../../services/reports/types.js';
-import { html, type SafeHtml } from '../html.js';
+import { html, type SafeHtml } from '../../views/html.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
-import { passwordView } from '../views/forms.js';
-import { AppError } from '../../errors.js';
-import { pdfFileName, reportPdf } from '../../web/report-pdf.js';
-import { pdfUnavailableView } from '../views/pdf.js';
-import { historySection } from '../views/history.js';
-import { formatDate, printStylesheet, reportView } from '../views/report.js';
-import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../views/schedule.js';
+import { passwordView } from '../../views/forms.js';
+import { AppError, notFound } from '../../errors.js';
+import { pdfFileName, reportPdf } from '../../web/reports.js';
+import { pdfUnavailableView } from '../../views/pdf.js';
+import { historySection } from '../../views/history.js';
+import { formatDate, printStylesheet, reportView } from '../../views/report.js';
+import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../../views/schedule.js';
 
 /**
  * Renders a report the viewer may see (not locked): the page, with the owner's schedule
@@ -77,16 +77,28 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     });
   };
 
+  /**
+   * What the request's viewer may see of report `:id` (the page's access rules, with the
+   * password passes the browser holds). A bad id, a missing report and one the viewer may not
+   * see are the same 404: the error plugin's not-found page.
+   */
+  const viewed = async (request: FastifyRequest<{ Params: { id: number } }>) => {
+    if (request.validationError) throw notFound();
+    const found = await services.reports.forViewer(
+      request.params.id,
+      await ctx.viewerOf(request),
+      (rid, updatedAt) => kit.hasAccess(request, rid, updatedAt),
+    );
+    if (!found) throw notFound();
+    return found;
+  };
+
   app.get<{ Params: { id: number } }>(
     '/reports/:id',
     { schema: { params: ReportParams }, attachValidation: true },
     async (request, reply) => {
-      if (request.validationError) return ctx.notFoundPage(request, reply);
+      const found = await viewed(request);
       const id = request.params.id;
-      const found = await services.reports.forViewer(id, await ctx.viewerOf(request), (rid, updatedAt) =>
-        kit.hasAccess(request, rid, updatedAt),
-      );
-      if (!found) return ctx.notFoundPage(request, reply);
       if (found.access === 'locked') return showPasswordForm(request, reply, id, 200, null);
       return sendReportPage(ctx, request, reply, found, 200);
     },
@@ -98,12 +110,8 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     '/reports/:id/print.css',
     { schema: { params: ReportParams }, attachValidation: true },
     async (request, reply) => {
-      if (request.validationError) return ctx.notFoundPage(request, reply);
-      const id = request.params.id;
-      const found = await services.reports.forViewer(id, await ctx.viewerOf(request), (rid, updatedAt) =>
-        kit.hasAccess(request, rid, updatedAt),
-      );
-      if (!found || found.access === 'locked') return ctx.notFoundPage(request, reply);
+      const found = await viewed(request);
+      if (found.access === 'locked') throw notFound();
       return reply
         .code(200)
         .header('content-type', 'text/css; charset=utf-8')
@@ -120,12 +128,8 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     '/reports/:id.pdf',
     { schema: { params: ReportParams }, attachValidation: true },
     async (request, reply) => {
-      if (request.validationError) return ctx.notFoundPage(request, reply);
+      const found = await viewed(request);
       const id = request.params.id;
-      const found = await services.reports.forViewer(id, await ctx.viewerOf(request), (rid, updatedAt) =>
-        kit.hasAccess(request, rid, updatedAt),
-      );
-      if (!found) return ctx.notFoundPage(request, reply);
       if (found.access === 'locked') return reply.redirect(`/reports/${id}`, 303);
       let pdf: Buffer;
       try {

@@ -6,9 +6,9 @@
 // user's report is a 404. CSRF is checked for every page POST (plugins/csrf.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { ReportParams } from '../../web/requests.js';
+import { ReportParams } from '../../contract/reports/requests.js';
 import { bodyOf, str, withParams, type PageContext } from '../context.js';
-import { SCHEDULE_CHOICES, type ScheduleFormState } from '../views/schedule.js';
+import { SCHEDULE_CHOICES, type ScheduleFormState } from '../../views/schedule.js';
 import { sendReportPage } from './report.js';
 
 /** The service's field messages (API words) in the form's words, by form field. */
@@ -79,7 +79,6 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
           render: form.render,
         });
       } catch (err) {
-        if (err instanceof AppError && err.status === 404) return ctx.notFoundPage(request, reply);
         if (err instanceof AppError && err.status === 422 && err.fields) {
           form.errors = formErrors(err.fields, form.choice);
           return sendReportPage(ctx, request, reply, own.found, 422, form);

@@ -2,8 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyOf, rawQuery, safePath, str, type PageContext } from '../context.js';
 import { blockedFor, LOGIN_RULE } from '../throttle.js';
-import { loginView } from '../views/forms.js';
-import { logoutView } from '../views/logout.js';
+import { loginView } from '../../views/forms.js';
+import { logoutView } from '../../views/logout.js';
 
 export function signInRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services, kit } = ctx;

@@ -11,10 +11,10 @@ import { formErrors, unplacedErrors, WEBHOOK_FORM } from '../form-words.js';
 
 /** The fields the webhook form shows (their errors are shown next to them). */
 const WEBHOOK_FORM_FIELDS = ['url', 'events', 'description'];
-import { CreateWebhookBody, WebhookParams } from '../../web/webhook-requests.js';
+import { CreateWebhookBody, WebhookParams } from '../../contract/webhooks/requests.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
-import type { Flash } from '../views/dashboard.js';
-import { webhooksView, type WebhookFormState } from '../views/webhooks.js';
+import type { Flash } from '../../views/dashboard.js';
+import { webhooksView, type WebhookFormState } from '../../views/webhooks.js';
 
 /** Deliveries shown per webhook. */
 const LATEST = 5;

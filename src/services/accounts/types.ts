@@ -6,22 +6,13 @@ export interface User {
   createdAt: string;
 }
 
-export interface ApiKeyInfo {
-  id: number;
-  userId: number;
-  userName: string;
-  /** the key's first characters, e.g. `pg_Ab3dE9` — enough to recognise it, never the secret */
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  /** `['read']` (GET only) or `['read', 'write']` (everything) */
-  scopes: KeyScope[];
-  /** the projects it is limited to; null: every project of its user */
-  projects: string[] | null;
-  /** after this it answers 401; null: never expires */
-  expiresAt: string | null;
-}
+/**
+ * An API key as listed (never the secret): the store's row — `prefix` is the key's first
+ * characters (`pg_Ab3dE9`), `scopes` `['read']` (GET only) or `['read', 'write']`, `projects`
+ * null for every project of its user, `expiresAt` null for never.
+ */
+export type { KeyRow as ApiKeyInfo } from '../../store/keys.repository.js';
+import type { KeyRow as ApiKeyInfo } from '../../store/keys.repository.js';
 
 /** What a key may do: `read` (GET only) or `write` (everything; a write key reads too). */
 export const KEY_SCOPES = ['read', 'write'] as const;
@@ -63,14 +54,8 @@ export interface AuthContext extends Actor {
 }
 
 /** GET /api/v1/account: the key's user (counts as far as the key sees) and the key. */
-export interface Account {
-  id: number;
-  name: string;
-  createdAt: string;
-  reportsCount: number;
-  projectsCount: number;
-  key: ApiKeyInfo;
-}
+// the signed-in account as GET /api/v1/account shows it is the contract's
+export type { Account } from '../../contract/account.js';
 
 /** The engine's entry point, injected (tests pass the real one). */
 export interface AuthServices {

@@ -1,15 +1,18 @@
 // The batches feature's types (docs/sites.md): a batch, its options and pages, the service.
 import type { fetchSiteFile } from '../../analyzer/fetch/index.js';
 import type { Page } from '../../contract/lists.js';
-import type { BatchSummary, Finding } from '../../crawl/findings/index.js';
-import type { PageFacts } from '../../crawl/facts.js';
+import type { Finding } from '../../crawl/findings/index.js';
 import type { Privacy, ReportSummary } from '../reports/types.js';
-import type { BatchPageRow } from '../../store/batches.repository.js';
 
 export type { BatchSummary, Finding } from '../../crawl/findings/index.js';
-export type { PageFacts } from '../../crawl/facts.js';
-export type BatchMode = 'sitemap' | 'crawl' | 'list';
-export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled' | 'failed';
+// the stored values, declared with the batches' table; a failure and a page as the contract has them
+export type { BatchMode } from '../../store/batches.repository.js';
+import type { BatchMode } from '../../store/batches.repository.js';
+export type { BatchFailure } from '../../contract/batches/present.js';
+export type { BatchPageResult } from '../../contract/batches/export.js';
+import type { BatchFailure } from '../../contract/batches/present.js';
+import type { BatchPageResult } from '../../contract/batches/export.js';
+import type { Batch as PresentedBatch } from '../../contract/batches/present.js';
 
 export interface BatchOptions {
   maxPages: number;
@@ -23,20 +26,9 @@ export interface BatchOptions {
   urls?: string[];
 }
 
-export interface Batch {
-  id: number;
-  userId: number;
-  mode: BatchMode;
-  url: string;
-  status: BatchStatus;
+/** A batch as the service gives it: the presenter's input, with every option (a list's URLs too). */
+export interface Batch extends PresentedBatch {
   options: BatchOptions;
-  progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** when done (or cancelled after some pages): the summary */
-  summary: BatchSummary | null;
 }
 
 export interface CreateBatchInput {
@@ -50,26 +42,6 @@ export interface CreateBatchInput {
   privacy?: Privacy;
   /** every page is a rendered audit; 422 under `render` when this process cannot render */
   render?: boolean;
-}
-
-export interface BatchFailure {
-  url: string;
-  state: 'failed' | 'skipped';
-  statusCode: number | null;
-  reason: string;
-}
-
-/** One page of a batch as exported (CSV, JSON) and shown (the batch page's table). */
-export interface BatchPageResult {
-  url: string;
-  state: BatchPageRow['state'];
-  depth: number;
-  inSitemap: boolean;
-  reportId: number | null;
-  statusCode: number | null;
-  finalUrl: string | null;
-  error: string | null;
-  facts: PageFacts | null;
 }
 
 export const DEFAULT_MAX_PAGES = 100;

@@ -2,21 +2,13 @@
 import type { Principal } from '../accounts/types.js';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
-export type LogoType = (typeof LOGO_TYPES)[number];
 export const TEXT_LIMITS = { name: 100, contact: 200, prepared_for: 200 } as const;
 export const ACCENT_FORMAT = '#rrggbb (six hexadecimal digits, such as #1d4ed8)';
 
-export interface Branding {
-  name: string | null;
-  /** #rrggbb, lower-cased */
-  accentColor: string | null;
-  contact: string | null;
-  preparedFor: string | null;
-  logo: { type: LogoType; bytes: number; dataUrl: string } | null;
-  /** null when the user has never set one */
-  updatedAt: string | null;
-}
+// a user's branding as shown is the contract's (the presenter's input), as are the logo types
+export type { Branding, LogoType } from '../../contract/branding.js';
+export { LOGO_TYPES } from '../../contract/branding.js';
+import type { Branding } from '../../contract/branding.js';
 
 /**
  * A change: a field given replaces the stored one, `null` or '' clears it, a field left out

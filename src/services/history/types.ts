@@ -1,61 +1,23 @@
 // The history feature's types (docs/history.md): runs, re-audit outcomes, diffs and trends.
 // Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
 // what the API returns; presenters copy them as they are.
-import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../../analyzer/types.js';
-import type { RunDiff } from '../../analyzer/diff.js';
 import type { ListRunsQuery, Page } from '../../contract/lists.js';
 import type { StoredReport } from '../reports/types.js';
 
 // --- History (docs/history.md) ---------------------------------------------------------
 
-// run sources and statuses are the stored values, declared once with the runs' table
-export { RUN_SOURCES, RUN_STATUSES, type RunSource, type RunStatus } from '../../store/runs.repository.js';
-import type { RunSource, RunStatus } from '../../store/runs.repository.js';
+// run sources are the stored values, declared once with the runs' table
+export type { RunSource } from '../../store/runs.repository.js';
+import type { RunSource } from '../../store/runs.repository.js';
 
-/**
- * One run of a report, as listed. Runs are numbered per report (1 is the first audit); the
- * current run is the report's own results, and a run keeps its number when a later one
- * replaces it.
- */
-export interface RunSummary {
-  reportId: number;
-  number: number;
-  status: RunStatus;
-  /** the report's current results are this run's */
-  current: boolean;
-  /** null when not recorded: a report's first audit, runs kept before runs were numbered */
-  source: RunSource | null;
-  /** when the audit was made (a failed run: when it was tried) */
-  generatedAt: string;
-  /** null for a failed run, as are result, score and categories */
-  finalUrl: string | null;
-  result: ResultBand | null;
-  score: number | null;
-  categories: Record<Category, CategoryScore> | null;
-  /** why a failed run failed (the fetcher's message); null when completed */
-  error: string | null;
-}
-
-/** A run in full: its checks and page facts too (null for a failed run). */
-export interface Run extends RunSummary {
-  results: Record<string, CheckResult> | null;
-  page: PageInfo | null;
-}
+// a run, a run in full and two runs compared are the contract's (the presenters' inputs)
+export type { ReportDiff, Run, RunSummary } from '../../contract/history/present.js';
+import type { ReportDiff, Run, RunSummary } from '../../contract/history/present.js';
 
 /** What a re-audit did: a new current run with what changed, or a failed run with its reason. */
 export type ReauditOutcome =
   | { status: 'completed'; report: StoredReport; run: RunSummary; diff: ReportDiff }
   | { status: 'failed'; run: RunSummary; reason: string };
-
-/** Two runs of a report compared (src/analyzer/diff.ts). */
-export interface ReportDiff {
-  reportId: number;
-  from: RunSummary;
-  to: RunSummary;
-  diff: RunDiff;
-  /** isRegression(diff): the band dropped, or a high-priority check newly failed */
-  regression: boolean;
-}
 
 /** A report's trend on the dashboard. */
 export interface ReportTrend {

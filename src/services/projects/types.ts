@@ -1,12 +1,9 @@
 // The projects feature's types: a project as listed, its statistics, the service.
 import type { ListProjectsQuery, Page } from '../../contract/lists.js';
 
-export interface ProjectSummary {
-  project: string;
-  /** when its first (current) report was stored */
-  createdAt: string;
-  reportsCount: number;
-}
+// a project as listed is the contract's (the presenter's input)
+export type { ProjectSummary } from '../../contract/projects.js';
+import type { ProjectSummary } from '../../contract/projects.js';
 
 /** What a project's reports say (the dashboard's project rows). */
 export interface ProjectStats {

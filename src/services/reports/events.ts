@@ -3,8 +3,8 @@
 // delivery per matching enabled webhook in the caller's transaction (services.webhooks.emit);
 // the report is read (in that transaction) only when some webhook takes the event.
 // The report in a payload is the API's report summary, links included.
-import { presentReportSummary } from '../../http/presenters/report.js';
-import { presentDiff } from '../../http/presenters/run.js';
+import { presentReportSummary } from '../../contract/reports/present.js';
+import { presentDiff } from '../../contract/history/present.js';
 import type { Db } from '../../store/database.js';
 import { findReport } from '../../store/reports.repository.js';
 import type { WebhooksServices } from '../webhooks/types.js';

@@ -5,33 +5,12 @@
 // what the API returns; presenters copy them as they are.
 import type { ReportExportRow } from '../../store/reports-list.repository.js';
 import type { ReportSummaryText, ReportText } from '../../store/reports.repository.js';
-import type { Category, CategoryScore, CheckResult, PageInfo, ResultBand } from '../../analyzer/types.js';
-import type { RenderInfo } from '../../analyzer/rendered.js';
 import type { ListReportsQuery, Page } from '../../contract/lists.js';
 import type { RunSource } from '../../store/runs.repository.js';
 
-// who may see a report: the stored values, declared with the reports' table
-export type { Privacy } from '../../store/reports.repository.js';
-import type { Privacy } from '../../store/reports.repository.js';
-
-/** A report as listed (no results/page). */
-export interface ReportSummary {
-  id: number;
-  userId: number;
-  /** normalised URL as audited (scheme and host lower-cased, fragment dropped) */
-  url: string;
-  finalUrl: string;
-  project: string;
-  result: ResultBand;
-  score: number;
-  privacy: Privacy;
-  hasPassword: boolean;
-  /** when the results were last generated */
-  generatedAt: string;
-  createdAt: string;
-  updatedAt: string;
-  categories: Record<Category, CategoryScore>;
-}
+// a report as listed is the store's row (one declaration), and so is its privacy
+export type { Privacy, ReportSummaryRow as ReportSummary } from '../../store/reports.repository.js';
+import type { Privacy, ReportSummaryRow as ReportSummary } from '../../store/reports.repository.js';
 
 /** A report as the CSV of a list has it (id, url, project, result, score, issues by priority, dates). */
 export type { ReportExportRow };
@@ -53,13 +32,9 @@ export interface ReportWalkOptions {
   chunkSize?: number;
 }
 
-/** A report as shown, stored and updated: the summary plus every check and the page facts. */
-export interface StoredReport extends ReportSummary {
-  results: Record<string, CheckResult>;
-  page: PageInfo;
-  /** a rendered audit's render object (docs/rendering.md); null for raw audits */
-  render?: RenderInfo | null;
-}
+/** A report as shown, stored and updated: the summary plus every check and the page facts (the store's row). */
+export type { ReportRow as StoredReport } from '../../store/reports.repository.js';
+import type { ReportRow as StoredReport } from '../../store/reports.repository.js';
 
 /** Who is looking at a report page (the signed-in user). */
 export interface ReportViewer {

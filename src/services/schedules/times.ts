@@ -10,6 +10,7 @@
 //   (slot + jitter) is after now — so after downtime a due schedule runs once and then goes on
 //   from the present, never slot by slot through the missed ones.
 import { Cron } from 'croner';
+import { EVERY_FORMS } from '../../contract/schedules.js';
 import { validationError } from '../../errors.js';
 
 export const EVERY_PRESETS = {
@@ -17,8 +18,6 @@ export const EVERY_PRESETS = {
   daily: '0 0 * * *',
   weekly: '0 0 * * 1',
 } as const;
-export const EVERY_FORMS =
-  'hourly, daily, weekly, or a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "30 6 * * 1-5"';
 
 /** The jitter is at most this much … */
 export const MAX_JITTER_MS = 5 * 60_000;

@@ -2,40 +2,10 @@
 // Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
 // what the API returns; presenters copy them as they are.
 import type { Page } from '../../contract/lists.js';
-import type { RunStatus } from '../../store/runs.repository.js';
 
-export interface Schedule {
-  id: number;
-  reportId: number;
-  userId: number;
-  /** hourly, daily, weekly or a 5-field cron expression, as set */
-  every: string;
-  /** the cron expression it stands for */
-  cron: string;
-  /** IANA time zone */
-  timezone: string;
-  /** each run renders the page in Chromium (docs/rendering.md) */
-  render: boolean;
-  /** the next run, jitter included */
-  nextRunAt: string;
-  /** the fixed offset after each slot (docs/schedules.md) */
-  jitterMs: number;
-  /** a run of it is enqueued or running now */
-  running: boolean;
-  lastRunAt: string | null;
-  lastStatus: RunStatus | null;
-  /** why the last run failed (the fetcher's message) */
-  lastError: string | null;
-  /** the run of the report's history the last scheduled run made */
-  lastRunNumber: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ListedSchedule extends Schedule {
-  /** the report's URL */
-  url: string;
-}
+// a schedule as shown is the contract's (the presenter's input)
+export type { ListedSchedule, Schedule } from '../../contract/schedules.js';
+import type { ListedSchedule, Schedule } from '../../contract/schedules.js';
 
 export interface PutScheduleInput {
   every: string;

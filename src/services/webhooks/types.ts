@@ -3,51 +3,14 @@
 // what the API returns; presenters copy them as they are.
 import type { Db } from '../../store/database.js';
 import type { Page } from '../../contract/lists.js';
-export type { WebhookEvent } from './events.js';
-import type { WebhookEvent } from './events.js';
+export type { WebhookEvent } from '../../contract/webhooks/events.js';
+import type { WebhookEvent } from '../../contract/webhooks/events.js';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-export interface Webhook {
-  id: number;
-  userId: number;
-  url: string;
-  events: WebhookEvent[];
-  description: string;
-  /** false once disabled (by its owner, or after too many failed deliveries in a row) */
-  enabled: boolean;
-  disabledAt: string | null;
-  /** why it was disabled, e.g. "Disabled after 5 deliveries in a row failed; the last: …" */
-  disabledReason: string | null;
-  /** deliveries failed for good since the last one that arrived */
-  consecutiveFailures: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface WebhookDelivery {
-  id: number;
-  webhookId: number;
-  /** an event name, or `webhook.test` for a test ping */
-  event: string;
-  /** the `webhook-id` header: the same on every attempt and every redelivery of one event */
-  messageId: string;
-  /** pending (not sent yet, or waiting for a retry), delivered (a 2xx answer), failed (for good) */
-  status: DeliveryStatus;
-  attempts: number;
-  /** the last attempt's HTTP status (null: no answer) */
-  responseStatus: number | null;
-  /** the last attempt's duration */
-  durationMs: number | null;
-  /** why the last attempt failed */
-  error: string | null;
-  /** the delivery this one sends again (POST …/redeliver) */
-  redeliveryOf: number | null;
-  createdAt: string;
-  updatedAt: string;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-}
+// a delivery is the store's row; a webhook as shown is the contract's (the presenters' inputs)
+export type { DeliveryRow as WebhookDelivery, DeliveryStatus } from '../../store/webhooks.repository.js';
+export type { Webhook } from '../../contract/webhooks/present.js';
+import type { DeliveryRow as WebhookDelivery, DeliveryStatus } from '../../store/webhooks.repository.js';
+import type { Webhook } from '../../contract/webhooks/present.js';
 
 export interface CreateWebhookInput {
   /** http(s), ≤ 2048 characters (schema); refused when it resolves to a private address */

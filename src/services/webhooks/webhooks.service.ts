@@ -39,7 +39,7 @@ import {
   type WebhookRow,
 } from '../../store/webhooks.repository.js';
 import type { ServiceContext } from '../shared/context.js';
-import { EVENT_NAMES, TEST_EVENT, type WebhookEvent } from './events.js';
+import { EVENT_NAMES, TEST_EVENT, type WebhookEvent } from '../../contract/webhooks/events.js';
 import type { OwnerServices } from '../types.js';
 import type { Webhook, WebhookDelivery } from './types.js';
 import { enqueueJob, WEBHOOK_DELIVER } from '../../contract/jobs.js';

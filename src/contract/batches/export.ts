@@ -1,0 +1,82 @@
+// A batch's exports (docs/sites.md): CSV, one row per page with its result and failed checks
+// (quoted by csv-stringify), and JSON: the summary, the site-level findings and every page.
+// Used by the API, the dashboard's download buttons and `pagegrade crawl --csv/--json`; the
+// JSON is typed by its schema, BatchExport (./schemas.ts).
+import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
+import type { Static } from 'typebox';
+import type { Finding, PageForFindings } from '../../crawl/findings/index.js';
+import { CSV_COLUMNS, type Batch, type BatchExport } from './schemas.js';
+
+/** One page of a batch as exported (CSV, JSON) and shown (the batch page's table). */
+export interface BatchPageResult extends PageForFindings {
+  depth: number;
+  reportId: number | null;
+}
+
+export function csvRow(p: BatchPageResult): (string | number | null)[] {
+  const f = p.facts;
+  const count = (priority: string) => (f ? f.failed.filter((c) => c.priority === priority).length : null);
+  return [
+    p.url,
+    p.state,
+    p.state === 'done' ? (f?.result ?? null) : null,
+    p.state === 'done' ? (f?.score ?? null) : null,
+    p.statusCode,
+    p.finalUrl,
+    count('high'),
+    count('medium'),
+    count('low'),
+    f ? f.failed.map((c) => c.id).join(' ') : null,
+    p.reportId,
+    p.error,
+  ];
+}
+
+/** The CSV as a stream (a header line, then one row per page). */
+export function batchCsv(pages: Iterable<BatchPageResult>): Readable {
+  const out = stringify({ header: true, columns: [...CSV_COLUMNS] });
+  (async () => {
+    for (const p of pages) {
+      if (!out.write(csvRow(p))) await new Promise((r) => out.once('drain', r));
+    }
+    out.end();
+  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return out;
+}
+
+type ExportJson = Static<typeof BatchExport>;
+
+/**
+ * The JSON export: `batch` as the API shows it (the CLI's, without links: there is no server),
+ * its summary, the findings and every page.
+ */
+export function batchJson<B extends Omit<Static<typeof Batch>, 'links'>>(
+  batch: B,
+  summary: ExportJson['summary'],
+  findings: Finding[],
+  pages: BatchPageResult[],
+): Omit<ExportJson, 'batch'> & { batch: B } {
+  return {
+    batch,
+    summary,
+    findings,
+    pages: pages.map((p) => ({
+      url: p.url,
+      state: p.state,
+      depth: p.depth,
+      in_sitemap: p.inSitemap,
+      report_id: p.reportId,
+      status_code: p.statusCode,
+      final_url: p.finalUrl,
+      error: p.error,
+      result: p.facts?.result ?? null,
+      score: p.facts?.score ?? null,
+      title: p.facts?.title ?? null,
+      failed_checks: p.facts?.failed ?? [],
+      total_ms: p.facts?.totalMs ?? null,
+      html_bytes: p.facts?.htmlBytes ?? null,
+      render: p.facts?.render ?? null,
+    })),
+  };
+}

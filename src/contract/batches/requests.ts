@@ -1,0 +1,102 @@
+// The batch request schemas both web layers validate with (TypeBox): the API's routes
+// (src/http/routes/batches) and the dashboard's batch pages (src/pages/routes/batches.ts);
+// how a form body is read into them is src/web/batches.ts.
+import { Type, type Static } from 'typebox';
+import { RESULTS } from '../../analyzer/types.js';
+import { enumOf } from '../common.js';
+import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
+import { MAX_ID } from '../common.js';
+
+export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
+
+export const BatchParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Batch id (anything else answers 404).' }),
+});
+
+const httpUrl = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 2048, pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://', description });
+const patterns = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { maxItems: 50, description });
+
+export const CreateBatchBody = Type.Object(
+  {
+    url: httpUrl(
+      'sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies).',
+    ),
+    mode: enumOf('string', BATCH_MODES, { description: 'sitemap, crawl or list.' }),
+    urls: Type.Optional(
+      Type.Array(httpUrl('A page of the list.'), {
+        minItems: 1,
+        maxItems: 1000,
+        description: 'mode list: the pages.',
+      }),
+    ),
+    max_pages: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000).',
+      }),
+    ),
+    max_depth: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'crawl: links followed this many hops from the start (default 10).',
+      }),
+    ),
+    include: Type.Optional(
+      patterns('Only URLs matching one of these (`*` any characters; a leading `^` anchors).'),
+    ),
+    exclude: Type.Optional(patterns('No URL matching one of these.')),
+    privacy: Type.Optional(
+      enumOf('integer', [0, 1], { description: "The reports' privacy: 0 public (default), 1 private." }),
+    ),
+    render: Type.Optional(
+      enumOf('integer', [0, 1], {
+        default: 0,
+        description:
+          '1 (or true): every page is a rendered audit, as `render=1` on a report — rendered in headless Chromium, `results` of the rendered DOM, `render` listing what JavaScript changed; a crawl also follows the links JavaScript made (docs/rendering.md). Without Chromium: 422 under `errors.render`, and nothing is queued.',
+      }),
+    ),
+  },
+  {
+    examples: [
+      { url: 'https://example.com/', mode: 'crawl', max_pages: 500, max_depth: 5, exclude: ['/tag/*'] },
+      { url: 'https://example.com/sitemap.xml', mode: 'sitemap' },
+      { url: 'https://app.example.com/', mode: 'crawl', max_pages: 200, render: 1 },
+    ],
+  },
+);
+
+export type CreateBatchBody = Static<typeof CreateBatchBody>;
+
+export const BATCH_PAGE_STATES = ['done', 'failed', 'skipped', 'queued', 'fetching'] as const;
+export const BATCH_PAGE_SORT_KEYS = ['found', 'url', 'score', 'result', 'status'] as const;
+
+/** The batch page's table of pages (the dashboard reads it the forgiving way, list-filters.ts). */
+export const ListBatchPagesQuery = Type.Object({
+  search: Type.Optional(
+    Type.String({ maxLength: 2048, description: 'Case-insensitive substring of the URL.' }),
+  ),
+  state: Type.Optional(enumOf('string', BATCH_PAGE_STATES, { description: 'Only the pages in this state.' })),
+  result: Type.Optional(
+    enumOf('string', RESULTS, { description: 'Only the audited pages with this result.' }),
+  ),
+  sort_by: Type.Optional(
+    enumOf('string', BATCH_PAGE_SORT_KEYS, {
+      default: 'found',
+      description: 'found: the order the batch found them; result orders good, decent, bad (asc).',
+    }),
+  ),
+  sort: Type.Optional(enumOf('string', SORT_DIRECTIONS, { default: 'asc', description: 'Sort direction.' })),
+  per_page: Type.Optional(enumOf('integer', PER_PAGE, { default: 25, description: 'Pages per page.' })),
+  page: Type.Optional(pageParam()),
+});
+export type ListBatchPagesQuery = Static<typeof ListBatchPagesQuery>;
+
+/** The batches list (GET /api/v1/batches, /dashboard/batches). */
+export const ListBatchesQuery = Type.Object({
+  per_page: Type.Optional(enumOf('integer', PER_PAGE, { default: 10, description: 'Items per page.' })),
+  page: Type.Optional(pageParam()),
+});

@@ -1,0 +1,248 @@
+// TypeBox schemas of the batch endpoints (docs/sites.md), with examples.
+import { Type, type TSchema } from 'typebox';
+import { enumOf } from '../common.js';
+import { PRIORITIES, RESULTS } from '../../analyzer/types.js';
+import { BATCH_MODES, BATCH_PAGE_STATES } from './requests.js';
+import { paginated } from '../pagination.js';
+import { withExample } from '../common.js';
+
+/** The columns of a batch's CSV export, one row per page (export.ts writes them). */
+export const CSV_COLUMNS = [
+  'url',
+  'state',
+  'result',
+  'score',
+  'status_code',
+  'final_url',
+  'high_issues',
+  'medium_issues',
+  'low_issues',
+  'failed_checks',
+  'report_id',
+  'error',
+] as const;
+
+// the request bodies and params are shared with the dashboard (src/web/batch-requests.ts)
+export { BatchParams, CreateBatchBody, ListBatchesQuery } from './requests.js';
+
+const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+const dateTime = (description: string) => Type.String({ format: 'date-time', description });
+
+export const BATCH_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
+
+export const DeleteBatchQuery = Type.Object({
+  reports: Type.Optional(
+    enumOf('integer', [0, 1], { default: 0, description: '1 deletes the reports of the batch too.' }),
+  ),
+});
+export const ExportBatchQuery = Type.Object({
+  format: Type.Optional(enumOf('string', ['csv', 'json'], { default: 'json', description: 'csv or json.' })),
+});
+
+export const BatchSummary = Type.Object(
+  {
+    pages: Type.Object({
+      discovered: Type.Integer(),
+      audited: Type.Integer(),
+      failed: Type.Integer(),
+      skipped: Type.Integer(),
+    }),
+    bands: Type.Object({ good: Type.Integer(), decent: Type.Integer(), bad: Type.Integer() }),
+    histogram: Type.Array(Type.Integer(), { description: 'Pages per score decile: 0–9, 10–19, … 90–100.' }),
+    average_score: nullable(Type.Number()),
+    top_checks: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), pages: Type.Integer() })),
+    slowest: Type.Array(Type.Object({ url: Type.String(), ms: Type.Number() })),
+    largest: Type.Array(Type.Object({ url: Type.String(), bytes: Type.Integer() })),
+    findings: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), count: Type.Integer() })),
+  },
+  { description: 'When the batch finished (done or cancelled).' },
+);
+
+export const Batch = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    url: Type.String(),
+    mode: Type.String({ enum: [...BATCH_MODES] }),
+    status: Type.String({ enum: [...BATCH_STATUSES] }),
+    options: Type.Object({
+      max_pages: Type.Integer(),
+      max_depth: Type.Integer(),
+      include: Type.Array(Type.String()),
+      exclude: Type.Array(Type.String()),
+      privacy: Type.Integer(),
+      render: Type.Boolean({
+        description: 'Every page is a rendered audit (headless Chromium; docs/rendering.md).',
+      }),
+    }),
+    progress: Type.Object({
+      discovered: Type.Integer({ minimum: 0 }),
+      audited: Type.Integer({ minimum: 0 }),
+      failed: Type.Integer({ minimum: 0, description: 'Failed or skipped pages (see failures).' }),
+      remaining: Type.Integer({ minimum: 0 }),
+    }),
+    error: nullable(Type.String()),
+    created_at: dateTime('When it was asked for.'),
+    started_at: nullable(dateTime('When discovery ended and the first pages were queued.')),
+    finished_at: nullable(dateTime('When it ended.')),
+    summary: nullable(BatchSummary),
+    links: Type.Object({
+      self: Type.String({ format: 'uri' }),
+      reports: Type.String({ format: 'uri' }),
+      failures: Type.String({ format: 'uri' }),
+      events: Type.String({ format: 'uri' }),
+      export_csv: Type.String({ format: 'uri' }),
+      export_json: Type.String({ format: 'uri' }),
+    }),
+  },
+  {
+    examples: [
+      {
+        id: 7,
+        url: 'https://example.com/',
+        mode: 'crawl',
+        status: 'running',
+        options: { max_pages: 100, max_depth: 10, include: [], exclude: [], privacy: 0, render: false },
+        progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
+        error: null,
+        created_at: '2026-11-26T10:00:00.000Z',
+        started_at: '2026-11-26T10:00:01.000Z',
+        finished_at: null,
+        summary: null,
+        links: {
+          self: 'https://pagegrade.example/api/v1/batches/7',
+          reports: 'https://pagegrade.example/api/v1/reports?batch=7',
+          failures: 'https://pagegrade.example/api/v1/batches/7/failures',
+          events: 'https://pagegrade.example/api/v1/batches/7/events',
+          export_csv: 'https://pagegrade.example/api/v1/batches/7/export?format=csv',
+          export_json: 'https://pagegrade.example/api/v1/batches/7/export?format=json',
+        },
+      },
+    ],
+  },
+);
+const batchExample = (Batch as unknown as { examples: unknown[] }).examples[0];
+const listMeta = (path: string) => ({
+  links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
+  meta: { current_page: 1, from: 1, to: 1, last_page: 1, per_page: 10, total: 1, path },
+});
+export const BatchEnvelope = Type.Object({ data: Batch }, { examples: [{ data: batchExample }] });
+export const BatchList = withExample(paginated(Batch), {
+  data: [batchExample],
+  ...listMeta('https://pagegrade.example/api/v1/batches'),
+});
+export const BatchDeleted = Type.Object(
+  {
+    id: Type.Integer(),
+    object: Type.Literal('batch'),
+    deleted: Type.Literal(true),
+    reports_deleted: Type.Integer(),
+  },
+  { examples: [{ id: 7, object: 'batch', deleted: true, reports_deleted: 0 }] },
+);
+export const Failure = Type.Object(
+  {
+    url: Type.String(),
+    state: Type.String({ enum: ['failed', 'skipped'] }),
+    status_code: nullable(Type.Integer()),
+    reason: Type.String(),
+  },
+  {
+    examples: [
+      {
+        url: 'https://example.com/gone',
+        state: 'failed',
+        status_code: 404,
+        reason: 'The page answered HTTP 404.',
+      },
+    ],
+  },
+);
+export const FailureList = withExample(paginated(Failure), {
+  data: [(Failure as unknown as { examples: unknown[] }).examples[0]],
+  ...listMeta('https://pagegrade.example/api/v1/batches/7/failures'),
+});
+
+/** The export's CSV example: a header line of every column, then one page. */
+export const BATCH_CSV_EXAMPLE =
+  `${CSV_COLUMNS.join(',')}\n` +
+  'https://example.com/,done,good,91,200,https://example.com/,0,0,1,image_keywords,42,\n';
+
+const ExportPage = Type.Object(
+  {
+    url: Type.String(),
+    state: Type.String({ enum: [...BATCH_PAGE_STATES] }),
+    depth: Type.Integer({ minimum: 0 }),
+    in_sitemap: Type.Boolean(),
+    report_id: nullable(Type.Integer()),
+    status_code: nullable(Type.Integer()),
+    final_url: nullable(Type.String()),
+    error: nullable(Type.String()),
+    result: nullable(Type.String({ enum: [...RESULTS] })),
+    score: nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    title: nullable(Type.String()),
+    failed_checks: Type.Array(
+      Type.Object(
+        { id: Type.String(), priority: Type.String({ enum: [...PRIORITIES] }), title: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
+    total_ms: nullable(Type.Number({ minimum: 0 })),
+    html_bytes: nullable(Type.Integer({ minimum: 0 })),
+    render: nullable(Type.String({ enum: ['completed', 'inconclusive'] })),
+  },
+  { additionalProperties: false },
+);
+
+const Finding = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    count: Type.Integer({ minimum: 0, description: 'Pages concerned.' }),
+    pages: Type.Array(
+      Type.Object(
+        { url: Type.String(), detail: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const batchExportExample = {
+  batch: batchExample,
+  summary: null,
+  findings: [],
+  pages: [
+    {
+      url: 'https://example.com/',
+      state: 'done',
+      depth: 0,
+      in_sitemap: true,
+      report_id: 42,
+      status_code: 200,
+      final_url: 'https://example.com/',
+      error: null,
+      result: 'good',
+      score: 91,
+      title: 'Example',
+      failed_checks: [{ id: 'image_keywords', priority: 'low', title: 'Image keywords' }],
+      total_ms: 182.4,
+      html_bytes: 5120,
+      render: null,
+    },
+  ],
+};
+
+/** GET /api/v1/batches/{id}/export?format=json: the batch, its summary, the findings, every page. */
+export const BatchExport = Type.Object(
+  {
+    batch: Batch,
+    summary: nullable(BatchSummary),
+    findings: Type.Array(Finding, { description: 'Site-level findings, with the pages concerned.' }),
+    pages: Type.Array(ExportPage),
+  },
+  {
+    additionalProperties: false,
+    examples: [batchExportExample],
+  },
+);

@@ -1,0 +1,121 @@
+// The webhooks' examples for the OpenAPI document, real answers as in
+// src/contract/reports/examples.ts; the document's lint validates each against its schema.
+
+export const webhookCreated = {
+  id: 1,
+  url: 'https://hooks.example.com/pagegrade',
+  events: ['report.created'],
+  description: 'CI',
+  enabled: true,
+  disabled_at: null,
+  disabled_reason: null,
+  consecutive_failures: 0,
+  created_at: '2026-11-25T22:54:35.658Z',
+  updated_at: '2026-11-25T22:54:35.658Z',
+  secret: 'whsec_1HQPjfhILrZIaGfx576PeJiVtHXi4Md4E3Sm1QFOrEw=',
+  links: {
+    self: 'https://pagegrade.example.com/api/v1/webhooks/1',
+    deliveries: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries',
+  },
+};
+
+export const webhook = {
+  id: 1,
+  url: 'https://hooks.example.com/pagegrade',
+  events: ['report.created'],
+  description: 'CI',
+  enabled: true,
+  disabled_at: null,
+  disabled_reason: null,
+  consecutive_failures: 0,
+  created_at: '2026-11-25T22:54:35.658Z',
+  updated_at: '2026-11-25T22:54:35.658Z',
+  links: {
+    self: 'https://pagegrade.example.com/api/v1/webhooks/1',
+    deliveries: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries',
+  },
+};
+
+export const webhookListMeta = {
+  links: {
+    first: 'https://pagegrade.example.com/api/v1/webhooks?page=1',
+    last: 'https://pagegrade.example.com/api/v1/webhooks?page=1',
+    prev: null,
+    next: null,
+  },
+  meta: {
+    current_page: 1,
+    from: 1,
+    to: 1,
+    last_page: 1,
+    per_page: 10,
+    total: 1,
+    path: 'https://pagegrade.example.com/api/v1/webhooks',
+  },
+};
+
+export const delivery = {
+  id: 1,
+  webhook_id: 1,
+  event: 'webhook.test',
+  webhook_message_id: 'msg_o0gXfCKgo-1lvopdLRcIHA',
+  status: 'pending',
+  attempts: 0,
+  response_status: null,
+  duration_ms: null,
+  error: null,
+  redelivery_of: null,
+  created_at: '2026-11-25T22:54:35.666Z',
+  last_attempt_at: null,
+  delivered_at: null,
+  links: {
+    self: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries/1',
+  },
+};
+
+export const deliveryListMeta = {
+  links: {
+    first: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries?page=1',
+    last: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries?page=1',
+    prev: null,
+    next: null,
+  },
+  meta: {
+    current_page: 1,
+    from: 1,
+    to: 1,
+    last_page: 1,
+    per_page: 10,
+    total: 1,
+    path: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries',
+  },
+};
+
+export const deliveryWithPayload = {
+  id: 1,
+  webhook_id: 1,
+  event: 'webhook.test',
+  webhook_message_id: 'msg_o0gXfCKgo-1lvopdLRcIHA',
+  status: 'pending',
+  attempts: 0,
+  response_status: null,
+  duration_ms: null,
+  error: null,
+  redelivery_of: null,
+  created_at: '2026-11-25T22:54:35.666Z',
+  last_attempt_at: null,
+  delivered_at: null,
+  payload: {
+    type: 'webhook.test',
+    timestamp: '2026-11-25T22:54:35.666Z',
+    data: {
+      webhook: {
+        id: 1,
+        url: 'https://hooks.example.com/pagegrade',
+      },
+    },
+  },
+  links: {
+    self: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries/1',
+  },
+};

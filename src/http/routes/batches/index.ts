@@ -1,0 +1,271 @@
+// /api/v1/batches: whole-site audits (docs/sites.md) — create, list, show, cancel, delete, the
+// failures, the exports and a Server-Sent Events stream of progress. Handlers are a few lines:
+// schema → service → presenter.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requireAuth } from '../../plugins/auth.js';
+import { paginate } from '../../../contract/pagination.js';
+import { presentBatch, presentFailure } from '../../../contract/batches/present.js';
+import { batchInputOf, normalizeBatchBody, sendBatchExport, streamProgress } from '../../../web/batches.js';
+import { errorResponses } from '../../../contract/common.js';
+import {
+  BatchDeleted,
+  BatchEnvelope,
+  BatchList,
+  BatchParams,
+  CreateBatchBody,
+  DeleteBatchQuery,
+  ExportBatchQuery,
+  FailureList,
+  ListBatchesQuery,
+  BATCH_CSV_EXAMPLE,
+  BatchExport,
+  batchExportExample,
+} from '../../../contract/batches/schemas.js';
+import type { RouteDeps } from '../deps.js';
+
+const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
+const TERMINAL = new Set(['done', 'cancelled', 'failed']);
+
+const rawQuery = (url: string) => {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
+};
+
+export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
+  const tags = ['batches'];
+  const security = [{ bearerAuth: [] }];
+  const config404 = { notFoundMessage: 'No such batch.' };
+  const page = (q: { page?: number | undefined; per_page?: 10 | 25 | 50 | 100 | undefined }) => ({
+    page: q.page ?? 1,
+    perPage: q.per_page ?? 10,
+  });
+
+  app.post(
+    '/batches',
+    {
+      schema: {
+        operationId: 'createBatch',
+        summary: 'Start a batch (a whole-site audit)',
+        description:
+          'Audits a site as one batch: the pages of its sitemap (`sitemap`), the pages reached by following links from a start page (`crawl`), or a list of URLs (`list`). Answers 202 at once with `Location`; follow the progress with GET (or the events stream). Every page becomes an ordinary report (project = host). With `render=1` every page is a rendered audit (headless Chromium; a crawl follows the links JavaScript made); without Chromium on the server that is a 422 under `errors.render` and nothing is queued.',
+        tags,
+        security,
+        consumes: BODY_TYPES,
+        body: CreateBatchBody,
+        response: { 202: BatchEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
+      },
+      preValidation: (request, _reply, done) => {
+        normalizeBatchBody(request.body);
+        done();
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const b = request.body;
+      const batch = await services.batches.create(userId, batchInputOf(b));
+      const data = presentBatch(batch, config.publicUrl);
+      return reply.code(202).header('Location', data.links.self).send({ data });
+    },
+  );
+
+  app.get(
+    '/batches',
+    {
+      schema: {
+        operationId: 'listBatches',
+        summary: 'List batches',
+        description: 'Newest first.',
+        tags,
+        security,
+        querystring: ListBatchesQuery,
+        response: { 200: BatchList, ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const p = page(request.query);
+      const r = await services.batches.list(userId, p);
+      return paginate({
+        items: r.items.map((b) => presentBatch(b, config.publicUrl)),
+        total: r.total,
+        ...p,
+        path: `${config.publicUrl}/api/v1/batches`,
+        rawQuery: rawQuery(request.url),
+      });
+    },
+  );
+
+  app.get(
+    '/batches/:id',
+    {
+      schema: {
+        operationId: 'showBatch',
+        summary: 'Show a batch',
+        description: 'Status, progress, times, and the summary once it has finished.',
+        tags,
+        security,
+        params: BatchParams,
+        response: { 200: BatchEnvelope, ...errorResponses(401, 404, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      return { data: presentBatch(await services.batches.get(userId, request.params.id), config.publicUrl) };
+    },
+  );
+
+  app.post(
+    '/batches/:id/cancel',
+    {
+      schema: {
+        operationId: 'cancelBatch',
+        summary: 'Cancel a batch',
+        description:
+          'A queued or running batch stops: queued pages are skipped, pages in flight finish. A finished batch is answered as it is.',
+        tags,
+        security,
+        params: BatchParams,
+        response: { 200: BatchEnvelope, ...errorResponses(401, 404, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      return {
+        data: presentBatch(await services.batches.cancel(userId, request.params.id), config.publicUrl),
+      };
+    },
+  );
+
+  app.delete(
+    '/batches/:id',
+    {
+      schema: {
+        operationId: 'deleteBatch',
+        summary: 'Delete a batch',
+        description: 'Cancels and removes the batch. Its reports stay, unless `reports=1`.',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: DeleteBatchQuery,
+        response: { 200: BatchDeleted, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const { reportsDeleted } = await services.batches.delete(userId, request.params.id, {
+        reports: request.query.reports === 1,
+      });
+      return {
+        id: request.params.id,
+        object: 'batch' as const,
+        deleted: true as const,
+        reports_deleted: reportsDeleted,
+      };
+    },
+  );
+
+  app.get(
+    '/batches/:id/failures',
+    {
+      schema: {
+        operationId: 'listBatchFailures',
+        summary: "List a batch's failed and skipped pages",
+        description: 'Every page that could not be audited, with its reason (never silently dropped).',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: ListBatchesQuery,
+        response: { 200: FailureList, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      const p = page(request.query);
+      const r = await services.batches.failures(userId, request.params.id, p);
+      return paginate({
+        items: r.items.map(presentFailure),
+        total: r.total,
+        ...p,
+        path: `${config.publicUrl}/api/v1/batches/${request.params.id}/failures`,
+        rawQuery: rawQuery(request.url),
+      });
+    },
+  );
+
+  app.get(
+    '/batches/:id/export',
+    {
+      schema: {
+        operationId: 'exportBatch',
+        summary: 'Export a batch',
+        description:
+          '`format=csv`: one row per page (url, state, result, score, status_code, final_url, high/medium/low issues, failed_checks, report_id, error). `format=json`: the batch, its summary, the site-level findings with the pages concerned, and every page.',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: ExportBatchQuery,
+        response: {
+          200: {
+            description: 'The export.',
+            content: {
+              'text/csv': { schema: Type.String(), example: BATCH_CSV_EXAMPLE },
+              'application/json': { schema: BatchExport, example: batchExportExample },
+            },
+          },
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+      config: config404,
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const results = await services.batches.results(userId, request.params.id);
+      return sendBatchExport(reply, request.query.format ?? 'json', results, config.publicUrl);
+    },
+  );
+
+  app.get(
+    '/batches/:id/events',
+    {
+      schema: {
+        operationId: 'streamBatchEvents',
+        summary: "Stream a batch's progress (Server-Sent Events)",
+        description:
+          '`event: progress` with the batch (the shape of GET /batches/{id}) whenever it changes, then `event: end` when it has finished, and the stream closes.',
+        tags,
+        security,
+        params: BatchParams,
+        response: {
+          200: {
+            description: 'text/event-stream',
+            content: {
+              'text/event-stream': {
+                schema: Type.String(),
+                example:
+                  'event: progress\ndata: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}\n\n',
+              },
+            },
+          },
+          ...errorResponses(401, 404, 429),
+        },
+      },
+      config: config404,
+    },
+    async (request, reply) => {
+      const { userId } = requireAuth(request);
+      const id = request.params.id;
+      return streamProgress(request, reply, async () => {
+        const batch = await services.batches.get(userId, id);
+        return {
+          data: JSON.stringify(presentBatch(batch, config.publicUrl)),
+          done: TERMINAL.has(batch.status),
+        };
+      });
+    },
+  );
+};

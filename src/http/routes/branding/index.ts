@@ -1,0 +1,91 @@
+// /api/v1/account/branding: the PDF reports' branding of the key's user (docs/rendering.md,
+// "Branded PDFs"). Registered outside the project-scoped routes: branding belongs to the whole
+// account, so a project-limited key gets 403 (and a read-only key may only read it).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { brandingInputOf } from '../../../web/branding.js';
+import { restoreNulls } from '../../plugins/body.js';
+import { requireAuth } from '../../plugins/auth.js';
+import {
+  BrandingDeleted,
+  BrandingEnvelope,
+  branding as brandingExample,
+  presentBranding,
+  PutBrandingBody,
+} from '../../../contract/branding.js';
+import { errorResponses, withExample } from '../../../contract/common.js';
+import type { RouteDeps } from '../deps.js';
+
+const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
+
+export const brandingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services }) => {
+  const tags = ['account'];
+  const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/account/branding',
+    {
+      schema: {
+        operationId: 'showBranding',
+        summary: "Show the account's PDF branding",
+        description:
+          'The name, logo, accent colour, contact and "prepared for" lines printed on the PDFs of your reports (GET /reports/{id}/pdf). Every field is null until set.',
+        tags,
+        security,
+        response: { 200: BrandingEnvelope, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      const branding = await services.branding.get(requireAuth(request));
+      return { data: presentBranding(branding) };
+    },
+  );
+
+  app.put(
+    '/account/branding',
+    {
+      preValidation: (request, _reply, done) => {
+        restoreNulls(request.body);
+        done();
+      },
+      schema: {
+        operationId: 'updateBranding',
+        summary: "Set the account's PDF branding",
+        description:
+          'Fields sent replace the stored ones; an empty string or null clears a field; fields left out stay. The logo is a PNG, JPEG or SVG image of at most 256 KB, sent as a data: URL or base64 (its type is read from the image). Invalid fields answer 422 naming each one and what it allows.',
+        tags,
+        security,
+        consumes: BODY_TYPES,
+        body: withExample(PutBrandingBody, {
+          name: brandingExample.name,
+          accent_color: brandingExample.accent_color,
+          contact: brandingExample.contact,
+          prepared_for: brandingExample.prepared_for,
+          logo: brandingExample.logo.data_url,
+        }),
+        response: { 200: BrandingEnvelope, ...errorResponses(400, 401, 413, 415, 422, 429) },
+      },
+    },
+    async (request) => {
+      const branding = await services.branding.put(requireAuth(request), brandingInputOf(request.body));
+      return { data: presentBranding(branding) };
+    },
+  );
+
+  app.delete(
+    '/account/branding',
+    {
+      schema: {
+        operationId: 'deleteBranding',
+        summary: "Clear the account's PDF branding",
+        description: 'Removes every field and the logo: PDFs go back to the plain Pagegrade look.',
+        tags,
+        security,
+        response: { 200: BrandingDeleted, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      await services.branding.clear(requireAuth(request));
+      return { object: 'branding' as const, deleted: true as const };
+    },
+  );
+};
