@@ -14,17 +14,10 @@ import type { BatchFailure } from '../../contract/batches/present.js';
 import type { BatchPageResult } from '../../contract/batches/export.js';
 import type { Batch as PresentedBatch } from '../../contract/batches/present.js';
 
-export interface BatchOptions {
-  maxPages: number;
-  maxDepth: number;
-  include: string[];
-  exclude: string[];
-  privacy: Privacy;
-  /** every page is a rendered audit (docs/rendering.md); kept in the batch's `render` column */
-  render: boolean;
-  /** mode list: the URLs (normal form) */
+/** A batch's options: those the API shows, and a list's URLs (normal form) in mode list. */
+export type BatchOptions = PresentedBatch['options'] & {
   urls?: string[];
-}
+};
 
 /** A batch as the service gives it: the presenter's input, with every option (a list's URLs too). */
 export interface Batch extends PresentedBatch {
