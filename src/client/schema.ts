@@ -2551,7 +2551,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *
+                     *     event: end
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };

@@ -68,4 +68,27 @@ describe('OpenAPI document: examples', () => {
     assert.deepEqual(failures, [], 'examples that do not match their schema');
     assert.ok(checked > 40, `only ${checked} examples checked`);
   });
+
+  test("the batch events stream's example: progress events, then end, each with a batch as GET /batches/{id} has it", () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const show = doc.paths['/api/v1/batches/{id}']!.get!.responses!['200']!.content!['application/json']!;
+    const batchSchema = (show.schema as { properties: { data: object } }).properties.data;
+    const validate = ajv.compile(batchSchema);
+    const media =
+      doc.paths['/api/v1/batches/{id}/events']!.get!.responses!['200']!.content!['text/event-stream']!;
+    const events = String(media.example)
+      .split('\n\n')
+      .filter((e) => e !== '')
+      .map((e) => /^event: (\w+)\ndata: (.*)$/s.exec(e));
+    assert.ok(
+      events.every((e) => e !== null),
+      String(media.example),
+    );
+    assert.deepEqual(
+      events.map((e) => e![1]),
+      ['progress', 'end'],
+    );
+    for (const e of events) assert.ok(validate(JSON.parse(e![2]!)), ajv.errorsText(validate.errors));
+  });
 });

@@ -121,6 +121,24 @@ export const Batch = Type.Object(
   },
 );
 const batchExample = (Batch as unknown as { examples: unknown[] }).examples[0];
+
+/**
+ * The events stream's example: `progress` with the whole batch (as GET /batches/{id} has it)
+ * whenever it changes, then `end` with the finished batch — what src/web/batches.ts sends.
+ */
+export const BATCH_EVENTS_EXAMPLE = (() => {
+  const running = batchExample as Record<string, unknown>;
+  const done = {
+    ...running,
+    status: 'done',
+    progress: { discovered: 40, audited: 38, failed: 2, remaining: 0 },
+    finished_at: '2026-11-26T10:02:41.000Z',
+  };
+  return [
+    `event: progress\ndata: ${JSON.stringify(running)}\n\n`,
+    `event: end\ndata: ${JSON.stringify(done)}\n\n`,
+  ].join('');
+})();
 const listMeta = (path: string) => ({
   links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
   meta: { current_page: 1, from: 1, to: 1, last_page: 1, per_page: 10, total: 1, path },

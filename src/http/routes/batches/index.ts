@@ -19,6 +19,7 @@ import {
   FailureList,
   ListBatchesQuery,
   BATCH_CSV_EXAMPLE,
+  BATCH_EVENTS_EXAMPLE,
   BatchExport,
   batchExportExample,
 } from '../../../contract/batches/schemas.js';
@@ -246,8 +247,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
             content: {
               'text/event-stream': {
                 schema: Type.String(),
-                example:
-                  'event: progress\ndata: {"status":"running","discovered":40,"audited":12,"failed":1,"remaining":27}\n\n',
+                example: BATCH_EVENTS_EXAMPLE,
               },
             },
           },
