@@ -1,14 +1,18 @@
 // `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--json] [--csv FILE]
-// [--fail-on decent|bad]`: audits a whole site without a server (docs/sites.md). The batch runs
-// in this process exactly as the service runs it — the same crawler, politeness, address guard
-// and findings (services.batches on the embedded job engine) — on a database in memory that
-// goes away with the process. Progress goes to stderr (a bar on a terminal, plain lines
-// otherwise); the summary table, or the JSON, to stdout. Exit codes as `audit`: 1 when an
-// audited page's result is at or below --fail-on, 2 when the start URL (or the sitemap) could
-// not be fetched or the arguments are wrong.
+// [--fail-on BAND,FINDING…]`: audits a whole site without a server (docs/sites.md). The batch
+// runs in this process exactly as the service runs it — the same crawler, politeness, address
+// guard and findings (services.batches on the embedded job engine) — on a database in memory
+// that goes away with the process. Progress goes to stderr (a bar on a terminal, plain lines
+// otherwise); the summary table, or the JSON, to stdout. Exit codes (CRAWL_EXIT_CODES, shown by
+// --help): 0 passed; 1 the crawl failed (the start page could not be fetched or answered an
+// error, robots.txt disallows every page, nothing could be audited) or the gate did (a page at
+// or below --fail-on's band, a --fail-on finding found); 2 wrong arguments, the address guard
+// refuses the URL, or no sitemap at a --sitemap URL; 130 stopped by Ctrl-C (after the partial
+// summary).
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
+import type { FailOn } from './run-crawl.js';
 
 interface CrawlOptions {
   sitemap?: boolean;
@@ -17,7 +21,39 @@ interface CrawlOptions {
   render?: boolean;
   json?: boolean;
   csv?: string;
-  failOn: 'decent' | 'bad';
+  failOn: FailOn;
+}
+
+/** The crawl's exit codes, as --help shows them. */
+const CRAWL_EXIT_CODES = `
+Exit codes:
+  0    the crawl passed --fail-on
+  1    the crawl failed (the start page could not be fetched or answered 4xx/5xx, robots.txt
+       disallows every page, no page could be audited), or a page is at or below --fail-on's
+       band, or a --fail-on finding was found
+  2    wrong arguments, the address guard refuses the URL, no sitemap at a --sitemap URL
+  130  stopped by Ctrl-C: the pages in progress finish and the summary of what was audited is printed`;
+
+/**
+ * `--fail-on bad`, `--fail-on decent,broken_links`, `--fail-on broken_links,canonical_template`:
+ * the bands here; the finding ids are checked against the registry when the command runs (the
+ * registry is not loaded to start the program).
+ */
+function failOn(value: string): FailOn {
+  const out: FailOn = { band: null, findings: [] };
+  for (const item of value.split(',').map((v) => v.trim())) {
+    if (item === 'decent' || item === 'bad') {
+      if (out.band !== null) throw new InvalidArgumentError('--fail-on takes one band (decent or bad).');
+      out.band = item;
+    } else if (/^[a-z][a-z0-9_]{0,63}$/.test(item)) {
+      if (!out.findings.includes(item)) out.findings.push(item);
+    } else {
+      throw new InvalidArgumentError(
+        `--fail-on takes a band (decent, bad) and site finding ids, comma-separated; "${item}" is neither.`,
+      );
+    }
+  }
+  return out;
 }
 
 function count(name: string, min: number, max: number) {
@@ -35,7 +71,7 @@ export function registerCrawlCommand(program: Command): void {
   program
     .command('crawl')
     .description(
-      'Audit a whole site without a server: crawl from URL (or read its sitemap), audit every page, print a summary (exit 0, 1 when a page is at or below --fail-on, 2 when URL cannot be fetched).',
+      'Audit a whole site without a server: crawl from URL (or read its sitemap), audit every page, print a summary (exit codes below).',
     )
     .argument(
       '<url>',
@@ -62,10 +98,14 @@ export function registerCrawlCommand(program: Command): void {
     )
     .option('--csv <file>', 'write one CSV row per page to FILE ("-": stdout)')
     .addOption(
-      new Option('--fail-on <result>', 'the result that makes the exit code 1')
-        .choices(['decent', 'bad'])
-        .default('bad'),
+      new Option(
+        '--fail-on <gate>',
+        'exit 1 when a page is at or below this band (decent, bad) or when one of these site findings is found; comma-separated, e.g. bad,broken_links',
+      )
+        .argParser(failOn)
+        .default({ band: 'bad', findings: [] }, 'bad'),
     )
+    .addHelpText('after', CRAWL_EXIT_CODES)
     .action(async (url: string, opts: CrawlOptions) => {
       const config = loadCliConfig();
       const { normalizeUrl, didYouMean } = await import('../analyzer/url.js');
@@ -76,6 +116,13 @@ export function registerCrawlCommand(program: Command): void {
       if (opts.maxPages !== undefined && opts.maxPages > config.batchMaxPages)
         throw new CliError(
           `--max-pages may not be greater than ${config.batchMaxPages} (PAGEGRADE_BATCH_MAX_PAGES).`,
+        );
+      const { FINDINGS } = await import('../crawl/findings/index.js');
+      const ids = FINDINGS.map((f) => f.id);
+      const unknown = opts.failOn.findings.filter((id) => !ids.includes(id));
+      if (unknown.length > 0)
+        throw new CliError(
+          `--fail-on: "${unknown[0]}" is not a band (decent, bad) nor a site finding id (${ids.join(', ')}).`,
         );
       const { runCrawl } = await import('./run-crawl.js');
       process.exitCode = await runCrawl(config, url, {

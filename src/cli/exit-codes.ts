@@ -6,6 +6,8 @@ export const EXIT = {
   failedGate: 1,
   /** the page could not be fetched, the arguments are wrong, or the command failed */
   error: 2,
+  /** stopped by Ctrl-C (SIGINT): `crawl` prints what it audited so far */
+  interrupted: 130,
 } as const;
 
 /** An error that the CLI prints as `error: <message>` (no stack) before exiting with `code`. */

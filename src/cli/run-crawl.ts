@@ -15,8 +15,15 @@ import type { Batch, BatchPageResult } from '../services/batches/types.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate } from '../store/database.js';
 import { presentBatch, presentSummary } from '../contract/batches/present.js';
+import { checkTarget } from '../analyzer/fetch/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { table } from './table.js';
+
+/** What fails the crawl's gate: a band (a page at or below it), site findings by id. */
+export interface FailOn {
+  band: 'decent' | 'bad' | null;
+  findings: string[];
+}
 
 export interface RunCrawlOptions {
   mode: 'crawl' | 'sitemap';
@@ -27,7 +34,7 @@ export interface RunCrawlOptions {
   json: boolean;
   /** a file, "-" for stdout, or null */
   csv: string | null;
-  failOn: 'decent' | 'bad';
+  failOn: FailOn;
   tableRows: number;
 }
 
@@ -117,6 +124,15 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
   const renderer = o.render ? (await import('../render/index.js')).rendererFromConfig(config) : null;
   const unavailable = renderer?.unavailable() ?? null;
   if (unavailable !== null) throw new CliError(`--render: ${unavailable}`);
+  // the address guard refuses the URL (a loopback or private address without
+  // PAGEGRADE_ALLOW_PRIVATE_HOSTS=1): a matter of configuration, exit 2 before anything runs
+  await checkTarget(url, {
+    allowPrivateHosts: config.allowPrivateHosts,
+    timeoutMs: config.fetchTimeoutMs,
+  }).catch((err: { code?: string; message?: string }) => {
+    if (err.code === 'blocked_address') throw new CliError(`could not crawl ${url}: ${err.message}`);
+    // DNS and the like: the crawl runs and fails, saying why (exit 1)
+  });
   const handle = createDb('sqlite::memory:');
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -167,19 +183,19 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     await running.stop();
 
     const { pages, findings } = await services.batches.results(user.id, batch.id);
-    // the start URL could not be fetched: exit 2, as `audit`
-    const startPage = pages.find((p) => p.url === batch.url);
-    if (
-      o.mode === 'crawl' &&
-      startPage?.state === 'failed' &&
-      startPage.statusCode === null &&
-      batch.progress.audited === 0
-    )
-      throw new CliError(`could not crawl ${url}: ${startPage.error ?? 'the page could not be fetched'}`);
-    if (o.mode === 'sitemap' && batch.progress.discovered === 0)
+    if (o.mode === 'sitemap' && batch.progress.discovered === 0 && !interrupted)
       throw new CliError(
         `could not read a sitemap at ${url}: it could not be fetched, or lists no page of this site.`,
       );
+    // the crawl failed: the batch says why; in crawl mode a start page that could not be
+    // fetched or answered an error fails it too (nothing else is reachable from it)
+    const startPage = pages.find((p) => p.url === batch.url);
+    const failure =
+      batch.status === 'failed'
+        ? (batch.error ?? 'the crawl failed')
+        : o.mode === 'crawl' && startPage?.state === 'failed'
+          ? `the start page ${startPage.url}: ${startPage.error ?? 'could not be audited'}`
+          : null;
 
     // the in-memory database goes away: no report ids, no links to a server
     const outPages = pages.map((p) => ({ ...p, reportId: null }));
@@ -194,13 +210,15 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     }
     if (o.csv !== null && o.csv !== '-') process.stderr.write(`CSV written to ${o.csv}\n`);
 
-    const failing = o.failOn === 'decent' ? ['decent', 'bad'] : ['bad'];
-    const below = pages.filter((p) => p.state === 'done' && p.facts && failing.includes(p.facts.result));
-    if (below.length > 0)
-      process.stderr.write(
-        `${below.length} page${below.length === 1 ? '' : 's'} ${o.failOn === 'decent' ? 'decent or bad' : 'bad'} (--fail-on ${o.failOn}): exit 1\n`,
-      );
-    return below.length > 0 ? EXIT.failedGate : EXIT.ok;
+    if (interrupted) {
+      process.stderr.write('Stopped by Ctrl-C: the summary covers the pages audited until then: exit 130\n');
+      return EXIT.interrupted;
+    }
+    if (failure !== null) {
+      process.stderr.write(`error: could not crawl ${url}: ${failure}\n`);
+      return EXIT.failedGate;
+    }
+    return gate(o.failOn, pages, findings);
   } finally {
     progress.stop();
     if (onSignal) process.off('SIGINT', onSignal);
@@ -210,6 +228,27 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     await renderer?.close().catch(() => {});
     await handle.close().catch(() => {});
   }
+}
+
+/** The --fail-on gate: exit 1 when a page is at or below the band or a named finding is found. */
+function gate(failOn: FailOn, pages: BatchPageResult[], findings: { id: string; count: number }[]): number {
+  const reasons: string[] = [];
+  if (failOn.band !== null) {
+    const failing = failOn.band === 'decent' ? ['decent', 'bad'] : ['bad'];
+    const below = pages.filter((p) => p.state === 'done' && p.facts && failing.includes(p.facts.result));
+    if (below.length > 0)
+      reasons.push(
+        `${below.length} page${below.length === 1 ? '' : 's'} ${failOn.band === 'decent' ? 'decent or bad' : 'bad'} (--fail-on ${failOn.band})`,
+      );
+  }
+  for (const id of failOn.findings) {
+    const f = findings.find((x) => x.id === id);
+    if (f && f.count > 0)
+      reasons.push(`${id} on ${f.count} page${f.count === 1 ? '' : 's'} (--fail-on ${id})`);
+  }
+  if (reasons.length === 0) return EXIT.ok;
+  process.stderr.write(`${reasons.join('; ')}: exit 1\n`);
+  return EXIT.failedGate;
 }
 
 async function writeCsv(csv: Readable, file: string): Promise<void> {

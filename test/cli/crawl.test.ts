@@ -1,8 +1,9 @@
 // `pagegrade crawl` run as a real process against fixture sites on 127.0.0.1 (allowed through
 // PAGEGRADE_ALLOW_PRIVATE_HOSTS=1, as the audit tests do): --json with the expected pages and
-// findings, --csv parsed back (a URL with commas), --sitemap, the exit codes (1 below --fail-on,
-// 2 when the start URL cannot be fetched or the address guard refuses it, 2 for bad arguments),
-// and plain progress lines when stderr is not a terminal.
+// findings, --csv parsed back (a URL with commas), --sitemap, the exit codes (1 below --fail-on
+// or a --fail-on finding found, 1 when the crawl failed: the start URL cannot be fetched or
+// answers an error; 2 when the address guard refuses it and for bad arguments; 130 on Ctrl-C
+// with the partial summary), and plain progress lines when stderr is not a terminal.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -211,15 +212,32 @@ describe('pagegrade crawl', () => {
   );
 
   test(
-    'exit 2: the start URL cannot be fetched, the address guard refuses it, bad arguments',
+    'exit 1: the crawl failed — the start URL cannot be fetched, the start page answers an error',
     { timeout: 120_000 },
     async () => {
       const port = await closedPort();
       let r = await run(['crawl', `http://127.0.0.1:${port}/`], env);
-      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stderr, /error: could not crawl http:\/\/127\.0\.0\.1:\d+\/: .*refused/);
-      assert.equal(r.stdout, '');
+      assert.match(r.stdout, /^Crawl of http:\/\/127\.0\.0\.1:\d+\/: /m, 'the summary of what happened');
 
+      // a start page that answers 404 or 500 fails the crawl, with the answer named
+      for (const status of [404, 500]) {
+        plain.route(`/gone-${status}`, { status, body: 'no' });
+        r = await run(['crawl', `${plain.origin}/gone-${status}`, '--json'], env);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, new RegExp(`error: could not crawl .*gone-${status}: .*HTTP ${status}`));
+        const out = JSON.parse(r.stdout) as CrawlJson;
+        assert.equal(out.pages[0]?.state, 'failed');
+      }
+    },
+  );
+
+  test(
+    'exit 2: the address guard refuses the URL, no sitemap at a --sitemap URL, bad arguments',
+    { timeout: 120_000 },
+    async () => {
+      let r;
       // the same address guard as the service: loopback needs PAGEGRADE_ALLOW_PRIVATE_HOSTS=1
       const asked = plain.requests.length;
       r = await run(['crawl', `${plain.origin}/`], {
@@ -238,11 +256,73 @@ describe('pagegrade crawl', () => {
         ['crawl', 'example.com'],
         ['crawl', `${plain.origin}/`, '--max-pages', '0'],
         ['crawl', `${plain.origin}/`, '--fail-on', 'good'],
+        ['crawl', `${plain.origin}/`, '--fail-on', 'bad,decent'],
+        ['crawl', `${plain.origin}/`, '--fail-on', 'no_such_finding'],
         ['crawl', `${plain.origin}/`, '--json', '--csv', '-'],
       ]) {
         r = await run(args, env);
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, /error/);
+      }
+    },
+  );
+
+  test(
+    '--fail-on takes site finding ids too, beside or instead of a band',
+    { timeout: 120_000 },
+    async () => {
+      // the site has broken links (/missing) and duplicate titles (/a, /b), and one bad page
+      let r = await run(['crawl', `${site.origin}/`, '--fail-on', 'broken_links'], env);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /broken_links on 1 page \(--fail-on broken_links\): exit 1/);
+      assert.doesNotMatch(r.stderr, /page bad/, 'no band asked for: the bad page alone does not fail it');
+      r = await run(['crawl', `${site.origin}/`, '--fail-on', 'decent,duplicate_titles'], env);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /pages decent or bad \(--fail-on decent\); duplicate_titles on 2 pages/);
+      // a finding the site does not have passes
+      r = await run(['crawl', `${plain.origin}/`, '--fail-on', 'broken_links,duplicate_titles'], env);
+      assert.equal(r.code, 0, r.stderr);
+      r = await run(['crawl', '--help'], env);
+      assert.match(r.stdout, /Exit codes:\n\s+0 /);
+      assert.match(r.stdout, /130\s+stopped by Ctrl-C/);
+    },
+  );
+
+  test(
+    'Ctrl-C: the pages in progress finish, the partial summary is printed, exit 130',
+    { timeout: 120_000 },
+    async () => {
+      // a slow site of many pages, so that the crawl is stopped in the middle
+      const slow = await startFixtureServer();
+      try {
+        const links = Array.from({ length: 30 }, (_, i) => `/p${i}`);
+        slow.route('/', html(page('Start', links)));
+        for (const l of links)
+          slow.route(l, (_req, res) => {
+            setTimeout(() => {
+              res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+              res.end(page(l, ['/']));
+            }, 300);
+          });
+        const child = spawn(process.execPath, [bin, 'crawl', `${slow.origin}/`], {
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (/running: [1-9]\d* audited/.test(stderr) && !child.killed) child.kill('SIGINT');
+        });
+        const code = await new Promise<number | null>((r) => child.on('close', r));
+        assert.equal(code, 130, stderr);
+        assert.match(stderr, /Stopping: the pages in progress finish/);
+        assert.match(stdout, /^Crawl of http:\/\/127\.0\.0\.1:\d+\/: cancelled$/m);
+        assert.match(stdout, /^Pages: \d+ found, [1-9]\d* audited/m);
+        assert.match(stderr, /Stopped by Ctrl-C.*exit 130/);
+      } finally {
+        await slow.close();
       }
     },
   );
