@@ -9,7 +9,11 @@ import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { JobEngine, Workers } from './jobs/index.js';
 import type { DatabaseHandle } from './store/database.js';
-import type { createKeyBus as createKeyBusType, RedisClient } from './store/redis.js';
+import type {
+  createChangeBus as createChangeBusType,
+  createKeyBus as createKeyBusType,
+  RedisClient,
+} from './store/redis.js';
 
 export const EXIT_CONFIG = 78;
 
@@ -31,7 +35,7 @@ async function main(): Promise<void> {
     { buildApp },
     { analyze },
     { createDb, migrate },
-    { closeRedis, createKeyBus, createRedis, pingRedis },
+    { closeRedis, createChangeBus, createKeyBus, createRedis, pingRedis },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
     { jobKinds, recurringTasksFor },
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
   let database: DatabaseHandle | null = null;
   let redis: RedisClient | null = null;
   let keyBus: ReturnType<typeof createKeyBusType> | null = null;
+  let changes: ReturnType<typeof createChangeBusType> | null = null;
   let app: App | null = null;
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -97,6 +102,8 @@ async function main(): Promise<void> {
     renderer = chromium;
     // key revocations reach the other processes' key caches at once (with Redis)
     keyBus = redis ? createKeyBus(redis, config) : null;
+    // a batch's progress reaches its live page from workers in other processes (with Redis)
+    changes = redis ? createChangeBus(redis, config) : null;
     const services = createServices({
       db,
       analyze,
@@ -104,6 +111,7 @@ async function main(): Promise<void> {
       queue: engine.queue,
       renderer: chromium,
       ...(keyBus ? { keyBus } : {}),
+      ...(changes ? { changes } : {}),
     });
     const firstKey = await bootstrap(services, config);
 
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
     await renderer?.close().catch(() => {});
     await engine?.close().catch(() => {});
     await keyBus?.close().catch(() => {});
+    await changes?.close().catch(() => {});
     await closeRedis(redis).catch(() => {});
     await database?.close().catch(() => {});
     process.exit(1);
@@ -179,6 +188,7 @@ async function main(): Promise<void> {
     }
     try {
       await keyBus?.close();
+      await changes?.close();
       await closeRedis(redis);
       await database!.close();
     } catch (err) {

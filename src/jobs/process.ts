@@ -10,6 +10,13 @@ import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
 import { jobKinds, recurringTasksFor } from './kinds/index.js';
 import { rendererFromConfig, type Renderer } from '../render/index.js';
+import type { createChangeBus as CreateChangeBus, RedisClient } from '../store/redis.js';
+
+/** Closes the change bus's Redis client (loaded only with REDIS_URL). */
+async function closeRedisLater(redis: RedisClient): Promise<void> {
+  const { closeRedis } = await import('../store/redis.js');
+  await closeRedis(redis).catch(() => {});
+}
 
 export interface WorkerProcessOptions {
   /** only these kinds run here (the others get concurrency 0) */
@@ -30,13 +37,28 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
   let engine: JobEngine | null = null;
   let workers: Workers;
   let renderer: Renderer | null = null;
+  let redis: RedisClient | null = null;
+  let changes: ReturnType<typeof CreateChangeBus> | null = null;
   try {
     database = createDb(config.databaseUrl);
     await migrate(database.db);
     engine = await createJobEngine(config, { db: database.db, kinds: jobKinds, log });
     // rendered audits in jobs (schedules, batches with render): Chromium starts at the first one
     renderer = rendererFromConfig(config);
-    const services = createServices({ db: database.db, analyze, config, queue: engine.queue, renderer });
+    // with Redis, the batches worked here tell their live pages in the web process
+    if (config.redisUrl) {
+      const { createChangeBus, createRedis } = await import('../store/redis.js');
+      redis = createRedis(config);
+      changes = redis ? createChangeBus(redis, config) : null;
+    }
+    const services = createServices({
+      db: database.db,
+      analyze,
+      config,
+      queue: engine.queue,
+      renderer,
+      ...(changes ? { changes } : {}),
+    });
     workers = engine.startWorkers({
       deps: { services, queue: engine.queue, log },
       concurrency,
@@ -46,6 +68,8 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
     });
   } catch (err) {
     await renderer?.close().catch(() => {});
+    await changes?.close().catch(() => {});
+    if (redis) await closeRedisLater(redis);
     await engine?.close().catch(() => {});
     await database?.close().catch(() => {});
     throw err;
@@ -85,6 +109,8 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
     code = 1;
   }
   await renderer?.close().catch(() => {});
+  await changes?.close().catch(() => {});
+  if (redis) await closeRedisLater(redis);
   await engine.close().catch((err: unknown) => {
     log.error({ err }, 'closing the job queue failed');
     code = 1;

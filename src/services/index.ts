@@ -18,6 +18,7 @@ import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
 import type { KeyBus, RenderService } from './shared/context.js';
+import { localChangeBus, type ChangeBus } from './shared/changes.js';
 
 export interface ServicesDeps {
   /** from createDb(databaseUrl).db, migrated */
@@ -39,12 +40,15 @@ export interface ServicesDeps {
   fetchFile?: FetchFileFn;
   /** key revocations to and from the other processes (Redis; src/store/redis.ts createKeyBus) */
   keyBus?: KeyBus;
+  /** live changes between processes (Redis; src/store/redis.ts createChangeBus); default: this process */
+  changes?: ChangeBus;
 }
 
 export function createServices(deps: ServicesDeps): Services {
   const base = {
     ...deps,
     now: deps.now ?? (() => new Date()),
+    changes: deps.changes ?? localChangeBus(),
   };
   const webhooks = createWebhookServices(base);
   const reportEvents = createReportEvents(webhooks, deps.config.publicUrl ?? DEFAULT_PUBLIC_URL);

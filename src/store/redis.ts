@@ -111,3 +111,50 @@ export function createKeyBus(
     },
   };
 }
+
+/** The pub/sub channel of live changes (a batch's progress): `<prefix>changes`. */
+export const changesChannel = (prefix: string): string => `${prefix}changes`;
+
+/**
+ * Live changes between processes, on Redis pub/sub (src/services/shared/changes.ts): a worker
+ * publishes that a batch moved, the process serving its events stream hears it. Also heard
+ * locally at once, whether Redis delivers or not.
+ */
+export function createChangeBus(
+  client: RedisClient,
+  config: Pick<Config, 'redisPrefix'>,
+): {
+  publish(topic: string): void;
+  subscribe(topic: string, onChange: () => void): () => void;
+  close(): Promise<void>;
+} {
+  const channel = changesChannel(config.redisPrefix);
+  const listeners = new Map<string, Set<() => void>>();
+  const hear = (topic: string) => {
+    for (const l of [...(listeners.get(topic) ?? [])]) l();
+  };
+  const sub = client.duplicate();
+  sub.on('error', () => {});
+  sub.on('message', (ch: string, topic: string) => {
+    if (ch === channel) hear(topic);
+  });
+  void sub.subscribe(channel).catch(() => {});
+  return {
+    publish(topic) {
+      hear(topic);
+      void client.publish(channel, topic).catch(() => {});
+    },
+    subscribe(topic, onChange) {
+      const set = listeners.get(topic) ?? new Set();
+      set.add(onChange);
+      listeners.set(topic, set);
+      return () => {
+        set.delete(onChange);
+        if (set.size === 0) listeners.delete(topic);
+      };
+    },
+    async close() {
+      await sub.quit().catch(() => sub.disconnect());
+    },
+  };
+}

@@ -76,14 +76,16 @@ export function sendBatchExport(
 }
 
 /** How often an events stream looks at its batch (it may be worked by another process). */
-const EVENTS_POLL_MS = 500;
+/** the stream looks again at least this often, whether a change was heard or not */
+const EVENTS_FALLBACK_MS = 2_000;
 
 /** One look at the batch: its event data, and whether it has finished; null when it is gone. */
 export type ProgressProbe = () => Promise<{ data: string; done: boolean } | null>;
 
 /**
- * Server-Sent Events: `event: progress` with `probe()`'s data now and whenever it changes
- * (looked at every 500 ms: the batch may be worked by another process), a comment every 15 s
+ * Server-Sent Events: `event: progress` with `probe()`'s data now and whenever it changes — looked
+ * at when `watch` hears a change (a page done here, or in a worker elsewhere through Redis), and
+ * every 2 s in any case (a change missed, another process without Redis) —, a comment every 15 s
  * to keep proxies from closing the stream, then `event: end` once it has finished. Ends when
  * the client goes away or the batch is deleted.
  */
@@ -91,6 +93,7 @@ export async function streamProgress(
   request: FastifyRequest,
   reply: FastifyReply,
   probe: ProgressProbe,
+  watch: (onChange: () => void) => () => void,
   headers: Record<string, string> = {},
 ): Promise<FastifyReply> {
   let last = await probe();
@@ -104,7 +107,17 @@ export async function streamProgress(
     'x-accel-buffering': 'no',
   });
   let closed = false;
-  request.raw.on('close', () => (closed = true));
+  // a change heard wakes the loop at once; changes heard while it looks are not lost
+  let wake: (() => void) | null = null;
+  let pending = false;
+  const unwatch = watch(() => {
+    pending = true;
+    wake?.();
+  });
+  request.raw.on('close', () => {
+    closed = true;
+    wake?.();
+  });
   const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
   if (last) send('progress', last.data);
   let beat = Date.now();
@@ -113,7 +126,19 @@ export async function streamProgress(
       send('end', last.data);
       break;
     }
-    await new Promise((r) => setTimeout(r, EVENTS_POLL_MS));
+    if (!pending) {
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, EVENTS_FALLBACK_MS);
+        function done() {
+          clearTimeout(t);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+    }
+    pending = false;
+    if (closed) break;
     let next: Awaited<ReturnType<ProgressProbe>>;
     try {
       next = await probe();
@@ -129,6 +154,7 @@ export async function streamProgress(
       beat = Date.now();
     }
   }
+  unwatch();
   res.end();
   return reply;
 }

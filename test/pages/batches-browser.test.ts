@@ -139,6 +139,47 @@ describe('batch pages in headless Chromium [sqlite]', { skip: chromiumSkip || sq
     assert.ok(pdf.length > 10_000);
   });
 
+  test('the live page is pushed: the badge leaves Queued and the table fills while it runs', async () => {
+    // a slower site: discovery (robots.txt, sitemap, probe, favicon) alone takes over a second,
+    // so the page opens while the batch is queued
+    const slow = await startFixtureSite({ pages: 12, crawlDelay: null, latencyMs: 400 });
+    try {
+      const batch = await app.t.services.batches.create(alice.id, { url: `${slow.origin}/`, mode: 'crawl' });
+      const page = await newPage();
+      await signIn(page);
+      await page.goto(`${base}/dashboard/batches/${batch.id}`);
+      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+      // the first audited page…
+      await page.waitForFunction(
+        () => Number(document.querySelector('[data-count="audited"]')?.textContent) > 0,
+        undefined,
+        { timeout: 30_000 },
+      );
+      const seenAt = Date.now();
+      // …and within 2 s the badge says Running, without a reload
+      await page.waitForFunction(
+        () =>
+          (window as unknown as { marker?: number }).marker === 1 &&
+          document.querySelector('.page-head .batch-status')?.textContent === 'Running',
+        undefined,
+        { timeout: 2_000 },
+      );
+      assert.ok(Date.now() - seenAt <= 2_000);
+      // the pages table shows pages before the end (the live section is still there: no reload)
+      await page.waitForFunction(
+        () =>
+          (window as unknown as { marker?: number }).marker === 1 &&
+          document.querySelector('[data-batch-events]') !== null &&
+          document.querySelectorAll('table.batch-pages tbody tr').length > 0,
+        undefined,
+        { timeout: 10_000 },
+      );
+      await page.locator('#summary-title').waitFor({ timeout: 60_000 });
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('no console error and no CSP violation on any page', () => {
     assert.deepEqual(chromium.consoleErrors, []);
   });

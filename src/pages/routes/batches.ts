@@ -273,6 +273,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         const b = await services.batches.get(v.userId, id);
         return { data: progressData(b), done: !isRunning(b) };
       },
+      (onChange) => services.batches.watch(id, onChange),
       streamHeaders,
     );
   });

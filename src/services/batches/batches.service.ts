@@ -37,6 +37,7 @@ import { summariesByIds } from '../../store/reports.repository.js';
 import { renderUnavailable } from '../audit/audit.js';
 import { removeReport } from '../audit/store.js';
 import type { ServiceContext } from '../shared/context.js';
+import { batchTopic } from '../shared/changes.js';
 import type { Privacy } from '../reports/types.js';
 import type { Services } from '../types.js';
 import { batchDeps, batchNotFound } from './deps.js';
@@ -60,6 +61,8 @@ export function createBatchServices(
   const { db } = ctx;
   const d = batchDeps(ctx, webhooks);
   const pages = createPageProcessor(d);
+
+  const changed = (batchId: number) => ctx.changes.publish(batchTopic(batchId));
 
   async function load(userId: number, id: number): Promise<BatchRow> {
     const b = await findBatch(db, id, userId);
@@ -141,6 +144,7 @@ export function createBatchServices(
         await bumpBatchCounters(trx, id, { skipped: n });
         await finish(d, trx, id, 'cancelled');
       });
+      changed(id);
       return presentBatchRow(await load(userId, id));
     },
 
@@ -190,8 +194,12 @@ export function createBatchServices(
       return { batch: presentBatchRow(b), pages, findings };
     },
 
-    discover: (batchId, signal) => discover(d, batchId, signal),
-    processPage: pages.processPage,
-    pageGaveUp: pages.pageGaveUp,
+    // each job's change is told to the batch's live viewers once it has committed
+    discover: (batchId, signal) => discover(d, batchId, signal).finally(() => changed(batchId)),
+    processPage: (batchId, pageId, signal) =>
+      pages.processPage(batchId, pageId, signal).finally(() => changed(batchId)),
+    pageGaveUp: (batchId, pageId, reason) =>
+      pages.pageGaveUp(batchId, pageId, reason).finally(() => changed(batchId)),
+    watch: (batchId, onChange) => ctx.changes.subscribe(batchTopic(batchId), onChange),
   };
 }

@@ -68,6 +68,12 @@ export interface BatchServices {
    * page ends failed with the reason, so that the batch goes on and finishes
    */
   pageGaveUp(batchId: number, pageId: number, reason: string): Promise<void>;
+  /**
+   * Calls `onChange` whenever the batch may have moved (a page done, discovery, cancel), in this
+   * process or, with Redis, in a worker elsewhere: a hint to read it again. Returns the
+   * unsubscribe function. Access is the caller's (it has read the batch first).
+   */
+  watch(batchId: number, onChange: () => void): () => void;
 }
 
 /** What fetches a site file (robots.txt, sitemaps); tests give the test DNS. */

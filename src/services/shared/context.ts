@@ -1,5 +1,6 @@
 // What every service module receives.
 import type { Queue } from '../../contract/jobs.js';
+import type { ChangeBus } from './changes.js';
 import type { Db } from '../../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './config.js';
 import type { GuardOptions } from '../../analyzer/fetch/index.js';
@@ -45,6 +46,8 @@ export interface ServiceContext {
   reportEvents?: ReportEvents;
   /** carries key revocations to the other processes' key caches (absent: this process only) */
   keyBus?: KeyBus;
+  /** live changes (a batch's progress) to the pages that follow them (changes.ts) */
+  changes: ChangeBus;
 }
 
 /** The report events a webhook can take, emitted where reports change (events.ts). */

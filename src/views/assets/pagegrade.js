@@ -85,6 +85,7 @@
   // when it ends the page reloads to show the summary. Without this script the page reloads
   // itself every few seconds (<noscript> refresh) and has a Refresh link.
   var live = document.querySelector('[data-batch-events]');
+  var STATUS_LABELS = { queued: 'Queued', running: 'Running', done: 'Done', cancelled: 'Cancelled', failed: 'Failed' };
   if (live && typeof EventSource === 'function') {
     var source = new EventSource(live.getAttribute('data-batch-events'));
     var bar = live.querySelector('progress');
@@ -107,6 +108,50 @@
         bar.textContent = d.audited + d.failed + ' of ' + d.discovered;
       }
       live.setAttribute('data-status', d.status);
+      // the status badges: "Queued" becomes "Running" as soon as the batch starts
+      var badges = document.querySelectorAll('.page-head .batch-status');
+      for (var s = 0; s < badges.length; s++) {
+        if (STATUS_LABELS[d.status]) badges[s].textContent = STATUS_LABELS[d.status];
+        badges[s].className = 'batch-status batch-status--' + d.status;
+      }
+      refreshPages(d.audited + d.failed);
+    };
+    // the pages table: fetched again (this page, with its filters) when pages have finished,
+    // at most every 2 s, so that it fills while the batch runs
+    var shownFinished = -1;
+    var lastFetch = 0;
+    var fetching = false;
+    var refreshPages = function (finished) {
+      var title = document.getElementById('pages-title');
+      var section = title ? title.closest('section') : null;
+      if (!section || finished === shownFinished || fetching || typeof window.fetch !== 'function') return;
+      var wait = lastFetch + 2000 - Date.now();
+      if (wait > 0) {
+        window.setTimeout(function () {
+          refreshPages(finished);
+        }, wait);
+        return;
+      }
+      fetching = true;
+      lastFetch = Date.now();
+      window
+        .fetch(window.location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+        .then(function (res) {
+          return res.ok ? res.text() : null;
+        })
+        .then(function (text) {
+          if (text === null) return;
+          var freshTitle = new window.DOMParser().parseFromString(text, 'text/html').getElementById('pages-title');
+          var fresh = freshTitle ? freshTitle.closest('section') : null;
+          if (fresh) {
+            section.innerHTML = fresh.innerHTML;
+            shownFinished = finished;
+          }
+        })
+        .catch(function () {})
+        .then(function () {
+          fetching = false;
+        });
     };
     source.addEventListener('progress', show);
     source.addEventListener('end', function (event) {

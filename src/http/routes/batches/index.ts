@@ -259,13 +259,18 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     async (request, reply) => {
       const { userId } = requireAuth(request);
       const id = request.params.id;
-      return streamProgress(request, reply, async () => {
-        const batch = await services.batches.get(userId, id);
-        return {
-          data: JSON.stringify(presentBatch(batch, config.publicUrl)),
-          done: TERMINAL.has(batch.status),
-        };
-      });
+      return streamProgress(
+        request,
+        reply,
+        async () => {
+          const batch = await services.batches.get(userId, id);
+          return {
+            data: JSON.stringify(presentBatch(batch, config.publicUrl)),
+            done: TERMINAL.has(batch.status),
+          };
+        },
+        (onChange) => services.batches.watch(id, onChange),
+      );
     },
   );
 };
