@@ -59,7 +59,12 @@
     input.setCustomValidity('');
     if (!file) return;
     if (file.size > max) {
-      var message = 'The logo must be at most ' + Math.round(max / 1024) + ' KB; this one is ' + Math.ceil(file.size / 1024) + ' KB.';
+      var message =
+        'The logo must be at most ' +
+        Math.round(max / 1024) +
+        ' KB; this one is ' +
+        Math.ceil(file.size / 1024) +
+        ' KB.';
       input.setCustomValidity(message);
       if (error) {
         error.textContent = message;
@@ -85,7 +90,13 @@
   // when it ends the page reloads to show the summary. Without this script the page reloads
   // itself every few seconds (<noscript> refresh) and has a Refresh link.
   var live = document.querySelector('[data-batch-events]');
-  var STATUS_LABELS = { queued: 'Queued', running: 'Running', done: 'Done', cancelled: 'Cancelled', failed: 'Failed' };
+  var STATUS_LABELS = {
+    queued: 'Queued',
+    running: 'Running',
+    done: 'Done',
+    cancelled: 'Cancelled',
+    failed: 'Failed',
+  };
   if (live && typeof EventSource === 'function') {
     var source = new EventSource(live.getAttribute('data-batch-events'));
     var bar = live.querySelector('progress');
@@ -141,7 +152,9 @@
         })
         .then(function (text) {
           if (text === null) return;
-          var freshTitle = new window.DOMParser().parseFromString(text, 'text/html').getElementById('pages-title');
+          var freshTitle = new window.DOMParser()
+            .parseFromString(text, 'text/html')
+            .getElementById('pages-title');
           var fresh = freshTitle ? freshTitle.closest('section') : null;
           if (fresh) {
             section.innerHTML = fresh.innerHTML;
