@@ -298,7 +298,10 @@ export async function batchUrlsNewestFirst(
 }
 
 /** The mean score of the reports a batch's audited pages have (null when none), and their number. */
-export async function batchMeanScore(db: Db, batchId: number): Promise<{ mean: number | null; pages: number }> {
+export async function batchMeanScore(
+  db: Db,
+  batchId: number,
+): Promise<{ mean: number | null; pages: number }> {
   const row = await db
     .selectFrom('batch_pages')
     .innerJoin('reports', 'reports.id', 'batch_pages.report_id')
