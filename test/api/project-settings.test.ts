@@ -13,6 +13,7 @@ import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.j
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
+import { forEachDialect } from '../helpers/api-harness.js';
 
 const SECRET_KEY = 'a'.repeat(64);
 
@@ -226,5 +227,56 @@ describeEachDialect('project settings API', (dialect) => {
     const mean = Math.round(scores.reduce((a, b) => a + b, 0) / scores.length);
     assert.equal(d.site_score, mean);
     assert.equal(d.band, bandOf(mean));
+  });
+
+  test('a project with settings stays when its last report goes (0 reports, listed)', async () => {
+    const d = detailOf(await send('GET', `/api/v1/projects/${project}`, alice));
+    await t.services.batches.delete(alice.id, d.latest_crawl!.id, { reports: true });
+    const after = await send('GET', `/api/v1/projects/${project}`, alice);
+    assert.equal(after.statusCode, 200, after.body);
+    assert.equal(detailOf(after).reports_count, 0);
+    assert.equal(detailOf(after).latest_crawl, null);
+    assert.equal(detailOf(after).settings['max_pages'], 7);
+    const list = (await send('GET', '/api/v1/projects', alice)).json() as {
+      data: { project: string; reports_count: number }[];
+      meta: { total: number };
+    };
+    assert.equal(list.data.find((p) => p.project === project)?.reports_count, 0);
+    assert.equal(list.meta.total, list.data.length);
+  });
+});
+
+forEachDialect('project settings without PAGEGRADE_SECRET_KEY', (h) => {
+  test('settings holding a secret are refused with 422 naming the field and how to set the key', async () => {
+    const url = '/api/v1/projects/nokey.test';
+    for (const [field, value] of [
+      ['headers', { 'X-Token': 'plain-secret' }],
+      ['cookies', { session: 'plain-secret' }],
+      ['basic_auth', { username: 'u', password: 'plain-secret' }],
+    ] as const) {
+      const res = await h().request({
+        method: 'PUT',
+        url,
+        headers: { ...h().alice.auth, 'content-type': 'application/json' },
+        payload: JSON.stringify({ [field]: value }),
+      });
+      assert.equal(res.statusCode, 422, res.body);
+      const errors = (res.json() as { errors: Record<string, string[]> }).errors;
+      assert.match(errors[field]![0]!, /PAGEGRADE_SECRET_KEY, which is not set/);
+    }
+    // nothing was created; settings without secrets are stored
+    const row = await h()
+      .database.db.selectFrom('projects')
+      .select('secrets')
+      .where('name', '=', 'nokey.test')
+      .executeTakeFirst();
+    assert.equal(row, undefined);
+    const ok = await h().request({
+      method: 'PUT',
+      url,
+      headers: { ...h().alice.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ start_url: 'https://nokey.test/', headers: {} }),
+    });
+    assert.equal(ok.statusCode, 201, ok.body);
   });
 });
