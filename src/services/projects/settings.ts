@@ -6,7 +6,7 @@ import { checks } from '../../analyzer/checks/index.js';
 import { FINDINGS } from '../../crawl/findings/index.js';
 import { AppError, validationError, type FieldErrors } from '../../errors.js';
 import type { ProjectSettings, ProjectSettingsBody } from '../../contract/project-settings.js';
-import { checkEvery, checkTimezone } from '../schedules/times.js';
+import { checkEvery, checkTimezone } from '../schedules/schedules.service.js';
 import { decryptSecret, encryptSecret } from '../shared/secrets.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
 
@@ -56,9 +56,14 @@ const NO_SECRETS: Secrets = { headers: {}, cookies: {}, password: null };
 
 /** RFC 9110 token: a header's name; a cookie's name is a token too (RFC 6265). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
-/** no control characters but tab (a header value must not start another header) */
-const FIELD_VALUE = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
-const COOKIE_VALUE = /^[^\u0000-\u001f\u007f;,\s]*$/;
+/** a control character (tab aside): a header value must not start another header */
+const hasControl = (v: string): boolean =>
+  [...v].some((c) => {
+    const code = c.charCodeAt(0);
+    return (code < 0x20 && code !== 0x09) || code === 0x7f;
+  });
+const fieldValueOk = (v: string): boolean => !hasControl(v);
+const cookieValueOk = (v: string): boolean => !hasControl(v) && !/[;,\s]/.test(v);
 const MAX_SECRET_ENTRIES = 50;
 
 const KNOWN_RULE_IDS = new Set([...checks.map((c) => c.id), ...FINDINGS.map((f) => f.id)]);
@@ -86,7 +91,7 @@ function checkSecretMap(
     errors[field] = [`The ${field} may not have more than ${MAX_SECRET_ENTRIES} entries.`];
     return out;
   }
-  const valueOk = field === 'headers' ? FIELD_VALUE : COOKIE_VALUE;
+  const valueOk = field === 'headers' ? fieldValueOk : cookieValueOk;
   for (const [name, value] of entries) {
     if (!TOKEN.test(name)) {
       errors[field] = [
@@ -94,7 +99,7 @@ function checkSecretMap(
       ];
       return out;
     }
-    if (!valueOk.test(value)) {
+    if (!valueOk(value)) {
       errors[`${field}.${name}`] = [
         field === 'headers'
           ? `The headers.${name} value may not contain line breaks or control characters.`
@@ -187,7 +192,7 @@ export function applySettings(
     if (body.basic_auth === null) {
       s.basic_auth_username = null;
       secrets.password = null;
-    } else if (body.basic_auth.username.includes(':') || !FIELD_VALUE.test(body.basic_auth.username)) {
+    } else if (body.basic_auth.username.includes(':') || !fieldValueOk(body.basic_auth.username)) {
       errors['basic_auth.username'] = [
         'The basic_auth.username may not contain a colon or control characters.',
       ];
