@@ -42,7 +42,8 @@ export function createProjectServices(
       let total: number;
       if (search) {
         // A search's total and page of ids, once per version of the user's reports: projects
-        // come and go only with their reports (the version changes then), their names and
+        // come and go only with their reports or a PUT that creates one (the projects counter
+        // changes, and with it the version), their names and
         // creation dates never change, so both are exact while the version is current
         // (src/services/shared/list-cache.ts). The rows (their report counts) are read fresh by id.
         const state = await getReportsState(db, userId);
