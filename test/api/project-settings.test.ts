@@ -178,6 +178,30 @@ describeEachDialect('project settings API', (dialect) => {
     assert.equal(s['max_pages'], 7);
   });
 
+  test('keys: a read key cannot change settings (403); a key limited to other projects does not see it (404)', async () => {
+    const read = await t.services.keys.create(alice.id, { scope: 'read' });
+    const readUser = { ...alice, auth: { authorization: `Bearer ${read.key}` } };
+    assert.equal((await send('GET', `/api/v1/projects/${project}`, readUser)).statusCode, 200);
+    assert.equal(
+      (await send('PATCH', `/api/v1/projects/${project}`, readUser, { max_depth: 1 })).statusCode,
+      403,
+    );
+    assert.equal((await send('POST', `/api/v1/projects/${project}/crawls`, readUser)).statusCode, 403);
+    const other = await t.services.keys.create(alice.id, { scope: 'write', projects: ['elsewhere.test'] });
+    const otherUser = { ...alice, auth: { authorization: `Bearer ${other.key}` } };
+    for (const [method, url, body] of [
+      ['GET', `/api/v1/projects/${project}`, undefined],
+      ['PUT', `/api/v1/projects/${project}`, {}],
+      ['PATCH', `/api/v1/projects/${project}`, { max_depth: 1 }],
+      ['POST', `/api/v1/projects/${project}/crawls`, undefined],
+    ] as const) {
+      const res = await send(method, url, otherUser, body);
+      assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`);
+    }
+    // its own project it may set up
+    assert.equal((await send('PUT', '/api/v1/projects/elsewhere.test', otherUser, {})).statusCode, 201);
+  });
+
   test("another user's project is 404; bob's own PUT is his project", async () => {
     for (const [method, body] of [
       ['GET', undefined],
