@@ -151,6 +151,12 @@ describeEachDialect('project settings API', (dialect) => {
     assert.equal(detailOf(cleared).settings['schedule'], null);
   });
 
+  test('a PATCH without a body changes nothing and answers the project', async () => {
+    const res = await t.request({ method: 'PATCH', url: `/api/v1/projects/${project}`, headers: alice.auth });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(detailOf(res).settings['max_pages'], 7);
+  });
+
   test('invalid values and unknown fields are 422 naming the field', async () => {
     const cases: [unknown, string, RegExp][] = [
       [{ mode: 'spider' }, 'mode', /crawl/],
