@@ -9,6 +9,7 @@ import {
   batchMeanScore,
   batchUrlsNewestFirst,
   findProjectSettings,
+  lockProject,
   saveProjectSettings,
   type ProjectSettingsRow,
 } from '../../store/projects.repository.js';
@@ -101,22 +102,29 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
   const touchesSecrets = (b: ProjectSettingsBody) =>
     b.headers !== undefined || b.cookies !== undefined || b.basic_auth !== undefined;
 
+  /**
+   * Applies a body to the project's settings in one transaction (PUT: over the defaults), the
+   * row read under its lock (PostgreSQL; SQLite's transaction holds the write lock): two
+   * concurrent PATCHes of different fields both count. Returns true when the project was created.
+   */
   async function save(
     userId: number,
     project: string,
-    row: ProjectSettingsRow | null,
     body: ProjectSettingsBody,
     replace: boolean,
   ): Promise<boolean> {
-    const base =
-      replace || row === null
-        ? { settings: { ...DEFAULT_SETTINGS }, secrets: { headers: {}, cookies: {}, password: null } }
-        : decodeSettings(secretKey, row, touchesSecrets(body));
-    const next = applySettings(settingsCtx(project), base, body);
-    const encoded = encodeSettings(secretKey, next);
-    // a PATCH that leaves the secrets alone keeps their ciphertext as it is
-    const secrets = !replace && row !== null && !touchesSecrets(body) ? row.secrets : encoded.secrets;
     return withTransaction(db, async (trx) => {
+      await lockProject(trx, userId, project);
+      const row = await findProjectSettings(trx, userId, project);
+      if (!replace && row === null) throw notFound('No such project.');
+      const base =
+        replace || row === null
+          ? { settings: { ...DEFAULT_SETTINGS }, secrets: { headers: {}, cookies: {}, password: null } }
+          : decodeSettings(secretKey, row, touchesSecrets(body));
+      const next = applySettings(settingsCtx(project), base, body);
+      const encoded = encodeSettings(secretKey, next);
+      // a PATCH that leaves the secrets alone keeps their ciphertext as it is
+      const secrets = !replace && row !== null && !touchesSecrets(body) ? row.secrets : encoded.secrets;
       const created = await saveProjectSettings(trx, userId, project, {
         settings: encoded.settings,
         secrets,
@@ -134,15 +142,14 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
 
     async put(userId, name, body) {
       const project = hostName(name);
-      const row = await findProjectSettings(db, userId, project);
-      const created = await save(userId, project, row, body, true);
+      const created = await save(userId, project, body, true);
       return { detail: await detail(userId, (await findProjectSettings(db, userId, project))!), created };
     },
 
     async patch(userId, name, body) {
-      const row = await owned(userId, name);
-      await save(userId, row.name, row, body, false);
-      return detail(userId, await owned(userId, row.name));
+      const project = projectName(name);
+      await save(userId, project, body, false);
+      return detail(userId, await owned(userId, project));
     },
 
     async crawl(userId, name) {
