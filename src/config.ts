@@ -83,6 +83,12 @@ export interface Config {
   readonly crawlConcurrency: number;
   /** PAGEGRADE_CRAWL_TRACKING_PARAMS: query parameters dropped from crawled URLs (comma-separated, `*` ends a prefix) */
   readonly crawlTrackingParams: readonly string[];
+  /**
+   * PAGEGRADE_SECRET_KEY: the key (32 bytes, hex or base64) that encrypts the projects' crawl
+   * secrets at rest (header and cookie values, the basic-auth password), as 64 hex digits;
+   * null = unset: settings with a secret are refused (docs/sites.md)
+   */
+  readonly secretKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -305,7 +311,23 @@ export function configFromEnv(env: Env): Config {
     crawlDelayMs: int(env, 'PAGEGRADE_CRAWL_DELAY_MS', 250, 0, 600_000),
     crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),
     crawlTrackingParams: trackingParams(env),
+    secretKey: secretKey(env),
   });
+}
+
+/** PAGEGRADE_SECRET_KEY: 32 bytes as 64 hex digits or base64 (either alphabet) → hex. */
+function secretKey(env: Env): string | null {
+  const raw = str(env, 'PAGEGRADE_SECRET_KEY');
+  if (raw === null) return null;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return raw.toLowerCase();
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) {
+    const bytes = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === 32) return bytes.toString('hex');
+  }
+  throw new ConfigError(
+    'PAGEGRADE_SECRET_KEY',
+    'must be 32 bytes written as 64 hex digits or in base64 (e.g. the output of `openssl rand -hex 32`)',
+  );
 }
 
 function metricsToken(env: Env): string | null {

@@ -82,3 +82,22 @@ test('.env files: comments, quotes, export prefix', () => {
     X: 'a b',
   });
 });
+
+test('PAGEGRADE_SECRET_KEY: 32 bytes as hex or base64, kept as hex; unset is null; else named', () => {
+  assert.equal(configFromEnv({}).secretKey, null);
+  const hex = '0f'.repeat(32);
+  assert.equal(configFromEnv({ PAGEGRADE_SECRET_KEY: hex.toUpperCase() }).secretKey, hex);
+  const b64 = Buffer.from(hex, 'hex').toString('base64');
+  assert.equal(configFromEnv({ PAGEGRADE_SECRET_KEY: b64 }).secretKey, hex);
+  assert.equal(
+    configFromEnv({ PAGEGRADE_SECRET_KEY: Buffer.from(hex, 'hex').toString('base64url') }).secretKey,
+    hex,
+  );
+  for (const bad of ['short', '0f'.repeat(31), Buffer.alloc(16).toString('base64')]) {
+    assert.throws(
+      () => configFromEnv({ PAGEGRADE_SECRET_KEY: bad }),
+      (err: unknown) =>
+        err instanceof ConfigError && err.variable === 'PAGEGRADE_SECRET_KEY' && /32 bytes/.test(err.message),
+    );
+  }
+});

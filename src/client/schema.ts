@@ -201,11 +201,43 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Show a project: its latest crawl, site score and settings
+         * @description The project with its report count, its latest crawl (the newest batch whose start URL is on the project's host), the site score (the mean of the audited pages' scores of its newest finished crawl; null without one) and band, and its settings. Secrets (header and cookie values, the basic-auth password) are never answered: only which are set.
+         */
+        get: operations["getProject"];
+        /**
+         * Create a project (a site) or replace its settings
+         * @description Creates the project (a site set up before its first report: 201 with Location) or replaces its settings (200): the settings left out take their defaults, and secrets left out are removed. Unknown fields and invalid values are 422 naming the field. Secrets need PAGEGRADE_SECRET_KEY (422 naming the field without it).
+         */
+        put: operations["putProject"];
         post?: never;
         /** Delete a project and all its reports */
         delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some of a project's settings
+         * @description Each field given replaces that setting whole (`headers` replaces every header; `null` clears `schedule`, `start_url` or `basic_auth`); the others stay. Unknown fields and invalid values are 422 naming the field.
+         */
+        patch: operations["patchProject"];
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/crawls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Crawl a project now, with its settings
+         * @description Starts a batch with the project's settings (start_url, mode, urls, max_pages, max_depth, include, exclude, render; default_privacy as the batch's privacy): 202 with Location of the batch, the same body as POST /api/v1/batches. A project without a start_url is 422 under `errors.start_url`.
+         */
+        post: operations["crawlProject"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3385,6 +3417,1002 @@ export interface operations {
             };
         };
     };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project": "example.com",
+                     *         "created_at": "2026-11-25T22:54:35.584Z",
+                     *         "reports_count": 1,
+                     *         "latest_crawl": {
+                     *           "id": 7,
+                     *           "url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "status": "done",
+                     *           "options": {
+                     *             "max_pages": 100,
+                     *             "max_depth": 10,
+                     *             "include": [],
+                     *             "exclude": [],
+                     *             "privacy": 0,
+                     *             "render": false
+                     *           },
+                     *           "progress": {
+                     *             "discovered": 40,
+                     *             "audited": 12,
+                     *             "failed": 1,
+                     *             "remaining": 27
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-26T10:00:00.000Z",
+                     *           "started_at": "2026-11-26T10:00:01.000Z",
+                     *           "finished_at": null,
+                     *           "summary": null,
+                     *           "links": {
+                     *             "self": "https://pagegrade.example/api/v1/batches/7",
+                     *             "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *             "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *             "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *             "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *             "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *           }
+                     *         },
+                     *         "site_score": 84,
+                     *         "band": "decent",
+                     *         "settings": {
+                     *           "start_url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "urls": [],
+                     *           "max_pages": 500,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [
+                     *             "/tag/*"
+                     *           ],
+                     *           "render": 0,
+                     *           "default_privacy": 0,
+                     *           "schedule": {
+                     *             "every": "weekly",
+                     *             "timezone": "Europe/Paris"
+                     *           },
+                     *           "headers": [
+                     *             {
+                     *               "name": "X-Staging-Token",
+                     *               "set": true
+                     *             }
+                     *           ],
+                     *           "cookies": [],
+                     *           "basic_auth": {
+                     *             "username": "staging",
+                     *             "password_set": true
+                     *           },
+                     *           "ignore": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            band: ("good" | "decent" | "bad") | null;
+                            /**
+                             * Format: date-time
+                             * @description When the project was created (its first report, or PUT).
+                             */
+                            created_at: string;
+                            latest_crawl: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for.
+                                 */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                id: number;
+                                links: {
+                                    /** Format: uri */
+                                    events: string;
+                                    /** Format: uri */
+                                    export_csv: string;
+                                    /** Format: uri */
+                                    export_json: string;
+                                    /** Format: uri */
+                                    failures: string;
+                                    /** Format: uri */
+                                    reports: string;
+                                    /** Format: uri */
+                                    self: string;
+                                };
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                options: {
+                                    exclude: string[];
+                                    include: string[];
+                                    max_depth: number;
+                                    max_pages: number;
+                                    privacy: number;
+                                    /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                    render: boolean;
+                                };
+                                progress: {
+                                    audited: number;
+                                    discovered: number;
+                                    /** @description Failed or skipped pages (see failures). */
+                                    failed: number;
+                                    remaining: number;
+                                };
+                                started_at: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "done" | "cancelled" | "failed";
+                                summary: {
+                                    average_score: number | null;
+                                    bands: {
+                                        bad: number;
+                                        decent: number;
+                                        good: number;
+                                    };
+                                    findings: {
+                                        count: number;
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                    histogram: number[];
+                                    largest: {
+                                        bytes: number;
+                                        url: string;
+                                    }[];
+                                    pages: {
+                                        audited: number;
+                                        discovered: number;
+                                        failed: number;
+                                        skipped: number;
+                                    };
+                                    slowest: {
+                                        ms: number;
+                                        url: string;
+                                    }[];
+                                    top_checks: {
+                                        id: string;
+                                        pages: number;
+                                        title: string;
+                                    }[];
+                                } | null;
+                                url: string;
+                            } | null;
+                            project: string;
+                            reports_count: number;
+                            settings: {
+                                basic_auth: {
+                                    /** @enum {boolean} */
+                                    password_set: true;
+                                    username: string;
+                                } | null;
+                                /** @description The cookies set (their values are never answered). */
+                                cookies: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                /** @enum {integer} */
+                                default_privacy: 0 | 1;
+                                exclude: string[];
+                                /** @description The headers set (their values are never answered). */
+                                headers: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                ignore: {
+                                    expires_at: string | null;
+                                    id: string;
+                                    reason: string;
+                                    url_pattern: string;
+                                }[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                /** @enum {integer} */
+                                render: 0 | 1;
+                                schedule: {
+                                    every: string;
+                                    timezone: string;
+                                } | null;
+                                start_url: string | null;
+                                urls: string[];
+                            };
+                            site_score: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    putProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "start_url": "https://example.com/",
+                 *       "mode": "crawl",
+                 *       "max_pages": 500,
+                 *       "exclude": [
+                 *         "/tag/*"
+                 *       ],
+                 *       "schedule": {
+                 *         "every": "weekly",
+                 *         "timezone": "Europe/Paris"
+                 *       },
+                 *       "headers": {
+                 *         "X-Staging-Token": "s3cret"
+                 *       },
+                 *       "basic_auth": {
+                 *         "username": "staging",
+                 *         "password": "hunter2"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    basic_auth?: null | {
+                        password: string;
+                        username: string;
+                    };
+                    /** @description Cookies sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
+                    cookies?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description New pages' reports: 0 public (default), 1 private.
+                     * @enum {integer}
+                     */
+                    default_privacy?: 0 | 1;
+                    /** @description No URL matching one of these. */
+                    exclude?: string[];
+                    /** @description Request headers sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    ignore?: {
+                        expires_at?: null | string;
+                        /** @description A check id or a site finding id. */
+                        id: string;
+                        reason: string;
+                        /** @description Glob over the page URL; empty = every page. */
+                        url_pattern?: string;
+                    }[];
+                    /** @description Only URLs matching one of these. */
+                    include?: string[];
+                    /** @description Default 10. */
+                    max_depth?: number;
+                    /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
+                    max_pages?: number;
+                    /**
+                     * @description crawl (default), sitemap or list.
+                     * @enum {string}
+                     */
+                    mode?: "sitemap" | "crawl" | "list";
+                    /**
+                     * @description 1: every page is a rendered audit.
+                     * @enum {integer}
+                     */
+                    render?: 0 | 1;
+                    schedule?: null | {
+                        /** @description hourly, daily, weekly or a 5-field cron expression. */
+                        every: string;
+                        /** @description IANA time zone (default UTC). */
+                        timezone?: string;
+                    };
+                    start_url?: null | string;
+                    /** @description mode list: the pages. */
+                    urls?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project": "example.com",
+                     *         "created_at": "2026-11-25T22:54:35.584Z",
+                     *         "reports_count": 1,
+                     *         "latest_crawl": {
+                     *           "id": 7,
+                     *           "url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "status": "done",
+                     *           "options": {
+                     *             "max_pages": 100,
+                     *             "max_depth": 10,
+                     *             "include": [],
+                     *             "exclude": [],
+                     *             "privacy": 0,
+                     *             "render": false
+                     *           },
+                     *           "progress": {
+                     *             "discovered": 40,
+                     *             "audited": 12,
+                     *             "failed": 1,
+                     *             "remaining": 27
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-26T10:00:00.000Z",
+                     *           "started_at": "2026-11-26T10:00:01.000Z",
+                     *           "finished_at": null,
+                     *           "summary": null,
+                     *           "links": {
+                     *             "self": "https://pagegrade.example/api/v1/batches/7",
+                     *             "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *             "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *             "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *             "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *             "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *           }
+                     *         },
+                     *         "site_score": 84,
+                     *         "band": "decent",
+                     *         "settings": {
+                     *           "start_url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "urls": [],
+                     *           "max_pages": 500,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [
+                     *             "/tag/*"
+                     *           ],
+                     *           "render": 0,
+                     *           "default_privacy": 0,
+                     *           "schedule": {
+                     *             "every": "weekly",
+                     *             "timezone": "Europe/Paris"
+                     *           },
+                     *           "headers": [
+                     *             {
+                     *               "name": "X-Staging-Token",
+                     *               "set": true
+                     *             }
+                     *           ],
+                     *           "cookies": [],
+                     *           "basic_auth": {
+                     *             "username": "staging",
+                     *             "password_set": true
+                     *           },
+                     *           "ignore": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            band: ("good" | "decent" | "bad") | null;
+                            /**
+                             * Format: date-time
+                             * @description When the project was created (its first report, or PUT).
+                             */
+                            created_at: string;
+                            latest_crawl: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for.
+                                 */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                id: number;
+                                links: {
+                                    /** Format: uri */
+                                    events: string;
+                                    /** Format: uri */
+                                    export_csv: string;
+                                    /** Format: uri */
+                                    export_json: string;
+                                    /** Format: uri */
+                                    failures: string;
+                                    /** Format: uri */
+                                    reports: string;
+                                    /** Format: uri */
+                                    self: string;
+                                };
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                options: {
+                                    exclude: string[];
+                                    include: string[];
+                                    max_depth: number;
+                                    max_pages: number;
+                                    privacy: number;
+                                    /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                    render: boolean;
+                                };
+                                progress: {
+                                    audited: number;
+                                    discovered: number;
+                                    /** @description Failed or skipped pages (see failures). */
+                                    failed: number;
+                                    remaining: number;
+                                };
+                                started_at: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "done" | "cancelled" | "failed";
+                                summary: {
+                                    average_score: number | null;
+                                    bands: {
+                                        bad: number;
+                                        decent: number;
+                                        good: number;
+                                    };
+                                    findings: {
+                                        count: number;
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                    histogram: number[];
+                                    largest: {
+                                        bytes: number;
+                                        url: string;
+                                    }[];
+                                    pages: {
+                                        audited: number;
+                                        discovered: number;
+                                        failed: number;
+                                        skipped: number;
+                                    };
+                                    slowest: {
+                                        ms: number;
+                                        url: string;
+                                    }[];
+                                    top_checks: {
+                                        id: string;
+                                        pages: number;
+                                        title: string;
+                                    }[];
+                                } | null;
+                                url: string;
+                            } | null;
+                            project: string;
+                            reports_count: number;
+                            settings: {
+                                basic_auth: {
+                                    /** @enum {boolean} */
+                                    password_set: true;
+                                    username: string;
+                                } | null;
+                                /** @description The cookies set (their values are never answered). */
+                                cookies: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                /** @enum {integer} */
+                                default_privacy: 0 | 1;
+                                exclude: string[];
+                                /** @description The headers set (their values are never answered). */
+                                headers: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                ignore: {
+                                    expires_at: string | null;
+                                    id: string;
+                                    reason: string;
+                                    url_pattern: string;
+                                }[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                /** @enum {integer} */
+                                render: 0 | 1;
+                                schedule: {
+                                    every: string;
+                                    timezone: string;
+                                } | null;
+                                start_url: string | null;
+                                urls: string[];
+                            };
+                            site_score: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project": "example.com",
+                     *         "created_at": "2026-11-25T22:54:35.584Z",
+                     *         "reports_count": 1,
+                     *         "latest_crawl": {
+                     *           "id": 7,
+                     *           "url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "status": "done",
+                     *           "options": {
+                     *             "max_pages": 100,
+                     *             "max_depth": 10,
+                     *             "include": [],
+                     *             "exclude": [],
+                     *             "privacy": 0,
+                     *             "render": false
+                     *           },
+                     *           "progress": {
+                     *             "discovered": 40,
+                     *             "audited": 12,
+                     *             "failed": 1,
+                     *             "remaining": 27
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-26T10:00:00.000Z",
+                     *           "started_at": "2026-11-26T10:00:01.000Z",
+                     *           "finished_at": null,
+                     *           "summary": null,
+                     *           "links": {
+                     *             "self": "https://pagegrade.example/api/v1/batches/7",
+                     *             "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *             "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *             "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *             "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *             "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *           }
+                     *         },
+                     *         "site_score": 84,
+                     *         "band": "decent",
+                     *         "settings": {
+                     *           "start_url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "urls": [],
+                     *           "max_pages": 500,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [
+                     *             "/tag/*"
+                     *           ],
+                     *           "render": 0,
+                     *           "default_privacy": 0,
+                     *           "schedule": {
+                     *             "every": "weekly",
+                     *             "timezone": "Europe/Paris"
+                     *           },
+                     *           "headers": [
+                     *             {
+                     *               "name": "X-Staging-Token",
+                     *               "set": true
+                     *             }
+                     *           ],
+                     *           "cookies": [],
+                     *           "basic_auth": {
+                     *             "username": "staging",
+                     *             "password_set": true
+                     *           },
+                     *           "ignore": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            band: ("good" | "decent" | "bad") | null;
+                            /**
+                             * Format: date-time
+                             * @description When the project was created (its first report, or PUT).
+                             */
+                            created_at: string;
+                            latest_crawl: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for.
+                                 */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                id: number;
+                                links: {
+                                    /** Format: uri */
+                                    events: string;
+                                    /** Format: uri */
+                                    export_csv: string;
+                                    /** Format: uri */
+                                    export_json: string;
+                                    /** Format: uri */
+                                    failures: string;
+                                    /** Format: uri */
+                                    reports: string;
+                                    /** Format: uri */
+                                    self: string;
+                                };
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                options: {
+                                    exclude: string[];
+                                    include: string[];
+                                    max_depth: number;
+                                    max_pages: number;
+                                    privacy: number;
+                                    /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                    render: boolean;
+                                };
+                                progress: {
+                                    audited: number;
+                                    discovered: number;
+                                    /** @description Failed or skipped pages (see failures). */
+                                    failed: number;
+                                    remaining: number;
+                                };
+                                started_at: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "done" | "cancelled" | "failed";
+                                summary: {
+                                    average_score: number | null;
+                                    bands: {
+                                        bad: number;
+                                        decent: number;
+                                        good: number;
+                                    };
+                                    findings: {
+                                        count: number;
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                    histogram: number[];
+                                    largest: {
+                                        bytes: number;
+                                        url: string;
+                                    }[];
+                                    pages: {
+                                        audited: number;
+                                        discovered: number;
+                                        failed: number;
+                                        skipped: number;
+                                    };
+                                    slowest: {
+                                        ms: number;
+                                        url: string;
+                                    }[];
+                                    top_checks: {
+                                        id: string;
+                                        pages: number;
+                                        title: string;
+                                    }[];
+                                } | null;
+                                url: string;
+                            } | null;
+                            project: string;
+                            reports_count: number;
+                            settings: {
+                                basic_auth: {
+                                    /** @enum {boolean} */
+                                    password_set: true;
+                                    username: string;
+                                } | null;
+                                /** @description The cookies set (their values are never answered). */
+                                cookies: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                /** @enum {integer} */
+                                default_privacy: 0 | 1;
+                                exclude: string[];
+                                /** @description The headers set (their values are never answered). */
+                                headers: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                ignore: {
+                                    expires_at: string | null;
+                                    id: string;
+                                    reason: string;
+                                    url_pattern: string;
+                                }[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                /** @enum {integer} */
+                                render: 0 | 1;
+                                schedule: {
+                                    every: string;
+                                    timezone: string;
+                                } | null;
+                                start_url: string | null;
+                                urls: string[];
+                            };
+                            site_score: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     deleteProject: {
         parameters: {
             query?: never;
@@ -3470,6 +4498,759 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    patchProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "start_url": "https://example.com/",
+                 *       "mode": "crawl",
+                 *       "max_pages": 500,
+                 *       "exclude": [
+                 *         "/tag/*"
+                 *       ],
+                 *       "schedule": {
+                 *         "every": "weekly",
+                 *         "timezone": "Europe/Paris"
+                 *       },
+                 *       "headers": {
+                 *         "X-Staging-Token": "s3cret"
+                 *       },
+                 *       "basic_auth": {
+                 *         "username": "staging",
+                 *         "password": "hunter2"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    basic_auth?: null | {
+                        password: string;
+                        username: string;
+                    };
+                    /** @description Cookies sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
+                    cookies?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description New pages' reports: 0 public (default), 1 private.
+                     * @enum {integer}
+                     */
+                    default_privacy?: 0 | 1;
+                    /** @description No URL matching one of these. */
+                    exclude?: string[];
+                    /** @description Request headers sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    ignore?: {
+                        expires_at?: null | string;
+                        /** @description A check id or a site finding id. */
+                        id: string;
+                        reason: string;
+                        /** @description Glob over the page URL; empty = every page. */
+                        url_pattern?: string;
+                    }[];
+                    /** @description Only URLs matching one of these. */
+                    include?: string[];
+                    /** @description Default 10. */
+                    max_depth?: number;
+                    /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
+                    max_pages?: number;
+                    /**
+                     * @description crawl (default), sitemap or list.
+                     * @enum {string}
+                     */
+                    mode?: "sitemap" | "crawl" | "list";
+                    /**
+                     * @description 1: every page is a rendered audit.
+                     * @enum {integer}
+                     */
+                    render?: 0 | 1;
+                    schedule?: null | {
+                        /** @description hourly, daily, weekly or a 5-field cron expression. */
+                        every: string;
+                        /** @description IANA time zone (default UTC). */
+                        timezone?: string;
+                    };
+                    start_url?: null | string;
+                    /** @description mode list: the pages. */
+                    urls?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "project": "example.com",
+                     *         "created_at": "2026-11-25T22:54:35.584Z",
+                     *         "reports_count": 1,
+                     *         "latest_crawl": {
+                     *           "id": 7,
+                     *           "url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "status": "done",
+                     *           "options": {
+                     *             "max_pages": 100,
+                     *             "max_depth": 10,
+                     *             "include": [],
+                     *             "exclude": [],
+                     *             "privacy": 0,
+                     *             "render": false
+                     *           },
+                     *           "progress": {
+                     *             "discovered": 40,
+                     *             "audited": 12,
+                     *             "failed": 1,
+                     *             "remaining": 27
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-26T10:00:00.000Z",
+                     *           "started_at": "2026-11-26T10:00:01.000Z",
+                     *           "finished_at": null,
+                     *           "summary": null,
+                     *           "links": {
+                     *             "self": "https://pagegrade.example/api/v1/batches/7",
+                     *             "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *             "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *             "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *             "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *             "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *           }
+                     *         },
+                     *         "site_score": 84,
+                     *         "band": "decent",
+                     *         "settings": {
+                     *           "start_url": "https://example.com/",
+                     *           "mode": "crawl",
+                     *           "urls": [],
+                     *           "max_pages": 500,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [
+                     *             "/tag/*"
+                     *           ],
+                     *           "render": 0,
+                     *           "default_privacy": 0,
+                     *           "schedule": {
+                     *             "every": "weekly",
+                     *             "timezone": "Europe/Paris"
+                     *           },
+                     *           "headers": [
+                     *             {
+                     *               "name": "X-Staging-Token",
+                     *               "set": true
+                     *             }
+                     *           ],
+                     *           "cookies": [],
+                     *           "basic_auth": {
+                     *             "username": "staging",
+                     *             "password_set": true
+                     *           },
+                     *           "ignore": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            band: ("good" | "decent" | "bad") | null;
+                            /**
+                             * Format: date-time
+                             * @description When the project was created (its first report, or PUT).
+                             */
+                            created_at: string;
+                            latest_crawl: {
+                                /**
+                                 * Format: date-time
+                                 * @description When it was asked for.
+                                 */
+                                created_at: string;
+                                error: string | null;
+                                finished_at: string | null;
+                                id: number;
+                                links: {
+                                    /** Format: uri */
+                                    events: string;
+                                    /** Format: uri */
+                                    export_csv: string;
+                                    /** Format: uri */
+                                    export_json: string;
+                                    /** Format: uri */
+                                    failures: string;
+                                    /** Format: uri */
+                                    reports: string;
+                                    /** Format: uri */
+                                    self: string;
+                                };
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                options: {
+                                    exclude: string[];
+                                    include: string[];
+                                    max_depth: number;
+                                    max_pages: number;
+                                    privacy: number;
+                                    /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                    render: boolean;
+                                };
+                                progress: {
+                                    audited: number;
+                                    discovered: number;
+                                    /** @description Failed or skipped pages (see failures). */
+                                    failed: number;
+                                    remaining: number;
+                                };
+                                started_at: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "done" | "cancelled" | "failed";
+                                summary: {
+                                    average_score: number | null;
+                                    bands: {
+                                        bad: number;
+                                        decent: number;
+                                        good: number;
+                                    };
+                                    findings: {
+                                        count: number;
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                    histogram: number[];
+                                    largest: {
+                                        bytes: number;
+                                        url: string;
+                                    }[];
+                                    pages: {
+                                        audited: number;
+                                        discovered: number;
+                                        failed: number;
+                                        skipped: number;
+                                    };
+                                    slowest: {
+                                        ms: number;
+                                        url: string;
+                                    }[];
+                                    top_checks: {
+                                        id: string;
+                                        pages: number;
+                                        title: string;
+                                    }[];
+                                } | null;
+                                url: string;
+                            } | null;
+                            project: string;
+                            reports_count: number;
+                            settings: {
+                                basic_auth: {
+                                    /** @enum {boolean} */
+                                    password_set: true;
+                                    username: string;
+                                } | null;
+                                /** @description The cookies set (their values are never answered). */
+                                cookies: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                /** @enum {integer} */
+                                default_privacy: 0 | 1;
+                                exclude: string[];
+                                /** @description The headers set (their values are never answered). */
+                                headers: {
+                                    name: string;
+                                    /** @enum {boolean} */
+                                    set: true;
+                                }[];
+                                ignore: {
+                                    expires_at: string | null;
+                                    id: string;
+                                    reason: string;
+                                    url_pattern: string;
+                                }[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                /** @enum {string} */
+                                mode: "sitemap" | "crawl" | "list";
+                                /** @enum {integer} */
+                                render: 0 | 1;
+                                schedule: {
+                                    every: string;
+                                    timezone: string;
+                                } | null;
+                                start_url: string | null;
+                                urls: string[];
+                            };
+                            site_score: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    crawlProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "url": "https://example.com/",
+                     *         "mode": "crawl",
+                     *         "status": "running",
+                     *         "options": {
+                     *           "max_pages": 100,
+                     *           "max_depth": 10,
+                     *           "include": [],
+                     *           "exclude": [],
+                     *           "privacy": 0,
+                     *           "render": false
+                     *         },
+                     *         "progress": {
+                     *           "discovered": 40,
+                     *           "audited": 12,
+                     *           "failed": 1,
+                     *           "remaining": 27
+                     *         },
+                     *         "error": null,
+                     *         "created_at": "2026-11-26T10:00:00.000Z",
+                     *         "started_at": "2026-11-26T10:00:01.000Z",
+                     *         "finished_at": null,
+                     *         "summary": null,
+                     *         "links": {
+                     *           "self": "https://pagegrade.example/api/v1/batches/7",
+                     *           "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                     *           "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                     *           "events": "https://pagegrade.example/api/v1/batches/7/events",
+                     *           "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                     *           "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "id": 7,
+                         *       "url": "https://example.com/",
+                         *       "mode": "crawl",
+                         *       "status": "running",
+                         *       "options": {
+                         *         "max_pages": 100,
+                         *         "max_depth": 10,
+                         *         "include": [],
+                         *         "exclude": [],
+                         *         "privacy": 0,
+                         *         "render": false
+                         *       },
+                         *       "progress": {
+                         *         "discovered": 40,
+                         *         "audited": 12,
+                         *         "failed": 1,
+                         *         "remaining": 27
+                         *       },
+                         *       "error": null,
+                         *       "created_at": "2026-11-26T10:00:00.000Z",
+                         *       "started_at": "2026-11-26T10:00:01.000Z",
+                         *       "finished_at": null,
+                         *       "summary": null,
+                         *       "links": {
+                         *         "self": "https://pagegrade.example/api/v1/batches/7",
+                         *         "reports": "https://pagegrade.example/api/v1/reports?batch=7",
+                         *         "failures": "https://pagegrade.example/api/v1/batches/7/failures",
+                         *         "events": "https://pagegrade.example/api/v1/batches/7/events",
+                         *         "export_csv": "https://pagegrade.example/api/v1/batches/7/export?format=csv",
+                         *         "export_json": "https://pagegrade.example/api/v1/batches/7/export?format=json"
+                         *       }
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was asked for.
+                             */
+                            created_at: string;
+                            error: string | null;
+                            finished_at: string | null;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                events: string;
+                                /** Format: uri */
+                                export_csv: string;
+                                /** Format: uri */
+                                export_json: string;
+                                /** Format: uri */
+                                failures: string;
+                                /** Format: uri */
+                                reports: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            options: {
+                                exclude: string[];
+                                include: string[];
+                                max_depth: number;
+                                max_pages: number;
+                                privacy: number;
+                                /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
+                                render: boolean;
+                            };
+                            progress: {
+                                audited: number;
+                                discovered: number;
+                                /** @description Failed or skipped pages (see failures). */
+                                failed: number;
+                                remaining: number;
+                            };
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "cancelled" | "failed";
+                            summary: {
+                                average_score: number | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                /** @description Pages per score decile: 0–9, 10–19, … 90–100. */
+                                histogram: number[];
+                                largest: {
+                                    bytes: number;
+                                    url: string;
+                                }[];
+                                pages: {
+                                    audited: number;
+                                    discovered: number;
+                                    failed: number;
+                                    skipped: number;
+                                };
+                                slowest: {
+                                    ms: number;
+                                    url: string;
+                                }[];
+                                top_checks: {
+                                    id: string;
+                                    pages: number;
+                                    title: string;
+                                }[];
+                            } | null;
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {

@@ -55,14 +55,15 @@ export function createServices(deps: ServicesDeps): Services {
   const ctx = { ...base, reportEvents };
   const accounts = createAccountServices(ctx);
   const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
+  const batches = createBatchServices(ctx, webhooks);
   return {
     ...accounts,
     // what an API key may do (scopes, projects) is applied here, around the owner-level services
     reports: scopedReports(deps.db, reports),
-    projects: scopedProjects(deps.db, createProjectServices(ctx)),
+    projects: scopedProjects(deps.db, createProjectServices(ctx, batches)),
     webhooks: scopedWebhooks(webhooks),
     schedules: createScheduleServices(ctx, reports),
-    batches: createBatchServices(ctx, webhooks),
+    batches,
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),
   };

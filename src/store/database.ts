@@ -115,6 +115,10 @@ export interface ProjectsTable {
   name: string;
   created_at: Timestamp;
   reports_count: number;
+  /** the project's settings that are no secret, JSON; null = none (src/services/projects/settings.ts) */
+  settings: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the settings' secret values, encrypted (AES-256-GCM); null = none */
+  secrets: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SettingsTable {

@@ -2,6 +2,7 @@
 // in the transactions that insert and delete reports — listing never aggregates over reports.
 import { arg, compiledOnce } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
+import type { BatchStatus } from './batches.repository.js';
 import { substringMatch, toIso, toNumber } from './sql-helpers.js';
 
 export interface ProjectRow {
@@ -67,6 +68,8 @@ export async function removeReportFromProject(
     .where('user_id', '=', userId)
     .where('name', '=', name)
     .where('reports_count', '<=', 0)
+    // a project with settings (a site set up with PUT) stays with 0 reports
+    .where('settings', 'is', null)
     .executeTakeFirst();
   return deleted.numDeletedRows > 0n;
 }
@@ -212,4 +215,100 @@ export async function projectStats(db: Db, userId: number, names: string[]): Pro
     bad: toNumber(r.bad),
     lastAuditAt: toIso(r.last as string | Date),
   }));
+}
+
+/** A project row with its stored settings (JSON) and encrypted secrets. */
+export interface ProjectSettingsRow extends ProjectRow {
+  settings: string | null;
+  secrets: string | null;
+}
+
+export async function findProjectSettings(
+  db: Db,
+  userId: number,
+  name: string,
+): Promise<ProjectSettingsRow | null> {
+  const row = await db
+    .selectFrom('projects')
+    .select(['name', 'created_at', 'reports_count', 'settings', 'secrets'])
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row
+    ? {
+        name: row.name,
+        createdAt: toIso(row.created_at),
+        reportsCount: toNumber(row.reports_count),
+        settings: row.settings,
+        secrets: row.secrets,
+      }
+    : null;
+}
+
+/**
+ * Stores a project's settings, creating the project (0 reports) when it has no row. Returns
+ * true when the row was created (the caller counts one more project for the user).
+ */
+export async function saveProjectSettings(
+  db: Db,
+  userId: number,
+  name: string,
+  values: { settings: string; secrets: string | null; now: string },
+): Promise<boolean> {
+  for (;;) {
+    const updated = await db
+      .updateTable('projects')
+      .set({ settings: values.settings, secrets: values.secrets })
+      .where('user_id', '=', userId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return false;
+    const inserted = await db
+      .insertInto('projects')
+      .values({
+        user_id: userId,
+        name,
+        created_at: values.now,
+        reports_count: 0,
+        settings: values.settings,
+        secrets: values.secrets,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return true;
+  }
+}
+
+/** A user's batches' ids, start URLs and states, newest first (a project's latest crawl is looked for in them). */
+export async function batchUrlsNewestFirst(
+  db: Db,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ id: number; url: string; status: BatchStatus }[]> {
+  const rows = await db
+    .selectFrom('batches')
+    .select(['id', 'url', 'status'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((r) => ({ id: r.id, url: r.url, status: r.status as BatchStatus }));
+}
+
+/** The mean score of the reports a batch's audited pages have (null when none), and their number. */
+export async function batchMeanScore(
+  db: Db,
+  batchId: number,
+): Promise<{ mean: number | null; pages: number }> {
+  const row = await db
+    .selectFrom('batch_pages')
+    .innerJoin('reports', 'reports.id', 'batch_pages.report_id')
+    .where('batch_pages.batch_id', '=', batchId)
+    .where('batch_pages.state', '=', 'done')
+    .select((eb) => [eb.fn.avg('reports.score').as('mean'), eb.fn.countAll().as('n')])
+    .executeTakeFirstOrThrow();
+  const pages = toNumber(row.n);
+  return { mean: pages === 0 ? null : Number(row.mean), pages };
 }

@@ -59,18 +59,36 @@ function describe(field: string, keyword: string, schema: FieldSchema): string {
   return `The ${field} is invalid.`;
 }
 
+/**
+ * The field an error is about: "/per_page" or "/page/0" (a repeated query parameter, a list's
+ * item) → the top-level name; deeper in an object ("/schedule/every", "/ignore/0/reason") → the
+ * dotted path.
+ */
+function fieldPath(instancePath: string): string {
+  const parts = instancePath.split('/').slice(1);
+  if (parts.length <= 1 || (parts.length === 2 && /^\d+$/.test(parts[1]!))) return parts[0] ?? '';
+  return parts.join('.');
+}
+
 /** Ajv errors → field errors (one message per field, the fields in the order they failed). */
 export function fieldErrors(errors: FastifySchemaValidationError[]): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
     let field: string;
     let message: string;
+    const at = fieldPath(e.instancePath);
     if (e.keyword === 'required') {
-      field = String(e.params.missingProperty ?? '');
+      field = [at, String(e.params.missingProperty ?? '')].filter((x) => x !== '').join('.');
       message = `The ${field} field is required.`;
+    } else if (e.keyword === 'additionalProperties') {
+      // a body that refuses unknown fields (a project's settings): name the field and the known ones
+      field = [at, String(e.params.additionalProperty ?? '')].filter((x) => x !== '').join('.');
+      const known = Object.keys(
+        (e as { parentSchema?: { properties?: object } }).parentSchema?.properties ?? {},
+      );
+      message = `The ${field} field is unknown; the fields are: ${known.join(', ')}.`;
     } else {
-      // "/per_page" or "/page/0" (a repeated query parameter) → the top-level field name
-      field = e.instancePath.split('/')[1] ?? '';
+      field = at;
       const parent = ((e as { parentSchema?: FieldSchema }).parentSchema ?? {}) as FieldSchema;
       message = FIELD_MESSAGES[field] ?? describe(field, e.keyword, parent);
       // "example.com" → "…; did you mean https://example.com/?"

@@ -137,8 +137,8 @@ forEachDialect('errors', (h) => {
       ['POST', '/api/v1/reports/1', 'GET, HEAD, PUT, PATCH, DELETE'],
       ['POST', '/api/v1/projects', 'GET, HEAD'],
       ['DELETE', '/api/v1/projects', 'GET, HEAD'],
-      ['GET', '/api/v1/projects/example.com', 'DELETE'],
-      ['PUT', '/api/v1/projects/example.com', 'DELETE'],
+      ['POST', '/api/v1/projects/example.com', 'GET, HEAD, PUT, PATCH, DELETE'],
+      ['GET', '/api/v1/projects/example.com/crawls', 'POST'],
     ];
     for (const [method, url, allow] of cases) {
       for (const headers of [h().alice.auth, {}]) {

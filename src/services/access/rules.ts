@@ -205,6 +205,27 @@ export function scopedProjects(db: Db, inner: Projects): Services['projects'] {
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
       return inner.delete(actor.userId, name);
     },
+    // a project's page and settings: a key limited to projects reaches only its own
+    async get(actor: Actor, name: string) {
+      requireScope(actor, 'read');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.get(actor.userId, name);
+    },
+    async put(actor: Actor, name: string, body: Parameters<Projects['put']>[2]) {
+      requireScope(actor, 'write');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.put(actor.userId, name, body);
+    },
+    async patch(actor: Actor, name: string, body: Parameters<Projects['patch']>[2]) {
+      requireScope(actor, 'write');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.patch(actor.userId, name, body);
+    },
+    async crawl(actor: Actor, name: string) {
+      requireScope(actor, 'write');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.crawl(actor.userId, name);
+    },
   };
   return wrap(inner, rules, [], 'this operation') as Services['projects'];
 }

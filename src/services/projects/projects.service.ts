@@ -1,4 +1,5 @@
-// Projects: listing (counts come from the projects table) and deleting with all their reports.
+// Projects: listing (counts come from the projects table) and deleting with all their reports;
+// a project as a site (its page, settings, crawl now) is sites.ts.
 import { projectName } from '../../analyzer/url.js';
 import { notFound } from '../../errors.js';
 import { withTransaction } from '../../store/database.js';
@@ -23,11 +24,17 @@ import { resolveProjectsQuery } from '../../contract/lists.js';
 import type { ListProjectsQuery } from '../../contract/lists.js';
 import type { OwnerServices } from '../types.js';
 import type { ProjectStats } from './types.js';
+import type { BatchServices } from '../batches/types.js';
+import { createProjectSiteServices } from './sites.js';
 
-export function createProjectServices(ctx: ServiceContext): OwnerServices['projects'] {
+export function createProjectServices(
+  ctx: ServiceContext,
+  batches: BatchServices,
+): OwnerServices['projects'] {
   const { db } = ctx;
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
   return {
+    ...createProjectSiteServices(ctx, batches),
     async list(userId: number, q: ListProjectsQuery) {
       const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
       const o = { search, sortBy, sort, limit: perPage, offset: (page - 1) * perPage };
@@ -35,7 +42,8 @@ export function createProjectServices(ctx: ServiceContext): OwnerServices['proje
       let total: number;
       if (search) {
         // A search's total and page of ids, once per version of the user's reports: projects
-        // come and go only with their reports (the version changes then), their names and
+        // come and go only with their reports or a PUT that creates one (the projects counter
+        // changes, and with it the version), their names and
         // creation dates never change, so both are exact while the version is current
         // (src/services/shared/list-cache.ts). The rows (their report counts) are read fresh by id.
         const state = await getReportsState(db, userId);

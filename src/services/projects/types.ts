@@ -1,5 +1,10 @@
 // The projects feature's types: a project as listed, its statistics, the service.
 import type { ListProjectsQuery, Page } from '../../contract/lists.js';
+import type { ProjectSettingsBody } from '../../contract/project-settings.js';
+import type { ResultBand } from '../../analyzer/types.js';
+import type { Batch } from '../batches/types.js';
+export type { ProjectSettings, ProjectSettingsBody } from '../../contract/project-settings.js';
+import type { ProjectSettings } from '../../contract/project-settings.js';
 
 // a project as listed is the contract's (the presenter's input)
 export type { ProjectSummary } from '../../contract/projects.js';
@@ -14,6 +19,17 @@ export interface ProjectStats {
   bands: Record<'good' | 'decent' | 'bad', number>;
   lastAuditAt: string;
 }
+/** A project's page (GET /api/v1/projects/{project}). */
+export interface ProjectDetail {
+  project: ProjectSummary;
+  /** the newest batch whose start URL is on the project's host (any state) */
+  latestCrawl: Batch | null;
+  /** the mean score of the audited pages of the newest finished (done) crawl; null without one */
+  siteScore: number | null;
+  band: ResultBand | null;
+  settings: ProjectSettings;
+}
+
 export interface ProjectsServices {
   list(userId: number, query: ListProjectsQuery): Promise<Page<ProjectSummary>>;
   /**
@@ -23,4 +39,19 @@ export interface ProjectsServices {
   delete(userId: number, project: string): Promise<{ reportsDeleted: number }>;
   /** the statistics of these projects of the user (one aggregate query), by name */
   stats(userId: number, projects: string[]): Promise<Map<string, ProjectStats>>;
+  /** the project with its latest crawl, site score and settings (no secret); 404 when not the user's */
+  get(userId: number, project: string): Promise<ProjectDetail>;
+  /**
+   * creates the project (0 reports) with these settings, or replaces its settings (fields left
+   * out take their defaults, secrets left out are removed); 422 naming a field
+   */
+  put(
+    userId: number,
+    project: string,
+    body: ProjectSettingsBody,
+  ): Promise<{ detail: ProjectDetail; created: boolean }>;
+  /** changes the settings given (each given field replaces that setting whole); 404 when not the user's */
+  patch(userId: number, project: string, body: ProjectSettingsBody): Promise<ProjectDetail>;
+  /** starts a batch with the project's settings; 422 under start_url when it has none */
+  crawl(userId: number, project: string): Promise<Batch>;
 }

@@ -37,6 +37,9 @@ import type { OwnerServices, Services } from '../types.js';
 import type { Schedule } from './types.js';
 import { enqueueJob, SCHEDULE_RUN } from '../../contract/jobs.js';
 
+/** how `every` and `timezone` are checked, for the other features' schedules (a project's) */
+export { checkEvery, checkTimezone };
+
 /** Due schedules claimed per transaction. */
 export const CLAIM_BATCH = 200;
 /**

@@ -34,4 +34,6 @@ export interface ServicesConfig {
   readonly crawlConcurrency?: number;
   /** PAGEGRADE_CRAWL_TRACKING_PARAMS */
   readonly crawlTrackingParams?: readonly string[];
+  /** PAGEGRADE_SECRET_KEY as 64 hex digits: encrypts the projects' crawl secrets; null/absent = unset */
+  readonly secretKey?: string | null;
 }

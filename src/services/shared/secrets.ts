@@ -1,5 +1,7 @@
 // API keys and report passwords: generation, hashing and constant-time comparison.
 import {
+  createCipheriv,
+  createDecipheriv,
   createHash,
   randomBytes,
   scrypt as scryptCb,
@@ -68,4 +70,27 @@ export async function verifyPassword(password: string, stored: string): Promise<
     return false;
   const actual = await scrypt(password, salt, expected.length, { N: n, r, p, maxmem: 256 * 1024 * 1024 });
   return timingSafeEqual(actual, expected);
+}
+
+// Secrets at rest (a project's crawl headers, cookies and basic-auth password): AES-256-GCM
+// with the configuration's key (PAGEGRADE_SECRET_KEY), a random 12-byte IV per value, stored
+// as `v1.<iv>.<tag>.<ciphertext>` (base64url).
+
+/** Encrypts a text with a 32-byte key given as 64 hex digits. */
+export function encryptSecret(keyHex: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return ['v1', iv, tag, data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+/** Decrypts what `encryptSecret` made with the same key; throws when the key or the text differ. */
+export function decryptSecret(keyHex: string, stored: string): string {
+  const [v, iv, tag, data] = stored.split('.');
+  if (v !== 'v1' || iv === undefined || tag === undefined || data === undefined)
+    throw new Error('not an encrypted secret');
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }

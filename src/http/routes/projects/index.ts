@@ -1,4 +1,5 @@
-// /api/v1/projects: list, delete (with all its reports, in one transaction — the service's).
+// /api/v1/projects: list, delete (with all its reports, in one transaction — the service's); a
+// project as a site: its page, its settings (PUT creates it, PATCH changes some), crawl now.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { projectName } from '../../../analyzer/url.js';
 import { projectsQueryFrom, resolveProjectsQuery } from '../../../contract/lists.js';
@@ -12,6 +13,14 @@ import {
   ProjectParams,
 } from '../../../contract/projects.js';
 import { errorResponses } from '../../../contract/common.js';
+import {
+  presentProjectDetail,
+  ProjectDetailEnvelope,
+  ProjectSettingsBody,
+} from '../../../contract/project-settings.js';
+import { BatchEnvelope } from '../../../contract/batches/schemas.js';
+import { presentBatch } from '../../../contract/batches/present.js';
+import { restoreNulls } from '../../plugins/body.js';
 import type { RouteDeps } from '../deps.js';
 
 export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
@@ -66,6 +75,117 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       // the name as stored, which the service deleted by
       const project = projectName(request.params.project);
       return { project, object: 'project' as const, deleted: true as const, reports_deleted: reportsDeleted };
+    },
+  );
+
+  const notFoundConfig = { notFoundMessage: 'No such project.' };
+  // a JSON null clears a setting (schedule, start_url, basic_auth): the parser's placeholder back to null
+  const nulls = (request: { body: unknown }, _reply: unknown, done: () => void) => {
+    restoreNulls(request.body);
+    done();
+  };
+
+  app.get(
+    '/projects/:project',
+    {
+      schema: {
+        operationId: 'getProject',
+        summary: 'Show a project: its latest crawl, site score and settings',
+        description:
+          "The project with its report count, its latest crawl (the newest batch whose start URL is on the project's host), the site score (the mean of the audited pages' scores of its newest finished crawl; null without one) and band, and its settings. Secrets (header and cookie values, the basic-auth password) are never answered: only which are set.",
+        tags,
+        security,
+        params: ProjectParams,
+        response: { 200: ProjectDetailEnvelope, ...errorResponses(401, 404, 429) },
+      },
+      config: notFoundConfig,
+    },
+    async (request) => {
+      const actor = requireAuth(request);
+      const detail = await services.projects.get(actor, request.params.project);
+      return { data: presentProjectDetail(detail, config.publicUrl) };
+    },
+  );
+
+  app.put(
+    '/projects/:project',
+    {
+      schema: {
+        operationId: 'putProject',
+        summary: 'Create a project (a site) or replace its settings',
+        description:
+          'Creates the project (a site set up before its first report: 201 with Location) or replaces its settings (200): the settings left out take their defaults, and secrets left out are removed. Unknown fields and invalid values are 422 naming the field. Secrets need PAGEGRADE_SECRET_KEY (422 naming the field without it).',
+        tags,
+        security,
+        consumes: ['application/json'],
+        params: ProjectParams,
+        body: ProjectSettingsBody,
+        response: {
+          200: ProjectDetailEnvelope,
+          201: ProjectDetailEnvelope,
+          ...errorResponses(400, 401, 404, 413, 415, 422, 429),
+        },
+      },
+      preValidation: nulls,
+    },
+    async (request, reply) => {
+      const actor = requireAuth(request);
+      const { detail, created } = await services.projects.put(
+        actor,
+        request.params.project,
+        request.body ?? {},
+      );
+      const data = presentProjectDetail(detail, config.publicUrl);
+      if (created) reply.code(201).header('Location', `${config.publicUrl}/api/v1/projects/${data.project}`);
+      return { data };
+    },
+  );
+
+  app.patch(
+    '/projects/:project',
+    {
+      schema: {
+        operationId: 'patchProject',
+        summary: "Change some of a project's settings",
+        description:
+          'Each field given replaces that setting whole (`headers` replaces every header; `null` clears `schedule`, `start_url` or `basic_auth`); the others stay. Unknown fields and invalid values are 422 naming the field.',
+        tags,
+        security,
+        consumes: ['application/json'],
+        params: ProjectParams,
+        body: ProjectSettingsBody,
+        response: { 200: ProjectDetailEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
+      },
+      config: notFoundConfig,
+      preValidation: nulls,
+    },
+    async (request) => {
+      const actor = requireAuth(request);
+      const detail = await services.projects.patch(actor, request.params.project, request.body ?? {});
+      return { data: presentProjectDetail(detail, config.publicUrl) };
+    },
+  );
+
+  app.post(
+    '/projects/:project/crawls',
+    {
+      schema: {
+        operationId: 'crawlProject',
+        summary: 'Crawl a project now, with its settings',
+        description:
+          "Starts a batch with the project's settings (start_url, mode, urls, max_pages, max_depth, include, exclude, render; default_privacy as the batch's privacy): 202 with Location of the batch, the same body as POST /api/v1/batches. A project without a start_url is 422 under `errors.start_url`.",
+        tags,
+        security,
+        params: ProjectParams,
+        response: { 202: BatchEnvelope, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: notFoundConfig,
+    },
+    async (request, reply) => {
+      const actor = requireAuth(request);
+      const batch = await services.projects.crawl(actor, request.params.project);
+      const data = presentBatch(batch, config.publicUrl);
+      return reply.code(202).header('Location', data.links.self).send({ data });
     },
   );
 };

@@ -1,0 +1,220 @@
+// A project's page and settings (docs/sites.md, "Projects as sites"): the body of
+// PUT/PATCH /api/v1/projects/{project} (unknown fields are refused, a setting misspelt must not
+// crawl with a default), the settings as answered (secrets never: only which are set), and the
+// project with its latest crawl and site score.
+import { Type, type Static, type TSchema } from 'typebox';
+import { RESULTS } from '../analyzer/types.js';
+import { BATCH_MODES } from './batches/requests.js';
+import { Batch } from './batches/schemas.js';
+import { dateTime, enumOf, nullable } from './common.js';
+import { presentBatch } from './batches/present.js';
+import { presentProject, type ProjectSummary } from './projects.js';
+import { project } from './projects.js';
+import type { Batch as BatchInput } from './batches/present.js';
+
+const httpUrl = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 2048, pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://', description });
+const patterns = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { maxItems: 50, description });
+const secretMap = (what: string) =>
+  Type.Record(Type.String(), Type.String({ maxLength: 4096 }), {
+    description: `${what} sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50.`,
+  });
+
+/** null first: the validator then takes a null as null, never coerced to "" or 0 */
+const orNull = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
+
+const Schedule = Type.Object(
+  {
+    every: Type.String({
+      minLength: 1,
+      maxLength: 120,
+      description: 'hourly, daily, weekly or a 5-field cron expression.',
+    }),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone (default UTC).' })),
+  },
+  { additionalProperties: false },
+);
+
+const IgnoreRule = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, description: 'A check id or a site finding id.' }),
+    url_pattern: Type.Optional(
+      Type.String({ maxLength: 512, description: 'Glob over the page URL; empty = every page.' }),
+    ),
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    expires_at: Type.Optional(orNull(Type.String({ format: 'date-time' }))),
+  },
+  { additionalProperties: false },
+);
+
+/** PUT (every setting; those left out take their defaults) and PATCH (only those given). */
+export const ProjectSettingsBody = Type.Object(
+  {
+    start_url: Type.Optional(orNull(httpUrl("Where a crawl starts (on the project's host)."))),
+    mode: Type.Optional(enumOf('string', BATCH_MODES, { description: 'crawl (default), sitemap or list.' })),
+    urls: Type.Optional(
+      Type.Array(httpUrl('A page of the list.'), { maxItems: 1000, description: 'mode list: the pages.' }),
+    ),
+    max_pages: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Default 100; at most PAGEGRADE_BATCH_MAX_PAGES.' }),
+    ),
+    max_depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Default 10.' })),
+    include: Type.Optional(patterns('Only URLs matching one of these.')),
+    exclude: Type.Optional(patterns('No URL matching one of these.')),
+    render: Type.Optional(enumOf('integer', [0, 1], { description: '1: every page is a rendered audit.' })),
+    default_privacy: Type.Optional(
+      enumOf('integer', [0, 1], { description: "New pages' reports: 0 public (default), 1 private." }),
+    ),
+    schedule: Type.Optional(orNull(Schedule)),
+    headers: Type.Optional(secretMap('Request headers')),
+    cookies: Type.Optional(secretMap('Cookies')),
+    basic_auth: Type.Optional(
+      orNull(
+        Type.Object(
+          {
+            username: Type.String({ minLength: 1, maxLength: 255 }),
+            password: Type.String({ minLength: 1, maxLength: 1024 }),
+          },
+          { additionalProperties: false, description: 'HTTP basic auth; the password is a secret.' },
+        ),
+      ),
+    ),
+    ignore: Type.Optional(Type.Array(IgnoreRule, { maxItems: 200 })),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        start_url: 'https://example.com/',
+        mode: 'crawl',
+        max_pages: 500,
+        exclude: ['/tag/*'],
+        schedule: { every: 'weekly', timezone: 'Europe/Paris' },
+        headers: { 'X-Staging-Token': 's3cret' },
+        basic_auth: { username: 'staging', password: 'hunter2' },
+      },
+    ],
+  },
+);
+export type ProjectSettingsBody = Static<typeof ProjectSettingsBody>;
+
+const SetSecret = Type.Object(
+  { name: Type.String(), set: Type.Literal(true) },
+  { additionalProperties: false },
+);
+
+export const ProjectSettings = Type.Object(
+  {
+    start_url: nullable(Type.String()),
+    mode: Type.String({ enum: [...BATCH_MODES] }),
+    urls: Type.Array(Type.String()),
+    max_pages: Type.Integer({ minimum: 1 }),
+    max_depth: Type.Integer({ minimum: 0 }),
+    include: Type.Array(Type.String()),
+    exclude: Type.Array(Type.String()),
+    render: Type.Integer({ enum: [0, 1] }),
+    default_privacy: Type.Integer({ enum: [0, 1] }),
+    schedule: nullable(
+      Type.Object({ every: Type.String(), timezone: Type.String() }, { additionalProperties: false }),
+    ),
+    headers: Type.Array(SetSecret, { description: 'The headers set (their values are never answered).' }),
+    cookies: Type.Array(SetSecret, { description: 'The cookies set (their values are never answered).' }),
+    basic_auth: nullable(
+      Type.Object(
+        { username: Type.String(), password_set: Type.Literal(true) },
+        { additionalProperties: false },
+      ),
+    ),
+    ignore: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          url_pattern: Type.String(),
+          reason: Type.String(),
+          expires_at: nullable(Type.String({ format: 'date-time' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ProjectSettings = Static<typeof ProjectSettings>;
+
+export const settingsExample: ProjectSettings = {
+  start_url: 'https://example.com/',
+  mode: 'crawl',
+  urls: [],
+  max_pages: 500,
+  max_depth: 10,
+  include: [],
+  exclude: ['/tag/*'],
+  render: 0,
+  default_privacy: 0,
+  schedule: { every: 'weekly', timezone: 'Europe/Paris' },
+  headers: [{ name: 'X-Staging-Token', set: true }],
+  cookies: [],
+  basic_auth: { username: 'staging', password_set: true },
+  ignore: [],
+};
+
+export const ProjectDetail = Type.Object(
+  {
+    project: Type.String(),
+    created_at: dateTime('When the project was created (its first report, or PUT).'),
+    reports_count: Type.Integer({ minimum: 0 }),
+    latest_crawl: nullable(Batch),
+    site_score: nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: "The mean of the audited pages' scores of the newest finished crawl.",
+      }),
+    ),
+    band: nullable(Type.String({ enum: [...RESULTS] })),
+    settings: ProjectSettings,
+  },
+  { additionalProperties: false },
+);
+export type ProjectDetail = Static<typeof ProjectDetail>;
+
+const batchExample = (Batch as unknown as { examples: Static<typeof Batch>[] }).examples[0]!;
+
+export const ProjectDetailEnvelope = Type.Object(
+  { data: ProjectDetail },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        data: {
+          ...project,
+          latest_crawl: { ...batchExample, status: 'done' },
+          site_score: 84,
+          band: 'decent',
+          settings: settingsExample,
+        },
+      },
+    ],
+  },
+);
+
+/** The project's page as the API answers it (the service's ProjectDetail). */
+export function presentProjectDetail(
+  d: {
+    project: ProjectSummary;
+    latestCrawl: BatchInput | null;
+    siteScore: number | null;
+    band: (typeof RESULTS)[number] | null;
+    settings: ProjectSettings;
+  },
+  publicUrl: string,
+): ProjectDetail {
+  return {
+    ...presentProject(d.project),
+    latest_crawl: d.latestCrawl === null ? null : presentBatch(d.latestCrawl, publicUrl),
+    site_score: d.siteScore,
+    band: d.band,
+    settings: d.settings,
+  };
+}

@@ -1,0 +1,177 @@
+// A project as a site (docs/sites.md, "Projects as sites"): its page (latest crawl, site
+// score), its settings (PUT creates the project before its first report, PATCH changes some),
+// and "crawl now" (a batch with its settings, through the batches feature's face).
+import { bandOf } from '../../analyzer/scoring.js';
+import { projectName } from '../../analyzer/url.js';
+import { notFound, validationError } from '../../errors.js';
+import { withTransaction } from '../../store/database.js';
+import {
+  batchMeanScore,
+  batchUrlsNewestFirst,
+  findProjectSettings,
+  lockProject,
+  saveProjectSettings,
+  type ProjectSettingsRow,
+} from '../../store/projects.repository.js';
+import { adjustUserCounters } from '../../store/users.repository.js';
+import type { ServiceContext } from '../shared/context.js';
+import type { BatchServices } from '../batches/types.js';
+import type { ProjectDetail, ProjectsServices, ProjectSettingsBody } from './types.js';
+import {
+  applySettings,
+  decodeSettings,
+  DEFAULT_SETTINGS,
+  encodeSettings,
+  presentSettings,
+  type SettingsContext,
+} from './settings.js';
+
+/** batches read at a time while looking for a project's newest crawl */
+const SCAN_CHUNK = 200;
+
+/** The project of a batch's start URL (as reports name theirs: the host, lower-cased, no www.). */
+function projectOfUrl(url: string): string | null {
+  try {
+    return projectName(new URL(url).hostname);
+  } catch {
+    return null;
+  }
+}
+
+/** A name given in a path → the project's name; 422 when it is no host name (PUT creates it). */
+function hostName(name: string): string {
+  const project = projectName(name.trim());
+  let ok = false;
+  try {
+    ok = project !== '' && new URL(`http://${project}/`).hostname === project;
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw validationError({ project: [`The project must be a host name such as example.com.`] });
+  return project;
+}
+
+type SiteServices = Pick<ProjectsServices, 'get' | 'put' | 'patch' | 'crawl'>;
+
+export function createProjectSiteServices(ctx: ServiceContext, batches: BatchServices): SiteServices {
+  const { db } = ctx;
+  const secretKey = ctx.config.secretKey ?? null;
+  const settingsCtx = (project: string): SettingsContext => ({
+    project,
+    maxPagesLimit: ctx.config.batchMaxPages ?? 10_000,
+    secretKey,
+  });
+
+  async function owned(userId: number, name: string): Promise<ProjectSettingsRow> {
+    const row = await findProjectSettings(db, userId, projectName(name));
+    if (!row) throw notFound('No such project.');
+    return row;
+  }
+
+  /** the newest crawl of the project, and the newest finished one (its pages make the site score) */
+  async function crawls(
+    userId: number,
+    project: string,
+  ): Promise<{ latest: number | null; done: number | null }> {
+    let latest: number | null = null;
+    for (let offset = 0; ; offset += SCAN_CHUNK) {
+      const rows = await batchUrlsNewestFirst(db, userId, { limit: SCAN_CHUNK, offset });
+      for (const r of rows) {
+        if (projectOfUrl(r.url) !== project) continue;
+        latest ??= r.id;
+        if (r.status === 'done') return { latest, done: r.id };
+      }
+      if (rows.length < SCAN_CHUNK) return { latest, done: null };
+    }
+  }
+
+  async function detail(userId: number, row: ProjectSettingsRow): Promise<ProjectDetail> {
+    const { latest, done } = await crawls(userId, row.name);
+    const latestCrawl = latest === null ? null : await batches.get(userId, latest);
+    const mean = done === null ? null : (await batchMeanScore(db, done)).mean;
+    const siteScore = mean === null ? null : Math.round(mean);
+    return {
+      project: { project: row.name, createdAt: row.createdAt, reportsCount: row.reportsCount },
+      latestCrawl,
+      siteScore,
+      band: siteScore === null ? null : bandOf(siteScore),
+      settings: presentSettings(decodeSettings(secretKey, row, false).settings),
+    };
+  }
+
+  const touchesSecrets = (b: ProjectSettingsBody) =>
+    b.headers !== undefined || b.cookies !== undefined || b.basic_auth !== undefined;
+
+  /**
+   * Applies a body to the project's settings in one transaction (PUT: over the defaults), the
+   * row read under its lock (PostgreSQL; SQLite's transaction holds the write lock): two
+   * concurrent PATCHes of different fields both count. Returns true when the project was created.
+   */
+  async function save(
+    userId: number,
+    project: string,
+    body: ProjectSettingsBody,
+    replace: boolean,
+  ): Promise<boolean> {
+    return withTransaction(db, async (trx) => {
+      await lockProject(trx, userId, project);
+      const row = await findProjectSettings(trx, userId, project);
+      if (!replace && row === null) throw notFound('No such project.');
+      const base =
+        replace || row === null
+          ? { settings: { ...DEFAULT_SETTINGS }, secrets: { headers: {}, cookies: {}, password: null } }
+          : decodeSettings(secretKey, row, touchesSecrets(body));
+      const next = applySettings(settingsCtx(project), base, body);
+      const encoded = encodeSettings(secretKey, next);
+      // a PATCH that leaves the secrets alone keeps their ciphertext as it is
+      const secrets = !replace && row !== null && !touchesSecrets(body) ? row.secrets : encoded.secrets;
+      const created = await saveProjectSettings(trx, userId, project, {
+        settings: encoded.settings,
+        secrets,
+        now: ctx.now().toISOString(),
+      });
+      if (created) await adjustUserCounters(trx, userId, { projects: 1 });
+      return created;
+    });
+  }
+
+  return {
+    async get(userId, name) {
+      return detail(userId, await owned(userId, name));
+    },
+
+    async put(userId, name, body) {
+      const project = hostName(name);
+      const created = await save(userId, project, body, true);
+      return { detail: await detail(userId, (await findProjectSettings(db, userId, project))!), created };
+    },
+
+    async patch(userId, name, body) {
+      const project = projectName(name);
+      await save(userId, project, body, false);
+      return detail(userId, await owned(userId, project));
+    },
+
+    async crawl(userId, name) {
+      const row = await owned(userId, name);
+      const { settings: s } = decodeSettings(secretKey, row, false);
+      if (s.start_url === null)
+        throw validationError({
+          start_url: [
+            `The project has no start_url: set one with PATCH /api/v1/projects/${row.name} (e.g. {"start_url": "https://${row.name}/"}).`,
+          ],
+        });
+      return batches.create(userId, {
+        url: s.start_url,
+        mode: s.mode,
+        ...(s.mode === 'list' ? { urls: s.urls } : {}),
+        maxPages: s.max_pages,
+        maxDepth: s.max_depth,
+        include: s.include,
+        exclude: s.exclude,
+        privacy: s.default_privacy,
+        render: s.render === 1,
+      });
+    },
+  };
+}
