@@ -84,8 +84,15 @@ describeEachDialect('batches that tell the truth', (dialect) => {
     await site?.close();
   });
 
-  const hook = async (path: string, events: WebhookEvent[]) =>
-    (await t.services.webhooks.create(user.id, { url: `${rx.origin}${path}`, events })).webhook;
+  /** A webhook on the receiver; the receiver verifies each request with the newest one's secret. */
+  const hook = async (path: string, events: WebhookEvent[]) => {
+    const { webhook, secret } = await t.services.webhooks.create(user.id, {
+      url: `${rx.origin}${path}`,
+      events,
+    });
+    rx.secret = secret;
+    return webhook;
+  };
   /** The bodies the receiver got on `path`, once `n` have arrived. */
   const received = async (path: string, n: number): Promise<Delivered[]> => {
     await waitFor(
@@ -196,7 +203,10 @@ describeEachDialect('batches that tell the truth', (dialect) => {
     const completed = bodies.filter((b) => b.type === 'batch.completed');
     assert.equal(completed.length, 1);
     validate('batch.completed', completed[0]);
-    assert.ok(rx.received.filter((r) => r.path === '/pages').every((r) => r.verified !== false));
+    assert.ok(
+      rx.received.filter((r) => r.path === '/pages').every((r) => r.verified === true),
+      'signed (Standard Webhooks)',
+    );
     const none = await t.services.webhooks.deliveries(user.id, reportsHook.id, { page: 1, perPage: 10 });
     assert.equal(none.total, 0, 'no report.* event from a batch page');
     assert.equal(rx.received.filter((r) => r.path === '/reports').length, 0);
@@ -283,6 +293,10 @@ describeEachDialect('batches that tell the truth', (dialect) => {
       assert.equal((await t.services.batches.get(user.id, cancelled)).status, 'cancelled');
 
       const bodies = await received('/endings', cases.length + 1);
+      assert.ok(
+        rx.received.filter((r) => r.path === '/endings').every((r) => r.verified === true),
+        'signed',
+      );
       for (const b of bodies) validate(b.type, b);
       const failedEvents = bodies.filter((b) => b.type === 'batch.failed');
       assert.deepEqual(
