@@ -273,8 +273,9 @@ function summaryText(
   const p = batch.progress;
   const lines: string[] = [];
   lines.push(`Crawl of ${clean(batch.url)}: ${batch.status}`);
+  if (batch.status === 'failed' && batch.error) lines.push(`Why: ${clean(batch.error)}`);
   lines.push(
-    `Pages: ${p.discovered} found, ${p.audited} audited, ${p.failed} failed, ${p.skipped} skipped (redirects, duplicates, robots.txt, limits)`,
+    `Pages: ${p.discovered} found, ${p.audited} audited, ${p.failed} failed, ${p.skipped} skipped (redirects, robots.txt, limits)`,
   );
   if (batch.options.render) {
     const rendered = pages.filter((x) => x.state === 'done' && x.facts?.render !== undefined);

@@ -572,6 +572,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "batch.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch was cancelled (pages in flight finish; the rest are skipped).
+         * @description A batch was cancelled (pages in flight finish; the rest are skipped). Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.cancelled`.
+         */
+        post: operations["webhook_batch_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "batch.completed": {
         parameters: {
             query?: never;
@@ -582,10 +602,50 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed.
-         * @description A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed. Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.completed`.
+         * A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited.
+         * @description A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited. Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.completed`.
          */
         post: operations["webhook_batch_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch found nothing: its start page could not be fetched, robots.txt disallows every page, or no page could be audited. `error` says which.
+         * @description A batch found nothing: its start page could not be fetched, robots.txt disallows every page, or no page could be audited. `error` says which. Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.failed`.
+         */
+        post: operations["webhook_batch_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.page.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch's page was audited and its report stored (one per page: opt-in; a batch's pages send no report.* event).
+         * @description A batch's page was audited and its report stored (one per page: opt-in; a batch's pages send no report.* event). Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.page.completed`.
+         */
+        post: operations["webhook_batch_page_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2740,6 +2800,7 @@ export interface operations {
                      *           "report_id": 42,
                      *           "status_code": 200,
                      *           "final_url": "https://example.com/",
+                     *           "canonical": null,
                      *           "error": null,
                      *           "result": "good",
                      *           "score": 91,
@@ -2883,9 +2944,12 @@ export interface operations {
                                 detail?: string;
                                 url: string;
                             }[];
+                            /** @enum {string} */
+                            priority: "high" | "medium" | "low";
                             title: string;
                         }[];
                         pages: {
+                            canonical: string | null;
                             depth: number;
                             error: string | null;
                             failed_checks: {
@@ -2944,8 +3008,8 @@ export interface operations {
                         } | null;
                     };
                     /**
-                     * @example url,state,result,score,status_code,final_url,high_issues,medium_issues,low_issues,failed_checks,report_id,error
-                     *     https://example.com/,done,good,91,200,https://example.com/,0,0,1,image_keywords,42,
+                     * @example url,state,result,score,status_code,final_url,canonical,high_issues,medium_issues,low_issues,failed_checks,report_id,error
+                     *     https://example.com/,done,good,91,200,https://example.com/,,0,0,1,image_keywords,42,
                      */
                     "text/csv": string;
                 };
@@ -10104,7 +10168,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -10250,8 +10314,8 @@ export interface operations {
                 "application/json": {
                     /** @description A note for its owner. */
                     description?: string;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
-                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url: string;
                 };
@@ -10268,8 +10332,8 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     /** @description A note for its owner. */
                     description?: string;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
-                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url: string;
                 };
@@ -10319,7 +10383,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -10540,7 +10604,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -10784,8 +10848,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     enabled?: 0 | 1;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
-                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url?: string;
                 };
@@ -10805,8 +10869,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     enabled?: 0 | 1;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed. In a form body, repeat the field or separate the names with commas. */
-                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url?: string;
                 };
@@ -10855,7 +10919,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -11856,6 +11920,58 @@ export interface operations {
             };
         };
     };
+    webhook_batch_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the secret. */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch, when this attempt was signed. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        batch: {
+                            audited: number;
+                            discovered: number;
+                            /** @description Pages failed or skipped (GET /api/v1/batches/{id}/failures). */
+                            failed: number;
+                            finished_at: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            /** @constant */
+                            status: "cancelled";
+                            url: string;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "batch.cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other answer (or none within 10 s) is retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhook_batch_completed: {
         parameters: {
             query?: never;
@@ -11895,6 +12011,165 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "batch.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other answer (or none within 10 s) is retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_batch_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the secret. */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch, when this attempt was signed. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        batch: {
+                            audited: number;
+                            discovered: number;
+                            /** @description Why the batch failed. */
+                            error: string;
+                            /** @description Pages failed or skipped (GET /api/v1/batches/{id}/failures). */
+                            failed: number;
+                            finished_at: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            /** @constant */
+                            status: "failed";
+                            url: string;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "batch.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other answer (or none within 10 s) is retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_batch_page_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the secret. */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch, when this attempt was signed. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        batch: {
+                            id: number;
+                        };
+                        report: {
+                            categories: {
+                                miscellaneous: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                                performance: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                                security: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                                seo: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When the report was stored.
+                             */
+                            created_at: string;
+                            /** @description Where redirects ended. */
+                            final_url: string;
+                            /**
+                             * Format: date-time
+                             * @description When the results were last generated.
+                             */
+                            generated_at: string;
+                            has_password: boolean;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                page: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            /**
+                             * @description 0 Public, 1 Private, 2 Password.
+                             * @enum {integer}
+                             */
+                            privacy: 0 | 1 | 2;
+                            /** @description Host name of `url`, lower-cased, one leading www. removed. */
+                            project: string;
+                            /** @enum {string} */
+                            result: "good" | "decent" | "bad";
+                            score: number;
+                            /**
+                             * Format: date-time
+                             * @description When the report last changed.
+                             */
+                            updated_at: string;
+                            /** @description The URL as normalised. */
+                            url: string;
+                        };
+                        /** @description The page as the batch requested it. */
+                        url: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "batch.page.completed";
                 };
             };
         };

@@ -41,6 +41,7 @@ export interface BatchPageRow {
   reportId: number | null;
   statusCode: number | null;
   finalUrl: string | null;
+  /** the canonical URL an audited page names when it is another URL (it is canonicalised to it) */
   canonicalKey: string | null;
   error: string | null;
   facts: string | null;
@@ -412,18 +413,6 @@ export async function finishPage(
     })
     .where('id', '=', pageId)
     .execute();
-}
-
-/** A done page of the batch with this canonical key (de-duplication by canonical URL). */
-export async function findDoneByCanonical(db: Db, batchId: number, key: string): Promise<string | null> {
-  const r = await db
-    .selectFrom('batch_pages')
-    .select('url')
-    .where('batch_id', '=', batchId)
-    .where('canonical_key', '=', key)
-    .where('state', '=', 'done')
-    .executeTakeFirst();
-  return r?.url ?? null;
 }
 
 /** Every page of a batch, in the order found (the findings, the exports). */

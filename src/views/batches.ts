@@ -311,7 +311,7 @@ function progressSection(b: Batch): SafeHtml {
   ${
     running
       ? html`<p class="muted batch-progress__live" data-live-note>This page follows the batch as it runs. <a href="/dashboard/batches/${b.id}">Refresh</a></p>`
-      : html`<p class="muted">Started ${b.startedAt ? formatDate(b.startedAt) : '–'}, ended ${b.finishedAt ? formatDate(b.finishedAt) : '–'}.${b.error ? ` ${b.error}` : ''}</p>`
+      : html`<p class="muted">Started ${b.startedAt ? formatDate(b.startedAt) : '–'}, ended ${b.finishedAt ? formatDate(b.finishedAt) : '–'}.${b.error && b.status !== 'failed' ? ` ${b.error}` : ''}</p>`
   }
 </section>`;
 }
@@ -391,7 +391,7 @@ function findingsSection(findings: Finding[]): SafeHtml {
       ? html`<p class="empty">Nothing found across the pages.</p>`
       : html`<ul class="finding-list">${found.map(
           (f) => html`<li class="finding" id="finding-${f.id}"><details>
-  <summary><span class="finding__title">${f.title}</span> <span class="finding__count">${plural(f.count, 'page')}</span></summary>
+  <summary><span class="finding__title">${f.title}</span> <span class="finding__count">${plural(f.count, 'page')}</span>${f.priority === 'high' ? html` <span class="priority priority--high">High priority</span>` : ''}</summary>
   <ul class="finding__pages">${f.pages.slice(0, FINDING_PAGES).map((p) => html`<li><span class="break">${p.url}</span>${p.detail ? html` <span class="muted">— ${p.detail}</span>` : ''}</li>`)}</ul>
   ${f.pages.length > FINDING_PAGES ? html`<p class="details__more">… and ${f.pages.length - FINDING_PAGES} more (in the downloads).</p>` : ''}
 </details></li>`,
@@ -417,7 +417,7 @@ function pageRow(p: BatchPageResult): SafeHtml {
   const f = p.facts;
   const audited = p.state === 'done' && f !== null;
   return html`<tr class="batch-page batch-page--${p.state}">
-  <td>${p.reportId !== null ? html`<a href="/reports/${p.reportId}" class="break">${p.url}</a>` : html`<span class="break">${p.url}</span>`}${p.error ? html`<br><span class="muted">${p.error}</span>` : ''}</td>
+  <td>${p.reportId !== null ? html`<a href="/reports/${p.reportId}" class="break">${p.url}</a>` : html`<span class="break">${p.url}</span>`}${p.canonical ? html`<br><span class="muted break">canonicalised to ${p.canonical}</span>` : ''}${p.error ? html`<br><span class="muted">${p.error}</span>` : ''}</td>
   <td>${STATE_LABELS[p.state]}</td>
   <td>${p.statusCode ?? '–'}</td>
   <td>${audited ? resultBadge(f.result) : '–'}</td>
@@ -458,10 +458,11 @@ export function batchView(d: BatchPageData): SafeHtml {
   </div>
   <p>${statusBadge(b)}</p>
 </div>
+${b.status === 'failed' ? html`<p class="alert alert--error batch-error" role="alert"><strong>The batch failed.</strong> ${b.error ?? 'No page could be audited.'}</p>` : ''}
 ${flashView(d.flash)}
 ${actions(d)}
 ${progressSection(b)}
 ${b.summary ? summarySection(b.summary) : ''}
-${b.summary ? findingsSection(d.findings) : ''}
+${b.summary && b.status !== 'failed' ? findingsSection(d.findings) : ''}
 ${pagesSection(d)}`;
 }

@@ -37,7 +37,16 @@ interface DeliveryJson {
   };
 }
 
-const EVENTS = ['report.created', 'report.completed', 'report.regressed', 'report.failed', 'batch.completed'];
+const EVENTS = [
+  'report.created',
+  'report.completed',
+  'report.regressed',
+  'report.failed',
+  'batch.completed',
+  'batch.failed',
+  'batch.cancelled',
+  'batch.page.completed',
+];
 
 forEachDialect('webhooks API', (h) => {
   let hook: WebhookJson;

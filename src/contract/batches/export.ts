@@ -12,6 +12,8 @@ import { CSV_COLUMNS, type Batch, type BatchExport } from './schemas.js';
 export interface BatchPageResult extends PageForFindings {
   depth: number;
   reportId: number | null;
+  /** the canonical URL the page names when it is another URL: the page is canonicalised to it */
+  canonical: string | null;
 }
 
 export function csvRow(p: BatchPageResult): (string | number | null)[] {
@@ -24,6 +26,7 @@ export function csvRow(p: BatchPageResult): (string | number | null)[] {
     p.state === 'done' ? (f?.score ?? null) : null,
     p.statusCode,
     p.finalUrl,
+    p.canonical,
     count('high'),
     count('medium'),
     count('low'),
@@ -69,6 +72,7 @@ export function batchJson<B extends Omit<Static<typeof Batch>, 'links'>>(
       report_id: p.reportId,
       status_code: p.statusCode,
       final_url: p.finalUrl,
+      canonical: p.canonical,
       error: p.error,
       result: p.facts?.result ?? null,
       score: p.facts?.score ?? null,

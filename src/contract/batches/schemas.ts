@@ -14,6 +14,7 @@ export const CSV_COLUMNS = [
   'score',
   'status_code',
   'final_url',
+  'canonical',
   'high_issues',
   'medium_issues',
   'low_issues',
@@ -183,7 +184,7 @@ export const FailureList = withExample(paginated(Failure), {
 /** The export's CSV example: a header line of every column, then one page. */
 export const BATCH_CSV_EXAMPLE =
   `${CSV_COLUMNS.join(',')}\n` +
-  'https://example.com/,done,good,91,200,https://example.com/,0,0,1,image_keywords,42,\n';
+  'https://example.com/,done,good,91,200,https://example.com/,,0,0,1,image_keywords,42,\n';
 
 const ExportPage = Type.Object(
   {
@@ -194,6 +195,12 @@ const ExportPage = Type.Object(
     report_id: nullable(Type.Integer()),
     status_code: nullable(Type.Integer()),
     final_url: nullable(Type.String()),
+    canonical: nullable(
+      Type.String({
+        description:
+          'The canonical URL the page names when it is another URL (the page is canonicalised to it); audited all the same.',
+      }),
+    ),
     error: nullable(Type.String()),
     result: nullable(Type.String({ enum: [...RESULTS] })),
     score: nullable(Type.Integer({ minimum: 0, maximum: 100 })),
@@ -214,6 +221,7 @@ const ExportPage = Type.Object(
 const Finding = Type.Object(
   {
     id: Type.String(),
+    priority: Type.String({ enum: [...PRIORITIES] }),
     title: Type.String(),
     count: Type.Integer({ minimum: 0, description: 'Pages concerned.' }),
     pages: Type.Array(
@@ -239,6 +247,7 @@ export const batchExportExample = {
       report_id: 42,
       status_code: 200,
       final_url: 'https://example.com/',
+      canonical: null,
       error: null,
       result: 'good',
       score: 91,

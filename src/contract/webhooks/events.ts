@@ -25,6 +25,26 @@ const event = (summary: string, data: Record<string, TSchema>): EventSpec => ({
 /** The diff from the previous run to this one, as GET /api/v1/reports/{id}/diff answers it. */
 const Diff = ReportDiff;
 
+/** A batch as batch.completed, .failed and .cancelled carry it (the status says which). */
+const batchOf = (status: 'done' | 'failed' | 'cancelled', extra: Record<string, TSchema> = {}) =>
+  Type.Object(
+    {
+      id: Type.Integer(),
+      url: Type.String(),
+      mode: Type.String({ enum: ['sitemap', 'crawl', 'list'] }),
+      status: Type.Literal(status),
+      discovered: Type.Integer({ minimum: 0 }),
+      audited: Type.Integer({ minimum: 0 }),
+      failed: Type.Integer({
+        minimum: 0,
+        description: 'Pages failed or skipped (GET /api/v1/batches/{id}/failures).',
+      }),
+      finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      ...extra,
+    },
+    { additionalProperties: false },
+  );
+
 export const WEBHOOK_EVENTS = {
   'report.created': event('A report was stored (its first audit).', { report }),
   'report.completed': event('A re-audit completed, scheduled or not (a new run in the history).', { report }),
@@ -37,24 +57,22 @@ export const WEBHOOK_EVENTS = {
     reason: Type.String({ description: 'Why the page could not be fetched.' }),
   }),
   'batch.completed': event(
-    'A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed.',
+    'A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited.',
+    { batch: batchOf('done') },
+  ),
+  'batch.failed': event(
+    'A batch found nothing: its start page could not be fetched, robots.txt disallows every page, or no page could be audited. `error` says which.',
+    { batch: batchOf('failed', { error: Type.String({ description: 'Why the batch failed.' }) }) },
+  ),
+  'batch.cancelled': event('A batch was cancelled (pages in flight finish; the rest are skipped).', {
+    batch: batchOf('cancelled'),
+  }),
+  'batch.page.completed': event(
+    "A batch's page was audited and its report stored (one per page: opt-in; a batch's pages send no report.* event).",
     {
-      batch: Type.Object(
-        {
-          id: Type.Integer(),
-          url: Type.String(),
-          mode: Type.String({ enum: ['sitemap', 'crawl', 'list'] }),
-          status: Type.Literal('done'),
-          discovered: Type.Integer({ minimum: 0 }),
-          audited: Type.Integer({ minimum: 0 }),
-          failed: Type.Integer({
-            minimum: 0,
-            description: 'Pages failed or skipped (GET /api/v1/batches/{id}/failures).',
-          }),
-          finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-        },
-        { additionalProperties: false },
-      ),
+      batch: Type.Object({ id: Type.Integer() }, { additionalProperties: false }),
+      url: Type.String({ description: 'The page as the batch requested it.' }),
+      report,
     },
   ),
 } satisfies Record<string, EventSpec>;

@@ -3,6 +3,7 @@ import type { FindingPage, FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'broken_links',
+  priority: 'high',
   title: 'Internal links to pages that answered 4xx/5xx or could not be fetched',
   find(ctx) {
     const out: FindingPage[] = [];

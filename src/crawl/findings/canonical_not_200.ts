@@ -3,6 +3,7 @@ import type { FindingPage, FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'canonical_not_200',
+  priority: 'medium',
   title: 'Canonical targets that do not answer 200',
   find(ctx) {
     const out: FindingPage[] = [];

@@ -2,6 +2,7 @@ import type { FindingPage, FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'hreflang_no_return',
+  priority: 'medium',
   title: 'hreflang alternates that do not point back',
   find(ctx) {
     const out: FindingPage[] = [];

@@ -3,6 +3,7 @@
 // in the results. A new finding: its file, its line here, its test.
 import broken_links from './broken_links.js';
 import canonical_not_200 from './canonical_not_200.js';
+import canonical_template from './canonical_template.js';
 import { findingContext } from './context.js';
 import duplicate_descriptions from './duplicate_descriptions.js';
 import duplicate_titles from './duplicate_titles.js';
@@ -29,6 +30,7 @@ export const FINDINGS: readonly FindingRule[] = [
   sitemap_noindex,
   sitemap_non_200,
   sitemap_redirected,
+  canonical_template,
   canonical_not_200,
   hreflang_no_return,
 ];
@@ -37,6 +39,12 @@ export function computeFindings(pages: PageForFindings[], startUrl: string): Fin
   const ctx = findingContext(pages, startUrl);
   return FINDINGS.map((rule) => {
     const found = rule.find(ctx);
-    return { id: rule.id, title: rule.title, count: new Set(found.map((f) => f.url)).size, pages: found };
+    return {
+      id: rule.id,
+      priority: rule.priority,
+      title: rule.title,
+      count: new Set(found.map((f) => f.url)).size,
+      pages: found,
+    };
   });
 }

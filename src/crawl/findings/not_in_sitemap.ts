@@ -2,6 +2,7 @@ import type { FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'not_in_sitemap',
+  priority: 'low',
   title: 'Linked pages missing from the sitemap',
   find(ctx) {
     if (!ctx.hasSitemap) return [];

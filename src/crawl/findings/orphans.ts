@@ -2,6 +2,7 @@ import type { FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'orphans',
+  priority: 'medium',
   title: 'Pages in the sitemap that no crawled page links to',
   find(ctx) {
     if (ctx.done.length <= 1) return [];

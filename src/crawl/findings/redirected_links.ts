@@ -3,6 +3,7 @@ import type { FindingPage, FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'redirected_links',
+  priority: 'low',
   title: 'Internal links through a redirect',
   find(ctx) {
     const out: FindingPage[] = [];

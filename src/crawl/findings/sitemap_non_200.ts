@@ -2,6 +2,7 @@ import type { FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'sitemap_non_200',
+  priority: 'medium',
   title: 'Sitemap URLs that do not answer 200',
   find(ctx) {
     return ctx.pages

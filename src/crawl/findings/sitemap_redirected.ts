@@ -3,6 +3,7 @@ import type { FindingRule } from './types.js';
 
 const rule: FindingRule = {
   id: 'sitemap_redirected',
+  priority: 'low',
   title: 'Sitemap URLs that redirect',
   find(ctx) {
     return ctx.pages

@@ -1,5 +1,6 @@
 // The shapes of the site-level findings (docs/sites.md): a rule reads the batch's pages through
 // a FindingContext (context.ts) and names the pages it concerns.
+import type { Priority } from '../../analyzer/types.js';
 import type { PageFacts } from '../facts.js';
 
 export interface FindingPage {
@@ -10,6 +11,8 @@ export interface FindingPage {
 
 export interface Finding {
   id: string;
+  /** how much it matters (high: broken links, a canonical template bug …) */
+  priority: Priority;
   title: string;
   /** pages concerned */
   count: number;
@@ -47,6 +50,7 @@ export interface FindingContext {
 /** One site-level finding: its id, its title and the pages it concerns, in page order. */
 export interface FindingRule {
   id: string;
+  priority: Priority;
   title: string;
   find(ctx: FindingContext): FindingPage[];
 }

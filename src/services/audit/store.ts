@@ -10,11 +10,22 @@ import type { Privacy } from '../../store/reports.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { auditColumns } from './audit.js';
 
-/** A new report of `report` for the user (its project made when it is the first): its id. */
+/**
+ * A new report of `report` for the user (its project made when it is the first): its id. A
+ * report.created event, or for a batch's page batch.page.completed (a crawl sends no report.*).
+ */
 export async function storeAudit(
   trx: Db,
   ctx: Pick<ServiceContext, 'reportEvents'>,
-  input: { userId: number; report: AuditReport; privacy: Privacy; passwordHash: string | null; now: string },
+  input: {
+    userId: number;
+    report: AuditReport;
+    privacy: Privacy;
+    passwordHash: string | null;
+    now: string;
+    /** a batch's page: batch.page.completed instead of report.created (docs/webhooks.md) */
+    batch?: { id: number; url: string };
+  },
 ): Promise<number> {
   const { userId, report, now } = input;
   const projectCreated = await addReportToProject(trx, userId, report.project, now);
@@ -32,7 +43,8 @@ export async function storeAudit(
     reports: 1,
     [report.result]: 1,
   });
-  if (ctx.reportEvents) await ctx.reportEvents.created(trx, userId, id);
+  if (input.batch) await ctx.reportEvents?.batchPageCompleted(trx, userId, id, input.batch);
+  else await ctx.reportEvents?.created(trx, userId, id);
   return id;
 }
 

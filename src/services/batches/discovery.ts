@@ -1,6 +1,7 @@
 // The start of a batch (job batch.discover): robots.txt and the site files once (the analyzer's
 // site-files fetcher, in the crawl's polite order), the sitemap(s), the seeds; then the batch
-// runs and its first pages are enqueued (frontier.ts). Does nothing for a batch that is no
+// runs and its first pages are enqueued (frontier.ts), or, when a crawl's start page may not be
+// requested (robots.txt, the patterns), it fails at once. Does nothing for a batch that is no
 // longer queued: a second run after a crash finds it running.
 import { fetchSiteFiles } from '../../analyzer/fetch/site-files.js';
 import { parseRobots, type Robots } from '../../analyzer/robots.js';
@@ -15,7 +16,7 @@ import {
   updateBatch,
 } from '../../store/batches.repository.js';
 import { fetchText, optionsOf, type BatchDeps } from './deps.js';
-import { admissible, pump } from './frontier.js';
+import { admissible, finish, pump, ROBOTS_DISALLOW_ALL } from './frontier.js';
 
 /** sitemap indexes are followed this many levels deep, at most this many files */
 const SITEMAP_NESTING = 3;
@@ -98,7 +99,20 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
     );
     // crawl mode: sitemap URLs beyond the seeds are still known as "in the sitemap"
     if (b.mode === 'crawl') await markInSitemap(trx, batchId, fromSitemap);
-    await pump(d, trx, batchId);
+    // a crawl whose start page may not be requested has nothing to crawl: it fails at once
+    // (a batch that ends with no page audited fails too: frontier.ts, finish)
+    const startWhy = b.mode === 'crawl' ? admissible(current, robots, b.url) : null;
+    if (startWhy !== null)
+      await finish(
+        d,
+        trx,
+        batchId,
+        'failed',
+        startWhy === 'disallowed by robots.txt'
+          ? ROBOTS_DISALLOW_ALL
+          : `The start page may not be requested: ${startWhy}.`,
+      );
+    else await pump(d, trx, batchId);
   });
 }
 

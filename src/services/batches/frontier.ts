@@ -1,6 +1,7 @@
 // The frontier: which URLs a batch may request, the window of pages in flight (a page is
 // `fetching` exactly while its batch.page job exists: both written in one transaction), the
-// links a crawled page adds, and the end of a batch (its summary, batch.completed).
+// links a crawled page adds, and the end of a batch (its summary; done, or failed when no page
+// was audited; its event: batch.completed, .failed or .cancelled).
 import type { Robots } from '../../analyzer/robots.js';
 import { BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
 import type { PageFacts } from '../../crawl/facts.js';
@@ -19,6 +20,7 @@ import {
 } from '../../store/batches.repository.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
+import type { BatchPageResult } from './types.js';
 
 /** Why the batch may not request `url` (off-site, not HTML, robots.txt, include/exclude), or null. */
 export function admissible(b: BatchRow, robots: Robots, url: string): string | null {
@@ -52,12 +54,16 @@ export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<void
   if (inFlight + next.length === 0) await finish(d, trx, batchId, 'done');
 }
 
-/** Ends the batch with its summary; a batch done (not cancelled) sends batch.completed. */
+/**
+ * Ends the batch with its summary and its event, in `trx`: batch.completed, batch.cancelled, or
+ * batch.failed. A batch that ends `done` with no page audited has found nothing: it ends
+ * `failed` with why (whyNothing) — a cancelled one stays cancelled.
+ */
 export async function finish(
   d: BatchDeps,
   trx: Db,
   batchId: number,
-  status: 'done' | 'cancelled' | 'failed',
+  ending: 'done' | 'cancelled' | 'failed',
   error?: string,
 ): Promise<void> {
   const b = (await findBatch(trx, batchId, null, true))!;
@@ -68,23 +74,52 @@ export async function finish(
     failed: fresh.failed,
     skipped: fresh.skipped,
   };
-  const { summary } = await analyseBatch(trx, { ...b, ...counters });
+  const { pages, summary } = await analyseBatch(trx, { ...b, ...counters });
+  let status = ending;
+  let why = error;
+  if (status === 'done' && counters.audited === 0) {
+    status = 'failed';
+    why = whyNothing(b, pages);
+  }
   const now = d.iso();
   await updateBatch(
     trx,
     batchId,
-    { status, summary: JSON.stringify(summary), finishedAt: now, ...(error !== undefined ? { error } : {}) },
+    { status, summary: JSON.stringify(summary), finishedAt: now, ...(why !== undefined ? { error: why } : {}) },
     now,
   );
-  if (status === 'done') {
-    const done = (await findBatch(trx, batchId, null))!;
+  const ended = presentBatchRow((await findBatch(trx, batchId, null))!);
+  const batch = webhookBatch(ended);
+  if (status === 'done') await d.webhooks.emit(ended.userId, 'batch.completed', { batch }, { trx });
+  else if (status === 'cancelled') await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
+  else
     await d.webhooks.emit(
-      done.userId,
-      'batch.completed',
-      { batch: webhookBatch(presentBatchRow(done)) },
+      ended.userId,
+      'batch.failed',
+      { batch: { ...batch, error: ended.error ?? 'The batch failed.' } },
       { trx },
     );
-  }
+}
+
+const ROBOTS_DISALLOWED = 'Not requested: disallowed by robots.txt.';
+export const ROBOTS_DISALLOW_ALL = 'robots.txt disallows every page of the site.';
+
+/** Why a batch that ended with no page audited found nothing: the start page, robots.txt, the first failure. */
+function whyNothing(b: BatchRow, pages: BatchPageResult[]): string {
+  const start = pages.find((p) => p.url === b.url);
+  if (b.mode === 'crawl' && start && start.state === 'failed')
+    return start.statusCode !== null
+      ? `The start page could not be fetched: it answered HTTP ${start.statusCode}.`
+      : `The start page could not be fetched: ${start.error ?? 'no answer'}`;
+  if (pages.length > 0 && pages.every((p) => p.error === ROBOTS_DISALLOWED)) return ROBOTS_DISALLOW_ALL;
+  if (pages.length === 0)
+    return b.mode === 'sitemap'
+      ? 'No page could be audited: the sitemap could not be read, or lists no page of this site.'
+      : 'No page could be audited: none was found.';
+  const first = pages.find((p) => p.state === 'failed') ?? pages.find((p) => p.error !== null);
+  return first
+    ? `No page could be audited: ${first.url}: ${first.error ?? 'failed'}`
+    : 'No page could be audited.';
 }
 
 /** A crawl's redirect target joins the frontier as a page of its own (within max_pages). */

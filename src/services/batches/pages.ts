@@ -1,6 +1,8 @@
 // One page of a batch (job batch.page): wait for the site's request slot, audit, then record
-// the outcome with its report in one transaction — done (a new report), failed, skipped (a
-// redirect, a duplicate by canonical URL, a cancelled batch) — and let the frontier go on.
+// the outcome with its report in one transaction — done (a new report; a page whose canonical
+// names another URL is audited too, its row recording that target), failed, skipped (a
+// redirect: its final URL is a page of its own, so one final URL is audited once; a cancelled
+// batch) — and let the frontier go on.
 // Idempotent: a page that is no longer `fetching` is left alone, so after a crash the page is
 // audited once and its report stored once.
 import type { Artifacts } from '../../analyzer/artifacts/types.js';
@@ -12,7 +14,6 @@ import { withTransaction, type Db } from '../../store/database.js';
 import {
   bumpBatchCounters,
   findBatch,
-  findDoneByCanonical,
   findPage,
   findSiteFiles,
   finishPage,
@@ -159,8 +160,8 @@ export function createPageProcessor(d: BatchDeps) {
         ? renderedFacts(rawFacts, pageFacts(rendered, report, host, d.tracking))
         : rawFacts;
     const finalUrl = report ? crawlUrl(report.final_url, report.final_url, d.tracking) : null;
-    const canonicalKey =
-      facts?.canonical && onSite(facts.canonical, host) ? facts.canonical : (report?.final_url ?? null);
+    // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
+    const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;
 
     await withTransaction(db, async (trx) => {
       const current = await findBatch(trx, batchId, null, true);
@@ -206,31 +207,27 @@ export function createPageProcessor(d: BatchDeps) {
         );
         await addRedirectTarget(trx, current, site.robots, { url: finalUrl, depth: page.depth }, now);
       } else {
-        const duplicateOf =
-          canonicalKey !== null && canonicalKey !== page.url
-            ? await findDoneByCanonical(trx, batchId, canonicalKey)
-            : null;
-        const found = {
-          statusCode: report.page.status,
-          finalUrl: report.final_url,
-          canonicalKey,
-          facts: JSON.stringify(facts),
-        };
-        if (duplicateOf !== null) {
-          await close(
-            { state: 'skipped', ...found, error: `A duplicate of ${duplicateOf} (same canonical URL).` },
-            'skipped',
-          );
-        } else {
-          const reportId = await storeAudit(trx, d.ctx, {
-            userId: current.userId,
-            report,
-            privacy: options.privacy,
-            passwordHash: null,
-            now,
-          });
-          await close({ state: 'done', reportId, ...found }, 'audited');
-        }
+        // only the same final URL is one page: a redirect ends above (its target is a page of
+        // its own, and a batch's URLs are unique), so every page that gets here is audited
+        const reportId = await storeAudit(trx, d.ctx, {
+          userId: current.userId,
+          report,
+          privacy: options.privacy,
+          passwordHash: null,
+          now,
+          batch: { id: batchId, url: page.url },
+        });
+        await close(
+          {
+            state: 'done',
+            reportId,
+            statusCode: report.page.status,
+            finalUrl: report.final_url,
+            canonicalKey: canonical,
+            facts: JSON.stringify(facts),
+          },
+          'audited',
+        );
         // crawl: the links found (and the canonical target) join the frontier, within the limits
         await addLinks(trx, current, site.robots, page, facts, now);
       }

@@ -44,6 +44,7 @@ const toResult = (p: BatchPageRow): BatchPageResult => ({
   reportId: p.reportId,
   statusCode: p.statusCode,
   finalUrl: p.finalUrl,
+  canonical: p.canonicalKey,
   error: p.error,
   facts: p.facts === null ? null : (JSON.parse(p.facts) as PageFacts),
 });

@@ -1,5 +1,6 @@
 // The report events a webhook can take, emitted where reports change (reports.service and,
-// through it, every re-audit: the API, the dashboard and scheduled runs). Each call records one
+// through it, every re-audit: the API, the dashboard and scheduled runs; a batch's pages send
+// batch.page.completed instead of report.created). Each call records one
 // delivery per matching enabled webhook in the caller's transaction (services.webhooks.emit);
 // the report is read (in that transaction) only when some webhook takes the event.
 // The report in a payload is the API's report summary, links included.
@@ -24,6 +25,14 @@ export function createReportEvents(webhooks: WebhooksServices, publicUrl: string
         userId,
         'report.created',
         async () => ({ report: await read(trx, userId, reportId) }),
+        { trx },
+      );
+    },
+    async batchPageCompleted(trx, userId, reportId, batch) {
+      await webhooks.emit(
+        userId,
+        'batch.page.completed',
+        async () => ({ batch: { id: batch.id }, url: batch.url, report: await read(trx, userId, reportId) }),
         { trx },
       );
     },

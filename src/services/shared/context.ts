@@ -42,7 +42,7 @@ export interface ServiceContext {
   webhookGuard?: Pick<GuardOptions, 'lookup' | 'classifyAddress'>;
   /** Chromium for rendered audits (src/render/browser.ts); absent: render=1 answers 422 */
   renderer?: RenderService;
-  /** emits the report events to webhooks (report.created, .completed, .regressed, .failed) */
+  /** emits the report events to webhooks (report.created, .completed, .regressed, .failed; batch.page.completed) */
   reportEvents?: ReportEvents;
   /** carries key revocations to the other processes' key caches (absent: this process only) */
   keyBus?: KeyBus;
@@ -54,6 +54,13 @@ export interface ServiceContext {
 export interface ReportEvents {
   /** a report was stored */
   created(trx: Db, userId: number, reportId: number): Promise<void>;
+  /** a batch's page was audited and its report stored (batch.page.completed; no report.created) */
+  batchPageCompleted(
+    trx: Db,
+    userId: number,
+    reportId: number,
+    batch: { id: number; url: string },
+  ): Promise<void>;
   /**
    * a re-audit completed: report.completed, and report.regressed with the diff (the shape of
    * GET /reports/{id}/diff) when it is a regression (isRegression: the band dropped, or a
