@@ -41,7 +41,7 @@ import { batchTopic } from '../shared/changes.js';
 import type { Privacy } from '../reports/types.js';
 import type { Services } from '../types.js';
 import { batchDeps, batchNotFound } from './deps.js';
-import { discover } from './discovery.js';
+import { discover, discoverGaveUp } from './discovery.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
 import { analyseBatch, presentBatchRow } from './results.js';
@@ -196,6 +196,7 @@ export function createBatchServices(
 
     // each job's change is told to the batch's live viewers once it has committed
     discover: (batchId, signal) => discover(d, batchId, signal).finally(() => changed(batchId)),
+    discoverGaveUp: (batchId, reason) => discoverGaveUp(d, batchId, reason).finally(() => changed(batchId)),
     processPage: (batchId, pageId, signal) =>
       pages.processPage(batchId, pageId, signal).finally(() => changed(batchId)),
     pageGaveUp: (batchId, pageId, reason) =>

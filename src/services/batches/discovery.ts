@@ -148,3 +148,16 @@ async function sitemapUrls(
   }
   return [...new Set(urls)];
 }
+
+/**
+ * The batch's discovery job failed on its last attempt (not the site's fault — the site's
+ * failures end the batch themselves: the database, a bug): a batch still queued ends failed
+ * with the reason, so it is never left queued for ever.
+ */
+export async function discoverGaveUp(d: BatchDeps, batchId: number, reason: string): Promise<void> {
+  await withTransaction(d.ctx.db, async (trx) => {
+    const b = await findBatch(trx, batchId, null, true);
+    if (!b || b.status !== 'queued') return;
+    await finish(d, trx, batchId, 'failed', `The batch could not start: ${reason}`);
+  });
+}

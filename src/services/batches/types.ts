@@ -69,6 +69,11 @@ export interface BatchServices {
    */
   pageGaveUp(batchId: number, pageId: number, reason: string): Promise<void>;
   /**
+   * job batch.discover, its last attempt failed (not the site's fault): a batch still queued
+   * ends failed with the reason (batch.failed), so that it never stays queued
+   */
+  discoverGaveUp(batchId: number, reason: string): Promise<void>;
+  /**
    * Calls `onChange` whenever the batch may have moved (a page done, discovery, cancel), in this
    * process or, with Redis, in a worker elsewhere: a hint to read it again. Returns the
    * unsubscribe function. Access is the caller's (it has read the batch first).
