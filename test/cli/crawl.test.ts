@@ -7,13 +7,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli as run } from '../helpers/cli.js';
 import { parseCsv } from '../helpers/csv.js';
-import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { html, startFixtureServer, type FixtureServer, closedPort } from '../helpers/fixture-server.js';
 
 const env = { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1', PAGEGRADE_CRAWL_DELAY_MS: '0' };
 const bin = new URL('../../bin/pagegrade.js', import.meta.url).pathname;
@@ -31,15 +30,6 @@ function page(title: string, links: string[], extra = ''): string {
 
 const POOR = `<html><head><title>x</title><meta name="robots" content="noindex"></head>
 <body><center><font>hi</font></center><img src="/a.png"><a href="javascript:void(0)">click here</a></body></html>`;
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 interface CrawlJson {
   batch: { status: string; url: string; progress: { discovered: number; audited: number } } & Record<

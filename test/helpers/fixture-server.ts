@@ -1,7 +1,7 @@
 // A real HTTP server on 127.0.0.1 serving fixture responses, for tests and benchmarks that
 // fetch pages (never the internet). Routes map a path (with query) to a response or handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 
 export interface FixtureResponse {
   status?: number;
@@ -10,8 +10,7 @@ export interface FixtureResponse {
 }
 
 export type FixtureRoute =
-  | FixtureResponse
-  | ((req: IncomingMessage, res: ServerResponse) => void | Promise<void>);
+  FixtureResponse | ((req: IncomingMessage, res: ServerResponse) => void | Promise<void>);
 
 export interface FixtureServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -104,4 +103,13 @@ export function goodPage(origin: string, extra = ''): string {
 ${extra}
 </body>
 </html>`;
+}
+
+/** A port on 127.0.0.1 that nothing listens on (a connection to it is refused). */
+export async function closedPort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

@@ -7,7 +7,6 @@
 // sends batch.completed, batch.failed or batch.cancelled. Real fixture sites on 127.0.0.1, the
 // real job engine and a real receiver, on SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -16,20 +15,11 @@ import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.j
 import { Browser } from '../helpers/browser.js';
 import { parseCsv } from '../helpers/csv.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
-import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { startFixtureServer, type FixtureServer, closedPort } from '../helpers/fixture-server.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/queues.js';
 import type { WebhookEvent } from '../../src/contract/webhooks/events.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const SUBPAGES = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 
