@@ -180,6 +180,13 @@ export async function findBatch(
 }
 
 /** The robots.txt text and the site files (JSON) that discovery stored with a batch. */
+/** A finished batch's stored site findings (JSON text), or null (not ended, or ended before they were stored). */
+export async function findStoredFindings(db: Db, id: number): Promise<string | null> {
+  if (!validId(id)) return null;
+  const r = await db.selectFrom('batches').select('findings').where('id', '=', id).executeTakeFirst();
+  return r?.findings ?? null;
+}
+
 export async function findSiteFiles(
   db: Db,
   id: number,
@@ -224,6 +231,7 @@ export async function updateBatch(
     nextSlotAt: number;
     deadlineAt: number;
     summary: string | null;
+    findings: string | null;
     startedAt: string | null;
     finishedAt: string | null;
   }>,
@@ -241,6 +249,7 @@ export async function updateBatch(
       ...(set.nextSlotAt !== undefined ? { next_slot_at: set.nextSlotAt } : {}),
       ...(set.deadlineAt !== undefined ? { deadline_at: set.deadlineAt } : {}),
       ...(set.summary !== undefined ? { summary: set.summary } : {}),
+      ...(set.findings !== undefined ? { findings: set.findings } : {}),
       ...(set.startedAt !== undefined ? { started_at: set.startedAt } : {}),
       ...(set.finishedAt !== undefined ? { finished_at: set.finishedAt } : {}),
     })

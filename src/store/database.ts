@@ -249,6 +249,8 @@ export interface BatchesTable {
   next_slot_at: ColumnType<number | string, number | undefined, number>;
   deadline_at: ColumnType<number | string, number | undefined, number>;
   summary: string | null;
+  /** the site findings, JSON, stored when the batch ends (null before, and for older batches) */
+  findings: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   started_at: NullableTimestamp;

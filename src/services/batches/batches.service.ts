@@ -44,7 +44,7 @@ import { batchDeps, batchNotFound } from './deps.js';
 import { discover, discoverGaveUp } from './discovery.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
-import { analyseBatch, presentBatchRow } from './results.js';
+import { batchResults, presentBatchRow } from './results.js';
 import {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_PAGES,
@@ -190,7 +190,7 @@ export function createBatchServices(
 
     async results(userId, id) {
       const b = await load(userId, id);
-      const { pages, findings } = await analyseBatch(db, b);
+      const { pages, findings } = await batchResults(db, b);
       return { batch: presentBatchRow(b), pages, findings };
     },
 

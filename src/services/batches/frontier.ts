@@ -74,7 +74,7 @@ export async function finish(
     failed: fresh.failed,
     skipped: fresh.skipped,
   };
-  const { pages, summary } = await analyseBatch(trx, { ...b, ...counters });
+  const { pages, findings, summary } = await analyseBatch(trx, { ...b, ...counters });
   let status = ending;
   let why = error;
   if (status === 'done' && counters.audited === 0) {
@@ -85,7 +85,14 @@ export async function finish(
   await updateBatch(
     trx,
     batchId,
-    { status, summary: JSON.stringify(summary), finishedAt: now, ...(why !== undefined ? { error: why } : {}) },
+    {
+      status,
+      summary: JSON.stringify(summary),
+      // computed once, here: views and exports of the ended batch read them (results.ts)
+      findings: JSON.stringify(findings),
+      finishedAt: now,
+      ...(why !== undefined ? { error: why } : {}),
+    },
     now,
   );
   const ended = presentBatchRow((await findBatch(trx, batchId, null))!);

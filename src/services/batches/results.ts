@@ -1,7 +1,7 @@
 // A batch as the services answer it: the stored row presented, its pages with their facts,
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
-import { allPages, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
+import { allPages, findStoredFindings, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import {
   computeFindings,
@@ -63,6 +63,24 @@ export async function analyseBatch(
     skipped: b.skipped,
   });
   return { pages, findings, summary };
+}
+
+/**
+ * A batch's pages and findings as a view or an export shows them: an ended batch's findings as
+ * stored when it ended (not computed again at every view of a large batch); a running one's,
+ * or one that ended before they were stored, computed from its pages.
+ */
+export async function batchResults(
+  db: Db,
+  b: BatchRow,
+): Promise<{ pages: BatchPageResult[]; findings: Finding[] }> {
+  const stored = b.status === 'queued' || b.status === 'running' ? null : await findStoredFindings(db, b.id);
+  if (stored === null) {
+    const { pages, findings } = await analyseBatch(db, b);
+    return { pages, findings };
+  }
+  const pages = (await allPages(db, b.id)).map(toResult);
+  return { pages, findings: JSON.parse(stored) as Finding[] };
 }
 
 /** The batch in a webhook's payload (batch.completed). */

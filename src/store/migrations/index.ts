@@ -16,6 +16,7 @@ import * as batchPagesCanonical from './2026-11-27T04-batch-pages-canonical.js';
 import * as scheduleRender from './2026-11-27T05-schedule-render.js';
 import * as batchRender from './2026-11-28T01-batch-render.js';
 import * as projectSettings from './2026-11-28T02-project-settings.js';
+import * as batchFindings from './2026-11-28T03-batch-findings.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T05-schedule-render': scheduleRender,
   '2026-11-28T01-batch-render': batchRender,
   '2026-11-28T02-project-settings': projectSettings,
+  '2026-11-28T03-batch-findings': batchFindings,
 };
