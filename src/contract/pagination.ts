@@ -75,3 +75,11 @@ export const paginated = <T extends TSchema>(item: T) =>
     { data: Type.Array(item), links: PaginationLinks, meta: PaginationMeta },
     { additionalProperties: false },
   );
+
+/** The envelope of an example list: one page holding one item, of the list at `path`. */
+export function listExample(path: string) {
+  return {
+    links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
+    meta: { current_page: 1, from: 1, to: 1, last_page: 1, per_page: 10, total: 1, path },
+  };
+}

@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import { dateTime, NO_NUL, withExample } from './common.js';
 import { ListProjectsParams } from './lists.js';
 import { paginated } from './pagination.js';
+import { listExample } from './pagination.js';
 
 export { ListProjectsParams as ListProjectsQuery };
 
@@ -40,23 +41,7 @@ export const project = {
   reports_count: 1,
 };
 
-export const projectListMeta = {
-  links: {
-    first: 'https://pagegrade.example.com/api/v1/projects?page=1',
-    last: 'https://pagegrade.example.com/api/v1/projects?page=1',
-    prev: null,
-    next: null,
-  },
-  meta: {
-    current_page: 1,
-    from: 1,
-    to: 1,
-    last_page: 1,
-    per_page: 10,
-    total: 1,
-    path: 'https://pagegrade.example.com/api/v1/projects',
-  },
-};
+export const projectListMeta = listExample('https://pagegrade.example.com/api/v1/projects');
 
 export const ProjectList = withExample(paginated(Project), { data: [project], ...projectListMeta });
 

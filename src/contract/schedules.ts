@@ -6,6 +6,7 @@ import type { RunStatus } from '../store/runs.repository.js';
 import { dateTime, enumOf, nullable, uri, withExample } from './common.js';
 import { pageParam, PER_PAGE } from './lists.js';
 import { paginated } from './pagination.js';
+import { listExample } from './pagination.js';
 
 /** The forms `every` takes (named in the schema and in the service's 422). */
 export const EVERY_FORMS =
@@ -113,21 +114,7 @@ export const ScheduleEnvelope = Type.Object(
 );
 export const ScheduleList = withExample(paginated(ListedSchedule), {
   data: [{ ...example, url: 'https://example.com/pricing' }],
-  links: {
-    first: 'https://pagegrade.example.com/api/v1/schedules?page=1',
-    last: 'https://pagegrade.example.com/api/v1/schedules?page=1',
-    prev: null,
-    next: null,
-  },
-  meta: {
-    current_page: 1,
-    from: 1,
-    to: 1,
-    last_page: 1,
-    per_page: 10,
-    total: 1,
-    path: 'https://pagegrade.example.com/api/v1/schedules',
-  },
+  ...listExample('https://pagegrade.example.com/api/v1/schedules'),
 });
 export const ScheduleDeleted = Type.Object(
   { report_id: Type.Integer(), object: Type.Literal('schedule'), deleted: Type.Literal(true) },

@@ -5,6 +5,7 @@ import { PRIORITIES, RESULTS } from '../../analyzer/types.js';
 import { BATCH_MODES, BATCH_PAGE_STATES } from './requests.js';
 import { paginated } from '../pagination.js';
 import { withExample } from '../common.js';
+import { listExample } from '../pagination.js';
 
 /** The columns of a batch's CSV export, one row per page (export.ts writes them). */
 export const CSV_COLUMNS = [
@@ -140,14 +141,10 @@ export const BATCH_EVENTS_EXAMPLE = (() => {
     `event: end\ndata: ${JSON.stringify(done)}\n\n`,
   ].join('');
 })();
-const listMeta = (path: string) => ({
-  links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
-  meta: { current_page: 1, from: 1, to: 1, last_page: 1, per_page: 10, total: 1, path },
-});
 export const BatchEnvelope = Type.Object({ data: Batch }, { examples: [{ data: batchExample }] });
 export const BatchList = withExample(paginated(Batch), {
   data: [batchExample],
-  ...listMeta('https://pagegrade.example/api/v1/batches'),
+  ...listExample('https://pagegrade.example/api/v1/batches'),
 });
 export const BatchDeleted = Type.Object(
   {
@@ -178,7 +175,7 @@ export const Failure = Type.Object(
 );
 export const FailureList = withExample(paginated(Failure), {
   data: [(Failure as unknown as { examples: unknown[] }).examples[0]],
-  ...listMeta('https://pagegrade.example/api/v1/batches/7/failures'),
+  ...listExample('https://pagegrade.example/api/v1/batches/7/failures'),
 });
 
 /** The export's CSV example: a header line of every column, then one page. */

@@ -2,6 +2,7 @@
 // host names changed to example.com, report results cut to three checks). The document's
 // lint (test/api/openapi-lint.test.ts, Redocly's recommended rules) validates each one against
 // its schema, so an example that drifts from the schema fails the tests.
+import { listExample } from '../pagination.js';
 
 export const report = {
   id: 1,
@@ -110,63 +111,10 @@ export const report = {
   },
 };
 
-export const reportSummary = {
-  id: 1,
-  url: 'https://example.com/pricing',
-  final_url: 'https://example.com/pricing',
-  project: 'example.com',
-  result: 'good',
-  score: 88,
-  privacy: 0,
-  has_password: false,
-  generated_at: '2026-01-15T10:00:00.000Z',
-  created_at: '2026-11-25T22:54:35.584Z',
-  updated_at: '2026-11-25T22:54:35.616Z',
-  categories: {
-    seo: {
-      score: 96,
-      passed: 17,
-      failed: 1,
-    },
-    performance: {
-      score: 75,
-      passed: 9,
-      failed: 2,
-    },
-    security: {
-      score: 70,
-      passed: 5,
-      failed: 3,
-    },
-    miscellaneous: {
-      score: 94,
-      passed: 10,
-      failed: 2,
-    },
-  },
-  links: {
-    self: 'https://pagegrade.example.com/api/v1/reports/1',
-    page: 'https://pagegrade.example.com/reports/1',
-  },
-};
+/** A report as listed: the report without its results and page. */
+export const reportSummary = (({ results: _results, page: _page, ...summary }) => summary)(report);
 
-export const reportListMeta = {
-  links: {
-    first: 'https://pagegrade.example.com/api/v1/reports?page=1',
-    last: 'https://pagegrade.example.com/api/v1/reports?page=1',
-    prev: null,
-    next: null,
-  },
-  meta: {
-    current_page: 1,
-    from: 1,
-    to: 1,
-    last_page: 1,
-    per_page: 10,
-    total: 1,
-    path: 'https://pagegrade.example.com/api/v1/reports',
-  },
-};
+export const reportListMeta = listExample('https://pagegrade.example.com/api/v1/reports');
 
 /** GET /api/v1/reports?format=csv (docs/api.md#csv): a header line, then one line per report. */
 export const reportListCsv =

@@ -1,5 +1,6 @@
 // The webhooks' examples for the OpenAPI document, real answers as in
 // src/contract/reports/examples.ts; the document's lint validates each against its schema.
+import { listExample } from '../pagination.js';
 
 export const webhookCreated = {
   id: 1,
@@ -36,23 +37,7 @@ export const webhook = {
   },
 };
 
-export const webhookListMeta = {
-  links: {
-    first: 'https://pagegrade.example.com/api/v1/webhooks?page=1',
-    last: 'https://pagegrade.example.com/api/v1/webhooks?page=1',
-    prev: null,
-    next: null,
-  },
-  meta: {
-    current_page: 1,
-    from: 1,
-    to: 1,
-    last_page: 1,
-    per_page: 10,
-    total: 1,
-    path: 'https://pagegrade.example.com/api/v1/webhooks',
-  },
-};
+export const webhookListMeta = listExample('https://pagegrade.example.com/api/v1/webhooks');
 
 export const delivery = {
   id: 1,
@@ -73,23 +58,7 @@ export const delivery = {
   },
 };
 
-export const deliveryListMeta = {
-  links: {
-    first: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries?page=1',
-    last: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries?page=1',
-    prev: null,
-    next: null,
-  },
-  meta: {
-    current_page: 1,
-    from: 1,
-    to: 1,
-    last_page: 1,
-    per_page: 10,
-    total: 1,
-    path: 'https://pagegrade.example.com/api/v1/webhooks/1/deliveries',
-  },
-};
+export const deliveryListMeta = listExample('https://pagegrade.example.com/api/v1/webhooks/1/deliveries');
 
 export const deliveryWithPayload = {
   id: 1,
