@@ -66,18 +66,12 @@ export async function finish(
   ending: 'done' | 'cancelled' | 'failed',
   error?: string,
 ): Promise<void> {
+  // read in `trx`, after the counters it bumped: the row's counts are the batch's final ones
   const b = (await findBatch(trx, batchId, null, true))!;
-  const fresh = (await findBatch(trx, batchId, null))!;
-  const counters = {
-    discovered: fresh.discovered,
-    audited: fresh.audited,
-    failed: fresh.failed,
-    skipped: fresh.skipped,
-  };
-  const { pages, findings, summary } = await analyseBatch(trx, { ...b, ...counters });
+  const { pages, findings, summary } = await analyseBatch(trx, b);
   let status = ending;
   let why = error;
-  if (status === 'done' && counters.audited === 0) {
+  if (status === 'done' && b.audited === 0) {
     status = 'failed';
     why = whyNothing(b, pages);
   }
