@@ -12,6 +12,8 @@ export interface BatchRow {
   userId: number;
   mode: BatchMode;
   url: string;
+  /** the start URL's project (its host as reports name theirs); null only for a URL that does not parse */
+  project: string | null;
   options: string;
   /** every page is a rendered audit */
   render: boolean;
@@ -25,6 +27,9 @@ export interface BatchRow {
   nextSlotAt: number;
   deadlineAt: number;
   summary: string | null;
+  /** reports the batch made (pages new to the project) and reports it added a run to */
+  reportsCreated: number;
+  reportsUpdated: number;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -62,6 +67,7 @@ function batchQuery(db: Db) {
       'user_id',
       'mode',
       'url',
+      'project',
       'options',
       'render',
       'status',
@@ -74,6 +80,8 @@ function batchQuery(db: Db) {
       'next_slot_at',
       'deadline_at',
       'summary',
+      'reports_created',
+      'reports_updated',
       'created_at',
       'updated_at',
       'started_at',
@@ -88,6 +96,7 @@ function toBatch(r: BatchSelect): BatchRow {
     userId: r.user_id,
     mode: r.mode as BatchMode,
     url: r.url,
+    project: r.project,
     options: r.options,
     render: toNumber(r.render) === 1,
     status: r.status as BatchStatus,
@@ -100,6 +109,8 @@ function toBatch(r: BatchSelect): BatchRow {
     nextSlotAt: toNumber(r.next_slot_at),
     deadlineAt: toNumber(r.deadline_at),
     summary: r.summary,
+    reportsCreated: toNumber(r.reports_created),
+    reportsUpdated: toNumber(r.reports_updated),
     createdAt: toIso(r.created_at),
     updatedAt: toIso(r.updated_at),
     startedAt: toIsoOrNull(r.started_at),
@@ -146,7 +157,15 @@ function toPage(r: PageSelect): BatchPageRow {
 
 export async function insertBatch(
   db: Db,
-  b: { userId: number; mode: BatchMode; url: string; options: string; render: boolean; now: string },
+  b: {
+    userId: number;
+    mode: BatchMode;
+    url: string;
+    project: string | null;
+    options: string;
+    render: boolean;
+    now: string;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('batches')
@@ -154,6 +173,7 @@ export async function insertBatch(
       user_id: b.userId,
       mode: b.mode,
       url: b.url,
+      project: b.project,
       options: b.options,
       render: b.render ? 1 : 0,
       created_at: b.now,
@@ -257,15 +277,14 @@ export async function updateBatch(
     .execute();
 }
 
+type BatchCounter = 'discovered' | 'audited' | 'failed' | 'skipped' | 'reports_created' | 'reports_updated';
+
 export async function bumpBatchCounters(
   db: Db,
   id: number,
-  delta: Partial<Record<'discovered' | 'audited' | 'failed' | 'skipped', number>>,
+  delta: Partial<Record<BatchCounter, number>>,
 ): Promise<void> {
-  const entries = Object.entries(delta).filter(([, v]) => v !== 0) as [
-    'discovered' | 'audited' | 'failed' | 'skipped',
-    number,
-  ][];
+  const entries = Object.entries(delta).filter(([, v]) => v !== 0) as [BatchCounter, number][];
   if (entries.length === 0) return;
   await db
     .updateTable('batches')

@@ -233,6 +233,8 @@ export interface BatchesTable {
   user_id: number;
   mode: string;
   url: string;
+  /** the start URL's project (docs/sites.md); indexed with user_id */
+  project: string | null;
   options: string;
   /** 1: every page is a rendered audit (docs/rendering.md); 0 (default): raw HTML */
   render: Generated<number>;
@@ -251,6 +253,9 @@ export interface BatchesTable {
   summary: string | null;
   /** the site findings, JSON, stored when the batch ends (null before, and for older batches) */
   findings: string | null;
+  /** reports the batch made, and reports it added a run to */
+  reports_created: Generated<number>;
+  reports_updated: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
   started_at: NullableTimestamp;

@@ -280,21 +280,25 @@ export async function saveProjectSettings(
   }
 }
 
-/** A user's batches' ids, start URLs and states, newest first (a project's latest crawl is looked for in them). */
-export async function batchUrlsNewestFirst(
+/** A project's newest batch (any state) and its newest finished (`done`) one: two indexed reads. */
+export async function projectCrawls(
   db: Db,
   userId: number,
-  page: { limit: number; offset: number },
-): Promise<{ id: number; url: string; status: BatchStatus }[]> {
-  const rows = await db
-    .selectFrom('batches')
-    .select(['id', 'url', 'status'])
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return rows.map((r) => ({ id: r.id, url: r.url, status: r.status as BatchStatus }));
+  project: string,
+): Promise<{ latest: number | null; done: number | null }> {
+  const newest = (status?: BatchStatus) => {
+    let q = db
+      .selectFrom('batches')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('project', '=', project);
+    if (status) q = q.where('status', '=', status);
+    return q.orderBy('id', 'desc').limit(1).executeTakeFirst();
+  };
+  const latest = await newest();
+  if (!latest) return { latest: null, done: null };
+  const done = await newest('done');
+  return { latest: latest.id, done: done?.id ?? null };
 }
 
 /** The mean score of the reports a batch's audited pages have (null when none), and their number. */

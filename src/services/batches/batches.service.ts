@@ -21,6 +21,7 @@
 import { validationError } from '../../errors.js';
 import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
+import { projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
 import {
   batchReportIds,
@@ -115,6 +116,7 @@ export function createBatchServices(
           userId,
           mode: input.mode,
           url: start,
+          project: projectOf(start),
           options: JSON.stringify(options),
           render,
           now: d.iso(),

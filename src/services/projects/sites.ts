@@ -7,7 +7,7 @@ import { notFound, validationError } from '../../errors.js';
 import { withTransaction } from '../../store/database.js';
 import {
   batchMeanScore,
-  batchUrlsNewestFirst,
+  projectCrawls,
   findProjectSettings,
   lockProject,
   saveProjectSettings,
@@ -25,18 +25,6 @@ import {
   presentSettings,
   type SettingsContext,
 } from './settings.js';
-
-/** batches read at a time while looking for a project's newest crawl */
-const SCAN_CHUNK = 200;
-
-/** The project of a batch's start URL (as reports name theirs: the host, lower-cased, no www.). */
-function projectOfUrl(url: string): string | null {
-  try {
-    return projectName(new URL(url).hostname);
-  } catch {
-    return null;
-  }
-}
 
 /** A name given in a path → the project's name; 422 when it is no host name (PUT creates it). */
 function hostName(name: string): string {
@@ -68,25 +56,8 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
     return row;
   }
 
-  /** the newest crawl of the project, and the newest finished one (its pages make the site score) */
-  async function crawls(
-    userId: number,
-    project: string,
-  ): Promise<{ latest: number | null; done: number | null }> {
-    let latest: number | null = null;
-    for (let offset = 0; ; offset += SCAN_CHUNK) {
-      const rows = await batchUrlsNewestFirst(db, userId, { limit: SCAN_CHUNK, offset });
-      for (const r of rows) {
-        if (projectOfUrl(r.url) !== project) continue;
-        latest ??= r.id;
-        if (r.status === 'done') return { latest, done: r.id };
-      }
-      if (rows.length < SCAN_CHUNK) return { latest, done: null };
-    }
-  }
-
   async function detail(userId: number, row: ProjectSettingsRow): Promise<ProjectDetail> {
-    const { latest, done } = await crawls(userId, row.name);
+    const { latest, done } = await projectCrawls(db, userId, row.name);
     const latestCrawl = latest === null ? null : await batches.get(userId, latest);
     const mean = done === null ? null : (await batchMeanScore(db, done)).mean;
     const siteScore = mean === null ? null : Math.round(mean);

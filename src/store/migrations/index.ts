@@ -17,6 +17,7 @@ import * as scheduleRender from './2026-11-27T05-schedule-render.js';
 import * as batchRender from './2026-11-28T01-batch-render.js';
 import * as projectSettings from './2026-11-28T02-project-settings.js';
 import * as batchFindings from './2026-11-28T03-batch-findings.js';
+import * as batchProject from './2026-11-29T01-batch-project.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T01-batch-render': batchRender,
   '2026-11-28T02-project-settings': projectSettings,
   '2026-11-28T03-batch-findings': batchFindings,
+  '2026-11-29T01-batch-project': batchProject,
 };
