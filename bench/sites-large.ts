@@ -10,7 +10,7 @@
 //   against the same list's p99 once the crawl has ended (idle, with every report stored) —
 //   target ≤ 2×.
 //
-//   npx tsx bench/sites-large.ts [--pages 100000] [--window 10000] [--load-s 10]
+//   npx tsx bench/sites-large.ts [--pages 100000] [--window 10000] [--load-s 10] [--only one|split]
 //
 // The site (this process, 127.0.0.1): `/` links to /p/0 … /p/19; /p/i is the ~14 kB article of
 // bench/sites.ts linking to 20 others, so a crawl reaches every page within a few levels; its
@@ -33,6 +33,8 @@ const flag = (name: string, fallback: number) => {
 const PAGES = flag('--pages', 100_000);
 const WINDOW = Math.min(flag('--window', 10_000), Math.floor(PAGES / 2));
 const LOAD_S = flag('--load-s', 10);
+/** --only one | split: one topology alone (each 100,000-page crawl takes a while) */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
 
 const PARAGRAPH =
   'Balcony gardens reward patience: a south-facing rail gives tomatoes the sun they need, while herbs such as mint and parsley prefer the morning light and a deep pot that keeps their roots cool through the afternoon. ';
@@ -219,7 +221,7 @@ function report(
   } else console.log('| list p99 during the crawl | not measured: the crawl ended before half | | | |');
 }
 
-await scenario('one process');
-await scenario('API + worker processes');
+if (ONLY !== 'split') await scenario('one process');
+if (ONLY !== 'one') await scenario('API + worker processes');
 await site.close();
 process.exit(0);
