@@ -4,8 +4,9 @@
 // schedule without a start_url is a 422); a due slot makes exactly one batch, recorded on the
 // schedule, even when two schedulers tick at once; a crawl of the project still running makes
 // the next due slot `skipped` with the reason; after downtime of five periods it is caught up
-// once; GET /api/v1/schedules lists it beside a report's schedule (checked against the OpenAPI
-// document) and the dashboard's schedules page shows both.
+// once; two executions of one slot (at-least-once jobs) make one crawl; GET /api/v1/schedules
+// lists it beside a report's schedule (checked against the OpenAPI document) and the
+// dashboard's schedules page shows both.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
@@ -227,6 +228,44 @@ describeEachDialect('project schedules', (dialect) => {
     assert.ok(new Date(s.nextRunAt).getTime() > Date.now(), 'goes on from now');
     assert.ok(new Date(s.nextRunAt).getTime() <= Date.now() + HOUR + 5 * 60_000);
     await batchEnded(t, alice.id, s.lastBatchId!);
+  });
+
+  test('at-least-once: two executions of a slot make one crawl; a takeover records the crawl already made', async () => {
+    const row = (await rowOf())!;
+    const job = { attempt: 1, maxAttempts: 3 };
+    const run = (slot: string) => t.services.schedules.run(row.id, slot, job);
+    // claimed as the scheduler claims (the next run an hour away: nothing else claims it)
+    const claim = (slot: string, startedAgoMs: number | null) =>
+      t.database.db
+        .updateTable('schedules')
+        .set({
+          claimed_slot: slot,
+          claimed_at: new Date(Date.now() - 2000).toISOString(),
+          run_started_at: startedAgoMs === null ? null : Date.now() - startedAgoMs,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    const before = (await batchesOfProject()).length;
+    const slot = new Date(Date.now() - 1000).toISOString();
+    await claim(slot, null);
+    const results = await Promise.all([run(slot), run(slot)]);
+    assert.deepEqual(results.map((r) => r.status).sort(), ['skipped', 'started'], JSON.stringify(results));
+    assert.match(JSON.stringify(results), /another run of this slot is under way/);
+    const made = await batchesOfProject();
+    assert.equal(made.length, before + 1, 'one crawl for the slot');
+    assert.equal((await run(slot)).status, 'skipped', 'a slot that has run does nothing');
+    await batchEnded(t, alice.id, made[made.length - 1]!);
+
+    // the first execution started the crawl and died before recording it: the one that takes
+    // over after the lease records that crawl instead of starting a second one
+    const slot2 = new Date(Date.now() - 500).toISOString();
+    await claim(slot2, 120_000);
+    const orphan = await t.services.projects.crawl(alice.id, project);
+    const taken = await run(slot2);
+    assert.deepEqual(taken, { status: 'started', batchId: orphan.id });
+    assert.equal((await batchesOfProject()).length, before + 2);
+    assert.equal((await listed()).lastBatchId, orphan.id);
+    await batchEnded(t, alice.id, orphan.id);
   });
 
   test('GET /api/v1/schedules lists it beside a report schedule; the dashboard page shows both', async () => {
