@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * List schedules
-         * @description The key's user's schedules, newest first, each with its report's URL and next run.
+         * @description The key's user's schedules of both kinds, newest first, each with its next run: a report's re-audits (`kind: "report"`, its `report_id` and URL) and a project's crawls (`kind: "project"`, its `project` and start URL, `report_id` null; set with the project's `schedule` setting). A project's slot either starts a crawl (`last_status: "started"`, `last_batch_id`) or is skipped while a crawl of the project is still queued or running (`skipped`, the reason in `last_error`).
          */
         get: operations["listSchedules"];
         put?: never;
@@ -9900,6 +9900,32 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
+                     *           "id": 8,
+                     *           "kind": "project",
+                     *           "report_id": null,
+                     *           "project": "example.com",
+                     *           "every": "weekly",
+                     *           "cron": "0 0 * * 1",
+                     *           "timezone": "Europe/Paris",
+                     *           "render": false,
+                     *           "next_run_at": "2026-11-30T23:04:10.000Z",
+                     *           "jitter_ms": 250000,
+                     *           "running": false,
+                     *           "last_run_at": "2026-11-23T23:04:11.310Z",
+                     *           "last_status": "skipped",
+                     *           "last_error": "A crawl of this project was still running (batch 41): this slot was skipped.",
+                     *           "last_run_number": null,
+                     *           "last_batch_id": 40,
+                     *           "created_at": "2026-11-02T09:00:00.000Z",
+                     *           "updated_at": "2026-11-02T09:00:00.000Z",
+                     *           "url": "https://example.com/",
+                     *           "links": {
+                     *             "self": "https://pagegrade.example/api/v1/projects/example.com",
+                     *             "project": "https://pagegrade.example/api/v1/projects/example.com",
+                     *             "last_batch": "https://pagegrade.example/api/v1/batches/40"
+                     *           }
+                     *         },
+                     *         {
                      *           "id": 7,
                      *           "report_id": 42,
                      *           "every": "daily",
@@ -9920,6 +9946,9 @@ export interface operations {
                      *             "report": "https://pagegrade.example/api/v1/reports/42",
                      *             "runs": "https://pagegrade.example/api/v1/reports/42/runs"
                      *           },
+                     *           "kind": "report",
+                     *           "project": "example.com",
+                     *           "last_batch_id": null,
                      *           "url": "https://example.com/pricing"
                      *         }
                      *       ],
@@ -9954,15 +9983,25 @@ export interface operations {
                             id: number;
                             /** @description The schedule's fixed delay after each slot: min(10 % of the period, 5 min) at most. */
                             jitter_ms: number;
+                            /**
+                             * @description report: re-audits one report; project: crawls the project with its settings.
+                             * @enum {string}
+                             */
+                            kind: "report" | "project";
+                            last_batch_id: number | null;
                             last_error: string | null;
                             last_run_at: string | null;
                             last_run_number: number | null;
-                            last_status: ("completed" | "failed") | null;
+                            last_status: ("completed" | "failed" | "started" | "skipped") | null;
                             links: {
                                 /** Format: uri */
-                                report: string;
+                                last_batch?: string;
                                 /** Format: uri */
-                                runs: string;
+                                project?: string;
+                                /** Format: uri */
+                                report?: string;
+                                /** Format: uri */
+                                runs?: string;
                                 /** Format: uri */
                                 self: string;
                             };
@@ -9971,9 +10010,10 @@ export interface operations {
                              * @description The next run, jitter included.
                              */
                             next_run_at: string;
-                            /** @description Each scheduled run renders the page in headless Chromium (docs/rendering.md). */
+                            project: string | null;
+                            /** @description Each run renders in headless Chromium (a project's: its settings' render). */
                             render: boolean;
-                            report_id: number;
+                            report_id: number | null;
                             /** @description A run of the schedule is queued or running now. */
                             running: boolean;
                             /** @description The IANA time zone it is read in. */
@@ -9983,7 +10023,7 @@ export interface operations {
                              * @description When it was last set.
                              */
                             updated_at: string;
-                            /** @description The report's URL. */
+                            /** @description The report's URL, or the start URL of the project's crawls. */
                             url: string;
                         }[];
                         links: {

@@ -104,16 +104,92 @@ export const Schedule = Type.Object(
   { ...fields, links },
   { additionalProperties: false, examples: [example] },
 );
+const projectExample = {
+  id: 8,
+  kind: 'project',
+  report_id: null,
+  project: 'example.com',
+  every: 'weekly',
+  cron: '0 0 * * 1',
+  timezone: 'Europe/Paris',
+  render: false,
+  next_run_at: '2026-11-30T23:04:10.000Z',
+  jitter_ms: 250000,
+  running: false,
+  last_run_at: '2026-11-23T23:04:11.310Z',
+  last_status: 'skipped',
+  last_error: 'A crawl of this project was still running (batch 41): this slot was skipped.',
+  last_run_number: null,
+  last_batch_id: 40,
+  created_at: '2026-11-02T09:00:00.000Z',
+  updated_at: '2026-11-02T09:00:00.000Z',
+  url: 'https://example.com/',
+  links: {
+    self: 'https://pagegrade.example/api/v1/projects/example.com',
+    project: 'https://pagegrade.example/api/v1/projects/example.com',
+    last_batch: 'https://pagegrade.example/api/v1/batches/40',
+  },
+};
+const reportListed = {
+  ...example,
+  kind: 'report',
+  project: 'example.com',
+  last_batch_id: null,
+  url: 'https://example.com/pricing',
+};
+
+/** How a listed schedule's slot went (a project's crawl: started, or skipped while one still runs). */
+export const SCHEDULE_STATUSES = ['completed', 'failed', 'started', 'skipped'] as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+
+/** The list shows both kinds: a report's re-audits and a project's crawls (docs/sites.md "Scheduled crawls"). */
+const listedFields = {
+  ...fields,
+  kind: Type.String({
+    enum: ['report', 'project'],
+    description: "report: re-audits one report; project: crawls the project with its settings.",
+  }),
+  report_id: nullable(Type.Integer({ minimum: 1, description: "The report (null for a project's schedule)." })),
+  project: nullable(Type.String({ description: "The report's project, or the scheduled project." })),
+  render: Type.Boolean({
+    description: "Each run renders in headless Chromium (a project's: its settings' render).",
+  }),
+  last_status: nullable(
+    Type.String({
+      enum: [...SCHEDULE_STATUSES],
+      description:
+        "A report's: completed or failed. A project's: started (a crawl, last_batch_id), skipped (a crawl of the project was still queued or running) or failed (the crawl could not start).",
+    }),
+  ),
+  last_error: nullable(Type.String({ description: 'Why the last slot failed or was skipped.' })),
+  last_batch_id: nullable(
+    Type.Integer({ minimum: 1, description: "A project's schedule: the crawl (batch) its last started slot made." }),
+  ),
+};
+const listedLinks = Type.Object(
+  {
+    self: uri(),
+    report: Type.Optional(uri()),
+    runs: Type.Optional(uri()),
+    project: Type.Optional(uri()),
+    last_batch: Type.Optional(uri()),
+  },
+  { additionalProperties: false },
+);
 export const ListedSchedule = Type.Object(
-  { ...fields, url: Type.String({ description: "The report's URL." }), links },
-  { additionalProperties: false, examples: [{ ...example, url: 'https://example.com/pricing' }] },
+  {
+    ...listedFields,
+    url: Type.String({ description: "The report's URL, or the start URL of the project's crawls." }),
+    links: listedLinks,
+  },
+  { additionalProperties: false, examples: [reportListed, projectExample] },
 );
 export const ScheduleEnvelope = Type.Object(
   { data: Schedule },
   { additionalProperties: false, examples: [{ data: example }] },
 );
 export const ScheduleList = withExample(paginated(ListedSchedule), {
-  data: [{ ...example, url: 'https://example.com/pricing' }],
+  data: [projectExample, reportListed],
   ...listExample('https://pagegrade.example.com/api/v1/schedules'),
 });
 export const ScheduleDeleted = Type.Object(
@@ -151,9 +227,18 @@ export interface Schedule {
   updatedAt: string;
 }
 
-export interface ListedSchedule extends Schedule {
-  /** the report's URL */
+/** A schedule of the list: a report's, or a project's (docs/sites.md "Scheduled crawls"). */
+export interface ListedSchedule extends Omit<Schedule, 'reportId' | 'lastStatus'> {
+  kind: 'report' | 'project';
+  /** null for a project's */
+  reportId: number | null;
+  /** the report's project, or the scheduled project */
+  project: string | null;
+  /** the report's URL, or the start URL of the project's crawls */
   url: string;
+  lastStatus: ScheduleStatus | null;
+  /** a project's: the batch its last started slot made */
+  lastBatchId: number | null;
 }
 
 export function presentSchedule(s: Schedule, publicUrl: string): Static<typeof Schedule> {
@@ -179,6 +264,24 @@ export function presentSchedule(s: Schedule, publicUrl: string): Static<typeof S
 }
 
 export function presentListedSchedule(s: ListedSchedule, publicUrl: string): Static<typeof ListedSchedule> {
-  const { links, ...rest } = presentSchedule(s, publicUrl);
-  return { ...rest, url: s.url, links };
+  const { reportId, project, kind } = s;
+  const base = presentSchedule({ ...s, reportId: reportId ?? 0, lastStatus: null }, publicUrl);
+  const { links: reportLinks, ...rest } = base;
+  let links: Static<typeof listedLinks>;
+  if (kind === 'report') links = reportLinks;
+  else {
+    const self = `${publicUrl}/api/v1/projects/${encodeURIComponent(project ?? '')}`;
+    links = { self, project: self };
+    if (s.lastBatchId !== null) links.last_batch = `${publicUrl}/api/v1/batches/${s.lastBatchId}`;
+  }
+  return {
+    ...rest,
+    kind,
+    report_id: reportId,
+    project,
+    last_status: s.lastStatus,
+    last_batch_id: s.lastBatchId,
+    url: s.url,
+    links,
+  };
 }

@@ -56,13 +56,15 @@ export function createServices(deps: ServicesDeps): Services {
   const accounts = createAccountServices(ctx);
   const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
   const batches = createBatchServices(ctx, webhooks);
+  const projects = createProjectServices(ctx, batches);
   return {
     ...accounts,
     // what an API key may do (scopes, projects) is applied here, around the owner-level services
     reports: scopedReports(deps.db, reports),
-    projects: scopedProjects(deps.db, createProjectServices(ctx, batches)),
+    projects: scopedProjects(deps.db, projects),
     webhooks: scopedWebhooks(webhooks),
-    schedules: createScheduleServices(ctx, reports),
+    // a project's schedule starts its crawls (docs/sites.md "Scheduled crawls")
+    schedules: createScheduleServices(ctx, reports, projects),
     batches,
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),

@@ -199,10 +199,15 @@ export interface WebhookDeliveriesTable {
   delivered_at: NullableTimestamp;
 }
 
-/** Scheduled re-audits: one per report (src/store/schedules.repository.ts, docs/schedules.md). */
+/**
+ * Schedules (src/store/schedules.repository.ts, docs/schedules.md): a report's re-audits
+ * (report_id) or a project's crawls (project_id), exactly one of the two.
+ */
 export interface SchedulesTable {
   id: Generated<number>;
-  report_id: number;
+  report_id: number | null;
+  /** a project's schedule (docs/sites.md "Scheduled crawls"); deleted with the project */
+  project_id: number | null;
   user_id: number;
   /** hourly, daily, weekly or a 5-field cron expression */
   every: string;
@@ -223,6 +228,8 @@ export interface SchedulesTable {
   last_status: string | null;
   last_error: string | null;
   last_run_number: number | null;
+  /** a project's schedule: the batch its last started slot made (null when deleted) */
+  last_batch_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

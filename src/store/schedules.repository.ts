@@ -1,4 +1,6 @@
 // schedules: every SQL statement on them (docs/schedules.md). Dates come back as ISO strings.
+// A row is a report's schedule (report_id) or a project's (project_id, docs/sites.md
+// "Scheduled crawls"): both are claimed by the same statements below.
 // The scheduler's claim: due rows (next_run_at <= now, no run in progress or a stale one)
 // locked with FOR UPDATE SKIP LOCKED on PostgreSQL (SQLite: the caller's BEGIN IMMEDIATE
 // transaction holds the write lock), then moved to their next run in the same transaction.
@@ -8,7 +10,12 @@ import { toIso, toIsoOrNull, toNumber } from './sql-helpers.js';
 
 export interface ScheduleRow {
   id: number;
-  reportId: number;
+  /** a report's schedule (else null) */
+  reportId: number | null;
+  /** a project's schedule (else null) */
+  projectId: number | null;
+  /** a project's schedule: the project's name */
+  project: string | null;
   userId: number;
   every: string;
   timezone: string;
@@ -16,18 +23,30 @@ export interface ScheduleRow {
   nextRunAt: string;
   claimedSlot: string | null;
   claimedAt: string | null;
+  /** when a run of the claimed slot started (epoch ms), null: not yet */
+  runStartedAt: number | null;
   lastSlot: string | null;
   lastRunAt: string | null;
-  lastStatus: 'completed' | 'failed' | null;
+  lastStatus: ScheduleStatus | null;
   lastError: string | null;
   lastRunNumber: number | null;
+  /** a project's schedule: the batch its last started slot made */
+  lastBatchId: number | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A schedule with its report's URL (the list). */
+/** How a slot went: a report's re-audit completed or failed; a project's crawl started or was skipped (or failed to start). */
+export type ScheduleStatus = 'completed' | 'failed' | 'started' | 'skipped';
+
+/** A schedule as listed: its report's URL and project, or its project's name and stored settings (JSON). */
 export interface ListedScheduleRow extends ScheduleRow {
-  url: string;
+  /** the report's URL (null for a project's schedule) */
+  url: string | null;
+  /** the report's project, or the project's name */
+  projectName: string | null;
+  /** a project's schedule: its settings (JSON), whose start_url it crawls */
+  projectSettings: string | null;
 }
 
 const MAX_INT = 2_147_483_647;
@@ -36,6 +55,7 @@ const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX
 const columns = [
   'schedules.id',
   'schedules.report_id',
+  'schedules.project_id',
   'schedules.user_id',
   'schedules.every',
   'schedules.timezone',
@@ -43,24 +63,37 @@ const columns = [
   'schedules.next_run_at',
   'schedules.claimed_slot',
   'schedules.claimed_at',
+  'schedules.run_started_at',
   'schedules.last_slot',
   'schedules.last_run_at',
   'schedules.last_status',
   'schedules.last_error',
   'schedules.last_run_number',
+  'schedules.last_batch_id',
   'schedules.created_at',
   'schedules.updated_at',
 ] as const;
 
 function scheduleQuery(db: Db) {
-  return db.selectFrom('schedules').select(columns);
+  return db
+    .selectFrom('schedules')
+    .select(columns)
+    .select((eb) =>
+      eb
+        .selectFrom('projects')
+        .select('projects.name')
+        .whereRef('projects.id', '=', 'schedules.project_id')
+        .as('project'),
+    );
 }
 type ScheduleSelect = Awaited<ReturnType<ReturnType<typeof scheduleQuery>['executeTakeFirstOrThrow']>>;
 
-function toRow(r: ScheduleSelect): ScheduleRow {
+function toRow(r: Omit<ScheduleSelect, 'project'> & { project?: string | null }): ScheduleRow {
   return {
     id: r.id,
     reportId: r.report_id,
+    projectId: r.project_id,
+    project: r.project ?? null,
     userId: r.user_id,
     every: r.every,
     timezone: r.timezone,
@@ -68,11 +101,13 @@ function toRow(r: ScheduleSelect): ScheduleRow {
     nextRunAt: toIso(r.next_run_at),
     claimedSlot: r.claimed_slot,
     claimedAt: toIsoOrNull(r.claimed_at),
+    runStartedAt: r.run_started_at === null ? null : toNumber(r.run_started_at),
     lastSlot: r.last_slot,
     lastRunAt: toIsoOrNull(r.last_run_at),
     lastStatus: r.last_status as ScheduleRow['lastStatus'],
     lastError: r.last_error,
     lastRunNumber: r.last_run_number === null ? null : toNumber(r.last_run_number),
+    lastBatchId: r.last_batch_id === null ? null : toNumber(r.last_batch_id),
     createdAt: toIso(r.created_at),
     updatedAt: toIso(r.updated_at),
   };
@@ -125,15 +160,15 @@ export async function findScheduleOfReport(
 ): Promise<ScheduleRow | null> {
   if (!validId(reportId)) return null;
   const r = await scheduleQuery(db)
-    .where('report_id', '=', reportId)
-    .where('user_id', '=', userId)
+    .where('schedules.report_id', '=', reportId)
+    .where('schedules.user_id', '=', userId)
     .executeTakeFirst();
   return r ? toRow(r) : null;
 }
 
 export async function findSchedule(db: Db, id: number): Promise<ScheduleRow | null> {
   if (!validId(id)) return null;
-  const r = await scheduleQuery(db).where('id', '=', id).executeTakeFirst();
+  const r = await scheduleQuery(db).where('schedules.id', '=', id).executeTakeFirst();
   return r ? toRow(r) : null;
 }
 
@@ -157,7 +192,7 @@ export async function countSchedules(db: Db, userId: number): Promise<number> {
   return toNumber(r.n);
 }
 
-/** A page of a user's schedules, newest first, with their reports' URLs. */
+/** A page of a user's schedules (both kinds), newest first, with their reports' URLs or projects. */
 export async function listSchedules(
   db: Db,
   userId: number,
@@ -165,14 +200,26 @@ export async function listSchedules(
 ): Promise<ListedScheduleRow[]> {
   const rows = await db
     .selectFrom('schedules')
-    .innerJoin('reports', 'reports.id', 'schedules.report_id')
-    .select([...columns, 'reports.url'])
+    .leftJoin('reports', 'reports.id', 'schedules.report_id')
+    .leftJoin('projects', 'projects.id', 'schedules.project_id')
+    .select([
+      ...columns,
+      'reports.url',
+      'reports.project as report_project',
+      'projects.name as project',
+      'projects.settings as project_settings',
+    ])
     .where('schedules.user_id', '=', userId)
     .orderBy('schedules.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  return rows.map((r) => ({ ...toRow(r), url: r.url }));
+  return rows.map((r) => ({
+    ...toRow(r),
+    url: r.url,
+    projectName: r.project ?? r.report_project,
+    projectSettings: r.project_settings,
+  }));
 }
 
 /** The schedules of these reports of a user (the dashboard): report id → schedule. */
@@ -183,7 +230,10 @@ export async function schedulesOfReports(
 ): Promise<ScheduleRow[]> {
   const ids = reportIds.filter(validId);
   if (ids.length === 0) return [];
-  const rows = await scheduleQuery(db).where('user_id', '=', userId).where('report_id', 'in', ids).execute();
+  const rows = await scheduleQuery(db)
+    .where('schedules.user_id', '=', userId)
+    .where('schedules.report_id', 'in', ids)
+    .execute();
   return rows.map(toRow);
 }
 
@@ -196,7 +246,10 @@ export async function lockDueSchedules(
   trx: Db,
   at: { now: string; staleBefore: string; limit: number },
 ): Promise<ScheduleRow[]> {
-  let q = scheduleQuery(trx)
+  // no join: PostgreSQL locks the schedules rows only (the claim needs no project's name)
+  let q = trx
+    .selectFrom('schedules')
+    .select(columns)
     .where('next_run_at', '<=', at.now)
     .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at.staleBefore)]))
     .orderBy('next_run_at')
@@ -253,9 +306,11 @@ export async function finishScheduledRun(
   id: number,
   f: {
     slot: string;
-    status: 'completed' | 'failed';
+    status: ScheduleStatus;
     error: string | null;
     runNumber: number | null;
+    /** a project's: the batch the slot started (undefined: the last one stays) */
+    batchId?: number | undefined;
     at: string;
   },
 ): Promise<void> {
@@ -267,6 +322,7 @@ export async function finishScheduledRun(
       last_status: f.status,
       last_error: f.error,
       last_run_number: f.runNumber,
+      ...(f.batchId === undefined ? {} : { last_batch_id: f.batchId }),
       claimed_slot: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_slot END`,
       claimed_at: sql<string | null>`CASE WHEN claimed_slot = ${f.slot} THEN NULL ELSE claimed_at END`,
       run_started_at: sql<
@@ -309,4 +365,106 @@ export async function newestRunOf(
 
 export async function setNextRunAt(db: Db, id: number, nextRunAt: string): Promise<void> {
   await db.updateTable('schedules').set({ next_run_at: nextRunAt }).where('id', '=', id).execute();
+}
+
+// ── a project's schedule (docs/sites.md "Scheduled crawls") ─────────────────────────────
+
+/** A project's schedule, scoped to its owner (null: none). */
+export async function findScheduleOfProject(
+  db: Db,
+  userId: number,
+  project: string,
+): Promise<ScheduleRow | null> {
+  const r = await scheduleQuery(db)
+    .innerJoin('projects', 'projects.id', 'schedules.project_id')
+    .where('projects.user_id', '=', userId)
+    .where('projects.name', '=', project)
+    .executeTakeFirst();
+  return r ? toRow(r) : null;
+}
+
+/**
+ * Sets a project's schedule (a new one, or new `every`/`timezone` for its one); returns its id.
+ * The project's row must exist (the caller saved its settings in the same transaction).
+ */
+export async function upsertProjectSchedule(
+  db: Db,
+  s: { userId: number; project: string; every: string; timezone: string; nextRunAt: string; now: string },
+): Promise<number> {
+  const project = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('user_id', '=', s.userId)
+    .where('name', '=', s.project)
+    .executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('schedules')
+    .values({
+      project_id: project.id,
+      user_id: s.userId,
+      every: s.every,
+      timezone: s.timezone,
+      next_run_at: s.nextRunAt,
+      created_at: s.now,
+      updated_at: s.now,
+    })
+    .onConflict((oc) =>
+      oc.column('project_id').doUpdateSet({
+        every: s.every,
+        timezone: s.timezone,
+        next_run_at: s.nextRunAt,
+        updated_at: s.now,
+      }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Removes a project's schedule; true when there was one. */
+export async function deleteScheduleOfProject(db: Db, userId: number, project: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('schedules')
+    .where('project_id', 'in', (eb) =>
+      eb.selectFrom('projects').select('id').where('user_id', '=', userId).where('name', '=', project),
+    )
+    .executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
+/** The project's newest batch still queued or running (the (user_id, project, id) index), or null. */
+export async function activeProjectBatch(
+  db: Db,
+  userId: number,
+  project: string,
+): Promise<{ id: number; status: string } | null> {
+  const r = await db
+    .selectFrom('batches')
+    .select(['id', 'status'])
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .where('status', 'in', ['queued', 'running'])
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r ?? null;
+}
+
+/** The project's newest batch created at or after `since` (a slot's crawl started by a run that died). */
+export async function projectBatchSince(
+  db: Db,
+  userId: number,
+  project: string,
+  since: string,
+): Promise<number | null> {
+  const r = await db
+    .selectFrom('batches')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .where('created_at', '>=', since)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.id ?? null;
 }

@@ -40,6 +40,7 @@ export function layout(o: LayoutOptions): SafeHtml {
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
           <a href="/dashboard/batches">Batches</a>
+          <a href="/dashboard/schedules">Schedules</a>
           <a href="/dashboard/webhooks">Webhooks</a>
           <a href="/dashboard/keys">API keys</a>
           <a href="/dashboard/branding">Branding</a>

@@ -1,7 +1,10 @@
 // The report page's schedule section (owner only): when the report is audited again on its own
 // (hourly, daily, weekly or a cron expression, in a timezone), the next and last runs, and the
 // forms to set or clear it (src/pages/routes/schedules.ts). The rules are the services'.
-import type { Schedule } from '../services/schedules/types.js';
+// And the dashboard's schedules page (GET /dashboard/schedules): every schedule of the user,
+// reports' re-audits and projects' crawls (docs/sites.md "Scheduled crawls"), with next runs.
+import type { Page } from '../contract/lists.js';
+import type { ListedSchedule, Schedule } from '../services/schedules/types.js';
 import { html, type SafeHtml } from './html.js';
 import { formatDate } from './report.js';
 
@@ -111,5 +114,63 @@ export function scheduleSection(d: {
     <button type="submit" class="button button--small button--primary">${d.schedule ? 'Save schedule' : 'Set schedule'}</button>
   </form>
   ${clear}
+</section>`;
+}
+
+const LAST_STATUS: Record<string, string> = {
+  completed: 'completed',
+  failed: 'failed',
+  started: 'crawl started',
+  skipped: 'skipped',
+};
+
+function listedRow(s: ListedSchedule): SafeHtml {
+  const what =
+    s.kind === 'project'
+      ? html`<span class="badge">Crawl</span> <span class="report-row__url">${s.project ?? ''}</span> <span class="muted">from ${s.url}</span>`
+      : html`<span class="badge">Re-audit</span> <a class="report-row__url" href="/reports/${s.reportId ?? 0}#schedule">${s.url}</a>`;
+  const batch =
+    s.kind === 'project' && s.lastBatchId !== null
+      ? html` · <a href="/dashboard/batches/${s.lastBatchId}">batch #${s.lastBatchId}</a>`
+      : '';
+  const last = s.lastRunAt
+    ? html`Last: <time datetime="${s.lastRunAt}">${formatDate(s.lastRunAt)}</time> · <span class="schedule__last-status">${LAST_STATUS[s.lastStatus ?? ''] ?? ''}</span>${batch}${s.lastError ? html` · <span class="muted schedule__reason">${s.lastError}</span>` : ''}`
+    : html`Not run yet`;
+  return html`<li class="report-row schedule-row" id="schedule-${s.id}" data-kind="${s.kind}">
+  <div class="report-row__main">
+    <p>${what}</p>
+    <p class="report-row__meta">${describeSchedule(s)} · Next: <time datetime="${s.nextRunAt}">${formatDate(s.nextRunAt)}</time>${s.running ? ' · a run is under way' : ''}</p>
+    <p class="report-row__meta">${last}</p>
+  </div>
+</li>`;
+}
+
+/** The schedules page: both kinds, newest first, paged. */
+export function schedulesView(d: { list: Page<ListedSchedule>; page: number; perPage: number }): SafeHtml {
+  const lastPage = Math.max(1, Math.ceil(d.list.total / d.perPage));
+  const from = d.list.items.length ? (d.page - 1) * d.perPage + 1 : 0;
+  const nav =
+    lastPage <= 1 && d.page <= 1
+      ? ''
+      : html`<nav class="pager" aria-label="Schedule pages">
+  ${d.page > 1 ? html`<a class="button" href="/dashboard/schedules?page=${d.page - 1}" rel="prev">Previous</a>` : ''}
+  <span class="pager__info">Page ${d.page} of ${lastPage}</span>
+  ${d.page < lastPage ? html`<a class="button" href="/dashboard/schedules?page=${d.page + 1}" rel="next">Next</a>` : ''}
+</nav>`;
+  return html`<div class="page-head">
+  <h1>Schedules</h1>
+  <p class="muted">Reports audited again and projects crawled on their own. A report's schedule is set on its page; a project's with its settings (<code>schedule</code>).</p>
+</div>
+<section class="card" aria-labelledby="schedules-title">
+  <div class="card__head">
+    <h2 id="schedules-title">Your schedules</h2>
+    <p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.total}`}</p>
+  </div>
+  ${
+    d.list.items.length === 0
+      ? html`<p class="empty">${d.page > 1 ? 'No schedules on this page.' : 'No schedules yet.'}</p>`
+      : html`<ul class="report-list">${d.list.items.map(listedRow)}</ul>`
+  }
+  ${nav}
 </section>`;
 }

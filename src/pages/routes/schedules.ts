@@ -4,11 +4,12 @@
 // A refused value re-renders the report page (422) with the message next to its field, in the
 // form's words. The rules are the services' (services.schedules), as for the API; another
 // user's report is a 404. CSRF is checked for every page POST (plugins/csrf.ts).
+// GET /dashboard/schedules lists the user's schedules of both kinds (docs/sites.md "Scheduled crawls").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { ReportParams } from '../../contract/reports/requests.js';
 import { bodyOf, str, withParams, type PageContext } from '../context.js';
-import { SCHEDULE_CHOICES, type ScheduleFormState } from '../../views/schedule.js';
+import { SCHEDULE_CHOICES, schedulesView, type ScheduleFormState } from '../../views/schedule.js';
 import { sendReportPage } from './report.js';
 
 /** The service's field messages (API words) in the form's words, by form field. */
@@ -32,8 +33,22 @@ function formErrors(fields: Record<string, string[]>, choice: string): Record<st
   return errors;
 }
 
+/** Schedules per page of the dashboard's list. */
+const SCHEDULES_PER_PAGE = 25;
+
 export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
+
+  app.get('/dashboard/schedules', async (request, reply) => {
+    const v = await ctx.requireViewer(request, reply);
+    if (!v) return reply;
+    // forgiving, as the other lists: a page that is no whole number is the first
+    const asked = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? '1');
+    const page = Number.isSafeInteger(asked) && asked >= 1 ? asked : 1;
+    const list = await services.schedules.list(v.userId, { page, perPage: SCHEDULES_PER_PAGE });
+    const viewer = await ctx.viewerFor(request, reply);
+    return ctx.send(reply, 200, 'Schedules', viewer, schedulesView({ list, page, perPage: SCHEDULES_PER_PAGE }));
+  });
 
   /** The viewer's own report (a 404 page otherwise: missing, another user's, or signed out). */
   const ownReport = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -221,6 +221,14 @@ export function applySettings(
   }
   if (s.mode === 'list' && s.urls.length === 0 && (body.mode !== undefined || body.urls !== undefined))
     errors.urls = ['The urls field is required when mode is list.'];
+  // a schedule crawls from the start_url (docs/sites.md "Scheduled crawls"): one that could never run is refused
+  const scheduleTouched = body.schedule !== undefined || body.start_url !== undefined;
+  if (s.schedule !== null && s.start_url === null && scheduleTouched) {
+    const field = body.schedule ? 'schedule' : 'start_url';
+    errors[field] ??= [
+      `The ${field} cannot be set this way: a schedule crawls from the start_url, so a project with a schedule needs one (set start_url, or clear the schedule with null).`,
+    ];
+  }
 
   // secrets are never stored in clear: without the key, settings that hold one are refused
   if (ctx.secretKey === null) {

@@ -16,6 +16,7 @@ import {
 import { adjustUserCounters } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { BatchServices } from '../batches/types.js';
+import { syncProjectSchedule } from '../schedules/schedules.service.js';
 import type { ProjectDetail, ProjectsServices, ProjectSettingsBody } from './types.js';
 import {
   applySettings,
@@ -102,6 +103,8 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         now: ctx.now().toISOString(),
       });
       if (created) await adjustUserCounters(trx, userId, { projects: 1 });
+      // its schedule row follows its `schedule` setting, in this transaction (docs/sites.md "Scheduled crawls")
+      await syncProjectSchedule(trx, ctx.now(), { userId, project, schedule: next.settings.schedule });
       return created;
     });
   }

@@ -10,7 +10,8 @@
 // - run (the job): an ordinary re-audit (`source: "schedule"`: a new run in the history, the
 //   report.completed / .regressed / .failed webhooks), recorded on the schedule. A page that
 //   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
-//   already finished, or whose run is already in the history, is not run again.
+//   already finished, or whose run is already in the history, is not run again. A project's
+//   schedule (same table, same claim) starts a crawl instead: ./project-schedules.ts.
 import { AppError, notFound, validationError } from '../../errors.js';
 import { renderUnavailable } from '../audit/audit.js';
 import { withTransaction } from '../../store/database.js';
@@ -34,11 +35,15 @@ import { findReport } from '../../store/reports.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { checkEvery, checkTimezone, cronOf, nextRun } from './times.js';
 import type { OwnerServices, Services } from '../types.js';
-import type { Schedule } from './types.js';
+import type { ListedSchedule, Schedule } from './types.js';
+import type { ListedScheduleRow } from '../../store/schedules.repository.js';
+import { runProjectSchedule } from './project-schedules.js';
 import { enqueueJob, SCHEDULE_RUN } from '../../contract/jobs.js';
 
 /** how `every` and `timezone` are checked, for the other features' schedules (a project's) */
 export { checkEvery, checkTimezone };
+/** a project's settings keep its schedule row (docs/sites.md "Scheduled crawls") */
+export { syncProjectSchedule } from './project-schedules.js';
 
 /** Due schedules claimed per transaction. */
 export const CLAIM_BATCH = 200;
@@ -53,6 +58,7 @@ const RUN_TAKEOVER_MS = 60_000;
 const reportNotFound = () => notFound('No such report.');
 const scheduleNotFound = () => notFound('This report has no schedule.');
 
+/** A report's schedule (`reportId` set: the rows of the reports' functions). */
 export function toSchedule(r: ScheduleRow): Schedule {
   let jitter = 0;
   try {
@@ -62,7 +68,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
   }
   return {
     id: r.id,
-    reportId: r.reportId,
+    reportId: r.reportId ?? 0,
     userId: r.userId,
     every: r.every,
     cron: cronOf(r.every),
@@ -72,7 +78,7 @@ export function toSchedule(r: ScheduleRow): Schedule {
     jitterMs: jitter,
     running: r.claimedSlot !== null,
     lastRunAt: r.lastRunAt,
-    lastStatus: r.lastStatus,
+    lastStatus: r.lastStatus === 'completed' || r.lastStatus === 'failed' ? r.lastStatus : null,
     lastError: r.lastError,
     lastRunNumber: r.lastRunNumber,
     createdAt: r.createdAt,
@@ -80,9 +86,49 @@ export function toSchedule(r: ScheduleRow): Schedule {
   };
 }
 
+/** The start URL and render setting of a project's stored settings (JSON; its defaults when unset). */
+function projectCrawlSettings(json: string | null): { startUrl: string | null; render: boolean } {
+  try {
+    const s = JSON.parse(json ?? '{}') as { start_url?: unknown; render?: unknown };
+    return { startUrl: typeof s.start_url === 'string' ? s.start_url : null, render: s.render === 1 };
+  } catch {
+    return { startUrl: null, render: false };
+  }
+}
+
+/** A schedule of the list, of either kind. */
+function toListed(r: ListedScheduleRow): ListedSchedule {
+  const base = toSchedule(r);
+  if (r.projectId === null) {
+    return {
+      ...base,
+      kind: 'report',
+      reportId: r.reportId,
+      project: r.projectName,
+      url: r.url ?? '',
+      lastStatus: base.lastStatus,
+      lastBatchId: null,
+    };
+  }
+  const settings = projectCrawlSettings(r.projectSettings);
+  return {
+    ...base,
+    kind: 'project',
+    reportId: null,
+    project: r.projectName,
+    // a schedule needs a start_url (settings.ts): the host's home page is only a fallback
+    url: settings.startUrl ?? `https://${r.projectName ?? ''}/`,
+    render: settings.render,
+    lastStatus: r.lastStatus,
+    lastRunNumber: null,
+    lastBatchId: r.lastBatchId,
+  };
+}
+
 export function createScheduleServices(
   ctx: ServiceContext,
   reports: Pick<OwnerServices['reports'], 'reaudit'>,
+  projects: Pick<OwnerServices['projects'], 'crawl'>,
 ): Services['schedules'] {
   const { db } = ctx;
 
@@ -140,12 +186,12 @@ export function createScheduleServices(
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
       const rows = await listSchedules(db, userId, { limit: perPage, offset });
-      return { items: rows.map((r) => ({ ...toSchedule(r), url: r.url })), total };
+      return { items: rows.map(toListed), total };
     },
 
     async ofReports(userId, reportIds) {
       const rows = await schedulesOfReports(db, userId, reportIds);
-      return new Map(rows.map((r) => [r.reportId, toSchedule(r)]));
+      return new Map(rows.map((r) => [r.reportId ?? 0, toSchedule(r)]));
     },
 
     async enqueueDue(options = {}) {
@@ -199,12 +245,17 @@ export function createScheduleServices(
       const row = await findSchedule(db, scheduleId);
       if (!row) return { status: 'skipped', reason: 'the schedule was deleted' };
       if (row.lastSlot === slot) return { status: 'skipped', reason: 'this slot has run' };
+      if (row.projectId !== null) {
+        if (row.project === null) return { status: 'skipped', reason: 'the project was deleted' };
+        return runProjectSchedule({ db, now: ctx.now, projects }, { ...row, project: row.project }, slot, job);
+      }
+      const reportId = row.reportId!;
       const finish = (status: 'completed' | 'failed', runNumber: number | null, error: string | null) =>
         finishScheduledRun(db, scheduleId, { slot, status, error, runNumber, at: ctx.now().toISOString() });
 
       // a run of this slot that made its run but died before recording it (at-least-once jobs)
       if (row.claimedSlot === slot && row.claimedAt !== null) {
-        const newest = await newestRunOf(db, row.reportId);
+        const newest = await newestRunOf(db, reportId);
         if (newest && newest.source === 'schedule' && newest.at >= row.claimedAt) {
           await finish(newest.status, newest.number, null);
           return { status: 'skipped', reason: `run ${newest.number} already made for this slot` };
@@ -217,7 +268,7 @@ export function createScheduleServices(
 
       let outcome;
       try {
-        outcome = await reports.reaudit(row.userId, row.reportId, { source: 'schedule', render: row.render });
+        outcome = await reports.reaudit(row.userId, reportId, { source: 'schedule', render: row.render });
       } catch (err) {
         if (err instanceof AppError && err.status === 404) {
           return { status: 'skipped', reason: 'the report was deleted' };

@@ -1,4 +1,5 @@
-// The schedules feature's types (docs/schedules.md): a report's schedule, the service.
+// The schedules feature's types (docs/schedules.md): a report's schedule, a project's
+// (docs/sites.md "Scheduled crawls"), the service.
 // Dates are ISO 8601 strings in UTC with milliseconds (`2026-11-21T20:50:25.123Z`), exactly
 // what the API returns; presenters copy them as they are.
 import type { Page } from '../../contract/lists.js';
@@ -18,7 +19,10 @@ export interface PutScheduleInput {
 /** What one scheduled run (the `schedule.run` job) came to. */
 export type ScheduledRunResult =
   | { status: 'completed' | 'failed'; runNumber: number; error: string | null }
-  | { status: 'skipped'; reason: string };
+  | { status: 'skipped'; reason: string }
+  /** a project's slot: its crawl started, or could not start (the reason) */
+  | { status: 'started'; batchId: number }
+  | { status: 'failed'; batchId: null; error: string };
 
 export interface SchedulesServices {
   /**
@@ -34,7 +38,7 @@ export interface SchedulesServices {
   get(userId: number, reportId: number): Promise<Schedule>;
   /** 404 as get */
   delete(userId: number, reportId: number): Promise<void>;
-  /** newest first, with the reports' URLs and next runs */
+  /** both kinds (reports' and projects'), newest first, with the reports' URLs or projects, and next runs */
   list(userId: number, page: { page: number; perPage: number }): Promise<Page<ListedSchedule>>;
   /** the schedules of these reports of the user (the dashboard), by report id */
   ofReports(userId: number, reportIds: number[]): Promise<Map<number, Schedule>>;
@@ -43,7 +47,10 @@ export interface SchedulesServices {
    * one `schedule.run` job per due slot. Returns how many were enqueued.
    */
   enqueueDue(options?: { signal?: AbortSignal; batch?: number }): Promise<number>;
-  /** One scheduled run (the `schedule.run` job): an ordinary re-audit, recorded on the schedule. */
+  /**
+   * One scheduled run (the `schedule.run` job), recorded on the schedule: a report's is an
+   * ordinary re-audit; a project's starts a crawl with its settings, or is skipped while one runs.
+   */
   run(
     scheduleId: number,
     slot: string,

@@ -105,7 +105,8 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       schema: {
         operationId: 'listSchedules',
         summary: 'List schedules',
-        description: "The key's user's schedules, newest first, each with its report's URL and next run.",
+        description:
+          "The key's user's schedules of both kinds, newest first, each with its next run: a report's re-audits (`kind: \"report\"`, its `report_id` and URL) and a project's crawls (`kind: \"project\"`, its `project` and start URL, `report_id` null; set with the project's `schedule` setting). A project's slot either starts a crawl (`last_status: \"started\"`, `last_batch_id`) or is skipped while a crawl of the project is still queued or running (`skipped`, the reason in `last_error`).",
         tags,
         security,
         querystring: ListSchedulesQuery,
