@@ -1,0 +1,23 @@
+import { isRobotsBlocked, linkTargets } from './context.js';
+import type { FindingPage, FindingRule } from './types.js';
+
+/**
+ * Internal links to URLs robots.txt disallows (the batch keeps those as skipped pages, never
+ * requested): each linking page with the blocked URL. Low priority — blocking is often meant.
+ */
+const rule: FindingRule = {
+  id: 'blocked_linked',
+  priority: 'low',
+  title: 'Internal links to URLs robots.txt disallows',
+  find(ctx) {
+    const out: FindingPage[] = [];
+    for (const p of ctx.done)
+      for (const target of linkTargets(p)) {
+        const t = ctx.byUrl.get(target);
+        if (t && isRobotsBlocked(t)) out.push({ url: p.url, detail: target });
+      }
+    return out;
+  },
+};
+
+export default rule;
