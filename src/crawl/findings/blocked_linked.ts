@@ -10,12 +10,11 @@ const rule: FindingRule = {
   priority: 'low',
   title: 'Internal links to URLs robots.txt disallows',
   find(ctx) {
+    const blocked = new Set(ctx.pages.filter(isRobotsBlocked).map((p) => p.url));
+    if (blocked.size === 0) return [];
     const out: FindingPage[] = [];
     for (const p of ctx.done)
-      for (const target of linkTargets(p)) {
-        const t = ctx.byUrl.get(target);
-        if (t && isRobotsBlocked(t)) out.push({ url: p.url, detail: target });
-      }
+      for (const target of linkTargets(p)) if (blocked.has(target)) out.push({ url: p.url, detail: target });
     return out;
   },
 };

@@ -35,32 +35,41 @@ export function nearDuplicates(done: readonly DonePage[], threshold: number): Fi
     if (!b || sim > b.sim || (sim === b.sim && j < b.other)) best.set(i, { other: j, sim });
   };
   const rows = bandRows(threshold);
+  const compare = (i: number, j: number) => {
+    const pair = i * pages.length + j;
+    if (compared.has(pair)) return;
+    compared.add(pair);
+    // the same text is duplicate_content, not a near duplicate
+    if (pages[i]!.facts.mainHash === pages[j]!.facts.mainHash) return;
+    const sim = similarity(sig[i]!, sig[j]!);
+    if (sim < threshold) return;
+    note(i, j, sim);
+    note(j, i, sim);
+    parent[root(i)] = root(j);
+  };
   for (let band = 0; band < SIGNATURE_SIZE / rows; band++) {
-    const buckets = new Map<string, number[]>();
+    // a band's key is a 32-bit hash of its bytes (numbers are cheap Map keys); a pair that
+    // only shares the hash is compared and found apart, no harm done. Most buckets hold one
+    // page: the first page of a bucket is a number, the rest a list beside it.
+    const first = new Map<number, number>();
+    const more = new Map<number, number[]>();
     const from = band * rows * 2;
     for (let i = 0; i < pages.length; i++) {
-      const key = sig[i]!.slice(from, from + rows * 2);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(i);
-      else buckets.set(key, [i]);
-    }
-    for (const bucket of buckets.values()) {
-      for (let x = 0; x < bucket.length; x++) {
-        for (let y = x + 1; y < bucket.length; y++) {
-          const i = bucket[x]!;
-          const j = bucket[y]!;
-          const pair = i * pages.length + j;
-          if (compared.has(pair)) continue;
-          compared.add(pair);
-          // the same text is duplicate_content, not a near duplicate
-          if (pages[i]!.facts.mainHash === pages[j]!.facts.mainHash) continue;
-          const sim = similarity(sig[i]!, sig[j]!);
-          if (sim < threshold) continue;
-          note(i, j, sim);
-          note(j, i, sim);
-          parent[root(i)] = root(j);
-        }
+      const s = sig[i]!;
+      let key = 0x811c9dc5;
+      for (let c = from; c < from + rows * 2; c++) key = Math.imul(key ^ s.charCodeAt(c), 0x01000193);
+      const at = first.get(key);
+      if (at === undefined) first.set(key, i);
+      else {
+        const list = more.get(key);
+        if (list) list.push(i);
+        else more.set(key, [i]);
       }
+    }
+    for (const [key, list] of more) {
+      const bucket = [first.get(key)!, ...list];
+      for (let x = 0; x < bucket.length; x++)
+        for (let y = x + 1; y < bucket.length; y++) compare(bucket[x]!, bucket[y]!);
     }
   }
   const out: FindingPage[] = [];

@@ -13,12 +13,17 @@ const rule: FindingRule = {
   priority: 'medium',
   title: `noindex pages linked from ${NOINDEX_LINKED_MIN_PAGES} pages or more`,
   find(ctx) {
+    // counted for the noindex pages alone (a few), not for every link target of the site
     const inlinks = new Map<string, number>();
+    for (const p of ctx.done) if (p.facts.noindex) inlinks.set(p.url, 0);
+    if (inlinks.size === 0) return [];
     for (const p of ctx.done)
-      for (const target of p.facts.links)
-        if (target !== p.url) inlinks.set(target, (inlinks.get(target) ?? 0) + 1);
+      for (const target of p.facts.links) {
+        const n = inlinks.get(target);
+        if (n !== undefined && target !== p.url) inlinks.set(target, n + 1);
+      }
     return ctx.done
-      .filter((p) => p.facts.noindex && (inlinks.get(p.url) ?? 0) >= NOINDEX_LINKED_MIN_PAGES)
+      .filter((p) => p.facts.noindex && inlinks.get(p.url)! >= NOINDEX_LINKED_MIN_PAGES)
       .map((p) => ({ url: p.url, detail: `linked from ${inlinks.get(p.url)} pages` }));
   },
 };
