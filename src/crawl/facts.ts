@@ -3,7 +3,13 @@
 // and the audit's result, score, failed checks, time and size.
 import type { Artifacts } from '../analyzer/artifacts/types.js';
 import type { AuditReport, Priority } from '../analyzer/types.js';
+import { countWords } from '../analyzer/artifacts/html.js';
+import { minhash, textHash, words } from './similarity.js';
 import { crawlUrl, onSite } from './url.js';
+
+/** h1 texts kept per page, and the characters kept of each (the facts stay compact) */
+const MAX_H1 = 10;
+const MAX_H1_CHARS = 200;
 
 export interface PageFacts {
   title: string | null;
@@ -25,6 +31,16 @@ export interface PageFacts {
   failed: { id: string; priority: Priority; title: string }[];
   totalMs: number;
   htmlBytes: number;
+  /**
+   * the main text (Artifacts.mainText: the template's nav, header, footer and aside left out):
+   * its words, a hash of it and its MinHash signature (src/crawl/similarity.ts) — never the text.
+   * Absent in the facts of batches made before they were kept.
+   */
+  mainWords?: number;
+  mainHash?: string | null;
+  minhash?: string | null;
+  /** the <h1> texts, in page order (at most MAX_H1, each cut at MAX_H1_CHARS) */
+  h1?: string[];
   /** a rendered batch's page: its render completed, or was inconclusive (raw results kept) */
   render?: 'completed' | 'inconclusive';
 }
@@ -54,6 +70,7 @@ export function pageFacts(
   // a `<meta name="robots">` or X-Robots-Tag (the noindex check also counts googlebot, bingbot
   // and pagegrade meta tags; a batch's noindex finding has so far counted robots alone)
   const noindex = a.indexing.noindexMetas.some((m) => m.name === 'robots') || a.indexing.noindexHeader;
+  const main = words(a.mainText);
   return {
     title: a.titles[0] ?? null,
     description: description === '' ? null : description,
@@ -73,6 +90,13 @@ export function pageFacts(
       .map((r) => ({ id: r.id, priority: r.priority, title: r.title })),
     totalMs: report.page.timings.total_ms,
     htmlBytes: report.page.sizes.html_bytes,
+    mainWords: countWords(a.mainText),
+    mainHash: main.length === 0 ? null : textHash(main),
+    minhash: minhash(main),
+    h1: a.headings
+      .filter((h) => h.level === 1)
+      .slice(0, MAX_H1)
+      .map((h) => h.text.slice(0, MAX_H1_CHARS)),
     ...(report.render ? { render: report.render.status } : {}),
   };
 }

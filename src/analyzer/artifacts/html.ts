@@ -28,6 +28,8 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
   let pConcealed = false;
   let pItemscope = false;
   let pItemtype: string | null = null;
+  /** the pending start tag's `role`, lower-cased (the main text's regions) */
+  let pRole: string | null = null;
 
   /**
    * A start tag with all its attributes. The parser reports attributes one by one
@@ -49,6 +51,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
     }
     if (pConcealed) w.concealedAt.push(depth);
     if (name === 'code') w.codeAt.push(depth);
+    if (w.bodyStarted) w.openRegion(name, pRole, depth);
     // itemtype only means something with itemscope
     if (pItemscope) {
       f.hasMicrodata = true;
@@ -81,6 +84,7 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
         pConcealed = false;
         pItemscope = false;
         pItemtype = null;
+        pRole = null;
       },
 
       onattribute(name, value) {
@@ -91,6 +95,9 @@ export function collectHtml(html: string, pageUrl: URL): HtmlFacts {
           if (key !== undefined && pendingAttrs[key] === undefined) pendingAttrs[key] = value;
         }
         switch (name.length) {
+          case 4:
+            if (name === 'role') pRole = value.trim().toLowerCase();
+            break;
           case 5:
             if (name === 'style' && !isBlank(value)) {
               pStyle = true;

@@ -299,6 +299,13 @@ export interface HtmlFacts {
   bodyElementCount: number;
   /** visible text of the body (script/style/template/noscript/svg excluded), element boundaries as spaces; whitespace runs are NOT collapsed */
   text: string;
+  /**
+   * the main text: `text` without the site's template regions (nav, aside, a header or footer
+   * outside any article/section/main, the banner/navigation/contentinfo/complementary/search
+   * roles) — or only the text of the <main> (role=main) when the page has one. The batch's
+   * content findings (duplicates, thin content) read it.
+   */
+  mainText: string;
   /** characters of `text` with whitespace runs collapsed to one space, trimmed */
   textLength: number;
   /** words in `text` (runs of letters/digits; CJK counted per character) */

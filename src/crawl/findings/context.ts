@@ -43,3 +43,42 @@ export function duplicates(ctx: FindingContext, key: 'title' | 'description'): F
     if (urls.length > 1) for (const url of urls) out.push({ url, detail: value });
   return out;
 }
+
+/** Pages grouped by a key (null: left out), in page order; only groups of two pages or more. */
+export function groupsOf<T>(items: readonly T[], key: (item: T) => string | null): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k === null) continue;
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+/** The pages of a group, each with the first other page of it (and how many more). */
+export function sameAs(group: readonly DonePage[], what: string): FindingPage[] {
+  return group.map((p) => {
+    const others = group.filter((o) => o !== p);
+    const more = others.length > 1 ? ` and ${others.length - 1} more` : '';
+    return { url: p.url, detail: `${what} ${others[0]!.url}${more}` };
+  });
+}
+
+/**
+ * The error a batch records on a URL it did not request because robots.txt disallows it
+ * (services/batches: discovery.ts and frontier.ts write it; the batch keeps such URLs as
+ * skipped pages, linked or listed in the sitemap).
+ */
+const ROBOTS_DISALLOWED = 'Not requested: disallowed by robots.txt.';
+
+export const isRobotsBlocked = (p: PageForFindings): boolean =>
+  p.state === 'skipped' && p.error === ROBOTS_DISALLOWED;
+
+/** A text compared as people read it: whitespace collapsed, case ignored. */
+export const loose = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** The page's canonical target, when it names another URL than the page's own. */
+export const canonicalElsewhere = (p: DonePage): string | null =>
+  p.facts.canonical !== null && p.facts.canonical !== p.url ? p.facts.canonical : null;

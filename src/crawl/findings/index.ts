@@ -1,19 +1,41 @@
 // Site-level findings and the batch summary (docs/sites.md), computed from the per-page facts
 // (batch_pages): nothing is fetched again. One rule a file (<id>.ts); FINDINGS is their order
 // in the results. A new finding: its file, its line here, its test.
+import blocked_linked from './blocked_linked.js';
 import broken_links from './broken_links.js';
+import canonical_chain from './canonical_chain.js';
 import canonical_not_200 from './canonical_not_200.js';
+import canonical_outside_sitemap from './canonical_outside_sitemap.js';
 import canonical_template from './canonical_template.js';
+import canonical_to_noindex from './canonical_to_noindex.js';
+import canonical_to_redirect from './canonical_to_redirect.js';
+import canonicalised from './canonicalised.js';
 import { findingContext } from './context.js';
+import duplicate_content from './duplicate_content.js';
 import duplicate_descriptions from './duplicate_descriptions.js';
+import duplicate_h1 from './duplicate_h1.js';
 import duplicate_titles from './duplicate_titles.js';
+import hreflang_invalid_code from './hreflang_invalid_code.js';
+import hreflang_missing_self from './hreflang_missing_self.js';
+import hreflang_missing_x_default from './hreflang_missing_x_default.js';
 import hreflang_no_return from './hreflang_no_return.js';
+import hreflang_to_noindex from './hreflang_to_noindex.js';
+import hreflang_to_non_200 from './hreflang_to_non_200.js';
+import hreflang_to_redirect from './hreflang_to_redirect.js';
+import missing_h1 from './missing_h1.js';
+import multiple_h1 from './multiple_h1.js';
+import near_duplicates from './near_duplicates.js';
+import noindex_linked from './noindex_linked.js';
 import not_in_sitemap from './not_in_sitemap.js';
 import orphans from './orphans.js';
 import redirected_links from './redirected_links.js';
+import sitemap_blocked from './sitemap_blocked.js';
 import sitemap_noindex from './sitemap_noindex.js';
 import sitemap_non_200 from './sitemap_non_200.js';
+import sitemap_non_canonical from './sitemap_non_canonical.js';
 import sitemap_redirected from './sitemap_redirected.js';
+import thin_content from './thin_content.js';
+import title_same_as_h1 from './title_same_as_h1.js';
 import type { Finding, FindingRule, PageForFindings } from './types.js';
 
 export type { Finding, PageForFindings } from './types.js';
@@ -33,6 +55,30 @@ export const FINDINGS: readonly FindingRule[] = [
   canonical_template,
   canonical_not_200,
   hreflang_no_return,
+  // content (issue 21 §2)
+  duplicate_content,
+  near_duplicates,
+  thin_content,
+  missing_h1,
+  multiple_h1,
+  title_same_as_h1,
+  duplicate_h1,
+  // indexability (issue 21 §3)
+  canonicalised,
+  canonical_to_noindex,
+  canonical_to_redirect,
+  canonical_chain,
+  canonical_outside_sitemap,
+  hreflang_to_non_200,
+  hreflang_to_noindex,
+  hreflang_to_redirect,
+  hreflang_missing_self,
+  hreflang_missing_x_default,
+  hreflang_invalid_code,
+  sitemap_blocked,
+  sitemap_non_canonical,
+  noindex_linked,
+  blocked_linked,
 ];
 
 export function computeFindings(pages: PageForFindings[], startUrl: string): Finding[] {

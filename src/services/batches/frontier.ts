@@ -144,7 +144,7 @@ export async function addRedirectTarget(
   await bumpBatchCounters(trx, current.id, { discovered: added });
 }
 
-/** A crawled page's links (and its canonical target) join the frontier, within the limits. */
+/** A crawled page's links (its canonical target and hreflang alternates too) join the frontier, within the limits. */
 export async function addLinks(
   trx: Db,
   current: BatchRow,
@@ -157,7 +157,13 @@ export async function addLinks(
   if (current.mode !== 'crawl' || page.depth >= options.maxDepth || Date.now() >= current.deadlineAt) return;
   const room = options.maxPages - current.discovered;
   if (room <= 0) return;
-  const all = [...facts.links, ...(facts.canonical ? [facts.canonical] : [])];
+  // the canonical target and the hreflang alternates on the site are crawled too: the
+  // indexability findings judge them (canonical_to_noindex, hreflang_to_non_200 …)
+  const all = [
+    ...facts.links,
+    ...(facts.canonical ? [facts.canonical] : []),
+    ...facts.hreflang.map((h) => h.url),
+  ];
   const verdict = new Map(all.map((u) => [u, admissible(current, robots, u)]));
   // links robots.txt disallows are listed (skipped, never requested); others out of bounds are ignored
   const candidates = all.filter(

@@ -9,6 +9,15 @@ import { stripWww } from '../../url.js';
 import { INLINE_TAGS } from './tags.js';
 import { addEmails, addEmailsAround, collapse, isBlank, textStats } from './text.js';
 
+/** the ARIA landmark roles of a site's template (boilerplate, not the page's own text) */
+const TEMPLATE_ROLES: ReadonlySet<string> = new Set([
+  'banner',
+  'navigation',
+  'contentinfo',
+  'complementary',
+  'search',
+]);
+
 /** A capture collects text for an element still open (title, heading, anchor). */
 export interface Capture {
   depth: number;
@@ -57,6 +66,17 @@ export class HtmlWalk {
   anchorCaptures = 0;
   /** the visible text of the body, in chunks */
   readonly textParts: string[] = [];
+  /** depths of the open template regions (nav, aside, a page-level header or footer, their roles) */
+  readonly templateAt: number[] = [];
+  /** depths of the open content sections (article, section, main): a header inside is content */
+  readonly sectionAt: number[] = [];
+  /** depths of the open <main> (or role=main) elements */
+  readonly mainAt: number[] = [];
+  /** a <main> (or role=main) was seen: the main text is its text */
+  sawMain = false;
+  /** the visible text outside the template regions, and inside <main> (the main text) */
+  readonly outsideParts: string[] = [];
+  readonly mainParts: string[] = [];
   /** a word boundary is due before the next text (an element other than an inline one ended) */
   needSpace = false;
   readonly emails = new Set<string>();
@@ -93,6 +113,7 @@ export class HtmlWalk {
       maxDepth: 0,
       bodyElementCount: 0,
       text: '',
+      mainText: '',
       textLength: 0,
       wordCount: 0,
       emails: [],
@@ -155,10 +176,37 @@ export class HtmlWalk {
       }
       if (this.needSpace) {
         this.textParts.push(' ');
+        this.outsideParts.push(' ');
+        this.mainParts.push(' ');
         this.needSpace = false;
       }
       this.textParts.push(data);
+      if (this.templateAt.length === 0) {
+        this.outsideParts.push(data);
+        if (this.mainAt.length > 0) this.mainParts.push(data);
+      }
     }
+  }
+
+  /**
+   * An element opens: the regions of the main text. A template region (nav, aside, a header or
+   * footer outside any article/section/main, and the landmark roles banner, navigation,
+   * contentinfo, complementary, search) is boilerplate every page of a site repeats; a <main>
+   * (or role=main), when the page has one, is the main text.
+   */
+  openRegion(name: string, role: string | null, depth: number): void {
+    if (name === 'main' || role === 'main') {
+      this.mainAt.push(depth);
+      this.sawMain = true;
+    }
+    if (name === 'article' || name === 'section' || name === 'main') this.sectionAt.push(depth);
+    if (
+      name === 'nav' ||
+      name === 'aside' ||
+      ((name === 'header' || name === 'footer') && this.sectionAt.length === 0) ||
+      (role !== null && TEMPLATE_ROLES.has(role))
+    )
+      this.templateAt.push(depth);
   }
 
   /** An end tag: what was open at this depth closes. */
@@ -184,6 +232,8 @@ export class HtmlWalk {
     while (concealedAt.length > 0 && concealedAt[concealedAt.length - 1]! >= depth) concealedAt.pop();
     const codeAt = this.codeAt;
     while (codeAt.length > 0 && codeAt[codeAt.length - 1]! >= depth) codeAt.pop();
+    for (const at of [this.templateAt, this.sectionAt, this.mainAt])
+      while (at.length > 0 && at[at.length - 1]! >= depth) at.pop();
     if (this.pictureDepth === depth) this.pictureDepth = -1;
     // element boundaries (but not inline ones) separate words in the text
     if (!this.needSpace && this.bodyStarted && this.hidden === 0 && !INLINE_TAGS.has(name))
@@ -204,6 +254,7 @@ export class HtmlWalk {
     const at: number[] = [];
     const stats = textStats(f.text, at);
     f.textLength = stats.length;
+    f.mainText = (this.sawMain ? this.mainParts : this.outsideParts).join('');
     f.wordCount = stats.words;
     addEmailsAround(this.emails, f.text, at);
     f.emails = [...this.emails];
