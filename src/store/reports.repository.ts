@@ -163,6 +163,8 @@ export async function insertReport(
   r: AuditColumns & {
     userId: number;
     url: string;
+    /** the page the report is of (docs/sites.md, "One report per page") */
+    pageKey: string;
     project: string;
     privacy: number;
     passwordHash: string | null;
@@ -174,6 +176,7 @@ export async function insertReport(
     .values({
       user_id: r.userId,
       url: r.url,
+      page_key: r.pageKey,
       final_url: r.finalUrl,
       project: r.project,
       result: r.result,
@@ -318,6 +321,28 @@ export async function updateReportAudit(db: Db, id: number, a: AuditColumns): Pr
     })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * The user's report of page `pageKey` in `project` (the newest when several were made before
+ * crawls kept one per page), or null: the report a crawl adds its run to.
+ */
+export async function findPageReport(
+  db: Db,
+  userId: number,
+  project: string,
+  pageKey: string,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('reports')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .where('page_key', '=', pageKey)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 /** Deletes one of a user's reports; returns what the counters need, or null when there was none. */
