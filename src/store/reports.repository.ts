@@ -169,6 +169,8 @@ export async function insertReport(
     privacy: number;
     passwordHash: string | null;
     now: string;
+    /** a crawl's new report: its first run is the crawl's (run source `batch`) */
+    batchId?: number;
   },
 ): Promise<number> {
   const row = await db
@@ -192,6 +194,7 @@ export async function insertReport(
       generated_at: r.generatedAt,
       created_at: r.now,
       updated_at: r.now,
+      ...(r.batchId !== undefined ? { run_source: 'batch', run_batch_id: r.batchId } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

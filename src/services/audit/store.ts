@@ -53,7 +53,8 @@ export function pageKeyOf(ctx: Pick<ServiceContext, 'config'>, url: string): str
 
 /**
  * A new report of `report` for the user (its project made when it is the first): its id. A
- * report.created event, or for a batch's page batch.page.completed (a crawl sends no report.*).
+ * report.created event, or for a batch's page batch.page.completed (a crawl sends no report.*)
+ * and its first run is the crawl's (source `batch`, with the batch's id).
  */
 export async function storeAudit(
   trx: Db,
@@ -82,6 +83,7 @@ export async function storeAudit(
     privacy: input.privacy,
     passwordHash: input.passwordHash,
     now,
+    ...(input.batch ? { batchId: input.batch.id } : {}),
   });
   await adjustUserCounters(trx, userId, {
     projects: projectCreated ? 1 : 0,
