@@ -13,6 +13,7 @@ import { silentLog } from '../../src/jobs/kind-tools.js';
 import type { Queue } from '../../src/jobs/types.js';
 import { getUserCounters } from '../../src/store/users.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { Browser } from '../helpers/browser.js';
 import { postgresDialect, sqliteDialect, type TestDialect } from '../helpers/db.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -236,6 +237,13 @@ for (const s of setups) {
       const kept = await get<{ data: ApiRun & { results: unknown } }>(user, `/api/v1/reports/${one}/runs/1`);
       assert.equal(kept.data.batch_id, first.id);
       assert.ok(kept.data.results !== null);
+
+      // the batch's dashboard page counts them too
+      const browser = new Browser(r.t.app);
+      await browser.login(user.key);
+      const html = (await browser.get(`/dashboard/batches/${second.id}`)).body;
+      assert.match(html, new RegExp(`data-count="reports_created">0<`));
+      assert.match(html, new RegExp(`data-count="reports_updated">${pages}<`));
 
       // a page's event per audited page of both crawls, and no report.* event
       await waitFor(
