@@ -1362,6 +1362,10 @@ export interface operations {
                      *             "failed": 1,
                      *             "remaining": 27
                      *           },
+                     *           "reports": {
+                     *             "created": 2,
+                     *             "updated": 10
+                     *           },
                      *           "error": null,
                      *           "created_at": "2026-11-26T10:00:00.000Z",
                      *           "started_at": "2026-11-26T10:00:01.000Z",
@@ -1435,6 +1439,13 @@ export interface operations {
                                 /** @description Failed or skipped pages (see failures). */
                                 failed: number;
                                 remaining: number;
+                            };
+                            /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                            reports: {
+                                /** @description Reports the batch made: pages that had no report in the project. */
+                                created: number;
+                                /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                updated: number;
                             };
                             started_at: string | null;
                             /** @enum {string} */
@@ -1683,6 +1694,10 @@ export interface operations {
                      *           "failed": 1,
                      *           "remaining": 27
                      *         },
+                     *         "reports": {
+                     *           "created": 2,
+                     *           "updated": 10
+                     *         },
                      *         "error": null,
                      *         "created_at": "2026-11-26T10:00:00.000Z",
                      *         "started_at": "2026-11-26T10:00:01.000Z",
@@ -1719,6 +1734,10 @@ export interface operations {
                          *         "audited": 12,
                          *         "failed": 1,
                          *         "remaining": 27
+                         *       },
+                         *       "reports": {
+                         *         "created": 2,
+                         *         "updated": 10
                          *       },
                          *       "error": null,
                          *       "created_at": "2026-11-26T10:00:00.000Z",
@@ -1775,6 +1794,13 @@ export interface operations {
                                 /** @description Failed or skipped pages (see failures). */
                                 failed: number;
                                 remaining: number;
+                            };
+                            /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                            reports: {
+                                /** @description Reports the batch made: pages that had no report in the project. */
+                                created: number;
+                                /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                updated: number;
                             };
                             started_at: string | null;
                             /** @enum {string} */
@@ -2004,6 +2030,10 @@ export interface operations {
                      *           "failed": 1,
                      *           "remaining": 27
                      *         },
+                     *         "reports": {
+                     *           "created": 2,
+                     *           "updated": 10
+                     *         },
                      *         "error": null,
                      *         "created_at": "2026-11-26T10:00:00.000Z",
                      *         "started_at": "2026-11-26T10:00:01.000Z",
@@ -2040,6 +2070,10 @@ export interface operations {
                          *         "audited": 12,
                          *         "failed": 1,
                          *         "remaining": 27
+                         *       },
+                         *       "reports": {
+                         *         "created": 2,
+                         *         "updated": 10
                          *       },
                          *       "error": null,
                          *       "created_at": "2026-11-26T10:00:00.000Z",
@@ -2096,6 +2130,13 @@ export interface operations {
                                 /** @description Failed or skipped pages (see failures). */
                                 failed: number;
                                 remaining: number;
+                            };
+                            /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                            reports: {
+                                /** @description Reports the batch made: pages that had no report in the project. */
+                                created: number;
+                                /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                updated: number;
                             };
                             started_at: string | null;
                             /** @enum {string} */
@@ -2406,6 +2447,10 @@ export interface operations {
                      *           "failed": 1,
                      *           "remaining": 27
                      *         },
+                     *         "reports": {
+                     *           "created": 2,
+                     *           "updated": 10
+                     *         },
                      *         "error": null,
                      *         "created_at": "2026-11-26T10:00:00.000Z",
                      *         "started_at": "2026-11-26T10:00:01.000Z",
@@ -2442,6 +2487,10 @@ export interface operations {
                          *         "audited": 12,
                          *         "failed": 1,
                          *         "remaining": 27
+                         *       },
+                         *       "reports": {
+                         *         "created": 2,
+                         *         "updated": 10
                          *       },
                          *       "error": null,
                          *       "created_at": "2026-11-26T10:00:00.000Z",
@@ -2498,6 +2547,13 @@ export interface operations {
                                 /** @description Failed or skipped pages (see failures). */
                                 failed: number;
                                 remaining: number;
+                            };
+                            /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                            reports: {
+                                /** @description Reports the batch made: pages that had no report in the project. */
+                                created: number;
+                                /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                updated: number;
                             };
                             started_at: string | null;
                             /** @enum {string} */
@@ -2643,10 +2699,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      *
                      *     event: end
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };
@@ -2775,6 +2831,10 @@ export interface operations {
                      *           "failed": 1,
                      *           "remaining": 27
                      *         },
+                     *         "reports": {
+                     *           "created": 2,
+                     *           "updated": 10
+                     *         },
                      *         "error": null,
                      *         "created_at": "2026-11-26T10:00:00.000Z",
                      *         "started_at": "2026-11-26T10:00:01.000Z",
@@ -2840,6 +2900,10 @@ export interface operations {
                          *         "failed": 1,
                          *         "remaining": 27
                          *       },
+                         *       "reports": {
+                         *         "created": 2,
+                         *         "updated": 10
+                         *       },
                          *       "error": null,
                          *       "created_at": "2026-11-26T10:00:00.000Z",
                          *       "started_at": "2026-11-26T10:00:01.000Z",
@@ -2895,6 +2959,13 @@ export interface operations {
                                 /** @description Failed or skipped pages (see failures). */
                                 failed: number;
                                 remaining: number;
+                            };
+                            /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                            reports: {
+                                /** @description Reports the batch made: pages that had no report in the project. */
+                                created: number;
+                                /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                updated: number;
                             };
                             started_at: string | null;
                             /** @enum {string} */
@@ -3524,6 +3595,10 @@ export interface operations {
                      *             "failed": 1,
                      *             "remaining": 27
                      *           },
+                     *           "reports": {
+                     *             "created": 2,
+                     *             "updated": 10
+                     *           },
                      *           "error": null,
                      *           "created_at": "2026-11-26T10:00:00.000Z",
                      *           "started_at": "2026-11-26T10:00:01.000Z",
@@ -3620,6 +3695,13 @@ export interface operations {
                                     /** @description Failed or skipped pages (see failures). */
                                     failed: number;
                                     remaining: number;
+                                };
+                                /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                                reports: {
+                                    /** @description Reports the batch made: pages that had no report in the project. */
+                                    created: number;
+                                    /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                    updated: number;
                                 };
                                 started_at: string | null;
                                 /** @enum {string} */
@@ -3911,6 +3993,10 @@ export interface operations {
                      *             "failed": 1,
                      *             "remaining": 27
                      *           },
+                     *           "reports": {
+                     *             "created": 2,
+                     *             "updated": 10
+                     *           },
                      *           "error": null,
                      *           "created_at": "2026-11-26T10:00:00.000Z",
                      *           "started_at": "2026-11-26T10:00:01.000Z",
@@ -4007,6 +4093,13 @@ export interface operations {
                                     /** @description Failed or skipped pages (see failures). */
                                     failed: number;
                                     remaining: number;
+                                };
+                                /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                                reports: {
+                                    /** @description Reports the batch made: pages that had no report in the project. */
+                                    created: number;
+                                    /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                    updated: number;
                                 };
                                 started_at: string | null;
                                 /** @enum {string} */
@@ -4126,6 +4219,10 @@ export interface operations {
                      *             "failed": 1,
                      *             "remaining": 27
                      *           },
+                     *           "reports": {
+                     *             "created": 2,
+                     *             "updated": 10
+                     *           },
                      *           "error": null,
                      *           "created_at": "2026-11-26T10:00:00.000Z",
                      *           "started_at": "2026-11-26T10:00:01.000Z",
@@ -4222,6 +4319,13 @@ export interface operations {
                                     /** @description Failed or skipped pages (see failures). */
                                     failed: number;
                                     remaining: number;
+                                };
+                                /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                                reports: {
+                                    /** @description Reports the batch made: pages that had no report in the project. */
+                                    created: number;
+                                    /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                    updated: number;
                                 };
                                 started_at: string | null;
                                 /** @enum {string} */
@@ -4716,6 +4820,10 @@ export interface operations {
                      *             "failed": 1,
                      *             "remaining": 27
                      *           },
+                     *           "reports": {
+                     *             "created": 2,
+                     *             "updated": 10
+                     *           },
                      *           "error": null,
                      *           "created_at": "2026-11-26T10:00:00.000Z",
                      *           "started_at": "2026-11-26T10:00:01.000Z",
@@ -4812,6 +4920,13 @@ export interface operations {
                                     /** @description Failed or skipped pages (see failures). */
                                     failed: number;
                                     remaining: number;
+                                };
+                                /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                                reports: {
+                                    /** @description Reports the batch made: pages that had no report in the project. */
+                                    created: number;
+                                    /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                    updated: number;
                                 };
                                 started_at: string | null;
                                 /** @enum {string} */
@@ -5106,6 +5221,10 @@ export interface operations {
                      *           "failed": 1,
                      *           "remaining": 27
                      *         },
+                     *         "reports": {
+                     *           "created": 2,
+                     *           "updated": 10
+                     *         },
                      *         "error": null,
                      *         "created_at": "2026-11-26T10:00:00.000Z",
                      *         "started_at": "2026-11-26T10:00:01.000Z",
@@ -5142,6 +5261,10 @@ export interface operations {
                          *         "audited": 12,
                          *         "failed": 1,
                          *         "remaining": 27
+                         *       },
+                         *       "reports": {
+                         *         "created": 2,
+                         *         "updated": 10
                          *       },
                          *       "error": null,
                          *       "created_at": "2026-11-26T10:00:00.000Z",
@@ -5198,6 +5321,13 @@ export interface operations {
                                 /** @description Failed or skipped pages (see failures). */
                                 failed: number;
                                 remaining: number;
+                            };
+                            /** @description The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page"). */
+                            reports: {
+                                /** @description Reports the batch made: pages that had no report in the project. */
+                                created: number;
+                                /** @description Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page). */
+                                updated: number;
                             };
                             started_at: string | null;
                             /** @enum {string} */
@@ -7939,6 +8069,7 @@ export interface operations {
                      *           "status": "completed",
                      *           "current": false,
                      *           "source": null,
+                     *           "batch_id": null,
                      *           "generated_at": "2026-01-15T10:00:00.000Z",
                      *           "final_url": "https://example.com/pricing",
                      *           "result": "good",
@@ -7977,6 +8108,7 @@ export interface operations {
                      *           "status": "completed",
                      *           "current": true,
                      *           "source": "api",
+                     *           "batch_id": null,
                      *           "generated_at": "2026-01-15T10:00:00.000Z",
                      *           "final_url": "https://example.com/pricing",
                      *           "result": "good",
@@ -8165,6 +8297,7 @@ export interface operations {
                                 }[];
                             };
                             from: {
+                                batch_id: number | null;
                                 categories: {
                                     miscellaneous: {
                                         failed: number;
@@ -8207,7 +8340,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}
@@ -8250,6 +8383,7 @@ export interface operations {
                                 to: number;
                             };
                             to: {
+                                batch_id: number | null;
                                 categories: {
                                     miscellaneous: {
                                         failed: number;
@@ -8292,7 +8426,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}
@@ -8591,6 +8725,7 @@ export interface operations {
                      *           "status": "completed",
                      *           "current": true,
                      *           "source": "api",
+                     *           "batch_id": null,
                      *           "generated_at": "2026-01-15T10:00:00.000Z",
                      *           "final_url": "https://example.com/pricing",
                      *           "result": "good",
@@ -8643,6 +8778,7 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            batch_id: number | null;
                             categories: {
                                 miscellaneous: {
                                     failed: number;
@@ -8685,7 +8821,7 @@ export interface operations {
                             report_id: number;
                             result: ("good" | "decent" | "bad") | null;
                             score: number | null;
-                            source: ("api" | "dashboard" | "schedule") | null;
+                            source: ("api" | "dashboard" | "schedule" | "batch") | null;
                             /**
                              * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                              * @enum {string}
@@ -8849,6 +8985,7 @@ export interface operations {
                      *         "status": "completed",
                      *         "current": false,
                      *         "source": null,
+                     *         "batch_id": null,
                      *         "generated_at": "2026-01-15T10:00:00.000Z",
                      *         "final_url": "https://example.com/pricing",
                      *         "result": "good",
@@ -8949,6 +9086,7 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            batch_id: number | null;
                             categories: {
                                 miscellaneous: {
                                     failed: number;
@@ -9045,7 +9183,7 @@ export interface operations {
                                 };
                             } | null;
                             score: number | null;
-                            source: ("api" | "dashboard" | "schedule") | null;
+                            source: ("api" | "dashboard" | "schedule" | "batch") | null;
                             /**
                              * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                              * @enum {string}
@@ -12640,6 +12778,7 @@ export interface operations {
                                 }[];
                             };
                             from: {
+                                batch_id: number | null;
                                 categories: {
                                     miscellaneous: {
                                         failed: number;
@@ -12682,7 +12821,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}
@@ -12725,6 +12864,7 @@ export interface operations {
                                 to: number;
                             };
                             to: {
+                                batch_id: number | null;
                                 categories: {
                                     miscellaneous: {
                                         failed: number;
@@ -12767,7 +12907,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}

@@ -86,6 +86,15 @@ export interface ReportsTable {
   high_issues: Generated<number>;
   medium_issues: Generated<number>;
   low_issues: Generated<number>;
+  /**
+   * the page the report is of: the crawler's normal form of `url` (tracking parameters
+   * removed); a crawl adds a run to the project's report of its key (docs/sites.md,
+   * "One report per page"). Indexed with user_id and project; null only for rows written by
+   * code older than 2026-11-29T02 (the migration filled those in)
+   */
+  page_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the crawl (batch id) that made the current run; null for other sources */
+  run_batch_id: Generated<number | null>;
 }
 
 /** Earlier runs of a report (the current one is the report row itself). */
@@ -107,6 +116,8 @@ export interface ReportRunsTable {
   generated_at: Timestamp;
   /** as reports.render */
   render: Generated<string | null>;
+  /** the crawl (batch id) that made the run; null for other sources */
+  batch_id: Generated<number | null>;
 }
 
 export interface ProjectsTable {

@@ -48,6 +48,24 @@ export async function addReportToProject(
   }
 }
 
+/**
+ * Makes sure the user's project row exists (made here with 0 reports) and locks it until the
+ * transaction ends (PostgreSQL; SQLite's write transaction already holds the lock): a crawl's
+ * page looks the project's report of the page up after this, so two crawls of one project
+ * never both make a report of one page. Returns true when the row was made here.
+ */
+export async function claimProject(db: Db, userId: number, name: string, now: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto('projects')
+    .values({ user_id: userId, name, created_at: now, reports_count: 0 })
+    .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return true;
+  await lockProject(db, userId, name);
+  return false;
+}
+
 /** Counts one report less; deletes the project when it was the last. Returns true when deleted. */
 export async function removeReportFromProject(
   db: Db,

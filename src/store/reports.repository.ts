@@ -163,10 +163,14 @@ export async function insertReport(
   r: AuditColumns & {
     userId: number;
     url: string;
+    /** the page the report is of (docs/sites.md, "One report per page") */
+    pageKey: string;
     project: string;
     privacy: number;
     passwordHash: string | null;
     now: string;
+    /** a crawl's new report: its first run is the crawl's (run source `batch`) */
+    batchId?: number;
   },
 ): Promise<number> {
   const row = await db
@@ -174,6 +178,7 @@ export async function insertReport(
     .values({
       user_id: r.userId,
       url: r.url,
+      page_key: r.pageKey,
       final_url: r.finalUrl,
       project: r.project,
       result: r.result,
@@ -189,6 +194,7 @@ export async function insertReport(
       generated_at: r.generatedAt,
       created_at: r.now,
       updated_at: r.now,
+      ...(r.batchId !== undefined ? { run_source: 'batch', run_batch_id: r.batchId } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -318,6 +324,28 @@ export async function updateReportAudit(db: Db, id: number, a: AuditColumns): Pr
     })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * The user's report of page `pageKey` in `project` (the newest when several were made before
+ * crawls kept one per page), or null: the report a crawl adds its run to.
+ */
+export async function findPageReport(
+  db: Db,
+  userId: number,
+  project: string,
+  pageKey: string,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('reports')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .where('page_key', '=', pageKey)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 /** Deletes one of a user's reports; returns what the counters need, or null when there was none. */

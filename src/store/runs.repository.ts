@@ -9,8 +9,11 @@ import { dialectOf, type Db } from './database.js';
 import type { AuditColumns } from './reports.repository.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
-/** What started a run: the API's `results=1`, the dashboard's re-run, a schedule. */
-export const RUN_SOURCES = ['api', 'dashboard', 'schedule'] as const;
+/**
+ * What started a run: the API's `results=1`, the dashboard's re-run, a schedule, a crawl (a
+ * batch: the run records its id).
+ */
+export const RUN_SOURCES = ['api', 'dashboard', 'schedule', 'batch'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 /** A run completed (it has results) or failed (the page could not be fetched: a reason, no results). */
 export const RUN_STATUSES = ['completed', 'failed'] as const;
@@ -22,6 +25,8 @@ export interface RunSummaryRow {
   /** the report's current run (its results are the report's) */
   current: boolean;
   source: RunSource | null;
+  /** the crawl that made the run (source `batch`); null for other sources */
+  batchId: number | null;
   /** when the audit was made (a failed run: when it was tried) */
   generatedAt: string;
   /** null for a failed run, as are result, score and categories */
@@ -47,6 +52,8 @@ export interface RunState {
   previousScore: number | null;
   /** what started the current run */
   runSource: RunSource | null;
+  /** the crawl that made the current run (source `batch`), else null */
+  runBatchId: number | null;
 }
 
 const validId = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= 2_147_483_647;
@@ -55,6 +62,7 @@ interface SummarySelect {
   number: number;
   status: string;
   source: string | null;
+  batch_id: number | null;
   generated_at: Date | string;
   final_url: string | null;
   result: string | null;
@@ -70,6 +78,7 @@ function toSummary(r: SummarySelect): RunSummaryRow {
     status: r.status as RunStatus,
     current: toNumber(r.current) === 1,
     source: r.source as RunSource | null,
+    batchId: r.batch_id === null ? null : toNumber(r.batch_id),
     generatedAt: toIso(r.generated_at),
     finalUrl: r.final_url,
     result: r.result as ResultBand | null,
@@ -93,7 +102,15 @@ export async function findRunState(
   if (!validId(reportId)) return null;
   let q = db
     .selectFrom('reports')
-    .select(['id', 'user_id', 'run_number', 'latest_run_number', 'previous_score', 'run_source'])
+    .select([
+      'id',
+      'user_id',
+      'run_number',
+      'latest_run_number',
+      'previous_score',
+      'run_source',
+      'run_batch_id',
+    ])
     .where('id', '=', reportId);
   if (userId !== null) q = q.where('user_id', '=', userId);
   if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
@@ -106,6 +123,7 @@ export async function findRunState(
     latestRunNumber: toNumber(r.latest_run_number),
     previousScore: r.previous_score === null ? null : toNumber(r.previous_score),
     runSource: r.run_source as RunSource | null,
+    runBatchId: r.run_batch_id === null ? null : toNumber(r.run_batch_id),
   };
 }
 
@@ -113,7 +131,7 @@ export async function findRunState(
 export async function insertCompletedRun(
   db: Db,
   reportId: number,
-  run: { number: number; source: RunSource | null; audit: AuditColumns },
+  run: { number: number; source: RunSource | null; batchId: number | null; audit: AuditColumns },
 ): Promise<void> {
   const a = run.audit;
   await db
@@ -123,6 +141,7 @@ export async function insertCompletedRun(
       number: run.number,
       status: 'completed',
       source: run.source,
+      batch_id: run.batchId,
       error: null,
       final_url: a.finalUrl,
       result: a.result,
@@ -165,7 +184,7 @@ export async function insertFailedRun(
 export async function setCurrentRun(
   db: Db,
   reportId: number,
-  r: { number: number; previousScore: number; source: RunSource | null },
+  r: { number: number; previousScore: number; source: RunSource | null; batchId: number | null },
 ): Promise<void> {
   await db
     .updateTable('reports')
@@ -174,6 +193,7 @@ export async function setCurrentRun(
       latest_run_number: r.number,
       previous_score: r.previousScore,
       run_source: r.source,
+      run_batch_id: r.batchId,
     })
     .where('id', '=', reportId)
     .execute();
@@ -207,6 +227,7 @@ export async function listRunSummaries(
       'run_number as number',
       sql<string>`'completed'`.as('status'),
       'run_source as source',
+      'run_batch_id as batch_id',
       'generated_at',
       'final_url',
       'result',
@@ -222,6 +243,7 @@ export async function listRunSummaries(
       'number',
       'status',
       'source',
+      'batch_id',
       'generated_at',
       'final_url',
       'result',

@@ -308,6 +308,7 @@ function progressSection(b: Batch): SafeHtml {
   <h2 id="progress-title">Progress</h2>
   <progress class="batch-progress__bar" max="${Math.max(1, p.discovered)}" value="${running ? finished : Math.max(1, p.discovered)}" aria-labelledby="progress-title">${finished} of ${p.discovered}</progress>
   <p class="batch-progress__counts" aria-live="polite">${progressCounts(b)}.</p>
+  <p class="muted batch-progress__reports">Reports: <span data-count="reports_created">${b.reports.created}</span> new, <span data-count="reports_updated">${b.reports.updated}</span> updated (a run added to the page's report).</p>
   ${
     running
       ? html`<p class="muted batch-progress__live" data-live-note>This page follows the batch as it runs. <a href="/dashboard/batches/${b.id}">Refresh</a></p>`

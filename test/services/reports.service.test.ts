@@ -391,6 +391,7 @@ for (const dialect of dialects) {
         await insertReport(trx, {
           userId: carol,
           url: `${site.origin}/mid?cache=4`,
+          pageKey: `${site.origin}/mid?cache=4`,
           project: '127.0.0.1',
           privacy: 0,
           passwordHash: null,

@@ -36,6 +36,7 @@ async function seed(
     const id = await insertReport(trx, {
       userId,
       url,
+      pageKey: url,
       project,
       finalUrl: url,
       result,

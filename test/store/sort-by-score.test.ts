@@ -49,6 +49,7 @@ async function seed(db: Db, userId: number, url: string, score: number, at: stri
     const id = await insertReport(trx, {
       userId,
       url,
+      pageKey: url,
       project,
       finalUrl: url,
       result,

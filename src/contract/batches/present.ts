@@ -23,6 +23,8 @@ export interface Batch {
     render: boolean;
   };
   progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
+  /** the audited pages' reports: made by this batch (pages new to the project), or given a run */
+  reports: { created: number; updated: number };
   error: string | null;
   createdAt: string;
   startedAt: string | null;
@@ -73,6 +75,7 @@ export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSc
       failed: b.progress.failed + b.progress.skipped,
       remaining: b.progress.remaining,
     },
+    reports: { created: b.reports.created, updated: b.reports.updated },
     error: b.error,
     created_at: b.createdAt,
     started_at: b.startedAt,

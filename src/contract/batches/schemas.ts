@@ -82,6 +82,23 @@ export const Batch = Type.Object(
       failed: Type.Integer({ minimum: 0, description: 'Failed or skipped pages (see failures).' }),
       remaining: Type.Integer({ minimum: 0 }),
     }),
+    reports: Type.Object(
+      {
+        created: Type.Integer({
+          minimum: 0,
+          description: 'Reports the batch made: pages that had no report in the project.',
+        }),
+        updated: Type.Integer({
+          minimum: 0,
+          description:
+            "Reports the batch added a run to (source `batch`): the project's report of the page, whoever made it (one report per page).",
+        }),
+      },
+      {
+        description:
+          'The audited pages by what became of their report: `created` + `updated` = `progress.audited` (both 0 for batches that ran before they were counted; docs/sites.md, "One report per page").',
+      },
+    ),
     error: nullable(Type.String()),
     created_at: dateTime('When it was asked for.'),
     started_at: nullable(dateTime('When discovery ended and the first pages were queued.')),
@@ -105,6 +122,7 @@ export const Batch = Type.Object(
         status: 'running',
         options: { max_pages: 100, max_depth: 10, include: [], exclude: [], privacy: 0, render: false },
         progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
+        reports: { created: 2, updated: 10 },
         error: null,
         created_at: '2026-11-26T10:00:00.000Z',
         started_at: '2026-11-26T10:00:01.000Z',
@@ -134,6 +152,7 @@ export const BATCH_EVENTS_EXAMPLE = (() => {
     ...running,
     status: 'done',
     progress: { discovered: 40, audited: 38, failed: 2, remaining: 0 },
+    reports: { created: 3, updated: 35 },
     finished_at: '2026-11-26T10:02:41.000Z',
   };
   return [

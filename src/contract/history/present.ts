@@ -47,6 +47,7 @@ export function presentRunSummary(r: RunSummary, publicUrl: string): Static<type
     status: r.status,
     current: r.current,
     source: r.source,
+    batch_id: r.batchId,
     generated_at: r.generatedAt,
     final_url: r.finalUrl,
     result: r.result,

@@ -25,7 +25,15 @@ const runSummaryFields = {
   source: nullable(
     Type.String({
       enum: [...RUN_SOURCES],
-      description: 'What started the run; null for a first audit (and runs kept before runs were numbered).',
+      description:
+        'What started the run (`batch`: a crawl, see `batch_id`); null for a first audit (and runs kept before runs were numbered).',
+    }),
+  ),
+  batch_id: nullable(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'The crawl (batch) that made the run, for source `batch` (GET /api/v1/batches/{id}; it stays when the batch is deleted); null for other sources.',
     }),
   ),
   generated_at: dateTime('When the audit was made (a failed run: when it was tried).'),

@@ -79,6 +79,8 @@ const progressData = (b: Batch) =>
     audited: b.progress.audited,
     failed: b.progress.failed + b.progress.skipped,
     remaining: b.progress.remaining,
+    reports_created: b.reports.created,
+    reports_updated: b.reports.updated,
   });
 
 export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {

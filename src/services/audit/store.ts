@@ -1,22 +1,64 @@
-// Storing an audit as a new report and removing a report, with the project and the user's
-// counters kept in step: one rule for single audits (reports.service) and batches
-// (batches/pages.ts, batches.delete). Both run inside the caller's transaction.
+// Storing an audit — as a new report, or as a new run of a report — and removing a report, with
+// the project and the user's counters kept in step: one rule for single audits
+// (reports.service), re-audits (history.service) and crawls (batches/pages.ts, batches.delete).
+// All run inside the caller's transaction.
 import type { AuditReport } from '../../analyzer/types.js';
+import { crawlUrl, DEFAULT_TRACKING_PARAMS } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
-import { addReportToProject, lockProject, removeReportFromProject } from '../../store/projects.repository.js';
-import { deleteReport, insertReport } from '../../store/reports.repository.js';
-import { adjustUserCounters } from '../../store/users.repository.js';
+import {
+  addReportToProject,
+  claimProject,
+  lockProject,
+  removeReportFromProject,
+} from '../../store/projects.repository.js';
+import {
+  deleteReport,
+  findPageReport,
+  findReport,
+  insertReport,
+  updateReportAudit,
+  type AuditColumns,
+  type ReportRow,
+} from '../../store/reports.repository.js';
+import {
+  findRunState,
+  insertCompletedRun,
+  pruneRuns,
+  setCurrentRun,
+  type RunSource,
+  type RunState,
+} from '../../store/runs.repository.js';
+import { adjustUserCounters, bumpReportsVersion } from '../../store/users.repository.js';
 import type { Privacy } from '../../store/reports.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { auditColumns } from './audit.js';
 
+/** runs kept per report when the configuration does not say (PAGEGRADE_HISTORY_LIMIT) */
+const DEFAULT_HISTORY_LIMIT = 100;
+
+/** How many runs a report keeps (the current one included, failed ones counted). */
+export const historyLimit = (ctx: Pick<ServiceContext, 'config'>): number =>
+  ctx.config.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+
+type StoreContext = Pick<ServiceContext, 'reportEvents' | 'config'>;
+
+/**
+ * The page a report of `url` is of (reports.page_key): the crawler's normal form, tracking
+ * parameters removed as a crawl removes them, so that a single audit of `/a?utm_source=x` and
+ * a crawl's `/a` are one page (docs/sites.md, "One report per page").
+ */
+export function pageKeyOf(ctx: Pick<ServiceContext, 'config'>, url: string): string {
+  return crawlUrl(url, url, ctx.config.crawlTrackingParams ?? DEFAULT_TRACKING_PARAMS) ?? url;
+}
+
 /**
  * A new report of `report` for the user (its project made when it is the first): its id. A
- * report.created event, or for a batch's page batch.page.completed (a crawl sends no report.*).
+ * report.created event, or for a batch's page batch.page.completed (a crawl sends no report.*)
+ * and its first run is the crawl's (source `batch`, with the batch's id).
  */
 export async function storeAudit(
   trx: Db,
-  ctx: Pick<ServiceContext, 'reportEvents'>,
+  ctx: StoreContext,
   input: {
     userId: number;
     report: AuditReport;
@@ -25,18 +67,23 @@ export async function storeAudit(
     now: string;
     /** a batch's page: batch.page.completed instead of report.created (docs/webhooks.md) */
     batch?: { id: number; url: string };
+    /** the caller made the project's row in this transaction (claimProject), with 0 reports */
+    projectClaimed?: boolean;
   },
 ): Promise<number> {
   const { userId, report, now } = input;
-  const projectCreated = await addReportToProject(trx, userId, report.project, now);
+  const projectCreated =
+    (await addReportToProject(trx, userId, report.project, now)) || input.projectClaimed === true;
   const id = await insertReport(trx, {
     ...auditColumns(report),
     userId,
     url: report.url,
+    pageKey: pageKeyOf(ctx, report.url),
     project: report.project,
     privacy: input.privacy,
     passwordHash: input.passwordHash,
     now,
+    ...(input.batch ? { batchId: input.batch.id } : {}),
   });
   await adjustUserCounters(trx, userId, {
     projects: projectCreated ? 1 : 0,
@@ -46,6 +93,103 @@ export async function storeAudit(
   if (input.batch) await ctx.reportEvents?.batchPageCompleted(trx, userId, id, input.batch);
   else await ctx.reportEvents?.created(trx, userId, id);
   return id;
+}
+
+/**
+ * Stores `audit` (an audit already made) as the new current run of report `row`, in the
+ * caller's transaction, which has locked the row (findReport with forUpdate) and read its run
+ * `state` after: the current run moves to report_runs under its own number (its source and
+ * crawl kept), the new one becomes current with the next number, the runs past the history
+ * limit are pruned, and the user's band counters follow the result (or, the band unchanged,
+ * the reports version moves: generated_at did). Privacy, password and updated_at are left as
+ * they are. Answers the new run's number. No event: the caller sends its own.
+ */
+export async function storeRun(
+  trx: Db,
+  ctx: Pick<ServiceContext, 'config'>,
+  input: {
+    userId: number;
+    row: ReportRow;
+    state: RunState;
+    audit: AuditColumns;
+    source: RunSource;
+    /** the crawl that made the run (source `batch`), else null */
+    batchId: number | null;
+  },
+): Promise<number> {
+  const { userId, row, state, audit } = input;
+  const id = row.id;
+  const n = state.latestRunNumber + 1;
+  await insertCompletedRun(trx, id, {
+    number: state.runNumber,
+    source: state.runSource,
+    batchId: state.runBatchId,
+    audit: row,
+  });
+  await updateReportAudit(trx, id, audit);
+  await setCurrentRun(trx, id, {
+    number: n,
+    previousScore: row.score,
+    source: input.source,
+    batchId: input.batchId,
+  });
+  await pruneRuns(trx, id, historyLimit(ctx));
+  if (audit.result !== row.result) {
+    await adjustUserCounters(trx, userId, { [row.result]: -1, [audit.result]: 1 });
+  } else {
+    await bumpReportsVersion(trx, userId);
+  }
+  return n;
+}
+
+/**
+ * A crawl's audited page (docs/sites.md, "One report per page"): a run (source `batch`, with
+ * the batch's id) added to the project's report of the page when there is one — the newest
+ * when several are — its privacy and password untouched; else a new report with the crawl's
+ * privacy. batch.page.completed either way, no report.* event. The project's row is made if
+ * need be and locked before the report is looked up, so that two crawls of one project never
+ * both make a report of one page. Lock order: the batch (the caller's), project, report, user.
+ */
+export async function storeCrawledPage(
+  trx: Db,
+  ctx: StoreContext,
+  input: {
+    userId: number;
+    report: AuditReport;
+    privacy: Privacy;
+    now: string;
+    batch: { id: number; url: string };
+  },
+): Promise<{ reportId: number; created: boolean }> {
+  const { userId, report, now, batch } = input;
+  const claimed = await claimProject(trx, userId, report.project, now);
+  const existing = claimed
+    ? null
+    : await findPageReport(trx, userId, report.project, pageKeyOf(ctx, report.url));
+  const row = existing === null ? null : await findReport(trx, existing, userId, true);
+  const state = row === null ? null : await findRunState(trx, row.id, userId);
+  if (row === null || state === null) {
+    const reportId = await storeAudit(trx, ctx, {
+      userId,
+      report,
+      privacy: input.privacy,
+      passwordHash: null,
+      now,
+      batch,
+      projectClaimed: claimed,
+    });
+    return { reportId, created: true };
+  }
+  await storeRun(trx, ctx, {
+    userId,
+    row,
+    state,
+    audit: auditColumns(report),
+    source: 'batch',
+    batchId: batch.id,
+  });
+  await ctx.reportEvents?.batchPageCompleted(trx, userId, row.id, batch);
+  return { reportId: row.id, created: false };
 }
 
 /**

@@ -1,5 +1,6 @@
 // One page of a batch (job batch.page): wait for the site's request slot, audit, then record
-// the outcome with its report in one transaction — done (a new report; a page whose canonical
+// the outcome with its report in one transaction — done (the project's report of the page gets
+// a run, or a new report is made: one report per page; a page whose canonical
 // names another URL is audited too, its row recording that target), failed, skipped (a
 // redirect: its final URL is a page of its own, so one final URL is audited once; a cancelled
 // batch) — and let the frontier go on.
@@ -22,7 +23,7 @@ import {
 } from '../../store/batches.repository.js';
 import { sleep } from '../../timers.js';
 import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
-import { storeAudit } from '../audit/store.js';
+import { storeCrawledPage } from '../audit/store.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { addLinks, addRedirectTarget, pump } from './frontier.js';
 
@@ -209,14 +210,16 @@ export function createPageProcessor(d: BatchDeps) {
       } else {
         // only the same final URL is one page: a redirect ends above (its target is a page of
         // its own, and a batch's URLs are unique), so every page that gets here is audited
-        const reportId = await storeAudit(trx, d.ctx, {
+        // the project's report of the page gets a run (its privacy and password kept), or
+        // the page is new to the project and gets a report with the batch's privacy
+        const { reportId, created } = await storeCrawledPage(trx, d.ctx, {
           userId: current.userId,
           report,
           privacy: options.privacy,
-          passwordHash: null,
           now,
           batch: { id: batchId, url: page.url },
         });
+        await bumpBatchCounters(trx, batchId, created ? { reports_created: 1 } : { reports_updated: 1 });
         await close(
           {
             state: 'done',

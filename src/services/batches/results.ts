@@ -28,6 +28,7 @@ export function presentBatchRow(b: BatchRow): Batch {
       skipped: b.skipped,
       remaining: Math.max(0, b.discovered - b.audited - b.failed - b.skipped),
     },
+    reports: { created: b.reportsCreated, updated: b.reportsUpdated },
     error: b.error,
     createdAt: b.createdAt,
     startedAt: b.startedAt,

@@ -4,24 +4,22 @@
 // diff itself is the pure src/analyzer/diff.ts.
 import { notFound, validationError } from '../../errors.js';
 import { withTransaction, type Db } from '../../store/database.js';
-import { findReport, updateReportAudit, type ReportRow } from '../../store/reports.repository.js';
+import { findReport, type ReportRow } from '../../store/reports.repository.js';
 import {
   countRuns,
   findKeptRun,
   findRunState,
   findTrends,
-  insertCompletedRun,
   insertFailedRun,
   keptRange,
   listRunSummaries,
   previousCompletedNumber,
   pruneRuns,
-  setCurrentRun,
   setLatestRunNumber,
   type RunState,
 } from '../../store/runs.repository.js';
-import { adjustUserCounters, bumpReportsVersion } from '../../store/users.repository.js';
 import { auditColumns, auditPage, isFetchError } from '../audit/audit.js';
+import { historyLimit, storeRun } from '../audit/store.js';
 import type { ServiceContext } from '../shared/context.js';
 import { diffRuns, isRegression, type DiffInput } from '../../analyzer/diff.js';
 import { resolveRunsQuery } from '../../contract/lists.js';
@@ -29,8 +27,6 @@ import type { ReauditOutcome, ReportDiff, ReportTrend, Run, RunSource, RunSummar
 import type { OwnerServices } from '../types.js';
 import type { StoredReport } from '../reports/types.js';
 
-/** runs kept per report when the configuration does not say (PAGEGRADE_HISTORY_LIMIT) */
-const DEFAULT_HISTORY_LIMIT = 100;
 /** runs the report page's chart shows at most */
 const CHART_RUNS = 100;
 
@@ -44,6 +40,7 @@ function currentRun(report: ReportRow | StoredReport, state: RunState): Run {
     status: 'completed',
     current: true,
     source: state.runSource,
+    batchId: state.runBatchId,
     generatedAt: report.generatedAt,
     finalUrl: report.finalUrl,
     result: report.result,
@@ -100,7 +97,6 @@ export type Reauditor = (
 
 export function createReauditor(ctx: ServiceContext): Reauditor {
   const { db } = ctx;
-  const keep = () => ctx.config.historyLimit ?? DEFAULT_HISTORY_LIMIT;
 
   return async (userId, id, { source, render }, inTransaction) => {
     const before = await findReport(db, id, userId);
@@ -119,7 +115,7 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
         const n = state.latestRunNumber + 1;
         await insertFailedRun(trx, id, { number: n, source, error: reason, at });
         await setLatestRunNumber(trx, id, n);
-        await pruneRuns(trx, id, keep());
+        await pruneRuns(trx, id, historyLimit(ctx));
         // webhooks: report.failed, with this transaction
         await ctx.reportEvents?.failed(trx, before, reason);
         return n;
@@ -130,6 +126,7 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
         status: 'failed',
         current: false,
         source,
+        batchId: null,
         generatedAt: at,
         finalUrl: null,
         result: null,
@@ -147,18 +144,9 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
       const row = await findReport(trx, id, userId, true);
       if (!row) throw reportNotFound();
       const state = (await findRunState(trx, id, userId))!;
-      const n = state.latestRunNumber + 1;
-      // the current run keeps its number in report_runs; the fresh one becomes current
-      await insertCompletedRun(trx, id, { number: state.runNumber, source: state.runSource, audit: row });
-      await updateReportAudit(trx, id, next);
-      await setCurrentRun(trx, id, { number: n, previousScore: row.score, source });
-      await pruneRuns(trx, id, keep());
-      if (next.result !== row.result) {
-        await adjustUserCounters(trx, userId, { [row.result]: -1, [next.result]: 1 });
-      } else {
-        // generated_at moved (the order of sort_by=generated_at): a new version all the same
-        await bumpReportsVersion(trx, userId);
-      }
+      // the current run keeps its number in report_runs; the fresh one becomes current (the
+      // same rule as a crawl's run: src/services/audit/store.ts)
+      await storeRun(trx, ctx, { userId, row, state, audit: next, source, batchId: null });
       await inTransaction?.(trx);
       // the run that was current, as it is now kept, against the new current one
       const previous: Run = { ...currentRun(row, state), current: false };
