@@ -9,11 +9,8 @@ import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { JobEngine, Workers } from './jobs/index.js';
 import type { DatabaseHandle } from './store/database.js';
-import type {
-  createChangeBus as createChangeBusType,
-  createKeyBus as createKeyBusType,
-  RedisClient,
-} from './store/redis.js';
+import type { createKeyBus as createKeyBusType, RedisClient } from './store/redis.js';
+import type { ChangeBus } from './services/shared/changes.js';
 
 export const EXIT_CONFIG = 78;
 
@@ -36,6 +33,7 @@ async function main(): Promise<void> {
     { analyze },
     { createDb, migrate },
     { closeRedis, createChangeBus, createKeyBus, createRedis, pingRedis },
+    { createPgChangeBus },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
     { jobKinds, recurringTasksFor },
@@ -46,6 +44,7 @@ async function main(): Promise<void> {
     import('./analyzer/index.js'),
     import('./store/database.js'),
     import('./store/redis.js'),
+    import('./store/pg-changes.js'),
     import('./services/index.js'),
     import('./jobs/index.js'),
     import('./jobs/kinds/index.js'),
@@ -67,7 +66,7 @@ async function main(): Promise<void> {
   let database: DatabaseHandle | null = null;
   let redis: RedisClient | null = null;
   let keyBus: ReturnType<typeof createKeyBusType> | null = null;
-  let changes: ReturnType<typeof createChangeBusType> | null = null;
+  let changes: (ChangeBus & { close(): Promise<void> }) | null = null;
   let app: App | null = null;
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -102,8 +101,13 @@ async function main(): Promise<void> {
     renderer = chromium;
     // key revocations reach the other processes' key caches at once (with Redis)
     keyBus = redis ? createKeyBus(redis, config) : null;
-    // a batch's progress reaches its live page from workers in other processes (with Redis)
-    changes = redis ? createChangeBus(redis, config) : null;
+    // a batch's progress reaches its live page from workers in other processes: Redis pub/sub
+    // with Redis, else LISTEN/NOTIFY on PostgreSQL; SQLite: this process's emitter (one process)
+    changes = redis
+      ? createChangeBus(redis, config)
+      : database.dialect === 'postgres'
+        ? createPgChangeBus(config.databaseUrl, db)
+        : null;
     const services = createServices({
       db,
       analyze,

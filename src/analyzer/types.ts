@@ -6,6 +6,7 @@
 // (test/analyzer/layers.test.ts).
 import type { Artifacts } from './artifacts/types.js';
 import type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
+import type { SiteHeaders } from './fetch/site-headers.js';
 
 export type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
 
@@ -199,6 +200,12 @@ export interface FetchOptions {
    * same-site rules for redirect targets (docs/sites.md).
    */
   redirectCheck?: (url: string) => string | null;
+  /**
+   * Request headers sent only to one origin (a project's crawl request settings: its headers,
+   * cookies and basic auth; fetch/site-headers.ts): added to the page's and the site files'
+   * requests on that origin, per hop, never to a redirect's other origin.
+   */
+  siteHeaders?: SiteHeaders;
 }
 
 /** robots.txt, the sitemap, the 404 probe and the favicon of a site, as the fetcher records them. */

@@ -10,7 +10,8 @@ import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
 import { jobKinds, recurringTasksFor } from './kinds/index.js';
 import { rendererFromConfig, type Renderer } from '../render/index.js';
-import type { createChangeBus as CreateChangeBus, RedisClient } from '../store/redis.js';
+import type { RedisClient } from '../store/redis.js';
+import type { ChangeBus } from '../services/shared/changes.js';
 
 /** Closes the change bus's Redis client (loaded only with REDIS_URL). */
 async function closeRedisLater(redis: RedisClient): Promise<void> {
@@ -38,18 +39,22 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
   let workers: Workers;
   let renderer: Renderer | null = null;
   let redis: RedisClient | null = null;
-  let changes: ReturnType<typeof CreateChangeBus> | null = null;
+  let changes: (ChangeBus & { close(): Promise<void> }) | null = null;
   try {
     database = createDb(config.databaseUrl);
     await migrate(database.db);
     engine = await createJobEngine(config, { db: database.db, kinds: jobKinds, log });
     // rendered audits in jobs (schedules, batches with render): Chromium starts at the first one
     renderer = rendererFromConfig(config);
-    // with Redis, the batches worked here tell their live pages in the web process
+    // the batches worked here tell their live pages in the web process: through Redis with
+    // Redis, else through LISTEN/NOTIFY on PostgreSQL (SQLite: one process, nothing to tell)
     if (config.redisUrl) {
       const { createChangeBus, createRedis } = await import('../store/redis.js');
       redis = createRedis(config);
       changes = redis ? createChangeBus(redis, config) : null;
+    } else if (database.dialect === 'postgres') {
+      const { createPgChangeBus } = await import('../store/pg-changes.js');
+      changes = createPgChangeBus(config.databaseUrl, database.db);
     }
     const services = createServices({
       db: database.db,

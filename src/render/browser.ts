@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Browser } from 'playwright-core';
 import type { PageSnapshot, RenderOutcome } from '../analyzer/types.js';
+import type { SiteHeaders } from '../analyzer/fetch/site-headers.js';
 import { launchChromium, ProxySink, sleep } from './chromium.js';
 import { INSTALL_HINT } from './hint.js';
 import type { RendererOptions } from './options.js';
@@ -79,7 +80,7 @@ export class Renderer {
    * Never throws: a crash, timeout or launch failure is a RenderFailure with the reason.
    * `signal` (a job's) ends the wait for a slot of the pool, or the visit, as a failure.
    */
-  async render(snapshot: PageSnapshot, signal?: AbortSignal): Promise<RenderOutcome> {
+  async render(snapshot: PageSnapshot, signal?: AbortSignal, siteHeaders?: SiteHeaders): Promise<RenderOutcome> {
     const t0 = performance.now();
     try {
       // waiting for a slot ends when `signal` aborts (a batch page's job stopped at shutdown)
@@ -96,7 +97,15 @@ export class Renderer {
     const started = performance.now();
     try {
       if (this.closed) throw new Error('the renderer is closed');
-      return await visitPage(() => this.getBrowser(), this.options, snapshot, queueMs, started, signal);
+      return await visitPage(
+        () => this.getBrowser(),
+        this.options,
+        snapshot,
+        queueMs,
+        started,
+        signal,
+        siteHeaders,
+      );
     } catch (err) {
       return {
         ok: false,

@@ -15,6 +15,7 @@ import {
 } from '../analyzer/fetch/connect.js';
 import { classifyAddress, normalizeHost } from '../analyzer/fetch/guard.js';
 import { FetchError } from '../analyzer/types.js';
+import { withSiteHeaders, type SiteHeaders } from '../analyzer/fetch/site-headers.js';
 
 export interface NetworkPolicy {
   /** PAGEGRADE_ALLOW_PRIVATE_HOSTS: the guard is off (intranets, tests) */
@@ -85,6 +86,8 @@ export class GuardedNetwork {
     private readonly budget: NetworkBudget,
     private readonly signal: AbortSignal,
     private readonly userAgent: string,
+    /** a project's crawl request settings: added to this origin's requests only, per hop */
+    private readonly siteHeaders?: SiteHeaders,
   ) {}
 
   private guardFor(u: URL): GuardPolicy {
@@ -191,7 +194,8 @@ export class GuardedNetwork {
       origin: u.origin,
       path: `${u.pathname}${u.search}`,
       method,
-      headers: out,
+      // each hop on its own: a cross-origin sub-resource or redirect never gets the site's headers
+      headers: withSiteHeaders(u, out, this.siteHeaders),
       ...(body && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
       signal: this.signal,
     });

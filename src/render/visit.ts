@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { PageSnapshot, RenderSuccess } from '../analyzer/types.js';
+import type { SiteHeaders } from '../analyzer/fetch/site-headers.js';
 import { runAxe } from './axe.js';
 import { closeWithin } from './chromium.js';
 import { GuardedNetwork } from './network.js';
@@ -34,6 +35,7 @@ export async function visitPage(
   queueMs: number,
   started: number,
   outer?: AbortSignal,
+  siteHeaders?: SiteHeaders,
 ): Promise<RenderSuccess> {
   const budget = new AbortController();
   const timer = setTimeout(
@@ -49,6 +51,7 @@ export async function visitPage(
     { maxRequests: o.maxRequests, maxBytes: o.maxBytes },
     signal,
     o.userAgent,
+    siteHeaders,
   );
   let context: BrowserContext | null = null;
   let crashed: string | null = null;

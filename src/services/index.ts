@@ -40,7 +40,7 @@ export interface ServicesDeps {
   fetchFile?: FetchFileFn;
   /** key revocations to and from the other processes (Redis; src/store/redis.ts createKeyBus) */
   keyBus?: KeyBus;
-  /** live changes between processes (Redis; src/store/redis.ts createChangeBus); default: this process */
+  /** live changes between processes (Redis: src/store/redis.ts createChangeBus; PostgreSQL: src/store/pg-changes.ts); default: this process */
   changes?: ChangeBus;
 }
 

@@ -25,6 +25,7 @@ import { EXTRA_CAPS, fetchExtra, fetchSiteFiles } from './site-files.js';
 export { classifyAddress, normalizeHost } from './guard.js';
 export { checkTarget, postGuarded, type GuardOptions } from './send.js';
 export { sitemapFromRobots } from './site-files.js';
+export type { SiteHeaders } from './site-headers.js';
 
 /**
  * Test seam, not reachable from configuration or the API: replaces the guard's
@@ -108,7 +109,8 @@ export async function fetchPage(
     const signal = AbortSignal.any([extrasSignal, dropBatch.signal]);
     extrasOrigin = origin;
     const batch = fetchSiteFiles(pageUrl, {
-      fetchFile: (url, { cap, headersOnly }) => fetchExtra(session, url, cap, signal, userAgent, headersOnly),
+      fetchFile: (url, { cap, headersOnly }) =>
+        fetchExtra(session, url, cap, signal, userAgent, headersOnly, options.siteHeaders),
     });
     siteExtras = previous ? Promise.allSettled([previous]).then(() => batch) : batch;
   };
@@ -127,6 +129,7 @@ export async function fetchPage(
         kind: 'page',
         maxRedirects: MAX_REDIRECTS,
         redirectCheck: options.redirectCheck,
+        siteHeaders: options.siteHeaders,
         maxBytes,
         truncate: false,
         signal: pageSignal,
@@ -232,6 +235,7 @@ export async function fetchSiteFile(
       signal,
       options.userAgent ?? DEFAULT_USER_AGENT,
       options.headersOnly ?? false,
+      options.siteHeaders,
     );
   } finally {
     await session.close();

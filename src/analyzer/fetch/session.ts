@@ -14,6 +14,7 @@ import {
   type Resolved,
 } from './connect.js';
 import { normalizeHost } from './guard.js';
+import { withSiteHeaders, type SiteHeaders } from './site-headers.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -92,6 +93,8 @@ export interface ResourceOptions {
   truncate: boolean;
   signal: AbortSignal;
   headers: Record<string, string>;
+  /** headers added to the hops on one origin only (a project's crawl request settings) */
+  siteHeaders?: SiteHeaders | undefined;
   /** stop after the headers (favicon) */
   headersOnly?: boolean;
   /** asked before a redirect is followed: a reason refuses it (FetchOptions.redirectCheck) */
@@ -127,7 +130,8 @@ export async function fetchResource(
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: 'GET',
-      headers: o.headers,
+      // per hop: a redirect to another origin does not take the site's headers along
+      headers: withSiteHeaders(url, o.headers, o.siteHeaders),
       signal: o.signal,
     });
     const ttfbMs = performance.now() - hopStart;

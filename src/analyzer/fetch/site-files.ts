@@ -10,6 +10,7 @@ import { ACCEPT_ENCODING } from './body.js';
 import { canonicalCharset, parseContentType } from './charset.js';
 import { toFetchError } from './errors.js';
 import { fetchResource, type Session } from './session.js';
+import type { SiteHeaders } from './site-headers.js';
 
 export const EXTRA_MAX_REDIRECTS = 5;
 export const EXTRA_CAPS = {
@@ -56,6 +57,7 @@ export async function fetchExtra(
   signal: AbortSignal,
   userAgent: string,
   headersOnly = false,
+  siteHeaders?: SiteHeaders,
 ): Promise<ExtraResource> {
   const t0 = performance.now();
   try {
@@ -66,6 +68,7 @@ export async function fetchExtra(
       truncate: true,
       signal,
       headers: { 'user-agent': userAgent, accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
+      siteHeaders,
       headersOnly,
     });
     let body = r.body;

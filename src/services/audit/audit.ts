@@ -2,6 +2,7 @@
 // used by creating a report and by re-auditing one.
 import { FetchError, type AuditReport, type PageSnapshot } from '../../analyzer/types.js';
 import type { RenderOutcome } from '../../analyzer/rendered.js';
+import type { SiteHeaders } from '../../analyzer/fetch/index.js';
 import { validationError } from '../../errors.js';
 import { INSTALL_HINT } from '../../render/hint.js';
 import type { AuditColumns } from '../../store/reports.repository.js';
@@ -28,11 +29,15 @@ type RenderHook = (snapshot: PageSnapshot) => Promise<RenderOutcome>;
  * process cannot render. Stores, re-audits and schedules answer 422 with the reason; a batch
  * page keeps its raw results with the reason (its batch was accepted where Chromium was).
  */
-export function renderHook(ctx: ServiceContext, signal?: AbortSignal): RenderHook | { unavailable: string } {
+export function renderHook(
+  ctx: ServiceContext,
+  signal?: AbortSignal,
+  siteHeaders?: SiteHeaders,
+): RenderHook | { unavailable: string } {
   const why = renderUnavailable(ctx);
   if (why !== null) return { unavailable: why };
   const renderer = ctx.renderer!;
-  return (snapshot) => renderer.render(snapshot, signal);
+  return (snapshot) => renderer.render(snapshot, signal, siteHeaders);
 }
 
 /**

@@ -1,6 +1,6 @@
 // What the batches' parts share: the services' context, the settings read from the
 // configuration once, and the small rules every part applies (a batch's options, not-found).
-import { fetchSiteFile } from '../../analyzer/fetch/index.js';
+import { fetchSiteFile, type SiteHeaders } from '../../analyzer/fetch/index.js';
 import type { ExtraResource } from '../../analyzer/types.js';
 import { notFound } from '../../errors.js';
 import type { BatchRow } from '../../store/batches.repository.js';
@@ -54,8 +54,17 @@ export function batchDeps(
 }
 
 /** One site file through the batch's fetcher (never throws: a failure is recorded in it). */
-export function fetchText(d: BatchDeps, url: string, signal?: AbortSignal): Promise<ExtraResource> {
-  return d.fetchFile(url, { ...d.fetchOptions(), ...(signal ? { signal } : {}) });
+export function fetchText(
+  d: BatchDeps,
+  url: string,
+  signal?: AbortSignal,
+  siteHeaders?: SiteHeaders,
+): Promise<ExtraResource> {
+  return d.fetchFile(url, {
+    ...d.fetchOptions(),
+    ...(siteHeaders ? { siteHeaders } : {}),
+    ...(signal ? { signal } : {}),
+  });
 }
 
 export const batchNotFound = () => notFound('No such batch.');

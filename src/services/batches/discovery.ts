@@ -17,6 +17,8 @@ import {
 } from '../../store/batches.repository.js';
 import { fetchText, optionsOf, type BatchDeps } from './deps.js';
 import { admissible, finish, pump, ROBOTS_DISALLOW_ALL } from './frontier.js';
+import { siteHeadersOf } from './request-settings.js';
+import type { SiteHeaders } from '../../analyzer/fetch/index.js';
 
 /** sitemap indexes are followed this many levels deep, at most this many files */
 const SITEMAP_NESTING = 3;
@@ -28,6 +30,10 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
   const { db } = d.ctx;
   const b = await findBatch(db, batchId, null);
   if (!b || b.status !== 'queued') return;
+  // the project's headers, cookies and basic auth go with every request to the start URL's origin
+  const request = await siteHeadersOf(d, b);
+  if (request.error !== undefined) return failQueued(d, batchId, request.error);
+  const siteHeaders = request.siteHeaders ? { siteHeaders: request.siteHeaders } : {};
   const options = optionsOf(b);
   const start = new URL(b.url);
   const origin = start.origin;
@@ -38,7 +44,13 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
   let sitemapRoots: string[] = [];
   const siteFiles = await fetchSiteFiles(start, {
     fetchFile: (url, { cap, headersOnly }) =>
-      d.fetchFile(url, { ...d.fetchOptions(), cap, headersOnly, ...(signal ? { signal } : {}) }),
+      d.fetchFile(url, {
+        ...d.fetchOptions(),
+        ...siteHeaders,
+        cap,
+        headersOnly,
+        ...(signal ? { signal } : {}),
+      }),
     afterRobots: (r) => {
       robotsTxt = answered(r.status) ? r.body : null;
       robots = parseRobots(`${origin}/robots.txt`, robotsTxt);
@@ -62,7 +74,14 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
   const fromSitemap =
     b.mode === 'list'
       ? []
-      : await sitemapUrls(d, sitemapRoots, start.hostname, Math.max(options.maxPages * 4, 1000), signal);
+      : await sitemapUrls(
+          d,
+          sitemapRoots,
+          start.hostname,
+          Math.max(options.maxPages * 4, 1000),
+          request.siteHeaders,
+          signal,
+        );
   for (const u of fromSitemap) seeds.push({ url: u, inSitemap: true });
 
   const now = d.iso();
@@ -122,6 +141,7 @@ async function sitemapUrls(
   roots: string[],
   host: string,
   limit: number,
+  siteHeaders: SiteHeaders | undefined,
   signal?: AbortSignal,
 ): Promise<string[]> {
   const urls: string[] = [];
@@ -132,7 +152,7 @@ async function sitemapUrls(
     for (const file of level) {
       if (seenFiles.has(file) || seenFiles.size >= SITEMAP_FILES || urls.length >= limit) continue;
       seenFiles.add(file);
-      const r = await fetchText(d, file, signal);
+      const r = await fetchText(d, file, signal, siteHeaders);
       if (!answered(r.status)) continue;
       const parsed = parseSitemap(r.body);
       for (const u of parsed.urls) {
@@ -155,9 +175,14 @@ async function sitemapUrls(
  * with the reason, so it is never left queued for ever.
  */
 export async function discoverGaveUp(d: BatchDeps, batchId: number, reason: string): Promise<void> {
+  await failQueued(d, batchId, `The batch could not start: ${reason}`);
+}
+
+/** A batch still queued ends failed with `error` (batch.failed). */
+async function failQueued(d: BatchDeps, batchId: number, error: string): Promise<void> {
   await withTransaction(d.ctx.db, async (trx) => {
     const b = await findBatch(trx, batchId, null, true);
     if (!b || b.status !== 'queued') return;
-    await finish(d, trx, batchId, 'failed', `The batch could not start: ${reason}`);
+    await finish(d, trx, batchId, 'failed', error);
   });
 }

@@ -26,6 +26,8 @@ import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
 import { storeCrawledPage } from '../audit/store.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { addLinks, addRedirectTarget, pump } from './frontier.js';
+import { siteHeadersOf } from './request-settings.js';
+import type { SiteHeaders } from '../../analyzer/fetch/index.js';
 
 /** batches whose parsed robots.txt and site files a process keeps (the oldest goes first) */
 const SITE_CACHE_SIZE = 8;
@@ -64,8 +66,8 @@ export function createPageProcessor(d: BatchDeps) {
    * in this process (a worker elsewhere than where the batch was accepted) the page's render is
    * inconclusive with why and its raw results are kept, as after a crash.
    */
-  function pageRenderer(signal?: AbortSignal) {
-    const hook = renderHook(d.ctx, signal);
+  function pageRenderer(signal?: AbortSignal, siteHeaders?: SiteHeaders) {
+    const hook = renderHook(d.ctx, signal, siteHeaders);
     if (typeof hook === 'function') return hook;
     return async () => ({
       ok: false as const,
@@ -122,37 +124,45 @@ export function createPageProcessor(d: BatchDeps) {
       if (!robots.allowed(next)) return 'robots.txt disallows it';
       return null;
     };
+    // the project's headers, cookies and basic auth, for the start URL's origin only (read now:
+    // a change of the settings applies to the pages still to come)
+    const request = await siteHeadersOf(d, b);
+    const siteHeaders = request.siteHeaders;
     const started = performance.now();
-    try {
-      report = await d.ctx.analyze(page.url, {
-        ...d.fetchOptions(),
-        redirectCheck,
-        maxBytes: d.ctx.config.fetchMaxBytes,
-        ...(siteFiles ? { siteFiles } : {}),
-        ...(signal ? { signal } : {}),
-        onArtifacts: (a) => {
-          artifacts = a;
-        },
-        // a rendered batch: each page is a rendered audit (one visit: the browser is given the
-        // fetched bytes); the crawler then reads the rendered DOM's artifacts too
-        ...(options.render
-          ? {
-              render: pageRenderer(signal),
-              onRenderedArtifacts: (a: Artifacts) => {
-                rendered = a;
-              },
-            }
-          : {}),
-      });
-      countAudit(started, report);
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      if (!isFetchError(err)) throw err;
-      error = err.message;
-      refusedRedirect = err.code === 'redirect_refused';
-      // a redirect the crawl's rules refused is a skipped page, not a failed audit
-      if (!refusedRedirect) countAudit(started, err);
-    }
+    // settings that cannot be decrypted: the page fails with why (never crawled without them)
+    if (request.error !== undefined) error = request.error;
+    else
+      try {
+        report = await d.ctx.analyze(page.url, {
+          ...d.fetchOptions(),
+          ...(siteHeaders ? { siteHeaders } : {}),
+          redirectCheck,
+          maxBytes: d.ctx.config.fetchMaxBytes,
+          ...(siteFiles ? { siteFiles } : {}),
+          ...(signal ? { signal } : {}),
+          onArtifacts: (a) => {
+            artifacts = a;
+          },
+          // a rendered batch: each page is a rendered audit (one visit: the browser is given the
+          // fetched bytes); the crawler then reads the rendered DOM's artifacts too
+          ...(options.render
+            ? {
+                render: pageRenderer(signal, siteHeaders),
+                onRenderedArtifacts: (a: Artifacts) => {
+                  rendered = a;
+                },
+              }
+            : {}),
+        });
+        countAudit(started, report);
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        if (!isFetchError(err)) throw err;
+        error = err.message;
+        refusedRedirect = err.code === 'redirect_refused';
+        // a redirect the crawl's rules refused is a skipped page, not a failed audit
+        if (!refusedRedirect) countAudit(started, err);
+      }
     // stopped (shutdown, lease lost) while rendering: nothing is stored, the job runs again
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const rawFacts = report && artifacts ? pageFacts(artifacts, report, host, d.tracking) : null;

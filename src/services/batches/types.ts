@@ -75,7 +75,7 @@ export interface BatchServices {
   discoverGaveUp(batchId: number, reason: string): Promise<void>;
   /**
    * Calls `onChange` whenever the batch may have moved (a page done, discovery, cancel), in this
-   * process or, with Redis, in a worker elsewhere: a hint to read it again. Returns the
+   * process or in a worker elsewhere (Redis or PostgreSQL LISTEN/NOTIFY): a hint to read it again. Returns the
    * unsubscribe function. Access is the caller's (it has read the batch first).
    */
   watch(batchId: number, onChange: () => void): () => void;

@@ -27,6 +27,9 @@ import type { ProjectStats } from './types.js';
 import type { BatchServices } from '../batches/types.js';
 import { createProjectSiteServices } from './sites.js';
 
+// the crawls' request headers (src/services/batches/request-settings.ts)
+export { projectRequestHeaders } from './request-headers.js';
+
 export function createProjectServices(
   ctx: ServiceContext,
   batches: BatchServices,

@@ -1,7 +1,8 @@
 // Changes that a page follows live (a running batch's progress): `publish(topic)` says that
 // something changed, `subscribe(topic, cb)` hears it. In one process, an emitter; across
 // processes (workers elsewhere), Redis pub/sub when REDIS_URL is set (src/store/redis.ts,
-// createChangeBus). A message is a hint to look again, never the data: a listener reads the
+// createChangeBus), else PostgreSQL's LISTEN/NOTIFY on PostgreSQL (src/store/pg-changes.ts,
+// createPgChangeBus). A message is a hint to look again, never the data: a listener reads the
 // state itself, so a lost message costs only the fallback's delay (the events stream looks
 // every 2 s anyway).
 import { EventEmitter } from 'node:events';

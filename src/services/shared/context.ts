@@ -3,7 +3,7 @@ import type { Queue } from '../../contract/jobs.js';
 import type { ChangeBus } from './changes.js';
 import type { Db } from '../../store/database.js';
 import type { AnalyzeFn, ServicesConfig } from './config.js';
-import type { GuardOptions } from '../../analyzer/fetch/index.js';
+import type { GuardOptions, SiteHeaders } from '../../analyzer/fetch/index.js';
 import type { ReportSummary } from '../reports/types.js';
 import type { ReportDiff } from '../history/types.js';
 import type { RenderOutcome } from '../../analyzer/rendered.js';
@@ -13,8 +13,11 @@ import type { PageSnapshot } from '../../analyzer/types.js';
 export interface RenderService {
   /** null when Chromium can be started, otherwise why not (with how to install it) */
   unavailable(): string | null;
-  /** `signal` ends the wait for a slot of the pool, or the visit (a failure; never throws) */
-  render(snapshot: PageSnapshot, signal?: AbortSignal): Promise<RenderOutcome>;
+  /**
+   * `signal` ends the wait for a slot of the pool, or the visit (a failure; never throws);
+   * `siteHeaders` go with the page's requests to that origin only (a project's crawl settings)
+   */
+  render(snapshot: PageSnapshot, signal?: AbortSignal, siteHeaders?: SiteHeaders): Promise<RenderOutcome>;
   /** a PDF of a self-contained HTML document (src/render/browser.ts's Renderer.pdf) */
   pdf?(
     document: string,
