@@ -85,7 +85,8 @@ export function bandsChart(trend: readonly ProjectTrendPoint[]): SafeHtml {
   const words = (p: ProjectTrendPoint) =>
     BAND_ORDER.map((b) => `${p.bands[b]} ${RESULT_LABELS[b].toLowerCase()}`).join(', ');
   const bars = trend.map((p, i) => {
-    const cx = xOf(i, n);
+    // bars in equal slots, so that the first and last stay inside the plot
+    const cx = PAD.left + (pw * (i + 0.5)) / Math.max(1, n);
     let top = PAD.top + ph;
     const parts = BAND_ORDER.map((band) => {
       const count = p.bands[band];
@@ -111,7 +112,7 @@ export function bandsChart(trend: readonly ProjectTrendPoint[]): SafeHtml {
 <text class="chart__axis" x="${PAD.left - 6}" y="${PAD.top + 4}" text-anchor="end">${max}</text>
 <text class="chart__axis" x="${PAD.left - 6}" y="${PAD.top + ph + 4}" text-anchor="end">0</text>
 ${bars}
-${BAND_ORDER.map((b, i) => html`<rect class="chart__stack band-${b}" x="${W - PAD.right + 10}" y="${PAD.top + 40 * i + 20}" width="10" height="10"/><text class="chart__band-label" x="${W - PAD.right + 24}" y="${PAD.top + 40 * i + 29}">${RESULT_LABELS[b]}</text>`)}
+${[...BAND_ORDER].reverse().map((b, i) => html`<rect class="chart__stack band-${b}" x="${W - PAD.right + 6}" y="${PAD.top + 40 * i + 20}" width="9" height="9"/><text class="chart__band-label" x="${W - PAD.right + 18}" y="${PAD.top + 40 * i + 29}">${RESULT_LABELS[b]}</text>`)}
 ${dates(trend)}
 </svg>`;
 }
@@ -124,7 +125,8 @@ ${dates(trend)}
 export function findingsTable(trend: readonly ProjectTrendPoint[]): SafeHtml {
   const crawls = trend.slice(-FINDINGS_COLUMNS);
   const titles = new Map<string, string>();
-  for (const c of crawls) for (const f of c.findings) titles.set(f.id, f.title);
+  // the findings found in one of them at least (the stored summary lists the clean ones too)
+  for (const c of crawls) for (const f of c.findings) if (f.count > 0) titles.set(f.id, f.title);
   if (titles.size === 0)
     return html`<p class="muted" id="findings-none">No site-level finding in ${crawls.length === 1 ? 'the last crawl' : `the last ${crawls.length} crawls`}.</p>`;
   const count = (c: ProjectTrendPoint, id: string) => c.findings.find((f) => f.id === id)?.count ?? 0;
