@@ -73,7 +73,7 @@ export interface Config {
   /** PAGEGRADE_METRICS_TOKEN: Bearer token GET /metrics requires; null = none */
   readonly metricsToken: string | null;
   // ── whole sites (docs/sites.md) ──
-  /** PAGEGRADE_BATCH_MAX_PAGES: the largest `max_pages` a batch may ask for (default 10000) */
+  /** PAGEGRADE_BATCH_MAX_PAGES: the largest `max_pages` a batch may ask for (default 10000, at most 100000) */
   readonly batchMaxPages: number;
   /** PAGEGRADE_BATCH_TIME_BUDGET_MS: a batch stops finding pages after this long (default 1 h) */
   readonly batchTimeBudgetMs: number;
@@ -119,6 +119,13 @@ export function parseDotEnv(text: string): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * PAGEGRADE_BATCH_MAX_PAGES may go this high: the largest batch measured on one machine
+ * (BENCHMARKS.md, sites) — its pages table is paged by the database, its findings and summary
+ * stored once when it ends; above it, a batch is refused at start rather than tried untested.
+ */
+const BATCH_MAX_PAGES_LIMIT = 100_000;
 
 function int(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = env[name];
@@ -306,7 +313,7 @@ export function configFromEnv(env: Env): Config {
     allowHosts: allowHosts(env),
     metrics: bool(env, 'PAGEGRADE_METRICS', false),
     metricsToken: metricsToken(env),
-    batchMaxPages: int(env, 'PAGEGRADE_BATCH_MAX_PAGES', 10_000, 1, 1_000_000),
+    batchMaxPages: int(env, 'PAGEGRADE_BATCH_MAX_PAGES', 10_000, 1, BATCH_MAX_PAGES_LIMIT),
     batchTimeBudgetMs: int(env, 'PAGEGRADE_BATCH_TIME_BUDGET_MS', 3_600_000, 1000, 7 * 24 * 3_600_000),
     crawlDelayMs: int(env, 'PAGEGRADE_CRAWL_DELAY_MS', 250, 0, 600_000),
     crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),

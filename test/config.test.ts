@@ -65,6 +65,7 @@ test('bad values stop the boot with the variable named', () => {
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', /redis:\/\//],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
     [{ PAGEGRADE_HISTORY_LIMIT: '0' }, 'PAGEGRADE_HISTORY_LIMIT', /between 1 and 100000/],
+    [{ PAGEGRADE_BATCH_MAX_PAGES: '100001' }, 'PAGEGRADE_BATCH_MAX_PAGES', /between 1 and 100000/],
   ];
   for (const [env, variable, message] of cases) {
     assert.throws(
@@ -73,6 +74,11 @@ test('bad values stop the boot with the variable named', () => {
       `${JSON.stringify(env)}`,
     );
   }
+});
+
+test('PAGEGRADE_BATCH_MAX_PAGES: 10,000 by default, up to 100,000', () => {
+  assert.equal(configFromEnv({}).batchMaxPages, 10_000);
+  assert.equal(configFromEnv({ PAGEGRADE_BATCH_MAX_PAGES: '100000' }).batchMaxPages, 100_000);
 });
 
 test('.env files: comments, quotes, export prefix', () => {

@@ -202,8 +202,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Show a project: its latest crawl, site score and settings
-         * @description The project with its report count, its latest crawl (the newest batch whose start URL is on the project's host), the site score (the mean of the audited pages' scores of its newest finished crawl; null without one) and band, and its settings. Secrets (header and cookie values, the basic-auth password) are never answered: only which are set.
+         * Show a project: its latest crawl, site score, trend and settings
+         * @description The project with its report count, its latest crawl (the newest batch whose start URL is on the project's host), the site score (the mean of the audited pages' scores of its newest finished crawl; null without one) and band, its trend (its newest finished crawls, at most 30, oldest first: each one's site score, pages by band and findings, from the summary stored when it ended), and its settings. Secrets (header and cookie values, the basic-auth password) are never answered: only which are set.
          */
         get: operations["getProject"];
         /**
@@ -3643,7 +3643,41 @@ export interface operations {
                      *             "password_set": true
                      *           },
                      *           "ignore": []
-                     *         }
+                     *         },
+                     *         "trend": [
+                     *           {
+                     *             "batch_id": 11,
+                     *             "finished_at": "2026-11-18T09:12:40.000Z",
+                     *             "site_score": 79,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 20,
+                     *               "decent": 15,
+                     *               "bad": 7
+                     *             },
+                     *             "findings": [
+                     *               {
+                     *                 "id": "broken_links",
+                     *                 "title": "Internal links to pages that answered 4xx/5xx or could not be fetched",
+                     *                 "count": 3
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "batch_id": 12,
+                     *             "finished_at": "2026-11-25T09:10:02.000Z",
+                     *             "site_score": 84,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 26,
+                     *               "decent": 12,
+                     *               "bad": 4
+                     *             },
+                     *             "findings": []
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -3786,6 +3820,25 @@ export interface operations {
                                 urls: string[];
                             };
                             site_score: number | null;
+                            /** @description The project's newest finished (done) crawls, at most 30, oldest first: each crawl's site score, pages by band and findings. */
+                            trend: {
+                                band: ("good" | "decent" | "bad") | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                batch_id: number;
+                                /** @description The site-level findings of the crawl, with how many pages (or groups) each concerns. */
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                finished_at: string | null;
+                                pages_audited: number;
+                                site_score: number | null;
+                            }[];
                         };
                     };
                 };
@@ -4041,7 +4094,41 @@ export interface operations {
                      *             "password_set": true
                      *           },
                      *           "ignore": []
-                     *         }
+                     *         },
+                     *         "trend": [
+                     *           {
+                     *             "batch_id": 11,
+                     *             "finished_at": "2026-11-18T09:12:40.000Z",
+                     *             "site_score": 79,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 20,
+                     *               "decent": 15,
+                     *               "bad": 7
+                     *             },
+                     *             "findings": [
+                     *               {
+                     *                 "id": "broken_links",
+                     *                 "title": "Internal links to pages that answered 4xx/5xx or could not be fetched",
+                     *                 "count": 3
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "batch_id": 12,
+                     *             "finished_at": "2026-11-25T09:10:02.000Z",
+                     *             "site_score": 84,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 26,
+                     *               "decent": 12,
+                     *               "bad": 4
+                     *             },
+                     *             "findings": []
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4184,6 +4271,25 @@ export interface operations {
                                 urls: string[];
                             };
                             site_score: number | null;
+                            /** @description The project's newest finished (done) crawls, at most 30, oldest first: each crawl's site score, pages by band and findings. */
+                            trend: {
+                                band: ("good" | "decent" | "bad") | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                batch_id: number;
+                                /** @description The site-level findings of the crawl, with how many pages (or groups) each concerns. */
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                finished_at: string | null;
+                                pages_audited: number;
+                                site_score: number | null;
+                            }[];
                         };
                     };
                 };
@@ -4267,7 +4373,41 @@ export interface operations {
                      *             "password_set": true
                      *           },
                      *           "ignore": []
-                     *         }
+                     *         },
+                     *         "trend": [
+                     *           {
+                     *             "batch_id": 11,
+                     *             "finished_at": "2026-11-18T09:12:40.000Z",
+                     *             "site_score": 79,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 20,
+                     *               "decent": 15,
+                     *               "bad": 7
+                     *             },
+                     *             "findings": [
+                     *               {
+                     *                 "id": "broken_links",
+                     *                 "title": "Internal links to pages that answered 4xx/5xx or could not be fetched",
+                     *                 "count": 3
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "batch_id": 12,
+                     *             "finished_at": "2026-11-25T09:10:02.000Z",
+                     *             "site_score": 84,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 26,
+                     *               "decent": 12,
+                     *               "bad": 4
+                     *             },
+                     *             "findings": []
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4410,6 +4550,25 @@ export interface operations {
                                 urls: string[];
                             };
                             site_score: number | null;
+                            /** @description The project's newest finished (done) crawls, at most 30, oldest first: each crawl's site score, pages by band and findings. */
+                            trend: {
+                                band: ("good" | "decent" | "bad") | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                batch_id: number;
+                                /** @description The site-level findings of the crawl, with how many pages (or groups) each concerns. */
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                finished_at: string | null;
+                                pages_audited: number;
+                                site_score: number | null;
+                            }[];
                         };
                     };
                 };
@@ -4868,7 +5027,41 @@ export interface operations {
                      *             "password_set": true
                      *           },
                      *           "ignore": []
-                     *         }
+                     *         },
+                     *         "trend": [
+                     *           {
+                     *             "batch_id": 11,
+                     *             "finished_at": "2026-11-18T09:12:40.000Z",
+                     *             "site_score": 79,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 20,
+                     *               "decent": 15,
+                     *               "bad": 7
+                     *             },
+                     *             "findings": [
+                     *               {
+                     *                 "id": "broken_links",
+                     *                 "title": "Internal links to pages that answered 4xx/5xx or could not be fetched",
+                     *                 "count": 3
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "batch_id": 12,
+                     *             "finished_at": "2026-11-25T09:10:02.000Z",
+                     *             "site_score": 84,
+                     *             "band": "decent",
+                     *             "pages_audited": 42,
+                     *             "bands": {
+                     *               "good": 26,
+                     *               "decent": 12,
+                     *               "bad": 4
+                     *             },
+                     *             "findings": []
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -5011,6 +5204,25 @@ export interface operations {
                                 urls: string[];
                             };
                             site_score: number | null;
+                            /** @description The project's newest finished (done) crawls, at most 30, oldest first: each crawl's site score, pages by band and findings. */
+                            trend: {
+                                band: ("good" | "decent" | "bad") | null;
+                                bands: {
+                                    bad: number;
+                                    decent: number;
+                                    good: number;
+                                };
+                                batch_id: number;
+                                /** @description The site-level findings of the crawl, with how many pages (or groups) each concerns. */
+                                findings: {
+                                    count: number;
+                                    id: string;
+                                    title: string;
+                                }[];
+                                finished_at: string | null;
+                                pages_audited: number;
+                                site_score: number | null;
+                            }[];
                         };
                     };
                 };

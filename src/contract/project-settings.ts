@@ -159,6 +159,41 @@ export const settingsExample: ProjectSettings = {
   ignore: [],
 };
 
+const bandCounts = Type.Object(
+  {
+    good: Type.Integer({ minimum: 0 }),
+    decent: Type.Integer({ minimum: 0 }),
+    bad: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+/** One finished crawl of the project's trend (from the summary stored when it ended). */
+const TrendPoint = Type.Object(
+  {
+    batch_id: Type.Integer({ minimum: 1 }),
+    finished_at: nullable(Type.String({ format: 'date-time' })),
+    site_score: nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: "The mean of the crawl's audited pages' scores, as audited then; null when none.",
+      }),
+    ),
+    band: nullable(Type.String({ enum: [...RESULTS] })),
+    pages_audited: Type.Integer({ minimum: 0 }),
+    bands: bandCounts,
+    findings: Type.Array(
+      Type.Object(
+        { id: Type.String(), title: Type.String(), count: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false },
+      ),
+      { description: 'The site-level findings of the crawl, with how many pages (or groups) each concerns.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const ProjectDetail = Type.Object(
   {
     project: Type.String(),
@@ -174,6 +209,10 @@ export const ProjectDetail = Type.Object(
     ),
     band: nullable(Type.String({ enum: [...RESULTS] })),
     settings: ProjectSettings,
+    trend: Type.Array(TrendPoint, {
+      description:
+        "The project's newest finished (done) crawls, at most 30, oldest first: each crawl's site score, pages by band and findings.",
+    }),
   },
   { additionalProperties: false },
 );
@@ -193,6 +232,32 @@ export const ProjectDetailEnvelope = Type.Object(
           site_score: 84,
           band: 'decent',
           settings: settingsExample,
+          trend: [
+            {
+              batch_id: 11,
+              finished_at: '2026-11-18T09:12:40.000Z',
+              site_score: 79,
+              band: 'decent',
+              pages_audited: 42,
+              bands: { good: 20, decent: 15, bad: 7 },
+              findings: [
+                {
+                  id: 'broken_links',
+                  title: 'Internal links to pages that answered 4xx/5xx or could not be fetched',
+                  count: 3,
+                },
+              ],
+            },
+            {
+              batch_id: 12,
+              finished_at: '2026-11-25T09:10:02.000Z',
+              site_score: 84,
+              band: 'decent',
+              pages_audited: 42,
+              bands: { good: 26, decent: 12, bad: 4 },
+              findings: [],
+            },
+          ],
         },
       },
     ],
@@ -207,6 +272,15 @@ export function presentProjectDetail(
     siteScore: number | null;
     band: (typeof RESULTS)[number] | null;
     settings: ProjectSettings;
+    trend: {
+      batchId: number;
+      finishedAt: string | null;
+      siteScore: number | null;
+      band: (typeof RESULTS)[number] | null;
+      audited: number;
+      bands: { good: number; decent: number; bad: number };
+      findings: { id: string; title: string; count: number }[];
+    }[];
   },
   publicUrl: string,
 ): ProjectDetail {
@@ -216,5 +290,14 @@ export function presentProjectDetail(
     site_score: d.siteScore,
     band: d.band,
     settings: d.settings,
+    trend: d.trend.map((t) => ({
+      batch_id: t.batchId,
+      finished_at: t.finishedAt,
+      site_score: t.siteScore,
+      band: t.band,
+      pages_audited: t.audited,
+      bands: t.bands,
+      findings: t.findings,
+    })),
   };
 }

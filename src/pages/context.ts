@@ -113,6 +113,7 @@ export const NOTICES: Record<string, string> = {
   privacy: 'The privacy was saved.',
   deleted: 'The report was deleted.',
   project_deleted: 'The project and its reports were deleted.',
+  project_saved: "The project's settings were saved.",
   scheduled: 'The schedule was saved.',
   batch_cancelled: 'The batch was cancelled.',
   batch_deleted: 'The batch was deleted.',

@@ -20,6 +20,7 @@ import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
 import { keyPageRoutes } from './routes/keys.js';
+import { projectPageRoutes } from './routes/project.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -70,6 +71,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   signInRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
+  projectPageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);

@@ -118,7 +118,7 @@ function toBatch(r: BatchSelect): BatchRow {
   };
 }
 
-function pageQuery(db: Db) {
+export function pageQuery(db: Db) {
   return db
     .selectFrom('batch_pages')
     .select([
@@ -138,7 +138,7 @@ function pageQuery(db: Db) {
 }
 type PageSelect = Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirstOrThrow']>>;
 
-function toPage(r: PageSelect): BatchPageRow {
+export function toPage(r: PageSelect): BatchPageRow {
   return {
     id: r.id,
     batchId: r.batch_id,

@@ -334,3 +334,38 @@ export async function batchMeanScore(
   const pages = toNumber(row.n);
   return { mean: pages === 0 ? null : Number(row.mean), pages };
 }
+
+/** A finished crawl of a project as its timeline shows it: when it ended and its stored summary. */
+export interface ProjectCrawlPoint {
+  id: number;
+  finishedAt: string | null;
+  /** batches.summary (JSON, stored when the batch ended) */
+  summary: string;
+}
+
+/**
+ * The project's newest finished (`done`) crawls that have a stored summary, newest first: the
+ * (user_id, project, id) index walked backwards, at most `limit` rows — never every batch.
+ */
+export async function projectTimeline(
+  db: Db,
+  userId: number,
+  project: string,
+  limit: number,
+): Promise<ProjectCrawlPoint[]> {
+  const rows = await db
+    .selectFrom('batches')
+    .select(['id', 'finished_at', 'summary'])
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .where('status', '=', 'done')
+    .where('summary', 'is not', null)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    finishedAt: r.finished_at === null ? null : toIso(r.finished_at),
+    summary: r.summary!,
+  }));
+}

@@ -100,7 +100,7 @@ function pager(
 </nav>`;
 }
 
-function statusBadge(b: Batch): SafeHtml {
+export function statusBadge(b: Batch): SafeHtml {
   return html`<span class="batch-status batch-status--${b.status}">${STATUS_LABELS[b.status]}</span>`;
 }
 

@@ -346,7 +346,7 @@ ${flashView(d.flash)}
       : html`<ul class="project-list">${rows.map(
           (p) => html`<li class="project-row">
   <div class="project-row__main">
-    <a href="/dashboard?project=${encodeURIComponent(p.project)}" class="project-row__name">${p.project}</a>
+    <a href="/dashboard/projects/${encodeURIComponent(p.project)}" class="project-row__name">${p.project}</a>
     ${projectStatsView(p, d.stats?.get(p.project))}
     <p class="report-row__meta"><a href="/dashboard?project=${encodeURIComponent(p.project)}">Open its reports</a> · since ${formatDate(p.createdAt)}</p>
   </div>

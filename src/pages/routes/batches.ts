@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Value } from 'typebox/value';
 import { AppError } from '../../errors.js';
-import { batchPageTable } from '../batch-table.js';
 import type { Batch } from '../../services/batches/types.js';
 import {
   BatchParams,
@@ -213,8 +212,6 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     if (!v) return reply;
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
-    // a batch missing or another user's: the error plugin's not-found page
-    const results = await services.batches.results(v.userId, id);
     const read = readFilters<ListBatchPagesQuery>(
       ListBatchPagesQuery,
       new URL(request.url, 'http://x').searchParams,
@@ -224,7 +221,9 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     const q = read.params;
     const page = q.page ?? 1;
     const perPage = q.per_page ?? 25;
-    const table = batchPageTable(results.pages, {
+    // one page of the table, read by the database; a batch missing or another user's: the
+    // error plugin's not-found page
+    const results = await services.batches.view(v.userId, id, {
       ...(q.search !== undefined ? { search: q.search } : {}),
       ...(q.state !== undefined ? { state: q.state } : {}),
       ...(q.result !== undefined ? { result: q.result } : {}),
@@ -251,11 +250,11 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         flash,
         batch: results.batch,
         findings: results.findings,
-        table,
+        table: results.table,
         raw: read.raw,
         page,
         perPage,
-        reportsCount: results.pages.filter((p) => p.reportId !== null).length,
+        reportsCount: results.reportsCount,
       }),
       running ? { refreshWithoutScript: REFRESH_SECONDS } : {},
     );

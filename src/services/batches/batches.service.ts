@@ -45,7 +45,7 @@ import { batchDeps, batchNotFound } from './deps.js';
 import { discover, discoverGaveUp } from './discovery.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
-import { batchResults, presentBatchRow } from './results.js';
+import { batchResults, batchView, presentBatchRow } from './results.js';
 import {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_PAGES,
@@ -194,6 +194,10 @@ export function createBatchServices(
       const b = await load(userId, id);
       const { pages, findings } = await batchResults(db, b);
       return { batch: presentBatchRow(b), pages, findings };
+    },
+
+    async view(userId, id, query) {
+      return batchView(db, await load(userId, id), query);
     },
 
     // each job's change is told to the batch's live viewers once it has committed

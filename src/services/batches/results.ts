@@ -2,6 +2,7 @@
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
 import { allPages, findStoredFindings, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
+import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import {
   computeFindings,
@@ -10,7 +11,7 @@ import {
   type Finding,
 } from '../../crawl/findings/index.js';
 import { optionsOf } from './deps.js';
-import type { Batch, BatchPageResult } from './types.js';
+import type { Batch, BatchPageResult, BatchPagesQuery, BatchView } from './types.js';
 
 export function presentBatchRow(b: BatchRow): Batch {
   const options = optionsOf(b);
@@ -82,6 +83,42 @@ export async function batchResults(
   }
   const pages = (await allPages(db, b.id)).map(toResult);
   return { pages, findings: JSON.parse(stored) as Finding[] };
+}
+
+/**
+ * The batch page (the dashboard): one page of the pages table, filtered, sorted and paged by
+ * the database; the findings of an ended batch as stored when it ended (computed from its
+ * pages only for a batch that ended before they were stored); none while it runs — the page
+ * shows the findings with the summary, once the batch has ended.
+ */
+export async function batchView(db: Db, b: BatchRow, q: BatchPagesQuery): Promise<BatchView> {
+  const perPage = q.perPage ?? 25;
+  const page = q.page ?? 1;
+  const running = b.status === 'queued' || b.status === 'running';
+  const [table, reportsCount, stored] = await Promise.all([
+    listBatchPages(db, b.id, {
+      ...(q.search !== undefined ? { search: q.search } : {}),
+      ...(q.state !== undefined ? { state: q.state } : {}),
+      ...(q.result !== undefined ? { result: q.result } : {}),
+      sortBy: q.sortBy ?? 'found',
+      sort: q.sort ?? 'asc',
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    }),
+    countBatchPageReports(db, b.id),
+    running ? Promise.resolve(null) : findStoredFindings(db, b.id),
+  ]);
+  const findings = running
+    ? []
+    : stored !== null
+      ? (JSON.parse(stored) as Finding[])
+      : (await analyseBatch(db, b)).findings;
+  return {
+    batch: presentBatchRow(b),
+    findings,
+    table: { items: table.items.map(toResult), total: table.total },
+    reportsCount,
+  };
 }
 
 /** The batch in a webhook's payload (batch.completed). */

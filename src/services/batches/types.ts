@@ -37,6 +37,27 @@ export interface CreateBatchInput {
   render?: boolean;
 }
 
+/** The batch page's table of pages: its filters, order and page (the database does them). */
+export interface BatchPagesQuery {
+  search?: string;
+  state?: BatchPageResult['state'];
+  result?: 'good' | 'decent' | 'bad';
+  sortBy?: 'found' | 'url' | 'score' | 'result' | 'status';
+  sort?: 'asc' | 'desc';
+  perPage?: number;
+  page?: number;
+}
+
+/** The batch page: the batch, its findings, one page of its pages table. */
+export interface BatchView {
+  batch: Batch;
+  /** an ended batch's stored findings; none while it runs (the page shows them once it ends) */
+  findings: Finding[];
+  table: Page<BatchPageResult>;
+  /** the batch's pages that have a report (to offer deleting them with it) */
+  reportsCount: number;
+}
+
 export const DEFAULT_MAX_PAGES = 100;
 export const DEFAULT_MAX_DEPTH = 10;
 /** a URL list is at most this long (the API's schema says so too) */
@@ -59,6 +80,11 @@ export interface BatchServices {
     userId: number,
     id: number,
   ): Promise<{ batch: Batch; pages: BatchPageResult[]; findings: Finding[] }>;
+  /**
+   * the batch page: one page of the pages table read by the database (a view of a
+   * 100,000-page batch reads 25 rows, not 100,000), and an ended batch's stored findings
+   */
+  view(userId: number, id: number, query: BatchPagesQuery): Promise<BatchView>;
   /** job batch.discover */
   discover(batchId: number, signal?: AbortSignal): Promise<void>;
   /** job batch.page */

@@ -10,14 +10,17 @@ import {
   projectCrawls,
   findProjectSettings,
   lockProject,
+  projectTimeline,
   saveProjectSettings,
+  type ProjectCrawlPoint,
   type ProjectSettingsRow,
 } from '../../store/projects.repository.js';
+import type { BatchSummary } from '../../crawl/findings/index.js';
 import { adjustUserCounters } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { BatchServices } from '../batches/types.js';
 import { syncProjectSchedule } from '../schedules/schedules.service.js';
-import type { ProjectDetail, ProjectsServices, ProjectSettingsBody } from './types.js';
+import type { ProjectDetail, ProjectsServices, ProjectSettingsBody, ProjectTrendPoint } from './types.js';
 import {
   applySettings,
   decodeSettings,
@@ -38,6 +41,27 @@ function hostName(name: string): string {
   }
   if (!ok) throw validationError({ project: [`The project must be a host name such as example.com.`] });
   return project;
+}
+
+/**
+ * How many finished crawls the project's trend holds (the API's `trend`, the project page's
+ * charts): the newest, read by the (user_id, project, id) index from their stored summaries.
+ */
+const TREND_CRAWLS = 30;
+
+/** A finished crawl's stored summary as a point of the trend (nothing computed again). */
+function trendPoint(c: ProjectCrawlPoint): ProjectTrendPoint {
+  const s = JSON.parse(c.summary) as BatchSummary;
+  const siteScore = s.averageScore === null ? null : Math.round(s.averageScore);
+  return {
+    batchId: c.id,
+    finishedAt: c.finishedAt,
+    siteScore,
+    band: siteScore === null ? null : bandOf(siteScore),
+    audited: s.pages.audited,
+    bands: { good: s.bands.good, decent: s.bands.decent, bad: s.bands.bad },
+    findings: s.findings.map((f) => ({ id: f.id, title: f.title, count: f.count })),
+  };
 }
 
 type SiteServices = Pick<ProjectsServices, 'get' | 'put' | 'patch' | 'crawl'>;
@@ -62,12 +86,14 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
     const latestCrawl = latest === null ? null : await batches.get(userId, latest);
     const mean = done === null ? null : (await batchMeanScore(db, done)).mean;
     const siteScore = mean === null ? null : Math.round(mean);
+    const crawls = await projectTimeline(db, userId, row.name, TREND_CRAWLS);
     return {
       project: { project: row.name, createdAt: row.createdAt, reportsCount: row.reportsCount },
       latestCrawl,
       siteScore,
       band: siteScore === null ? null : bandOf(siteScore),
       settings: presentSettings(decodeSettings(secretKey, row, false).settings),
+      trend: crawls.reverse().map(trendPoint),
     };
   }
 

@@ -28,6 +28,22 @@ export interface ProjectDetail {
   siteScore: number | null;
   band: ResultBand | null;
   settings: ProjectSettings;
+  /** the project's newest finished crawls (at most TREND_CRAWLS), oldest first */
+  trend: ProjectTrendPoint[];
+}
+
+/** One finished crawl on the project's timeline: its stored summary (batches.summary) in brief. */
+export interface ProjectTrendPoint {
+  batchId: number;
+  finishedAt: string | null;
+  /** the mean score of the pages the crawl audited, as audited then (rounded); null when none */
+  siteScore: number | null;
+  band: ResultBand | null;
+  audited: number;
+  /** the crawl's audited pages by result band */
+  bands: Record<'good' | 'decent' | 'bad', number>;
+  /** the site-level findings and how many pages (or groups) each concerns */
+  findings: { id: string; title: string; count: number }[];
 }
 
 export interface ProjectsServices {

@@ -90,9 +90,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
     {
       schema: {
         operationId: 'getProject',
-        summary: 'Show a project: its latest crawl, site score and settings',
+        summary: 'Show a project: its latest crawl, site score, trend and settings',
         description:
-          "The project with its report count, its latest crawl (the newest batch whose start URL is on the project's host), the site score (the mean of the audited pages' scores of its newest finished crawl; null without one) and band, and its settings. Secrets (header and cookie values, the basic-auth password) are never answered: only which are set.",
+          "The project with its report count, its latest crawl (the newest batch whose start URL is on the project's host), the site score (the mean of the audited pages' scores of its newest finished crawl; null without one) and band, its trend (its newest finished crawls, at most 30, oldest first: each one's site score, pages by band and findings, from the summary stored when it ended), and its settings. Secrets (header and cookie values, the basic-auth password) are never answered: only which are set.",
         tags,
         security,
         params: ProjectParams,
