@@ -42,6 +42,7 @@ import { batchTopic } from '../shared/changes.js';
 import type { Privacy } from '../reports/types.js';
 import type { Services } from '../types.js';
 import { batchDeps, batchNotFound } from './deps.js';
+import { batchDiff } from './diff.js';
 import { discover, discoverGaveUp } from './discovery.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
@@ -194,6 +195,10 @@ export function createBatchServices(
       const b = await load(userId, id);
       const { pages, findings } = await batchResults(db, b);
       return { batch: presentBatchRow(b), pages, findings };
+    },
+
+    async diff(userId, id, from) {
+      return batchDiff(d, await load(userId, id), from);
     },
 
     // each job's change is told to the batch's live viewers once it has committed
