@@ -19,24 +19,25 @@ export interface DiffPageRow {
   facts: string | null;
 }
 
-/** The newest batch of the project before `beforeId` that ended `done` (the one a crawl is compared with). */
+/**
+ * The newest batch of the project before `beforeId` (null: of all) that ended `done` — the one a
+ * crawl is compared with, or the project's latest finished crawl.
+ */
 export async function previousDoneBatch(
   db: Db,
   userId: number,
   project: string,
-  beforeId: number,
+  beforeId: number | null,
 ): Promise<number | null> {
   const status: BatchStatus = 'done';
-  const r = await db
+  let q = db
     .selectFrom('batches')
     .select('id')
     .where('user_id', '=', userId)
     .where('project', '=', project)
-    .where('id', '<', beforeId)
-    .where('status', '=', status)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .where('status', '=', status);
+  if (beforeId !== null) q = q.where('id', '<', beforeId);
+  const r = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();
   return r?.id ?? null;
 }
 

@@ -149,3 +149,10 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
   const toSide = await sideOf(db, b, checks);
   return diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d) });
 }
+
+/** The project's latest finished crawl compared with the one before it (null: none finished). */
+export async function latestProjectDiff(d: BatchDeps, userId: number, project: string): Promise<CrawlDiff | null> {
+  const id = await previousDoneBatch(d.ctx.db, userId, project, null);
+  const b = id === null ? null : await findBatch(d.ctx.db, id, userId);
+  return b === null ? null : batchDiff(d, b, undefined);
+}

@@ -66,6 +66,8 @@ export interface BatchServices {
    * running: 422 under `id` (docs/sites.md, "Comparing crawls")
    */
   diff(userId: number, id: number, from?: number): Promise<CrawlDiff>;
+  /** the project's latest finished crawl compared with the one before it; null: none finished */
+  latestDiff(userId: number, project: string): Promise<CrawlDiff | null>;
   /** job batch.discover */
   discover(batchId: number, signal?: AbortSignal): Promise<void>;
   /** job batch.page */
