@@ -3409,6 +3409,7 @@ export interface operations {
                      *           "result": "good",
                      *           "score": 91,
                      *           "title": "Example",
+                     *           "noindex": false,
                      *           "failed_checks": [
                      *             {
                      *               "id": "image_keywords",
@@ -3565,6 +3566,7 @@ export interface operations {
                             final_url: string | null;
                             html_bytes: number | null;
                             in_sitemap: boolean;
+                            noindex: boolean | null;
                             render: ("completed" | "inconclusive") | null;
                             report_id: number | null;
                             result: ("good" | "decent" | "bad") | null;
