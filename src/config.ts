@@ -77,6 +77,11 @@ export interface Config {
   readonly batchMaxPages: number;
   /** PAGEGRADE_BATCH_TIME_BUDGET_MS: a batch stops finding pages after this long (default 1 h) */
   readonly batchTimeBudgetMs: number;
+  /**
+   * PAGEGRADE_REGRESSION_PAGE_SHARE: a crawl is a regression (batch.regressed, `--fail-on-regression`)
+   * when more than this share of the pages audited in both crawls drop a band (default 0.1)
+   */
+  readonly regressionPageShare: number;
   /** PAGEGRADE_CRAWL_DELAY_MS: minimum delay between two requests to a site (default 250; robots.txt Crawl-delay may raise it) */
   readonly crawlDelayMs: number;
   /** PAGEGRADE_CRAWL_CONCURRENCY: requests at once per site (default 2) */
@@ -133,6 +138,17 @@ function int(env: Env, name: string, def: number, min: number, max: number): num
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
   const n = Number(raw.trim());
   if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** A share from 0 to 1 (a decimal such as 0.1). */
+function share(env: Env, name: string, def: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return def;
+  const v = raw.trim();
+  const n = Number(v);
+  if (!/^\d*\.?\d+$/.test(v) || n > 1)
+    throw new ConfigError(name, `must be a number from 0 to 1 (such as 0.1), got "${raw}"`);
   return n;
 }
 
@@ -315,6 +331,7 @@ export function configFromEnv(env: Env): Config {
     metricsToken: metricsToken(env),
     batchMaxPages: int(env, 'PAGEGRADE_BATCH_MAX_PAGES', 10_000, 1, BATCH_MAX_PAGES_LIMIT),
     batchTimeBudgetMs: int(env, 'PAGEGRADE_BATCH_TIME_BUDGET_MS', 3_600_000, 1000, 7 * 24 * 3_600_000),
+    regressionPageShare: share(env, 'PAGEGRADE_REGRESSION_PAGE_SHARE', 0.1),
     crawlDelayMs: int(env, 'PAGEGRADE_CRAWL_DELAY_MS', 250, 0, 600_000),
     crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),
     crawlTrackingParams: trackingParams(env),

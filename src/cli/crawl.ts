@@ -1,5 +1,5 @@
 // `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--json] [--csv FILE]
-// [--fail-on BAND,FINDING…]`: audits a whole site without a server (docs/sites.md). The batch
+// [--fail-on BAND,FINDING…] [--baseline FILE [--fail-on-regression]]`: audits a whole site without a server (docs/sites.md). The batch
 // runs in this process exactly as the service runs it — the same crawler, politeness, address
 // guard and findings (services.batches on the embedded job engine) — on a database in memory
 // that goes away with the process. Progress goes to stderr (a bar on a terminal, plain lines
@@ -22,6 +22,8 @@ interface CrawlOptions {
   json?: boolean;
   csv?: string;
   failOn: FailOn;
+  baseline?: string;
+  failOnRegression?: boolean;
 }
 
 /** The crawl's exit codes, as --help shows them. */
@@ -30,7 +32,10 @@ Exit codes:
   0    the crawl passed --fail-on
   1    the crawl failed (the start page could not be fetched or answered 4xx/5xx, robots.txt
        disallows every page, no page could be audited), or a page is at or below --fail-on's
-       band, or a --fail-on finding was found
+       band, or a --fail-on finding was found, or (--fail-on-regression) the crawl regressed
+       against --baseline: the site's band dropped, a high-priority finding is new (broken
+       links, canonical template …), pages newly answer other than 200 or are newly noindex,
+       or more than PAGEGRADE_REGRESSION_PAGE_SHARE (0.1) of the pages dropped a band
   2    wrong arguments, the address guard refuses the URL, no sitemap at a --sitemap URL
   130  stopped by Ctrl-C: the pages in progress finish and the summary of what was audited is printed`;
 
@@ -105,8 +110,16 @@ export function registerCrawlCommand(program: Command): void {
         .argParser(failOn)
         .default({ band: 'bad', findings: [] }, 'bad'),
     )
+    .option(
+      '--baseline <file>',
+      'compare with an earlier `pagegrade crawl --json` of the site: pages added, removed and changed, findings new and fixed, the site score before and after (printed after the summary; in the JSON as `diff`)',
+    )
+    .option(
+      '--fail-on-regression',
+      'with --baseline: exit 1 when the crawl regressed against it (exit codes below); --fail-on then judges no band unless given',
+    )
     .addHelpText('after', CRAWL_EXIT_CODES)
-    .action(async (url: string, opts: CrawlOptions) => {
+    .action(async (url: string, opts: CrawlOptions, command: Command) => {
       const config = loadCliConfig();
       const { normalizeUrl, didYouMean } = await import('../analyzer/url.js');
       if (normalizeUrl(url) === null)
@@ -117,6 +130,11 @@ export function registerCrawlCommand(program: Command): void {
         throw new CliError(
           `--max-pages may not be greater than ${config.batchMaxPages} (PAGEGRADE_BATCH_MAX_PAGES).`,
         );
+      if (opts.failOnRegression && opts.baseline === undefined)
+        throw new CliError('--fail-on-regression needs --baseline FILE (an earlier `pagegrade crawl --json`).');
+      // with --fail-on-regression, only an explicit --fail-on judges a band as well
+      const failOnGiven = command.getOptionValueSource('failOn') !== 'default';
+      const gate = opts.failOnRegression && !failOnGiven ? { band: null, findings: [] } : opts.failOn;
       const { FINDINGS } = await import('../crawl/findings/index.js');
       const ids = FINDINGS.map((f) => f.id);
       const unknown = opts.failOn.findings.filter((id) => !ids.includes(id));
@@ -132,7 +150,9 @@ export function registerCrawlCommand(program: Command): void {
         render: opts.render === true,
         json: opts.json === true,
         csv: opts.csv ?? null,
-        failOn: opts.failOn,
+        failOn: gate,
+        baseline: opts.baseline ?? null,
+        failOnRegression: opts.failOnRegression === true,
         tableRows: TABLE_ROWS,
       });
     });

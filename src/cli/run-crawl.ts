@@ -18,6 +18,9 @@ import { presentBatch, presentSummary } from '../contract/batches/present.js';
 import { checkTarget } from '../analyzer/fetch/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { table } from './table.js';
+import { compareWithBaseline, diffText, readBaseline } from './baseline.js';
+import type { CheckTable } from '../crawl/diff.js';
+import { presentDiffDigest } from '../contract/batches/diff.js';
 
 /** What fails the crawl's gate: a band (a page at or below it), site findings by id. */
 export interface FailOn {
@@ -35,6 +38,10 @@ export interface RunCrawlOptions {
   /** a file, "-" for stdout, or null */
   csv: string | null;
   failOn: FailOn;
+  /** an earlier `pagegrade crawl --json` to compare with (docs/sites.md, "Comparing crawls"), or null */
+  baseline: string | null;
+  /** exit 1 when the crawl regressed against the baseline */
+  failOnRegression: boolean;
   tableRows: number;
 }
 
@@ -133,6 +140,9 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     if (err.code === 'blocked_address') throw new CliError(`could not crawl ${url}: ${err.message}`);
     // DNS and the like: the crawl runs and fails, saying why (exit 1)
   });
+  // the baseline is read before anything is fetched: a wrong file is a usage error (exit 2)
+  const checks: CheckTable = new Map();
+  const baseline = o.baseline === null ? null : await readBaseline(o.baseline, checks);
   const handle = createDb('sqlite::memory:');
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -197,6 +207,18 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
           ? `the start page ${startPage.url}: ${startPage.error ?? 'could not be audited'}`
           : null;
 
+    // compared with the baseline by the server's own function (a crawl that ended with nothing
+    // audited is a failure below, not a diff)
+    const diff =
+      baseline === null || batch.status === 'failed'
+        ? null
+        : compareWithBaseline(
+            baseline,
+            { id: batch.id, finishedAt: batch.finishedAt, pages, findings },
+            checks,
+            config.regressionPageShare,
+          );
+
     // the in-memory database goes away: no report ids, no links to a server
     const outPages = pages.map((p) => ({ ...p, reportId: null }));
     if (o.csv !== null) await writeCsv(batchCsv(outPages), o.csv);
@@ -204,10 +226,13 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     if (o.json) {
       const { links: _links, ...shown } = presentBatch(batch, config.publicUrl);
       const body = batchJson(shown, summary ? presentSummary(summary) : null, findings, outPages);
-      process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      const out = diff === null ? body : { ...body, diff: presentDiffDigest(diff) };
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      if (diff !== null) process.stderr.write(diffText(diff, clean));
     } else if (o.csv !== '-') {
       process.stdout.write(summaryText(batch, outPages, findings, o.tableRows));
-    }
+      if (diff !== null) process.stdout.write(`\n${diffText(diff, clean)}`);
+    } else if (diff !== null) process.stderr.write(diffText(diff, clean));
     if (o.csv !== null && o.csv !== '-') process.stderr.write(`CSV written to ${o.csv}\n`);
 
     if (interrupted) {
@@ -218,7 +243,12 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       process.stderr.write(`error: could not crawl ${url}: ${failure}\n`);
       return EXIT.failedGate;
     }
-    return gate(o.failOn, pages, findings);
+    const gated = gate(o.failOn, pages, findings);
+    if (o.failOnRegression && diff?.regressed) {
+      process.stderr.write(`regressed against ${o.baseline}: exit 1\n`);
+      return EXIT.failedGate;
+    }
+    return gated;
   } finally {
     progress.stop();
     if (onSignal) process.off('SIGINT', onSignal);

@@ -117,6 +117,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/batches/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare a crawl with another
+         * @description The batch compared with the previous finished (`done`) batch of the same project — as stored when it ended — or, with `from`, with another ended batch of the same project (422 under `errors.from` otherwise): pages added, removed and changed, site-level findings new, persisting and fixed with their pages, failed checks new and fixed per page, the site score and band before and after, and the regression verdict with its reasons (docs/sites.md, "Comparing crawls"). A batch still running answers 422 under `errors.id`; the project’s first crawl has `from: null` and lists nothing.
+         */
+        get: operations["diffBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/batches/{id}/events": {
         parameters: {
             query?: never;
@@ -602,8 +622,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited.
-         * @description A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited. Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.completed`.
+         * A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited. `diff`: the summary of its comparison with the project’s previous finished crawl (GET /api/v1/batches/{id}/diff).
+         * @description A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited. `diff`: the summary of its comparison with the project’s previous finished crawl (GET /api/v1/batches/{id}/diff). Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.completed`.
          */
         post: operations["webhook_batch_completed"];
         delete?: never;
@@ -646,6 +666,26 @@ export interface webhooks {
          * @description A batch's page was audited and its report stored (one per page: opt-in; a batch's pages send no report.* event). Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.page.completed`.
          */
         post: operations["webhook_batch_page_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.regressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A finished batch is a regression against the project’s previous finished crawl: the site’s band dropped, a high-priority finding is new (broken links, canonical template …), pages newly answer other than 200 or are newly noindex, or more than PAGEGRADE_REGRESSION_PAGE_SHARE of the pages dropped a band. `diff.reasons` says which. Sent with batch.completed.
+         * @description A finished batch is a regression against the project’s previous finished crawl: the site’s band dropped, a high-priority finding is new (broken links, canonical template …), pages newly answer other than 200 or are newly noindex, or more than PAGEGRADE_REGRESSION_PAGE_SHARE of the pages dropped a band. `diff.reasons` says which. Sent with batch.completed. Sent as a signed POST (Standard Webhooks) to every enabled webhook that takes `batch.regressed`.
+         */
+        post: operations["webhook_batch_regressed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2679,6 +2719,570 @@ export interface operations {
             };
         };
     };
+    diffBatch: {
+        parameters: {
+            query?: {
+                /** @description Compare with this batch (an ended crawl of the same project) instead of the previous finished one. */
+                from?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "from": {
+                     *           "id": 6,
+                     *           "finished_at": "2026-11-25T10:02:41.000Z"
+                     *         },
+                     *         "to": {
+                     *           "id": 7,
+                     *           "finished_at": "2026-11-26T10:02:41.000Z"
+                     *         },
+                     *         "summary": {
+                     *           "pages": {
+                     *             "before": 2,
+                     *             "after": 2,
+                     *             "added": 1,
+                     *             "removed": 1,
+                     *             "changed": 1,
+                     *             "compared": 1,
+                     *             "bands_dropped": 1,
+                     *             "bands_raised": 0,
+                     *             "newly_non_200": 0,
+                     *             "newly_noindex": 0
+                     *           },
+                     *           "findings": {
+                     *             "new": 1,
+                     *             "persisting": 0,
+                     *             "fixed": 0
+                     *           },
+                     *           "checks": {
+                     *             "new": 1,
+                     *             "fixed": 0
+                     *           },
+                     *           "site": {
+                     *             "before": {
+                     *               "score": 90,
+                     *               "band": "good"
+                     *             },
+                     *             "after": {
+                     *               "score": 84,
+                     *               "band": "good"
+                     *             }
+                     *           }
+                     *         },
+                     *         "regressed": true,
+                     *         "reasons": [
+                     *           {
+                     *             "code": "high_priority_finding",
+                     *             "finding": "broken_links",
+                     *             "count": 1,
+                     *             "message": "New: Internal links to pages that answered 4xx/5xx or could not be fetched (broken_links) on 1 page not concerned before."
+                     *           },
+                     *           {
+                     *             "code": "pages_band_dropped",
+                     *             "count": 1,
+                     *             "message": "1 page of 1 dropped a band (more than 10%)."
+                     *           }
+                     *         ],
+                     *         "pages": {
+                     *           "added": [
+                     *             {
+                     *               "url": "https://example.com/new",
+                     *               "status": 404,
+                     *               "redirect": null,
+                     *               "title": null,
+                     *               "canonical": null,
+                     *               "noindex": false,
+                     *               "band": null,
+                     *               "score": null
+                     *             }
+                     *           ],
+                     *           "removed": [
+                     *             {
+                     *               "url": "https://example.com/old",
+                     *               "status": 200,
+                     *               "redirect": null,
+                     *               "title": "Example",
+                     *               "canonical": null,
+                     *               "noindex": false,
+                     *               "band": "good",
+                     *               "score": 88
+                     *             }
+                     *           ],
+                     *           "changed": [
+                     *             {
+                     *               "url": "https://example.com/",
+                     *               "changes": [
+                     *                 "title",
+                     *                 "band",
+                     *                 "score",
+                     *                 "checks"
+                     *               ],
+                     *               "before": {
+                     *                 "status": 200,
+                     *                 "redirect": null,
+                     *                 "title": "Example",
+                     *                 "canonical": null,
+                     *                 "noindex": false,
+                     *                 "band": "good",
+                     *                 "score": 91
+                     *               },
+                     *               "after": {
+                     *                 "status": 200,
+                     *                 "redirect": null,
+                     *                 "title": "Example — home",
+                     *                 "canonical": null,
+                     *                 "noindex": false,
+                     *                 "band": "decent",
+                     *                 "score": 84
+                     *               },
+                     *               "score_delta": -7,
+                     *               "checks": {
+                     *                 "new": [
+                     *                   {
+                     *                     "id": "meta_description",
+                     *                     "title": "Meta description",
+                     *                     "priority": "medium"
+                     *                   }
+                     *                 ],
+                     *                 "fixed": []
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "findings": [
+                     *           {
+                     *             "id": "broken_links",
+                     *             "title": "Internal links to pages that answered 4xx/5xx or could not be fetched",
+                     *             "priority": "high",
+                     *             "state": "new",
+                     *             "pages": [
+                     *               {
+                     *                 "url": "https://example.com/",
+                     *                 "detail": "https://example.com/new (404)"
+                     *               }
+                     *             ],
+                     *             "new_pages": [
+                     *               {
+                     *                 "url": "https://example.com/",
+                     *                 "detail": "https://example.com/new (404)"
+                     *               }
+                     *             ],
+                     *             "fixed_pages": []
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "from": {
+                         *         "id": 6,
+                         *         "finished_at": "2026-11-25T10:02:41.000Z"
+                         *       },
+                         *       "to": {
+                         *         "id": 7,
+                         *         "finished_at": "2026-11-26T10:02:41.000Z"
+                         *       },
+                         *       "summary": {
+                         *         "pages": {
+                         *           "before": 2,
+                         *           "after": 2,
+                         *           "added": 1,
+                         *           "removed": 1,
+                         *           "changed": 1,
+                         *           "compared": 1,
+                         *           "bands_dropped": 1,
+                         *           "bands_raised": 0,
+                         *           "newly_non_200": 0,
+                         *           "newly_noindex": 0
+                         *         },
+                         *         "findings": {
+                         *           "new": 1,
+                         *           "persisting": 0,
+                         *           "fixed": 0
+                         *         },
+                         *         "checks": {
+                         *           "new": 1,
+                         *           "fixed": 0
+                         *         },
+                         *         "site": {
+                         *           "before": {
+                         *             "score": 90,
+                         *             "band": "good"
+                         *           },
+                         *           "after": {
+                         *             "score": 84,
+                         *             "band": "good"
+                         *           }
+                         *         }
+                         *       },
+                         *       "regressed": true,
+                         *       "reasons": [
+                         *         {
+                         *           "code": "high_priority_finding",
+                         *           "finding": "broken_links",
+                         *           "count": 1,
+                         *           "message": "New: Internal links to pages that answered 4xx/5xx or could not be fetched (broken_links) on 1 page not concerned before."
+                         *         },
+                         *         {
+                         *           "code": "pages_band_dropped",
+                         *           "count": 1,
+                         *           "message": "1 page of 1 dropped a band (more than 10%)."
+                         *         }
+                         *       ],
+                         *       "pages": {
+                         *         "added": [
+                         *           {
+                         *             "url": "https://example.com/new",
+                         *             "status": 404,
+                         *             "redirect": null,
+                         *             "title": null,
+                         *             "canonical": null,
+                         *             "noindex": false,
+                         *             "band": null,
+                         *             "score": null
+                         *           }
+                         *         ],
+                         *         "removed": [
+                         *           {
+                         *             "url": "https://example.com/old",
+                         *             "status": 200,
+                         *             "redirect": null,
+                         *             "title": "Example",
+                         *             "canonical": null,
+                         *             "noindex": false,
+                         *             "band": "good",
+                         *             "score": 88
+                         *           }
+                         *         ],
+                         *         "changed": [
+                         *           {
+                         *             "url": "https://example.com/",
+                         *             "changes": [
+                         *               "title",
+                         *               "band",
+                         *               "score",
+                         *               "checks"
+                         *             ],
+                         *             "before": {
+                         *               "status": 200,
+                         *               "redirect": null,
+                         *               "title": "Example",
+                         *               "canonical": null,
+                         *               "noindex": false,
+                         *               "band": "good",
+                         *               "score": 91
+                         *             },
+                         *             "after": {
+                         *               "status": 200,
+                         *               "redirect": null,
+                         *               "title": "Example — home",
+                         *               "canonical": null,
+                         *               "noindex": false,
+                         *               "band": "decent",
+                         *               "score": 84
+                         *             },
+                         *             "score_delta": -7,
+                         *             "checks": {
+                         *               "new": [
+                         *                 {
+                         *                   "id": "meta_description",
+                         *                   "title": "Meta description",
+                         *                   "priority": "medium"
+                         *                 }
+                         *               ],
+                         *               "fixed": []
+                         *             }
+                         *           }
+                         *         ]
+                         *       },
+                         *       "findings": [
+                         *         {
+                         *           "id": "broken_links",
+                         *           "title": "Internal links to pages that answered 4xx/5xx or could not be fetched",
+                         *           "priority": "high",
+                         *           "state": "new",
+                         *           "pages": [
+                         *             {
+                         *               "url": "https://example.com/",
+                         *               "detail": "https://example.com/new (404)"
+                         *             }
+                         *           ],
+                         *           "new_pages": [
+                         *             {
+                         *               "url": "https://example.com/",
+                         *               "detail": "https://example.com/new (404)"
+                         *             }
+                         *           ],
+                         *           "fixed_pages": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            findings: {
+                                fixed_pages: {
+                                    detail?: string;
+                                    url: string;
+                                }[];
+                                id: string;
+                                new_pages: {
+                                    detail?: string;
+                                    url: string;
+                                }[];
+                                /** @description The pages concerned: now (new, persisting), before (fixed). */
+                                pages: {
+                                    detail?: string;
+                                    url: string;
+                                }[];
+                                /** @enum {string} */
+                                priority: "high" | "medium" | "low";
+                                /** @enum {string} */
+                                state: "new" | "persisting" | "fixed";
+                                title: string;
+                            }[];
+                            from: {
+                                finished_at: string | null;
+                                id: number;
+                            } | null;
+                            pages: {
+                                added: {
+                                    band: ("good" | "decent" | "bad") | null;
+                                    canonical: string | null;
+                                    noindex: boolean;
+                                    redirect: string | null;
+                                    score: number | null;
+                                    status: number | null;
+                                    title: string | null;
+                                    url: string;
+                                }[];
+                                changed: {
+                                    after: {
+                                        band: ("good" | "decent" | "bad") | null;
+                                        canonical: string | null;
+                                        noindex: boolean;
+                                        redirect: string | null;
+                                        score: number | null;
+                                        status: number | null;
+                                        title: string | null;
+                                    };
+                                    before: {
+                                        band: ("good" | "decent" | "bad") | null;
+                                        canonical: string | null;
+                                        noindex: boolean;
+                                        redirect: string | null;
+                                        score: number | null;
+                                        status: number | null;
+                                        title: string | null;
+                                    };
+                                    changes: ("status" | "redirect" | "title" | "canonical" | "noindex" | "band" | "score" | "checks")[];
+                                    checks: {
+                                        fixed: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            priority: "high" | "medium" | "low";
+                                            title: string;
+                                        }[];
+                                        new: {
+                                            id: string;
+                                            /** @enum {string} */
+                                            priority: "high" | "medium" | "low";
+                                            title: string;
+                                        }[];
+                                    };
+                                    score_delta: number | null;
+                                    url: string;
+                                }[];
+                                removed: {
+                                    band: ("good" | "decent" | "bad") | null;
+                                    canonical: string | null;
+                                    noindex: boolean;
+                                    redirect: string | null;
+                                    score: number | null;
+                                    status: number | null;
+                                    title: string | null;
+                                    url: string;
+                                }[];
+                            };
+                            reasons: {
+                                /** @enum {string} */
+                                code: "site_band_dropped" | "high_priority_finding" | "pages_non_200" | "pages_noindex" | "pages_band_dropped";
+                                count?: number;
+                                finding?: string;
+                                message: string;
+                            }[];
+                            regressed: boolean;
+                            summary: {
+                                checks: {
+                                    fixed: number;
+                                    /** @description Failed checks newly failing, summed over the pages. */
+                                    new: number;
+                                };
+                                findings: {
+                                    fixed: number;
+                                    new: number;
+                                    persisting: number;
+                                };
+                                pages: {
+                                    added: number;
+                                    after: number;
+                                    bands_dropped: number;
+                                    bands_raised: number;
+                                    /** @description Pages the earlier crawl fetched (audited, failed or redirected). */
+                                    before: number;
+                                    changed: number;
+                                    /** @description Pages audited in both crawls. */
+                                    compared: number;
+                                    newly_noindex: number;
+                                    newly_non_200: number;
+                                    removed: number;
+                                };
+                                site: {
+                                    after: {
+                                        /** @enum {string} */
+                                        band: "good" | "decent" | "bad";
+                                        /** @description The mean of the audited pages' scores, rounded. */
+                                        score: number;
+                                    } | null;
+                                    before: {
+                                        /** @enum {string} */
+                                        band: "good" | "decent" | "bad";
+                                        /** @description The mean of the audited pages' scores, rounded. */
+                                        score: number;
+                                    } | null;
+                                };
+                            };
+                            to: {
+                                finished_at: string | null;
+                                id: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     streamBatchEvents: {
         parameters: {
             query?: never;
@@ -2865,6 +3469,7 @@ export interface operations {
                      *           "result": "good",
                      *           "score": 91,
                      *           "title": "Example",
+                     *           "noindex": false,
                      *           "failed_checks": [
                      *             {
                      *               "id": "image_keywords",
@@ -3032,6 +3637,7 @@ export interface operations {
                             final_url: string | null;
                             html_bytes: number | null;
                             in_sitemap: boolean;
+                            noindex: boolean | null;
                             render: ("completed" | "inconclusive") | null;
                             report_id: number | null;
                             result: ("good" | "decent" | "bad") | null;
@@ -10558,7 +11164,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -10704,8 +11310,8 @@ export interface operations {
                 "application/json": {
                     /** @description A note for its owner. */
                     description?: string;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
-                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.regressed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url: string;
                 };
@@ -10722,8 +11328,8 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     /** @description A note for its owner. */
                     description?: string;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
-                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.regressed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url: string;
                 };
@@ -10773,7 +11379,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -10994,7 +11600,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -11238,8 +11844,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     enabled?: 0 | 1;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
-                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.regressed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url?: string;
                 };
@@ -11259,8 +11865,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     enabled?: 0 | 1;
-                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
-                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                    /** @description The events to deliver: one or more of report.created, report.completed, report.regressed, report.failed, batch.completed, batch.regressed, batch.failed, batch.cancelled, batch.page.completed. In a form body, repeat the field or separate the names with commas. */
+                    events?: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                     /** @description Where deliveries are POSTed (http or https). Refused when its host resolves to a loopback, private or otherwise reserved address (unless PAGEGRADE_ALLOW_PRIVATE_HOSTS=1). */
                     url?: string;
                 };
@@ -11309,7 +11915,7 @@ export interface operations {
                             disabled_reason: string | null;
                             /** @description false once disabled, by its owner or after failed deliveries. */
                             enabled: boolean;
-                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
+                            events: ("report.created" | "report.completed" | "report.regressed" | "report.failed" | "batch.completed" | "batch.regressed" | "batch.failed" | "batch.cancelled" | "batch.page.completed")[];
                             id: number;
                             links: {
                                 /** Format: uri */
@@ -12393,6 +12999,57 @@ export interface operations {
                             status: "done";
                             url: string;
                         };
+                        diff: {
+                            from: number | null;
+                            reasons: {
+                                /** @enum {string} */
+                                code: "site_band_dropped" | "high_priority_finding" | "pages_non_200" | "pages_noindex" | "pages_band_dropped";
+                                count?: number;
+                                finding?: string;
+                                message: string;
+                            }[];
+                            regressed: boolean;
+                            summary: {
+                                checks: {
+                                    fixed: number;
+                                    /** @description Failed checks newly failing, summed over the pages. */
+                                    new: number;
+                                };
+                                findings: {
+                                    fixed: number;
+                                    new: number;
+                                    persisting: number;
+                                };
+                                pages: {
+                                    added: number;
+                                    after: number;
+                                    bands_dropped: number;
+                                    bands_raised: number;
+                                    /** @description Pages the earlier crawl fetched (audited, failed or redirected). */
+                                    before: number;
+                                    changed: number;
+                                    /** @description Pages audited in both crawls. */
+                                    compared: number;
+                                    newly_noindex: number;
+                                    newly_non_200: number;
+                                    removed: number;
+                                };
+                                site: {
+                                    after: {
+                                        /** @enum {string} */
+                                        band: "good" | "decent" | "bad";
+                                        /** @description The mean of the audited pages' scores, rounded. */
+                                        score: number;
+                                    } | null;
+                                    before: {
+                                        /** @enum {string} */
+                                        band: "good" | "decent" | "bad";
+                                        /** @description The mean of the audited pages' scores, rounded. */
+                                        score: number;
+                                    } | null;
+                                };
+                            };
+                        };
                     };
                     /**
                      * Format: date-time
@@ -12560,6 +13217,109 @@ export interface operations {
                     timestamp: string;
                     /** @constant */
                     type: "batch.page.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered. Any other answer (or none within 10 s) is retried with backoff. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_batch_regressed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the secret. */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch, when this attempt was signed. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        batch: {
+                            audited: number;
+                            discovered: number;
+                            /** @description Pages failed or skipped (GET /api/v1/batches/{id}/failures). */
+                            failed: number;
+                            finished_at: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            mode: "sitemap" | "crawl" | "list";
+                            /** @constant */
+                            status: "done";
+                            url: string;
+                        };
+                        diff: {
+                            from: number | null;
+                            reasons: {
+                                /** @enum {string} */
+                                code: "site_band_dropped" | "high_priority_finding" | "pages_non_200" | "pages_noindex" | "pages_band_dropped";
+                                count?: number;
+                                finding?: string;
+                                message: string;
+                            }[];
+                            regressed: boolean;
+                            summary: {
+                                checks: {
+                                    fixed: number;
+                                    /** @description Failed checks newly failing, summed over the pages. */
+                                    new: number;
+                                };
+                                findings: {
+                                    fixed: number;
+                                    new: number;
+                                    persisting: number;
+                                };
+                                pages: {
+                                    added: number;
+                                    after: number;
+                                    bands_dropped: number;
+                                    bands_raised: number;
+                                    /** @description Pages the earlier crawl fetched (audited, failed or redirected). */
+                                    before: number;
+                                    changed: number;
+                                    /** @description Pages audited in both crawls. */
+                                    compared: number;
+                                    newly_noindex: number;
+                                    newly_non_200: number;
+                                    removed: number;
+                                };
+                                site: {
+                                    after: {
+                                        /** @enum {string} */
+                                        band: "good" | "decent" | "bad";
+                                        /** @description The mean of the audited pages' scores, rounded. */
+                                        score: number;
+                                    } | null;
+                                    before: {
+                                        /** @enum {string} */
+                                        band: "good" | "decent" | "bad";
+                                        /** @description The mean of the audited pages' scores, rounded. */
+                                        score: number;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When the event happened.
+                     */
+                    timestamp: string;
+                    /** @constant */
+                    type: "batch.regressed";
                 };
             };
         };

@@ -16,6 +16,7 @@ import { registerCsrf } from './plugins/csrf.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
 import { batchPageRoutes } from './routes/batches.js';
+import { comparePageRoutes } from './routes/compare.js';
 import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
@@ -73,6 +74,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   projectRoutes(app, ctx);
   projectPageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
+  comparePageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);

@@ -274,6 +274,10 @@ export interface BatchesTable {
   /** reports the batch made, and reports it added a run to */
   reports_created: Generated<number>;
   reports_updated: Generated<number>;
+  /** the comparison with the project's previous finished crawl, JSON, stored when it ends done (docs/sites.md) */
+  diff: string | null;
+  /** the mean of the audited pages' scores, rounded, stored when it ends (null: none audited) */
+  site_score: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   started_at: NullableTimestamp;

@@ -323,6 +323,7 @@ function actions(d: BatchPageData): SafeHtml {
   return html`<div class="batch-actions">
   <a class="button" href="/dashboard/batches/${id}/export?format=csv" download>Download CSV</a>
   <a class="button" href="/dashboard/batches/${id}/export?format=json" download>Download JSON</a>
+  ${b.status === 'done' ? html`<a class="button" href="/dashboard/batches/${id}/compare">Compare with previous crawl</a>` : ''}
   ${
     isRunning(b)
       ? html`<form method="post" action="/dashboard/batches/${id}/cancel" class="inline-form" data-confirm="Cancel this batch? Pages in progress finish; the rest are skipped.">

@@ -58,6 +58,7 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/account/branding',
       'GET /api/v1/batches',
       'GET /api/v1/batches/{id}',
+      'GET /api/v1/batches/{id}/diff',
       'GET /api/v1/batches/{id}/events',
       'GET /api/v1/batches/{id}/export',
       'GET /api/v1/batches/{id}/failures',

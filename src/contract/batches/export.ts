@@ -77,6 +77,7 @@ export function batchJson<B extends Omit<Static<typeof Batch>, 'links'>>(
       result: p.facts?.result ?? null,
       score: p.facts?.score ?? null,
       title: p.facts?.title ?? null,
+      noindex: p.state === 'done' && p.facts ? p.facts.noindex : null,
       failed_checks: p.facts?.failed ?? [],
       total_ms: p.facts?.totalMs ?? null,
       html_bytes: p.facts?.htmlBytes ?? null,

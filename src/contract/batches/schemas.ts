@@ -221,6 +221,11 @@ const ExportPage = Type.Object(
     result: nullable(Type.String({ enum: [...RESULTS] })),
     score: nullable(Type.Integer({ minimum: 0, maximum: 100 })),
     title: nullable(Type.String()),
+    noindex: nullable(
+      Type.Boolean({
+        description: 'An audited page says noindex (meta robots or X-Robots-Tag); null unless audited.',
+      }),
+    ),
     failed_checks: Type.Array(
       Type.Object(
         { id: Type.String(), priority: Type.String({ enum: [...PRIORITIES] }), title: Type.String() },
@@ -268,6 +273,7 @@ export const batchExportExample = {
       result: 'good',
       score: 91,
       title: 'Example',
+      noindex: false,
       failed_checks: [{ id: 'image_keywords', priority: 'low', title: 'Image keywords' }],
       total_ms: 182.4,
       html_bytes: 5120,

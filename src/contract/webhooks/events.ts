@@ -7,6 +7,7 @@
 // the event's schema below. The report in it is the API's report summary (the list shape, with
 // its links), so a receiver can GET the full report or its page.
 import { Type, type TSchema } from 'typebox';
+import { DiffDigest } from '../batches/diff.js';
 import { ReportDiff } from '../history/schemas.js';
 import { ReportSummary } from '../reports/schemas.js';
 
@@ -57,8 +58,12 @@ export const WEBHOOK_EVENTS = {
     reason: Type.String({ description: 'Why the page could not be fetched.' }),
   }),
   'batch.completed': event(
-    'A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited.',
-    { batch: batchOf('done') },
+    'A batch (a whole-site audit, docs/sites.md) finished: every page audited or failed, at least one audited. `diff`: the summary of its comparison with the project’s previous finished crawl (GET /api/v1/batches/{id}/diff).',
+    { batch: batchOf('done'), diff: DiffDigest },
+  ),
+  'batch.regressed': event(
+    'A finished batch is a regression against the project’s previous finished crawl: the site’s band dropped, a high-priority finding is new (broken links, canonical template …), pages newly answer other than 200 or are newly noindex, or more than PAGEGRADE_REGRESSION_PAGE_SHARE of the pages dropped a band. `diff.reasons` says which. Sent with batch.completed.',
+    { batch: batchOf('done'), diff: DiffDigest },
   ),
   'batch.failed': event(
     'A batch found nothing: its start page could not be fetched, robots.txt disallows every page, or no page could be audited. `error` says which.',

@@ -21,7 +21,7 @@
 import { validationError } from '../../errors.js';
 import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
-import { projectOf } from '../../analyzer/url.js';
+import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
 import {
   batchReportIds,
@@ -42,6 +42,7 @@ import { batchTopic } from '../shared/changes.js';
 import type { Privacy } from '../reports/types.js';
 import type { Services } from '../types.js';
 import { batchDeps, batchNotFound } from './deps.js';
+import { batchDiff, latestProjectDiff } from './diff.js';
 import { discover, discoverGaveUp } from './discovery.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
@@ -199,6 +200,10 @@ export function createBatchServices(
     async view(userId, id, query) {
       return batchView(db, await load(userId, id), query);
     },
+    async diff(userId, id, from) {
+      return batchDiff(d, await load(userId, id), from);
+    },
+    latestDiff: (userId, project) => latestProjectDiff(d, userId, projectName(project)),
 
     // each job's change is told to the batch's live viewers once it has committed
     discover: (batchId, signal) => discover(d, batchId, signal).finally(() => changed(batchId)),

@@ -1,8 +1,10 @@
 // The frontier: which URLs a batch may request, the window of pages in flight (a page is
 // `fetching` exactly while its batch.page job exists: both written in one transaction), the
 // links a crawled page adds, and the end of a batch (its summary; done, or failed when no page
-// was audited; its event: batch.completed, .failed or .cancelled).
+// was audited; the diff with the project's previous crawl; its events: batch.completed (and
+// batch.regressed), .failed or .cancelled).
 import type { Robots } from '../../analyzer/robots.js';
+import { presentDiffDigest } from '../../contract/batches/diff.js';
 import { BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
@@ -19,6 +21,7 @@ import {
   type BatchRow,
 } from '../../store/batches.repository.js';
 import { optionsOf, type BatchDeps } from './deps.js';
+import { storeEndingDiff } from './diff.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
 import type { BatchPageResult } from './types.js';
 
@@ -76,6 +79,9 @@ export async function finish(
     why = whyNothing(b, pages);
   }
   const now = d.iso();
+  // compared once, here, with the project's previous finished crawl (docs/sites.md, "Comparing crawls")
+  const diff =
+    status === 'done' ? await storeEndingDiff(d, trx, b, { pages, findings, finishedAt: now }) : null;
   await updateBatch(
     trx,
     batchId,
@@ -91,8 +97,11 @@ export async function finish(
   );
   const ended = presentBatchRow((await findBatch(trx, batchId, null))!);
   const batch = webhookBatch(ended);
-  if (status === 'done') await d.webhooks.emit(ended.userId, 'batch.completed', { batch }, { trx });
-  else if (status === 'cancelled') await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
+  if (diff !== null) {
+    const digest = presentDiffDigest(diff);
+    await d.webhooks.emit(ended.userId, 'batch.completed', { batch, diff: digest }, { trx });
+    if (diff.regressed) await d.webhooks.emit(ended.userId, 'batch.regressed', { batch, diff: digest }, { trx });
+  } else if (status === 'cancelled') await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
   else
     await d.webhooks.emit(
       ended.userId,

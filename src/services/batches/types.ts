@@ -2,6 +2,7 @@
 import type { fetchSiteFile } from '../../analyzer/fetch/index.js';
 import type { Page } from '../../contract/lists.js';
 import type { Finding } from '../../crawl/findings/index.js';
+import type { CrawlDiff } from '../../crawl/diff.js';
 import type { Privacy, ReportSummary } from '../reports/types.js';
 
 export type { BatchSummary, Finding } from '../../crawl/findings/index.js';
@@ -85,6 +86,14 @@ export interface BatchServices {
    * 100,000-page batch reads 25 rows, not 100,000), and an ended batch's stored findings
    */
   view(userId: number, id: number, query: BatchPagesQuery): Promise<BatchView>;
+  /**
+   * The batch compared with the project's previous finished crawl (as stored when it ended), or
+   * with `from` (an ended batch of the same project; 422 under `from` otherwise); a batch still
+   * running: 422 under `id` (docs/sites.md, "Comparing crawls")
+   */
+  diff(userId: number, id: number, from?: number): Promise<CrawlDiff>;
+  /** the project's latest finished crawl compared with the one before it; null: none finished */
+  latestDiff(userId: number, project: string): Promise<CrawlDiff | null>;
   /** job batch.discover */
   discover(batchId: number, signal?: AbortSignal): Promise<void>;
   /** job batch.page */

@@ -28,6 +28,8 @@ export interface ServicesConfig {
   readonly batchMaxPages?: number;
   /** PAGEGRADE_BATCH_TIME_BUDGET_MS, default 1 h */
   readonly batchTimeBudgetMs?: number;
+  /** PAGEGRADE_REGRESSION_PAGE_SHARE, default 0.1 (docs/sites.md, "Comparing crawls") */
+  readonly regressionPageShare?: number;
   /** PAGEGRADE_CRAWL_DELAY_MS, default 250 */
   readonly crawlDelayMs?: number;
   /** PAGEGRADE_CRAWL_CONCURRENCY, default 2 */

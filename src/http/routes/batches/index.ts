@@ -8,6 +8,7 @@ import { paginate } from '../../../contract/pagination.js';
 import { presentBatch, presentFailure } from '../../../contract/batches/present.js';
 import { batchInputOf, normalizeBatchBody, sendBatchExport, streamProgress } from '../../../web/batches.js';
 import { errorResponses } from '../../../contract/common.js';
+import { BatchDiffEnvelope, DiffQuery, presentDiff } from '../../../contract/batches/diff.js';
 import {
   BatchDeleted,
   BatchEnvelope,
@@ -227,6 +228,28 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       const { userId } = requireAuth(request);
       const results = await services.batches.results(userId, request.params.id);
       return sendBatchExport(reply, request.query.format ?? 'json', results, config.publicUrl);
+    },
+  );
+
+  app.get(
+    '/batches/:id/diff',
+    {
+      schema: {
+        operationId: 'diffBatch',
+        summary: 'Compare a crawl with another',
+        description:
+          'The batch compared with the previous finished (`done`) batch of the same project — as stored when it ended — or, with `from`, with another ended batch of the same project (422 under `errors.from` otherwise): pages added, removed and changed, site-level findings new, persisting and fixed with their pages, failed checks new and fixed per page, the site score and band before and after, and the regression verdict with its reasons (docs/sites.md, "Comparing crawls"). A batch still running answers 422 under `errors.id`; the project’s first crawl has `from: null` and lists nothing.',
+        tags,
+        security,
+        params: BatchParams,
+        querystring: DiffQuery,
+        response: { 200: BatchDiffEnvelope, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { userId } = requireAuth(request);
+      return { data: presentDiff(await services.batches.diff(userId, request.params.id, request.query.from)) };
     },
   );
 

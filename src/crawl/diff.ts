@@ -1,0 +1,423 @@
+// Crawl compared with crawl (docs/sites.md, "Comparing crawls"): one pure function, diffCrawls,
+// serves the API (GET /batches/{id}/diff, and the diff stored when a batch ends), the
+// dashboard's compare view, the webhooks (batch.completed, batch.regressed) and `pagegrade crawl
+// --baseline`. It reads a compact digest per page (pageDigest: no links, no facts) so that two
+// 100,000-page crawls fit in a few tens of megabytes, and the two crawls' stored findings.
+import { bandOf } from '../analyzer/scoring.js';
+import type { Priority, ResultBand } from '../analyzer/types.js';
+import type { PageFacts } from './facts.js';
+import type { Finding } from './findings/index.js';
+import type { FindingPage } from './findings/types.js';
+
+/** One page of a crawl as the diff reads it. */
+export interface PageDigest {
+  url: string;
+  /** the HTTP status (null: no answer) */
+  status: number | null;
+  /** where the request was redirected to (null: not redirected) */
+  redirect: string | null;
+  /** the page was audited: title … failed are the audit's (null, false and '' otherwise) */
+  audited: boolean;
+  title: string | null;
+  /** the canonical URL when it names another URL (the page is canonicalised to it) */
+  canonical: string | null;
+  noindex: boolean;
+  band: ResultBand | null;
+  score: number | null;
+  /** the failed checks' ids, sorted, space-separated (one string a page: compact) */
+  failed: string;
+}
+
+/** A failed check's title and priority, by id (both crawls' checks in one table). */
+export type CheckTable = Map<string, { title: string; priority: Priority }>;
+
+/** One crawl as the diff reads it. */
+export interface CrawlSide {
+  id: number;
+  finishedAt: string | null;
+  pages: PageDigest[];
+  findings: Finding[];
+}
+
+/** What a page is, in a crawl (added, removed, and both sides of a change). */
+export interface PageState {
+  status: number | null;
+  redirect: string | null;
+  title: string | null;
+  canonical: string | null;
+  noindex: boolean;
+  band: ResultBand | null;
+  score: number | null;
+}
+
+export const CHANGE_FIELDS = [
+  'status',
+  'redirect',
+  'title',
+  'canonical',
+  'noindex',
+  'band',
+  'score',
+  'checks',
+] as const;
+export type ChangeField = (typeof CHANGE_FIELDS)[number];
+
+export interface CheckRef {
+  id: string;
+  title: string;
+  priority: Priority;
+}
+
+export interface PageChange {
+  url: string;
+  /** what changed, in CHANGE_FIELDS order */
+  changes: ChangeField[];
+  before: PageState;
+  after: PageState;
+  /** after's score minus before's (null unless audited in both) */
+  scoreDelta: number | null;
+  /** failed checks, audited in both: newly failed, and failed before but passed now */
+  checks: { new: CheckRef[]; fixed: CheckRef[] };
+}
+
+export const FINDING_STATES = ['new', 'persisting', 'fixed'] as const;
+
+export interface FindingChange {
+  id: string;
+  title: string;
+  priority: Priority;
+  state: (typeof FINDING_STATES)[number];
+  /** the pages concerned: in the later crawl (new, persisting), in the earlier one (fixed) */
+  pages: FindingPage[];
+  /** pages (with their detail) concerned now and not before */
+  newPages: FindingPage[];
+  /** pages (with their detail) concerned before and not now */
+  fixedPages: FindingPage[];
+}
+
+export interface SiteScore {
+  /** the mean of the audited pages' scores, rounded */
+  score: number;
+  band: ResultBand;
+}
+
+export const REGRESSION_CODES = [
+  'site_band_dropped',
+  'high_priority_finding',
+  'pages_non_200',
+  'pages_noindex',
+  'pages_band_dropped',
+] as const;
+
+export interface RegressionReason {
+  code: (typeof REGRESSION_CODES)[number];
+  message: string;
+  /** the finding (high_priority_finding) */
+  finding?: string;
+  /** the pages (pages_non_200, pages_noindex, pages_band_dropped, the finding's new pages) */
+  count?: number;
+}
+
+export interface DiffSummary {
+  pages: {
+    before: number;
+    after: number;
+    added: number;
+    removed: number;
+    changed: number;
+    /** pages audited in both crawls */
+    compared: number;
+    bandsDropped: number;
+    bandsRaised: number;
+    /** answered 200 before, anything else (or nothing) now */
+    newlyNon200: number;
+    newlyNoindex: number;
+  };
+  findings: { new: number; persisting: number; fixed: number };
+  checks: { new: number; fixed: number };
+  site: { before: SiteScore | null; after: SiteScore | null };
+}
+
+export interface CrawlDiff {
+  /** the earlier crawl; null: none to compare with (the project's first crawl) */
+  from: { id: number; finishedAt: string | null } | null;
+  to: { id: number; finishedAt: string | null };
+  summary: DiffSummary;
+  regressed: boolean;
+  reasons: RegressionReason[];
+  pages: {
+    added: (PageState & { url: string })[];
+    removed: (PageState & { url: string })[];
+    changed: PageChange[];
+  };
+  findings: FindingChange[];
+}
+
+export interface DiffOptions {
+  /** more than this share of the pages audited in both crawls dropping a band is a regression */
+  pageShare: number;
+}
+
+export const DEFAULT_REGRESSION_PAGE_SHARE = 0.1;
+
+const BAND_RANK: Record<ResultBand, number> = { bad: 0, decent: 1, good: 2 };
+
+/**
+ * A page's digest from its batch row and facts, or null when the crawl did not fetch it (a
+ * page skipped by robots.txt, a limit or a cancel is no page of that crawl). Registers the
+ * titles and priorities of its failed checks in `checks`.
+ */
+export function pageDigest(
+  row: {
+    url: string;
+    state: string;
+    statusCode: number | null;
+    finalUrl: string | null;
+    canonical: string | null;
+  },
+  facts: Pick<PageFacts, 'title' | 'noindex' | 'result' | 'score' | 'failed'> | null,
+  checks: CheckTable,
+): PageDigest | null {
+  const fetched =
+    row.state === 'done' || row.state === 'failed' || (row.state === 'skipped' && row.statusCode !== null);
+  if (!fetched) return null;
+  const audited = row.state === 'done' && facts !== null;
+  if (audited)
+    for (const c of facts.failed)
+      if (!checks.has(c.id)) checks.set(c.id, { title: c.title, priority: c.priority });
+  return {
+    url: row.url,
+    status: row.statusCode,
+    redirect: row.finalUrl !== null && row.finalUrl !== row.url && !audited ? row.finalUrl : null,
+    audited,
+    title: audited ? facts.title : null,
+    canonical: audited ? row.canonical : null,
+    noindex: audited ? facts.noindex : false,
+    band: audited ? facts.result : null,
+    score: audited ? facts.score : null,
+    failed: audited ? [...new Set(facts.failed.map((c) => c.id))].sort().join(' ') : '',
+  };
+}
+
+/** The site score: the mean of the audited pages' scores, rounded, banded as a report's score is. */
+export function siteScore(pages: Iterable<PageDigest>): SiteScore | null {
+  let total = 0;
+  let n = 0;
+  for (const p of pages)
+    if (p.audited && p.score !== null) {
+      total += p.score;
+      n++;
+    }
+  if (n === 0) return null;
+  const score = Math.round(total / n);
+  return { score, band: bandOf(score) };
+}
+
+const stateOf = (p: PageDigest): PageState => ({
+  status: p.status,
+  redirect: p.redirect,
+  title: p.title,
+  canonical: p.canonical,
+  noindex: p.noindex,
+  band: p.band,
+  score: p.score,
+});
+
+const byUrl = <T extends { url: string }>(a: T, b: T) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
+const ids = (failed: string) => (failed === '' ? [] : failed.split(' '));
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageChange | null {
+  const changes: ChangeField[] = [];
+  if (a.status !== b.status) changes.push('status');
+  if (a.redirect !== b.redirect) changes.push('redirect');
+  const both = a.audited && b.audited;
+  let newChecks: CheckRef[] = [];
+  let fixedChecks: CheckRef[] = [];
+  if (both) {
+    if (a.title !== b.title) changes.push('title');
+    if (a.canonical !== b.canonical) changes.push('canonical');
+    if (a.noindex !== b.noindex) changes.push('noindex');
+    if (a.band !== b.band) changes.push('band');
+    if (a.score !== b.score) changes.push('score');
+    if (a.failed !== b.failed) {
+      const before = new Set(ids(a.failed));
+      const after = new Set(ids(b.failed));
+      const ref = (id: string): CheckRef => ({
+        id,
+        title: checks.get(id)?.title ?? id,
+        priority: checks.get(id)?.priority ?? 'low',
+      });
+      newChecks = [...after].filter((id) => !before.has(id)).map(ref);
+      fixedChecks = [...before].filter((id) => !after.has(id)).map(ref);
+      if (newChecks.length + fixedChecks.length > 0) changes.push('checks');
+    }
+  } else if (a.audited !== b.audited) {
+    // audited on one side only: its band (and score) appeared or went
+    changes.push('band');
+  }
+  if (changes.length === 0) return null;
+  return {
+    url: b.url,
+    changes,
+    before: stateOf(a),
+    after: stateOf(b),
+    scoreDelta: both && a.score !== null && b.score !== null ? b.score - a.score : null,
+    checks: { new: newChecks, fixed: fixedChecks },
+  };
+}
+
+const pageKey = (p: FindingPage) => `${p.url}\u0000${p.detail ?? ''}`;
+
+function compareFindings(before: Finding[], after: Finding[]): FindingChange[] {
+  const prev = new Map(before.map((f) => [f.id, f]));
+  const order = [
+    ...after.map((f) => f.id),
+    ...before.map((f) => f.id).filter((id) => !after.some((f) => f.id === id)),
+  ];
+  const out: FindingChange[] = [];
+  for (const id of order) {
+    const a = prev.get(id);
+    const b = after.find((f) => f.id === id);
+    const was = a?.pages ?? [];
+    const is = b?.pages ?? [];
+    if (was.length === 0 && is.length === 0) continue;
+    const wasKeys = new Set(was.map(pageKey));
+    const isKeys = new Set(is.map(pageKey));
+    const meta = (b ?? a)!;
+    out.push({
+      id,
+      title: meta.title,
+      priority: meta.priority,
+      state: was.length === 0 ? 'new' : is.length === 0 ? 'fixed' : 'persisting',
+      pages: is.length === 0 ? was : is,
+      newPages: is.filter((p) => !wasKeys.has(pageKey(p))),
+      fixedPages: was.filter((p) => !isKeys.has(pageKey(p))),
+    });
+  }
+  return out;
+}
+
+/**
+ * Compares two crawls of a project (`from` null: nothing to compare with — the diff says so
+ * and lists nothing). Pages are matched by URL; the lists are in URL order.
+ */
+export function diffCrawls(
+  from: CrawlSide | null,
+  to: CrawlSide,
+  checks: CheckTable,
+  options: DiffOptions,
+): CrawlDiff {
+  const after = siteScore(to.pages);
+  const summary: DiffSummary = {
+    pages: {
+      before: from?.pages.length ?? 0,
+      after: to.pages.length,
+      added: 0,
+      removed: 0,
+      changed: 0,
+      compared: 0,
+      bandsDropped: 0,
+      bandsRaised: 0,
+      newlyNon200: 0,
+      newlyNoindex: 0,
+    },
+    findings: { new: 0, persisting: 0, fixed: 0 },
+    checks: { new: 0, fixed: 0 },
+    site: { before: null, after },
+  };
+  const diff: CrawlDiff = {
+    from: from === null ? null : { id: from.id, finishedAt: from.finishedAt },
+    to: { id: to.id, finishedAt: to.finishedAt },
+    summary,
+    regressed: false,
+    reasons: [],
+    pages: { added: [], removed: [], changed: [] },
+    findings: [],
+  };
+  if (from === null) return diff;
+  summary.site.before = siteScore(from.pages);
+
+  const earlier = new Map(from.pages.map((p) => [p.url, p]));
+  const s = summary.pages;
+  for (const b of to.pages) {
+    const a = earlier.get(b.url);
+    if (a === undefined) {
+      diff.pages.added.push({ url: b.url, ...stateOf(b) });
+      continue;
+    }
+    earlier.delete(b.url);
+    if (a.audited && b.audited) {
+      s.compared++;
+      if (BAND_RANK[b.band!] < BAND_RANK[a.band!]) s.bandsDropped++;
+      if (BAND_RANK[b.band!] > BAND_RANK[a.band!]) s.bandsRaised++;
+      if (!a.noindex && b.noindex) s.newlyNoindex++;
+    }
+    if (a.status === 200 && b.status !== 200) s.newlyNon200++;
+    const change = comparePages(a, b, checks);
+    if (change) {
+      diff.pages.changed.push(change);
+      summary.checks.new += change.checks.new.length;
+      summary.checks.fixed += change.checks.fixed.length;
+    }
+  }
+  for (const a of earlier.values()) diff.pages.removed.push({ url: a.url, ...stateOf(a) });
+  diff.pages.added.sort(byUrl);
+  diff.pages.removed.sort(byUrl);
+  diff.pages.changed.sort(byUrl);
+  s.added = diff.pages.added.length;
+  s.removed = diff.pages.removed.length;
+  s.changed = diff.pages.changed.length;
+
+  diff.findings = compareFindings(from.findings, to.findings);
+  for (const f of diff.findings) summary.findings[f.state]++;
+
+  diff.reasons = regressions(summary, diff.findings, options);
+  diff.regressed = diff.reasons.length > 0;
+  return diff;
+}
+
+/** Why the later crawl is a regression (docs/sites.md): none = it is not. */
+function regressions(
+  summary: DiffSummary,
+  findings: FindingChange[],
+  options: DiffOptions,
+): RegressionReason[] {
+  const out: RegressionReason[] = [];
+  const { before, after } = summary.site;
+  if (before !== null && after !== null && BAND_RANK[after.band] < BAND_RANK[before.band])
+    out.push({
+      code: 'site_band_dropped',
+      message: `The site's band dropped from ${before.band} to ${after.band} (score ${before.score} → ${after.score}).`,
+    });
+  for (const f of findings)
+    if (f.priority === 'high' && f.state !== 'fixed' && f.newPages.length > 0) {
+      const pages = new Set(f.newPages.map((p) => p.url)).size;
+      out.push({
+        code: 'high_priority_finding',
+        finding: f.id,
+        count: pages,
+        message: `${f.state === 'new' ? 'New' : 'More'}: ${f.title} (${f.id}) on ${plural(pages, 'page')} not concerned before.`,
+      });
+    }
+  const p = summary.pages;
+  if (p.newlyNon200 > 0)
+    out.push({
+      code: 'pages_non_200',
+      count: p.newlyNon200,
+      message: `${plural(p.newlyNon200, 'page')} answered 200 before and not now.`,
+    });
+  if (p.newlyNoindex > 0)
+    out.push({
+      code: 'pages_noindex',
+      count: p.newlyNoindex,
+      message: `${plural(p.newlyNoindex, 'page')} newly noindex.`,
+    });
+  if (p.compared > 0 && p.bandsDropped > 0 && p.bandsDropped / p.compared > options.pageShare)
+    out.push({
+      code: 'pages_band_dropped',
+      count: p.bandsDropped,
+      message: `${plural(p.bandsDropped, 'page')} of ${p.compared} dropped a band (more than ${Math.round(options.pageShare * 1000) / 10}%).`,
+    });
+  return out;
+}

@@ -1,0 +1,158 @@
+// A crawl compared with another of its project (docs/sites.md, "Comparing crawls"): the pages
+// read in id-ordered chunks and kept as compact digests (src/crawl/diff.ts), the findings as
+// stored when each batch ended. Computed once when a batch ends done (against the project's
+// previous finished crawl) and stored; GET /batches/{id}/diff?from= computes against another.
+import {
+  DEFAULT_REGRESSION_PAGE_SHARE,
+  diffCrawls,
+  pageDigest,
+  type CheckTable,
+  type CrawlDiff,
+  type CrawlSide,
+  type PageDigest,
+} from '../../crawl/diff.js';
+import type { PageFacts } from '../../crawl/facts.js';
+import type { Finding } from '../../crawl/findings/index.js';
+import { validationError } from '../../errors.js';
+import {
+  diffPagesAfter,
+  findBatchDiff,
+  previousDoneBatch,
+  saveBatchDiff,
+} from '../../store/batch-diff.repository.js';
+import { findBatch, findStoredFindings, type BatchRow } from '../../store/batches.repository.js';
+import type { Db } from '../../store/database.js';
+import type { BatchDeps } from './deps.js';
+import { analyseBatch } from './results.js';
+import type { BatchPageResult } from './types.js';
+
+/** pages read at once: their facts (links included) are parsed, digested and let go */
+const CHUNK = 1000;
+const ENDED = new Set(['done', 'cancelled', 'failed']);
+
+export const pageShareOf = (d: BatchDeps): number =>
+  d.ctx.config.regressionPageShare ?? DEFAULT_REGRESSION_PAGE_SHARE;
+
+/** A batch's pages as digests, read from the database in chunks. */
+async function readDigests(db: Db, batchId: number, checks: CheckTable): Promise<PageDigest[]> {
+  const out: PageDigest[] = [];
+  for (let after = 0; ;) {
+    const rows = await diffPagesAfter(db, batchId, after, CHUNK);
+    if (rows.length === 0) return out;
+    for (const r of rows) {
+      const facts = r.facts === null ? null : (JSON.parse(r.facts) as PageFacts);
+      const digest = pageDigest(
+        {
+          url: r.url,
+          state: r.state,
+          statusCode: r.statusCode,
+          finalUrl: r.finalUrl,
+          canonical: r.canonicalKey,
+        },
+        facts,
+        checks,
+      );
+      if (digest !== null) out.push(digest);
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** Digests of pages already in memory (the batch that is ending). */
+function digestsOf(pages: BatchPageResult[], checks: CheckTable): PageDigest[] {
+  const out: PageDigest[] = [];
+  for (const p of pages) {
+    const digest = pageDigest(p, p.facts, checks);
+    if (digest !== null) out.push(digest);
+  }
+  return out;
+}
+
+/** An ended batch's findings: as stored when it ended, or (older batches) computed from its pages. */
+async function findingsOf(db: Db, b: BatchRow): Promise<Finding[]> {
+  const stored = await findStoredFindings(db, b.id);
+  return stored !== null ? (JSON.parse(stored) as Finding[]) : (await analyseBatch(db, b)).findings;
+}
+
+async function sideOf(db: Db, b: BatchRow, checks: CheckTable): Promise<CrawlSide> {
+  return {
+    id: b.id,
+    finishedAt: b.finishedAt,
+    pages: await readDigests(db, b.id, checks),
+    findings: await findingsOf(db, b),
+  };
+}
+
+/**
+ * The diff of a batch that is ending done, in its transaction, against the project's previous
+ * finished crawl (none: `from` null), stored with the batch's site score.
+ */
+export async function storeEndingDiff(
+  d: BatchDeps,
+  trx: Db,
+  b: BatchRow,
+  ending: { pages: BatchPageResult[]; findings: Finding[]; finishedAt: string },
+): Promise<CrawlDiff> {
+  const checks: CheckTable = new Map();
+  const to: CrawlSide = {
+    id: b.id,
+    finishedAt: ending.finishedAt,
+    pages: digestsOf(ending.pages, checks),
+    findings: ending.findings,
+  };
+  const prevId = b.project === null ? null : await previousDoneBatch(trx, b.userId, b.project, b.id);
+  const prev = prevId === null ? null : await findBatch(trx, prevId, null);
+  const from = prev === null ? null : await sideOf(trx, prev, checks);
+  const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d) });
+  await saveBatchDiff(trx, b.id, {
+    diff: JSON.stringify(diff),
+    siteScore: diff.summary.site.after?.score ?? null,
+  });
+  return diff;
+}
+
+/**
+ * GET /batches/{id}/diff: `fromId` absent — the diff stored when the batch ended (one that
+ * ended before diffs were stored, or cancelled or failed, is compared with the project's
+ * previous finished crawl now); `fromId` — computed against that batch of the same project,
+ * which must have ended (422 under `from` otherwise). A batch still running has no diff yet
+ * (422 under `id`).
+ */
+export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | undefined): Promise<CrawlDiff> {
+  const { db } = d.ctx;
+  if (!ENDED.has(b.status))
+    throw validationError({
+      id: ['The batch has not ended: it is compared with another crawl once it ends.'],
+    });
+  let from: BatchRow | null = null;
+  if (fromId === undefined) {
+    const stored = await findBatchDiff(db, b.id);
+    if (stored?.diff) return JSON.parse(stored.diff) as CrawlDiff;
+    const prevId = b.project === null ? null : await previousDoneBatch(db, b.userId, b.project, b.id);
+    from = prevId === null ? null : await findBatch(db, prevId, null);
+  } else {
+    from = await findBatch(db, fromId, b.userId);
+    if (from === null) throw validationError({ from: [`No batch ${fromId} of yours.`] });
+    if (from.project !== b.project)
+      throw validationError({
+        from: [
+          `Batch ${fromId} is a crawl of ${from.project ?? 'another site'}, not of ${b.project ?? 'this site'}.`,
+        ],
+      });
+    if (!ENDED.has(from.status))
+      throw validationError({
+        from: [`Batch ${fromId} has not ended (${from.status}); only ended crawls compare.`],
+      });
+  }
+  const checks: CheckTable = new Map();
+  const fromSide = from === null ? null : await sideOf(db, from, checks);
+  const toSide = await sideOf(db, b, checks);
+  return diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d) });
+}
+
+/** The project's latest finished crawl compared with the one before it (null: none finished). */
+export async function latestProjectDiff(d: BatchDeps, userId: number, project: string): Promise<CrawlDiff | null> {
+  const id = await previousDoneBatch(d.ctx.db, userId, project, null);
+  const b = id === null ? null : await findBatch(d.ctx.db, id, userId);
+  return b === null ? null : batchDiff(d, b, undefined);
+}

@@ -1,0 +1,94 @@
+// The comparison of two crawls (docs/sites.md, "Comparing crawls"): the SQL it needs — a
+// project's previous finished crawl, a batch's pages in id-ordered chunks of the columns the
+// diff reads (never every page's facts at once), and the stored diff and site score.
+import type { BatchStatus } from './batches.repository.js';
+import type { Db } from './database.js';
+import { toNumber } from './sql-helpers.js';
+
+const MAX_INT = 2_147_483_647;
+const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT;
+
+export interface DiffPageRow {
+  id: number;
+  url: string;
+  state: string;
+  statusCode: number | null;
+  finalUrl: string | null;
+  canonicalKey: string | null;
+  /** the page's facts (JSON text), null unless audited or failed with an answer */
+  facts: string | null;
+}
+
+/**
+ * The newest batch of the project before `beforeId` (null: of all) that ended `done` — the one a
+ * crawl is compared with, or the project's latest finished crawl.
+ */
+export async function previousDoneBatch(
+  db: Db,
+  userId: number,
+  project: string,
+  beforeId: number | null,
+): Promise<number | null> {
+  const status: BatchStatus = 'done';
+  let q = db
+    .selectFrom('batches')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('project', '=', project)
+    .where('status', '=', status);
+  if (beforeId !== null) q = q.where('id', '<', beforeId);
+  const r = await q.orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return r?.id ?? null;
+}
+
+/** Up to `limit` pages of a batch after page id `afterId`, in id order. */
+export async function diffPagesAfter(
+  db: Db,
+  batchId: number,
+  afterId: number,
+  limit: number,
+): Promise<DiffPageRow[]> {
+  const rows = await db
+    .selectFrom('batch_pages')
+    .select(['id', 'url', 'state', 'status_code', 'final_url', 'canonical_key', 'facts'])
+    .where('batch_id', '=', batchId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    url: r.url,
+    state: r.state,
+    statusCode: r.status_code === null ? null : toNumber(r.status_code),
+    finalUrl: r.final_url,
+    canonicalKey: r.canonical_key,
+    facts: r.facts,
+  }));
+}
+
+/** A batch's stored diff (JSON text) and site score; null when the batch does not exist. */
+export async function findBatchDiff(
+  db: Db,
+  id: number,
+): Promise<{ diff: string | null; siteScore: number | null } | null> {
+  if (!validId(id)) return null;
+  const r = await db
+    .selectFrom('batches')
+    .select(['diff', 'site_score'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r ? { diff: r.diff, siteScore: r.site_score === null ? null : toNumber(r.site_score) } : null;
+}
+
+export async function saveBatchDiff(
+  db: Db,
+  id: number,
+  set: { diff: string | null; siteScore: number | null },
+): Promise<void> {
+  await db
+    .updateTable('batches')
+    .set({ diff: set.diff, site_score: set.siteScore })
+    .where('id', '=', id)
+    .execute();
+}
