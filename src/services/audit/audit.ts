@@ -7,6 +7,7 @@ import { INSTALL_HINT } from '../../render/hint.js';
 import type { AuditColumns } from '../../store/reports.repository.js';
 import { auditDuration, audits, fetchFailures } from '../../metrics.js';
 import type { ServiceContext } from '../shared/context.js';
+import { withProjectRules } from './ignore.js';
 
 /** A FetchError, also when it crossed a module boundary (another copy of the class). */
 export function isFetchError(err: unknown): err is FetchError {
@@ -39,11 +40,13 @@ export function renderHook(ctx: ServiceContext, signal?: AbortSignal): RenderHoo
  * Fetches and audits `url`; throws the fetcher's FetchError when the page cannot be fetched.
  * `render`: the page is also rendered by Chromium (docs/rendering.md) — the hook that stores,
  * re-audits, batches and schedules pass through; without Chromium a 422 under `render`.
+ * `userId`: the audit is the user's, and its project's ignore rules apply (./ignore.ts); null:
+ * no user's (a benchmark), no rules.
  */
 export async function auditPage(
   ctx: ServiceContext,
   url: string,
-  options: { render?: boolean } = {},
+  options: { render?: boolean; userId: number | null },
 ): Promise<AuditReport> {
   const { config } = ctx;
   let render: RenderHook | undefined;
@@ -53,8 +56,9 @@ export async function auditPage(
     render = hook;
   }
   const start = performance.now();
+  let report: AuditReport;
   try {
-    const report = await ctx.analyze(url, {
+    report = await ctx.analyze(url, {
       allowPrivateHosts: config.allowPrivateHosts,
       timeoutMs: config.fetchTimeoutMs,
       maxBytes: config.fetchMaxBytes,
@@ -62,11 +66,11 @@ export async function auditPage(
       ...(render ? { render } : {}),
     });
     countAudit(start, report);
-    return report;
   } catch (err) {
     countAudit(start, err);
     throw err;
   }
+  return options.userId === null ? report : withProjectRules(ctx.db, options.userId, report, ctx.now());
 }
 
 /**

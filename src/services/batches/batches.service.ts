@@ -192,7 +192,7 @@ export function createBatchServices(
 
     async results(userId, id) {
       const b = await load(userId, id);
-      const { pages, findings } = await batchResults(db, b);
+      const { pages, findings } = await batchResults(db, b, ctx.now());
       return { batch: presentBatchRow(b), pages, findings };
     },
 

@@ -9,6 +9,8 @@ import {
   type BatchSummary,
   type Finding,
 } from '../../crawl/findings/index.js';
+import { activeRules, ignoreFindings } from '../../crawl/ignore.js';
+import { projectRules } from '../audit/ignore.js';
 import { optionsOf } from './deps.js';
 import type { Batch, BatchPageResult } from './types.js';
 
@@ -49,13 +51,18 @@ const toResult = (p: BatchPageRow): BatchPageResult => ({
   facts: p.facts === null ? null : (JSON.parse(p.facts) as PageFacts),
 });
 
-/** The findings and summary of a batch's pages as they stand. */
+/**
+ * The findings and summary of a batch's pages as they stand, the pages that the project's
+ * ignore rules (those that apply at `now`) cover listed apart and not counted.
+ */
 export async function analyseBatch(
   db: Db,
   b: BatchRow,
+  now: Date,
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[]; summary: BatchSummary }> {
   const pages = (await allPages(db, b.id)).map(toResult);
-  const findings = computeFindings(pages, b.url);
+  const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
+  const findings = ignoreFindings(computeFindings(pages, b.url), rules);
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,
     audited: b.audited,
@@ -73,10 +80,11 @@ export async function analyseBatch(
 export async function batchResults(
   db: Db,
   b: BatchRow,
+  now: Date,
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[] }> {
   const stored = b.status === 'queued' || b.status === 'running' ? null : await findStoredFindings(db, b.id);
   if (stored === null) {
-    const { pages, findings } = await analyseBatch(db, b);
+    const { pages, findings } = await analyseBatch(db, b, now);
     return { pages, findings };
   }
   const pages = (await allPages(db, b.id)).map(toResult);

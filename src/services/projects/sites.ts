@@ -16,7 +16,8 @@ import {
 import { adjustUserCounters } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { BatchServices } from '../batches/types.js';
-import type { ProjectDetail, ProjectsServices, ProjectSettingsBody } from './types.js';
+import type { ChangeAuthor, ProjectDetail, ProjectsServices, ProjectSettingsBody } from './types.js';
+import { DASHBOARD, logRuleChange } from './ignore-rules.js';
 import {
   applySettings,
   decodeSettings,
@@ -83,6 +84,7 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
     project: string,
     body: ProjectSettingsBody,
     replace: boolean,
+    by: ChangeAuthor,
   ): Promise<boolean> {
     return withTransaction(db, async (trx) => {
       await lockProject(trx, userId, project);
@@ -102,6 +104,19 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         now: ctx.now().toISOString(),
       });
       if (created) await adjustUserCounters(trx, userId, { projects: 1 });
+      // a change of the ignore rules is logged with who made it (./ignore-rules.ts)
+      const before = replace || row === null ? [] : base.settings.ignore;
+      const same = (a: { rule_id: string }[], b: { rule_id: string }[]) =>
+        a.length === b.length && a.every((r, i) => r.rule_id === b[i]!.rule_id);
+      if (!same(before, next.settings.ignore))
+        await logRuleChange(
+          trx,
+          userId,
+          project,
+          { action: 'replace', ruleId: null, rules: next.settings.ignore },
+          by,
+          ctx.now().toISOString(),
+        );
       return created;
     });
   }
@@ -111,15 +126,15 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
       return detail(userId, await owned(userId, name));
     },
 
-    async put(userId, name, body) {
+    async put(userId, name, body, by = DASHBOARD) {
       const project = hostName(name);
-      const created = await save(userId, project, body, true);
+      const created = await save(userId, project, body, true, by);
       return { detail: await detail(userId, (await findProjectSettings(db, userId, project))!), created };
     },
 
-    async patch(userId, name, body) {
+    async patch(userId, name, body, by = DASHBOARD) {
       const project = projectName(name);
-      await save(userId, project, body, false);
+      await save(userId, project, body, false, by);
       return detail(userId, await owned(userId, project));
     },
 

@@ -18,6 +18,7 @@ import * as batchRender from './2026-11-28T01-batch-render.js';
 import * as projectSettings from './2026-11-28T02-project-settings.js';
 import * as batchFindings from './2026-11-28T03-batch-findings.js';
 import * as batchProject from './2026-11-29T01-batch-project.js';
+import * as projectIssues from './2026-11-29T04-project-issues.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T02-project-settings': projectSettings,
   '2026-11-28T03-batch-findings': batchFindings,
   '2026-11-29T01-batch-project': batchProject,
+  '2026-11-29T04-project-issues': projectIssues,
 };
