@@ -105,7 +105,11 @@ export const RuleChange = Type.Object(
     by: Type.Object(
       {
         via: Type.String({ enum: ['api', 'dashboard'] }),
-        key_id: nullable(Type.Integer({ description: 'The API key that made it (api).' })),
+        key_id: nullable(
+          Type.Integer({
+            description: 'The API key that made it (the dashboard: the key its session signed in with).',
+          }),
+        ),
         key_prefix: nullable(Type.String({ description: "The key's first characters, as listed." })),
       },
       {

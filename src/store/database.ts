@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
+import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -197,43 +198,6 @@ export interface WebhookDeliveriesTable {
   updated_at: Timestamp;
   last_attempt_at: NullableTimestamp;
   delivered_at: NullableTimestamp;
-}
-
-/** A project's issue states across its crawls (src/store/issues.repository.ts, docs/sites.md). */
-export interface ProjectIssuesTable {
-  user_id: number;
-  project: string;
-  kind: 'check' | 'finding';
-  issue_id: string;
-  url: string;
-  state: 'new' | 'persisting' | 'fixed' | 'ignored';
-  priority: string;
-  title: string;
-  detail: string | null;
-  /** the first crawl of the run of consecutive crawls that had it */
-  first_batch_id: number;
-  /** the crawl whose end set the state */
-  batch_id: number;
-  /** ignored: the rule */
-  rule_id: string | null;
-  reason: string | null;
-  updated_at: Timestamp;
-}
-
-/** Every change of a project's ignore rules, with who made it (src/store/issues.repository.ts). */
-export interface ProjectRuleChangesTable {
-  id: Generated<number>;
-  user_id: number;
-  project: string;
-  action: 'add' | 'remove' | 'replace';
-  /** add, remove: the rule's id; replace (PUT/PATCH of `ignore`): null */
-  rule_id: string | null;
-  /** JSON: the rule added or removed, or the whole new list */
-  rules: string;
-  /** the API key that made it; null: the user in the dashboard */
-  key_id: number | null;
-  key_prefix: string | null;
-  created_at: Timestamp;
 }
 
 /** Scheduled re-audits: one per report (src/store/schedules.repository.ts, docs/schedules.md). */

@@ -2,7 +2,8 @@
 // project's issue states across its crawls, written in chunks when a crawl ends
 // (src/services/batches/issue-states.ts), listed by state and kind; and the change log of its
 // ignore rules.
-import type { Db, ProjectIssuesTable } from './database.js';
+import type { Db } from './database.js';
+import type { ProjectIssuesTable } from './issue-tables.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
 export type IssueKind = ProjectIssuesTable['kind'];
@@ -225,6 +226,7 @@ export interface RuleChangeRow {
   action: 'add' | 'remove' | 'replace';
   ruleId: string | null;
   rules: string;
+  via: 'api' | 'dashboard';
   keyId: number | null;
   keyPrefix: string | null;
   createdAt: string;
@@ -244,6 +246,7 @@ export async function insertRuleChange(
       action: c.action,
       rule_id: c.ruleId,
       rules: c.rules,
+      via: c.via,
       key_id: c.keyId,
       key_prefix: c.keyPrefix,
       created_at: c.createdAt,
@@ -260,7 +263,7 @@ export async function listRuleChanges(
 ): Promise<RuleChangeRow[]> {
   const rows = await db
     .selectFrom('project_rule_changes')
-    .select(['id', 'action', 'rule_id', 'rules', 'key_id', 'key_prefix', 'created_at'])
+    .select(['id', 'action', 'rule_id', 'rules', 'via', 'key_id', 'key_prefix', 'created_at'])
     .where('user_id', '=', userId)
     .where('project', '=', project)
     .orderBy('id', 'desc')
@@ -271,6 +274,7 @@ export async function listRuleChanges(
     action: r.action,
     ruleId: r.rule_id,
     rules: r.rules,
+    via: r.via,
     keyId: r.key_id === null ? null : toNumber(r.key_id),
     keyPrefix: r.key_prefix,
     createdAt: toIso(r.created_at),

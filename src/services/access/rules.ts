@@ -29,10 +29,14 @@ export { actorOf, requireScope };
 export const seesProject = (actor: Actor, project: string): boolean =>
   actor.projects === null || actor.projects.includes(project);
 
-/** Who makes a change (a project's ignore rules' log): the API key, or the user in the dashboard. */
-const authorOf = (actor: Actor): { keyId: number | null } => ({
-  keyId: 'keyId' in actor && typeof actor.keyId === 'number' ? actor.keyId : null,
-});
+/**
+ * Who makes a change (a project's ignore rules' log): an API request's key, or the dashboard
+ * (its signed-in viewer has a name; a plain user id is the user itself) with its session's key.
+ */
+const authorOf = (actor: Actor): { via: 'api' | 'dashboard'; keyId: number | null } => {
+  const keyId = 'keyId' in actor && typeof actor.keyId === 'number' ? actor.keyId : null;
+  return { via: keyId !== null && !('name' in actor) ? 'api' : 'dashboard', keyId };
+};
 
 function requireEveryProject(actor: Actor, what: string): void {
   if (actor.projects !== null)

@@ -22,8 +22,8 @@ const DEFAULT_PER_PAGE = 25;
 /** as many rules as PUT/PATCH take (ProjectSettingsBody) */
 const MAX_RULES = 200;
 
-/** the user in the dashboard (no API key) */
-export const DASHBOARD: ChangeAuthor = { keyId: null };
+/** the user itself, no key known (a service called with a user id) */
+export const DASHBOARD: ChangeAuthor = { via: 'dashboard', keyId: null };
 
 /** Logs a change of the project's rules with who made it, in the change's transaction. */
 export async function logRuleChange(
@@ -39,6 +39,7 @@ export async function logRuleChange(
     action: change.action,
     ruleId: change.ruleId,
     rules: JSON.stringify(change.rules),
+    via: by.via,
     keyId: by.keyId,
     keyPrefix: key?.prefix ?? null,
     createdAt: at,
@@ -94,7 +95,7 @@ export function createIgnoreRuleServices(ctx: ServiceContext): RuleServices {
         action: c.action,
         rule_id: c.ruleId,
         rules: JSON.parse(c.rules) as IgnoreRule[],
-        by: { via: c.keyId === null ? 'dashboard' : 'api', key_id: c.keyId, key_prefix: c.keyPrefix },
+        by: { via: c.via, key_id: c.keyId, key_prefix: c.keyPrefix },
         at: c.createdAt,
       }));
       return { rules, changes };

@@ -32,8 +32,9 @@ export interface ProjectDetail {
   settings: ProjectSettings;
 }
 
-/** Who changes a project's ignore rules: an API key of the user, or (null) the user in the dashboard. */
+/** Who changes a project's ignore rules: the API or the dashboard, and the key it signed in with (if any). */
 export interface ChangeAuthor {
+  via: 'api' | 'dashboard';
   keyId: number | null;
 }
 

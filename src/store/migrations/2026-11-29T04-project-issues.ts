@@ -5,8 +5,8 @@
 // it names) across a project's consecutive crawls, as the newest crawl that ended `done` left
 // it — new, persisting (since first_batch_id), fixed (in the crawl before, not in batch_id) or
 // ignored (a rule covers it). One row per (user, project, kind, issue id, url).
-// project_rule_changes: every change of a project's ignore rules, with who made it (the API
-// key, or the user in the dashboard when key_id is null) and when; kept when a key is deleted.
+// project_rule_changes: every change of a project's ignore rules, with who made it (via the
+// API or the dashboard, with the key it signed in with) and when; kept when a key is deleted.
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 const tables = (postgres: boolean) => {
@@ -41,6 +41,7 @@ const tables = (postgres: boolean) => {
       action text NOT NULL CHECK (action IN ('add', 'remove', 'replace')),
       rule_id text,
       rules text NOT NULL,
+      via text NOT NULL CHECK (via IN ('api', 'dashboard')),
       key_id integer,
       key_prefix text,
       created_at ${ts} NOT NULL
