@@ -126,7 +126,7 @@ async function child(origin: string): Promise<void> {
     }
     void (async () => {
       const t0 = performance.now();
-      const report = await auditPage(ctx, m.url, { render: m.render });
+      const report = await auditPage(ctx, m.url, { render: m.render, userId: null });
       const ms = performance.now() - t0;
       const r = report.render;
       const answer: AuditAnswer = {

@@ -41,8 +41,8 @@ export interface CheckResult {
   details?: Details;
   /** how to fix it (always present; the page shows it for failed checks) */
   how_to_fix: string;
-  /** why the check was not judged, when passed is null */
-  inconclusive_reason?: 'blocked' | 'not_applicable' | 'no_data' | 'error';
+  /** why the check was not judged, when passed is null (ignored: a project's ignore rule, docs/sites.md) */
+  inconclusive_reason?: 'blocked' | 'not_applicable' | 'no_data' | 'error' | 'ignored';
 }
 
 export interface CategoryScore {

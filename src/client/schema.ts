@@ -263,6 +263,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{project}/ignore-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's ignore rules and the log of their changes
+         * @description The rules (as in the settings, each with its rule_id), and the newest 100 changes — added, removed, or replaced by PUT/PATCH of the settings — with who made each (the API key, or the user in the dashboard) and when.
+         */
+        get: operations["listIgnoreRules"];
+        put?: never;
+        /**
+         * Add an ignore rule to a project
+         * @description A check id or a site finding id, a url_pattern (a glob over the path and query, `/blog/*`, or over the whole URL; empty: every page), a reason and an optional expires_at (in the future). An ignored check is reported as not judged ("ignored by rule: <reason>") and does not count in the page's score; an ignored finding's pages are listed apart and not counted. It applies to the audits made from now on (a crawl running now: from its next crawl). 201 with the rule and its rule_id; 422 naming the field.
+         */
+        post: operations["addIgnoreRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/ignore-rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an ignore rule of a project
+         * @description The change is logged with who made it. 204; 404 when the project or the rule does not exist.
+         */
+        delete: operations["removeIgnoreRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's issues by state
+         * @description Every failed check of a page and every site finding of a page it names, with its state across the project's consecutive crawls (set when a crawl ends done): new (first seen in the newest crawl), persisting (seen in the crawl before too; `since_batch_id` is the first crawl of the run), fixed (in the crawl before, not in the newest), ignored (an ignore rule covers it). Ordered by kind, id and URL.
+         */
+        get: operations["listProjectIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports": {
         parameters: {
             query?: never;
@@ -3613,11 +3677,30 @@ export interface operations {
                         };
                         /** @description Site-level findings, with the pages concerned. */
                         findings: {
-                            /** @description Pages concerned. */
+                            /** @description Pages concerned (those an ignore rule covers aside). */
                             count: number;
+                            /** @description Pages that had it in the project's previous crawl and no longer do. */
+                            fixed?: {
+                                detail?: string;
+                                url: string;
+                            }[];
                             id: string;
+                            /** @description Pages an ignore rule of the project covers: listed apart, not counted. */
+                            ignored?: {
+                                detail?: string;
+                                reason: string;
+                                rule_id: string;
+                                url: string;
+                            }[];
                             pages: {
                                 detail?: string;
+                                /** @description The first crawl of the run of consecutive crawls that had it. */
+                                since_batch_id?: number;
+                                /**
+                                 * @description An ended crawl of a project: new (not in the project's previous crawl) or persisting (docs/sites.md, "Issue states and ignore rules").
+                                 * @enum {string}
+                                 */
+                                state?: "new" | "persisting";
                                 url: string;
                             }[];
                             /** @enum {string} */
@@ -4409,6 +4492,8 @@ export interface operations {
                                     expires_at: string | null;
                                     id: string;
                                     reason: string;
+                                    /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                                    rule_id: string;
                                     url_pattern: string;
                                 }[];
                                 include: string[];
@@ -4589,7 +4674,9 @@ export interface operations {
                         /** @description A check id or a site finding id. */
                         id: string;
                         reason: string;
-                        /** @description Glob over the page URL; empty = every page. */
+                        /** @description As answered (a rule sent back as it was): not read, a rule's id is derived from it. */
+                        rule_id?: string;
+                        /** @description Glob over the page URL: a path and query starting with / (`/blog/*`), or a whole URL (`https://example.com/blog/*`); `*` is any characters. Empty (default) = every page. */
                         url_pattern?: string;
                     }[];
                     /** @description Only URLs matching one of these. */
@@ -4860,6 +4947,8 @@ export interface operations {
                                     expires_at: string | null;
                                     id: string;
                                     reason: string;
+                                    /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                                    rule_id: string;
                                     url_pattern: string;
                                 }[];
                                 include: string[];
@@ -5139,6 +5228,8 @@ export interface operations {
                                     expires_at: string | null;
                                     id: string;
                                     reason: string;
+                                    /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                                    rule_id: string;
                                     url_pattern: string;
                                 }[];
                                 include: string[];
@@ -5522,7 +5613,9 @@ export interface operations {
                         /** @description A check id or a site finding id. */
                         id: string;
                         reason: string;
-                        /** @description Glob over the page URL; empty = every page. */
+                        /** @description As answered (a rule sent back as it was): not read, a rule's id is derived from it. */
+                        rule_id?: string;
+                        /** @description Glob over the page URL: a path and query starting with / (`/blog/*`), or a whole URL (`https://example.com/blog/*`); `*` is any characters. Empty (default) = every page. */
                         url_pattern?: string;
                     }[];
                     /** @description Only URLs matching one of these. */
@@ -5793,6 +5886,8 @@ export interface operations {
                                     expires_at: string | null;
                                     id: string;
                                     reason: string;
+                                    /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                                    rule_id: string;
                                     url_pattern: string;
                                 }[];
                                 include: string[];
@@ -6185,6 +6280,731 @@ export interface operations {
                                 }[];
                             } | null;
                             url: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listIgnoreRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "rules": [
+                     *           {
+                     *             "rule_id": "rule_3f9a1c0b7d2e",
+                     *             "id": "meta_description",
+                     *             "url_pattern": "/blog/*",
+                     *             "reason": "The blog has no descriptions.",
+                     *             "expires_at": null
+                     *           }
+                     *         ],
+                     *         "changes": [
+                     *           {
+                     *             "action": "add",
+                     *             "rule_id": "rule_3f9a1c0b7d2e",
+                     *             "rules": [
+                     *               {
+                     *                 "rule_id": "rule_3f9a1c0b7d2e",
+                     *                 "id": "meta_description",
+                     *                 "url_pattern": "/blog/*",
+                     *                 "reason": "The blog has no descriptions.",
+                     *                 "expires_at": null
+                     *               }
+                     *             ],
+                     *             "by": {
+                     *               "via": "api",
+                     *               "key_id": 3,
+                     *               "key_prefix": "pg_Ab3dE9"
+                     *             },
+                     *             "at": "2026-11-29T04:00:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The newest 100 changes, newest first. */
+                            changes: {
+                                /**
+                                 * @description add, remove (…/ignore-rules), or replace (PUT/PATCH of the settings' ignore).
+                                 * @enum {string}
+                                 */
+                                action: "add" | "remove" | "replace";
+                                /**
+                                 * Format: date-time
+                                 * @description When.
+                                 */
+                                at: string;
+                                /** @description Who made it: an API key of the user, or the user in the dashboard. */
+                                by: {
+                                    key_id: number | null;
+                                    key_prefix: string | null;
+                                    /** @enum {string} */
+                                    via: "api" | "dashboard";
+                                };
+                                rule_id: string | null;
+                                /** @description The rule added or removed; replace: the new list. */
+                                rules: {
+                                    expires_at: string | null;
+                                    id: string;
+                                    reason: string;
+                                    /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                                    rule_id: string;
+                                    url_pattern: string;
+                                }[];
+                            }[];
+                            rules: {
+                                expires_at: string | null;
+                                id: string;
+                                reason: string;
+                                /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                                rule_id: string;
+                                url_pattern: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    addIgnoreRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "meta_description",
+                 *       "url_pattern": "/blog/*",
+                 *       "reason": "The blog has no descriptions."
+                 *     }
+                 */
+                "application/json": {
+                    expires_at?: null | string;
+                    /** @description A check id or a site finding id. */
+                    id: string;
+                    reason: string;
+                    /** @description As answered (a rule sent back as it was): not read, a rule's id is derived from it. */
+                    rule_id?: string;
+                    /** @description Glob over the page URL: a path and query starting with / (`/blog/*`), or a whole URL (`https://example.com/blog/*`); `*` is any characters. Empty (default) = every page. */
+                    url_pattern?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "rule_id": "rule_3f9a1c0b7d2e",
+                     *         "id": "meta_description",
+                     *         "url_pattern": "/blog/*",
+                     *         "reason": "The blog has no descriptions.",
+                     *         "expires_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            expires_at: string | null;
+                            id: string;
+                            reason: string;
+                            /** @description The rule's id (DELETE …/ignore-rules/{rule_id}). */
+                            rule_id: string;
+                            url_pattern: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    removeIgnoreRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+                /** @description The rule's id. */
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listProjectIssues: {
+        parameters: {
+            query?: {
+                /** @description check: a failed check of a page; finding: a site finding. */
+                kind?: "check" | "finding";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+                /** @description new: first seen in the project's newest crawl; persisting: seen in the crawl before too; fixed: in the crawl before, not in the newest; ignored: an ignore rule covers it. */
+                state?: "new" | "persisting" | "fixed" | "ignored";
+            };
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "kind": "check",
+                     *           "id": "meta_description",
+                     *           "url": "https://example.com/pricing",
+                     *           "state": "persisting",
+                     *           "priority": "medium",
+                     *           "title": "The page has no meta description",
+                     *           "detail": null,
+                     *           "since_batch_id": 5,
+                     *           "batch_id": 7,
+                     *           "rule_id": null,
+                     *           "reason": null,
+                     *           "updated_at": "2026-11-29T04:10:00.000Z"
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example.com/api/v1/projects/example.com/issues?page=1",
+                     *         "last": "https://pagegrade.example.com/api/v1/projects/example.com/issues?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example.com/api/v1/projects/example.com/issues"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The crawl that set this state (fixed: the crawl that no longer had it). */
+                            batch_id: number;
+                            detail: string | null;
+                            /** @description The check id or the site finding id. */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "check" | "finding";
+                            /** @enum {string} */
+                            priority: "high" | "medium" | "low";
+                            reason: string | null;
+                            rule_id: string | null;
+                            /** @description The first crawl of the run of consecutive crawls that had it (persisting: since when). */
+                            since_batch_id: number;
+                            /** @enum {string} */
+                            state: "new" | "persisting" | "fixed" | "ignored";
+                            title: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description The page. */
+                            url: string;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
                         };
                     };
                 };
@@ -6968,7 +7788,7 @@ export interface operations {
                                     how_to_fix: string;
                                     id: string;
                                     /** @enum {string} */
-                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error";
+                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error" | "ignored";
                                     message: string;
                                     passed: boolean | null;
                                     /** @enum {string} */
@@ -7471,7 +8291,7 @@ export interface operations {
                                     how_to_fix: string;
                                     id: string;
                                     /** @enum {string} */
-                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error";
+                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error" | "ignored";
                                     message: string;
                                     passed: boolean | null;
                                     /** @enum {string} */
@@ -7960,7 +8780,7 @@ export interface operations {
                                     how_to_fix: string;
                                     id: string;
                                     /** @enum {string} */
-                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error";
+                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error" | "ignored";
                                     message: string;
                                     passed: boolean | null;
                                     /** @enum {string} */
@@ -8658,7 +9478,7 @@ export interface operations {
                                     how_to_fix: string;
                                     id: string;
                                     /** @enum {string} */
-                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error";
+                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error" | "ignored";
                                     message: string;
                                     passed: boolean | null;
                                     /** @enum {string} */
@@ -9991,7 +10811,7 @@ export interface operations {
                                     how_to_fix: string;
                                     id: string;
                                     /** @enum {string} */
-                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error";
+                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error" | "ignored";
                                     message: string;
                                     passed: boolean | null;
                                     /** @enum {string} */

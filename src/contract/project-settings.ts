@@ -36,17 +36,47 @@ const Schedule = Type.Object(
   { additionalProperties: false },
 );
 
-const IgnoreRule = Type.Object(
+/** An ignore rule as a request gives it (PUT/PATCH `ignore`, POST …/ignore-rules). */
+export const IgnoreRuleBody = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 100, description: 'A check id or a site finding id.' }),
     url_pattern: Type.Optional(
-      Type.String({ maxLength: 512, description: 'Glob over the page URL; empty = every page.' }),
+      Type.String({
+        maxLength: 512,
+        description:
+          'Glob over the page URL: a path and query starting with / (`/blog/*`), or a whole URL (`https://example.com/blog/*`); `*` is any characters. Empty (default) = every page.',
+      }),
     ),
     reason: Type.String({ minLength: 1, maxLength: 500 }),
-    expires_at: Type.Optional(orNull(Type.String({ format: 'date-time' }))),
+    expires_at: Type.Optional(
+      orNull(Type.String({ format: 'date-time', description: 'After this, the rule no longer applies.' })),
+    ),
+    rule_id: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "As answered (a rule sent back as it was): not read, a rule's id is derived from it.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ id: 'meta_description', url_pattern: '/blog/*', reason: 'The blog has no descriptions.' }],
+  },
+);
+export type IgnoreRuleBody = Static<typeof IgnoreRuleBody>;
+
+/** An ignore rule as answered. */
+export const IgnoreRule = Type.Object(
+  {
+    rule_id: Type.String({ description: 'The rule\'s id (DELETE …/ignore-rules/{rule_id}).' }),
+    id: Type.String(),
+    url_pattern: Type.String(),
+    reason: Type.String(),
+    expires_at: nullable(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false },
 );
+export type IgnoreRule = Static<typeof IgnoreRule>;
 
 /** PUT (every setting; those left out take their defaults) and PATCH (only those given). */
 export const ProjectSettingsBody = Type.Object(
@@ -80,7 +110,7 @@ export const ProjectSettingsBody = Type.Object(
         ),
       ),
     ),
-    ignore: Type.Optional(Type.Array(IgnoreRule, { maxItems: 200 })),
+    ignore: Type.Optional(Type.Array(IgnoreRuleBody, { maxItems: 200 })),
   },
   {
     additionalProperties: false,
@@ -126,17 +156,7 @@ export const ProjectSettings = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    ignore: Type.Array(
-      Type.Object(
-        {
-          id: Type.String(),
-          url_pattern: Type.String(),
-          reason: Type.String(),
-          expires_at: nullable(Type.String({ format: 'date-time' })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    ignore: Type.Array(IgnoreRule),
   },
   { additionalProperties: false },
 );

@@ -43,6 +43,8 @@ export interface PageFacts {
   h1?: string[];
   /** a rendered batch's page: its render completed, or was inconclusive (raw results kept) */
   render?: 'completed' | 'inconclusive';
+  /** failed checks an ignore rule of the project made "not judged" (src/crawl/ignore.ts); absent: none */
+  ignored?: { id: string; priority: Priority; title: string; rule_id: string; reason: string }[];
 }
 
 export function pageFacts(

@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
+import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -329,6 +330,8 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   schedules: SchedulesTable;
+  project_issues: ProjectIssuesTable;
+  project_rule_changes: ProjectRuleChangesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -10,6 +10,7 @@ import type { Page } from '../contract/lists.js';
 import { html, type SafeHtml } from './html.js';
 import type { Flash } from './dashboard.js';
 import { formatDate, resultBadge } from './report.js';
+import { findingApart, pageState } from './finding-states.js';
 
 export interface BatchFormState {
   mode: string;
@@ -384,8 +385,8 @@ function summarySection(s: BatchSummary): SafeHtml {
 const FINDING_PAGES = 50;
 
 function findingsSection(findings: Finding[]): SafeHtml {
-  const found = findings.filter((f) => f.count > 0);
-  const clean = findings.filter((f) => f.count === 0);
+  const found = findings.filter((f) => f.count > 0 || f.ignored?.length || f.fixed?.length);
+  const clean = findings.filter((f) => !found.includes(f));
   return html`<section class="card batch-findings" aria-labelledby="findings-title">
   <h2 id="findings-title">Site-level findings</h2>
   ${
@@ -394,8 +395,8 @@ function findingsSection(findings: Finding[]): SafeHtml {
       : html`<ul class="finding-list">${found.map(
           (f) => html`<li class="finding" id="finding-${f.id}"><details>
   <summary><span class="finding__title">${f.title}</span> <span class="finding__count">${plural(f.count, 'page')}</span>${f.priority === 'high' ? html` <span class="priority priority--high">High priority</span>` : ''}</summary>
-  <ul class="finding__pages">${f.pages.slice(0, FINDING_PAGES).map((p) => html`<li><span class="break">${p.url}</span>${p.detail ? html` <span class="muted">— ${p.detail}</span>` : ''}</li>`)}</ul>
-  ${f.pages.length > FINDING_PAGES ? html`<p class="details__more">… and ${f.pages.length - FINDING_PAGES} more (in the downloads).</p>` : ''}
+  <ul class="finding__pages">${f.pages.slice(0, FINDING_PAGES).map((p) => html`<li><span class="break">${p.url}</span>${p.detail ? html` <span class="muted">— ${p.detail}</span>` : ''}${pageState(p)}</li>`)}</ul>
+  ${f.pages.length > FINDING_PAGES ? html`<p class="details__more">… and ${f.pages.length - FINDING_PAGES} more (in the downloads).</p>` : ''}${findingApart(f)}
 </details></li>`,
         )}</ul>`
   }

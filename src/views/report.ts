@@ -55,6 +55,7 @@ const INCONCLUSIVE_REASONS: Record<NonNullable<CheckResult['inconclusive_reason'
   not_applicable: 'Not applicable to this page.',
   no_data: 'There was not enough data to judge it.',
   error: 'The check could not run.',
+  ignored: "An ignore rule of the project covers it on this page: it does not count in the score.",
 };
 
 export function stateOf(c: CheckResult): CheckState {

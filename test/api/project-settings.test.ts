@@ -121,8 +121,16 @@ describeEachDialect('project settings API', (dialect) => {
     assert.deepEqual(s.headers, [{ name: 'x-staging-token', set: true }]);
     assert.deepEqual(s.cookies, [{ name: 'session', set: true }]);
     assert.deepEqual(s.basic_auth, { username: 'staging', password_set: true });
-    assert.deepEqual(s['ignore'], [
-      { id: 'meta_description', url_pattern: '/blog/*', reason: 'no descriptions there', expires_at: null },
+    const rules = s['ignore'] as { rule_id: string }[];
+    assert.match(rules[0]?.rule_id ?? '', /^rule_[0-9a-f]{12}$/);
+    assert.deepEqual(rules, [
+      {
+        rule_id: rules[0]!.rule_id,
+        id: 'meta_description',
+        url_pattern: '/blog/*',
+        reason: 'no descriptions there',
+        expires_at: null,
+      },
     ]);
     for (const secret of ['header-secret-value', 'cookie-secret-value', 'password-secret-value'])
       assert.ok(!res.body.includes(secret), secret);

@@ -244,11 +244,44 @@ const Finding = Type.Object(
     id: Type.String(),
     priority: Type.String({ enum: [...PRIORITIES] }),
     title: Type.String(),
-    count: Type.Integer({ minimum: 0, description: 'Pages concerned.' }),
+    count: Type.Integer({ minimum: 0, description: 'Pages concerned (those an ignore rule covers aside).' }),
     pages: Type.Array(
       Type.Object(
-        { url: Type.String(), detail: Type.Optional(Type.String()) },
+        {
+          url: Type.String(),
+          detail: Type.Optional(Type.String()),
+          state: Type.Optional(
+            Type.String({
+              enum: ['new', 'persisting'],
+              description:
+                "An ended crawl of a project: new (not in the project's previous crawl) or persisting (docs/sites.md, \"Issue states and ignore rules\").",
+            }),
+          ),
+          since_batch_id: Type.Optional(
+            Type.Integer({ description: 'The first crawl of the run of consecutive crawls that had it.' }),
+          ),
+        },
         { additionalProperties: false },
+      ),
+    ),
+    ignored: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            url: Type.String(),
+            detail: Type.Optional(Type.String()),
+            rule_id: Type.String(),
+            reason: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Pages an ignore rule of the project covers: listed apart, not counted.' },
+      ),
+    ),
+    fixed: Type.Optional(
+      Type.Array(
+        Type.Object({ url: Type.String(), detail: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        { description: "Pages that had it in the project's previous crawl and no longer do." },
       ),
     ),
   },

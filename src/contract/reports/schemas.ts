@@ -71,7 +71,7 @@ export const CheckResult = Type.Object(
     details: Type.Optional(Details),
     how_to_fix: Type.String(),
     inconclusive_reason: Type.Optional(
-      Type.String({ enum: ['blocked', 'not_applicable', 'no_data', 'error'] }),
+      Type.String({ enum: ['blocked', 'not_applicable', 'no_data', 'error', 'ignored'] }),
     ),
   },
   { additionalProperties: false },

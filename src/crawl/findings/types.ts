@@ -7,6 +7,12 @@ export interface FindingPage {
   url: string;
   /** what is wrong with this page for the finding (the link target, the duplicated title …) */
   detail?: string;
+  /**
+   * an ended crawl of a project: the issue's state across its crawls (docs/sites.md, "Issue
+   * states and ignore rules") and the first crawl of the run of crawls it was seen in
+   */
+  state?: 'new' | 'persisting';
+  since_batch_id?: number;
 }
 
 export interface Finding {
@@ -17,6 +23,10 @@ export interface Finding {
   /** pages concerned */
   count: number;
   pages: FindingPage[];
+  /** pages an ignore rule of the project covers: listed apart, not counted (src/crawl/ignore.ts) */
+  ignored?: (FindingPage & { rule_id: string; reason: string })[];
+  /** an ended crawl of a project: pages that had it in the project's previous crawl and no longer do */
+  fixed?: FindingPage[];
 }
 
 export interface PageForFindings {

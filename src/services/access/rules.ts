@@ -29,6 +29,15 @@ export { actorOf, requireScope };
 export const seesProject = (actor: Actor, project: string): boolean =>
   actor.projects === null || actor.projects.includes(project);
 
+/**
+ * Who makes a change (a project's ignore rules' log): an API request's key, or the dashboard
+ * (its signed-in viewer has a name; a plain user id is the user itself) with its session's key.
+ */
+const authorOf = (actor: Actor): { via: 'api' | 'dashboard'; keyId: number | null } => {
+  const keyId = 'keyId' in actor && typeof actor.keyId === 'number' ? actor.keyId : null;
+  return { via: keyId !== null && !('name' in actor) ? 'api' : 'dashboard', keyId };
+};
+
 function requireEveryProject(actor: Actor, what: string): void {
   if (actor.projects !== null)
     throw forbidden(
@@ -214,12 +223,33 @@ export function scopedProjects(db: Db, inner: Projects): Services['projects'] {
     async put(actor: Actor, name: string, body: Parameters<Projects['put']>[2]) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.put(actor.userId, name, body);
+      return inner.put(actor.userId, name, body, authorOf(actor));
     },
     async patch(actor: Actor, name: string, body: Parameters<Projects['patch']>[2]) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.patch(actor.userId, name, body);
+      return inner.patch(actor.userId, name, body, authorOf(actor));
+    },
+    // a project's ignore rules and issue states: as its settings
+    async ignoreRules(actor: Actor, name: string) {
+      requireScope(actor, 'read');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.ignoreRules(actor.userId, name);
+    },
+    async addIgnoreRule(actor: Actor, name: string, body: Parameters<Projects['addIgnoreRule']>[2]) {
+      requireScope(actor, 'write');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.addIgnoreRule(actor.userId, name, body, authorOf(actor));
+    },
+    async removeIgnoreRule(actor: Actor, name: string, ruleId: string) {
+      requireScope(actor, 'write');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.removeIgnoreRule(actor.userId, name, ruleId, authorOf(actor));
+    },
+    async issues(actor: Actor, name: string, q: Parameters<Projects['issues']>[2]) {
+      requireScope(actor, 'read');
+      if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
+      return inner.issues(actor.userId, name, q);
     },
     async crawl(actor: Actor, name: string) {
       requireScope(actor, 'write');

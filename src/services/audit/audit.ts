@@ -8,6 +8,7 @@ import { INSTALL_HINT } from '../../render/hint.js';
 import type { AuditColumns } from '../../store/reports.repository.js';
 import { auditDuration, audits, fetchFailures } from '../../metrics.js';
 import type { ServiceContext } from '../shared/context.js';
+import { withProjectRules } from './ignore.js';
 
 /** A FetchError, also when it crossed a module boundary (another copy of the class). */
 export function isFetchError(err: unknown): err is FetchError {
@@ -44,11 +45,13 @@ export function renderHook(
  * Fetches and audits `url`; throws the fetcher's FetchError when the page cannot be fetched.
  * `render`: the page is also rendered by Chromium (docs/rendering.md) — the hook that stores,
  * re-audits, batches and schedules pass through; without Chromium a 422 under `render`.
+ * `userId`: the audit is the user's, and its project's ignore rules apply (./ignore.ts); null:
+ * no user's (a benchmark), no rules.
  */
 export async function auditPage(
   ctx: ServiceContext,
   url: string,
-  options: { render?: boolean } = {},
+  options: { render?: boolean; userId: number | null },
 ): Promise<AuditReport> {
   const { config } = ctx;
   let render: RenderHook | undefined;
@@ -58,8 +61,9 @@ export async function auditPage(
     render = hook;
   }
   const start = performance.now();
+  let report: AuditReport;
   try {
-    const report = await ctx.analyze(url, {
+    report = await ctx.analyze(url, {
       allowPrivateHosts: config.allowPrivateHosts,
       timeoutMs: config.fetchTimeoutMs,
       maxBytes: config.fetchMaxBytes,
@@ -67,11 +71,11 @@ export async function auditPage(
       ...(render ? { render } : {}),
     });
     countAudit(start, report);
-    return report;
   } catch (err) {
     countAudit(start, err);
     throw err;
   }
+  return options.userId === null ? report : withProjectRules(ctx.db, options.userId, report, ctx.now());
 }
 
 /**

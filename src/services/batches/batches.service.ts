@@ -193,12 +193,12 @@ export function createBatchServices(
 
     async results(userId, id) {
       const b = await load(userId, id);
-      const { pages, findings } = await batchResults(db, b);
+      const { pages, findings } = await batchResults(db, b, ctx.now());
       return { batch: presentBatchRow(b), pages, findings };
     },
 
     async view(userId, id, query) {
-      return batchView(db, await load(userId, id), query);
+      return batchView(db, await load(userId, id), query, ctx.now());
     },
     async diff(userId, id, from) {
       return batchDiff(d, await load(userId, id), from);

@@ -69,17 +69,17 @@ function digestsOf(pages: BatchPageResult[], checks: CheckTable): PageDigest[] {
 }
 
 /** An ended batch's findings: as stored when it ended, or (older batches) computed from its pages. */
-async function findingsOf(db: Db, b: BatchRow): Promise<Finding[]> {
+async function findingsOf(db: Db, b: BatchRow, now: Date): Promise<Finding[]> {
   const stored = await findStoredFindings(db, b.id);
-  return stored !== null ? (JSON.parse(stored) as Finding[]) : (await analyseBatch(db, b)).findings;
+  return stored !== null ? (JSON.parse(stored) as Finding[]) : (await analyseBatch(db, b, now)).findings;
 }
 
-async function sideOf(db: Db, b: BatchRow, checks: CheckTable): Promise<CrawlSide> {
+async function sideOf(db: Db, b: BatchRow, checks: CheckTable, now: Date): Promise<CrawlSide> {
   return {
     id: b.id,
     finishedAt: b.finishedAt,
     pages: await readDigests(db, b.id, checks),
-    findings: await findingsOf(db, b),
+    findings: await findingsOf(db, b, now),
   };
 }
 
@@ -102,7 +102,7 @@ export async function storeEndingDiff(
   };
   const prevId = b.project === null ? null : await previousDoneBatch(trx, b.userId, b.project, b.id);
   const prev = prevId === null ? null : await findBatch(trx, prevId, null);
-  const from = prev === null ? null : await sideOf(trx, prev, checks);
+  const from = prev === null ? null : await sideOf(trx, prev, checks, d.ctx.now());
   const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d) });
   await saveBatchDiff(trx, b.id, {
     diff: JSON.stringify(diff),
@@ -145,8 +145,8 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
       });
   }
   const checks: CheckTable = new Map();
-  const fromSide = from === null ? null : await sideOf(db, from, checks);
-  const toSide = await sideOf(db, b, checks);
+  const fromSide = from === null ? null : await sideOf(db, from, checks, d.ctx.now());
+  const toSide = await sideOf(db, b, checks, d.ctx.now());
   return diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d) });
 }
 

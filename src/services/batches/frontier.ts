@@ -23,6 +23,7 @@ import {
 import { optionsOf, type BatchDeps } from './deps.js';
 import { storeEndingDiff } from './diff.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
+import { updateIssueStates } from './issue-states.js';
 import type { BatchPageResult } from './types.js';
 
 /** Why the batch may not request `url` (off-site, not HTML, robots.txt, include/exclude), or null. */
@@ -71,7 +72,7 @@ export async function finish(
 ): Promise<void> {
   // read in `trx`, after the counters it bumped: the row's counts are the batch's final ones
   const b = (await findBatch(trx, batchId, null, true))!;
-  const { pages, findings, summary } = await analyseBatch(trx, b);
+  const { pages, findings: found, summary } = await analyseBatch(trx, b, d.ctx.now());
   let status = ending;
   let why = error;
   if (status === 'done' && b.audited === 0) {
@@ -79,6 +80,12 @@ export async function finish(
     why = whyNothing(b, pages);
   }
   const now = d.iso();
+  // a crawl that ended done moves its project's issue states on (one that was cancelled or
+  // failed saw only part of the site: it would call every issue it did not reach fixed)
+  const findings =
+    status === 'done' && b.project !== null
+      ? await updateIssueStates(trx, { id: b.id, userId: b.userId, project: b.project }, pages, found, now)
+      : found;
   // compared once, here, with the project's previous finished crawl (docs/sites.md, "Comparing crawls")
   const diff =
     status === 'done' ? await storeEndingDiff(d, trx, b, { pages, findings, finishedAt: now }) : null;

@@ -9,7 +9,7 @@
 import type { Artifacts } from '../../analyzer/artifacts/types.js';
 import { parseRobots, type Robots } from '../../analyzer/robots.js';
 import type { AuditReport, SiteFiles } from '../../analyzer/types.js';
-import { pageFacts, renderedFacts } from '../../crawl/facts.js';
+import { pageFacts, renderedFacts, type PageFacts } from '../../crawl/facts.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import {
@@ -23,6 +23,8 @@ import {
 } from '../../store/batches.repository.js';
 import { sleep } from '../../timers.js';
 import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
+import { applyRules, projectRules } from '../audit/ignore.js';
+import type { IgnoreRule } from '../../crawl/ignore.js';
 import { storeCrawledPage } from '../audit/store.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { addLinks, addRedirectTarget, pump } from './frontier.js';
@@ -35,6 +37,8 @@ const SITE_CACHE_SIZE = 8;
 interface Site {
   robots: Robots;
   siteFiles: SiteFiles | undefined;
+  /** the project's ignore rules as the batch's first page here read them (expiry: at each page) */
+  rules: IgnoreRule[];
 }
 
 export function createPageProcessor(d: BatchDeps) {
@@ -46,6 +50,8 @@ export function createPageProcessor(d: BatchDeps) {
    * discovery writes both when it starts the batch, before any page exists, and nothing changes
    * them after; every page of the batch then shares one parsed copy, and the analyzer's
    * per-resource memos (artifacts/index.ts) parse the sitemap once instead of once a page.
+   * The project's ignore rules are read here once too: a rule changed while the batch runs
+   * applies from the next batch (docs/sites.md).
    */
   async function siteOf(from: Db, b: BatchRow): Promise<Site> {
     const hit = siteCache.get(b.id);
@@ -54,6 +60,7 @@ export function createPageProcessor(d: BatchDeps) {
     const site = {
       robots: parseRobots(new URL('/robots.txt', b.url).href, row?.robotsTxt ?? null),
       siteFiles: row?.siteFiles ? (JSON.parse(row.siteFiles) as SiteFiles) : undefined,
+      rules: b.project === null ? [] : await projectRules(from, b.userId, b.project),
     };
     if (siteCache.size >= SITE_CACHE_SIZE) siteCache.delete(siteCache.keys().next().value!);
     siteCache.set(b.id, site);
@@ -165,11 +172,16 @@ export function createPageProcessor(d: BatchDeps) {
       }
     // stopped (shutdown, lease lost) while rendering: nothing is stored, the job runs again
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    // the project's ignore rules, before the facts and the report are stored: an ignored check
+    // is not judged, and the page's score leaves it out
+    let ignored: NonNullable<PageFacts['ignored']> = [];
+    if (report) ({ report, ignored } = applyRules(report, site.rules, d.ctx.now()));
     const rawFacts = report && artifacts ? pageFacts(artifacts, report, host, d.tracking) : null;
-    const facts =
+    const allFacts =
       rawFacts && report && rendered
         ? renderedFacts(rawFacts, pageFacts(rendered, report, host, d.tracking))
         : rawFacts;
+    const facts = allFacts && ignored.length > 0 ? { ...allFacts, ignored } : allFacts;
     const finalUrl = report ? crawlUrl(report.final_url, report.final_url, d.tracking) : null;
     // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
     const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;

@@ -10,6 +10,8 @@ import {
   type BatchSummary,
   type Finding,
 } from '../../crawl/findings/index.js';
+import { activeRules, ignoreFindings } from '../../crawl/ignore.js';
+import { projectRules } from '../audit/ignore.js';
 import { optionsOf } from './deps.js';
 import type { Batch, BatchPageResult, BatchPagesQuery, BatchView } from './types.js';
 
@@ -51,13 +53,18 @@ const toResult = (p: BatchPageRow): BatchPageResult => ({
   facts: p.facts === null ? null : (JSON.parse(p.facts) as PageFacts),
 });
 
-/** The findings and summary of a batch's pages as they stand. */
+/**
+ * The findings and summary of a batch's pages as they stand, the pages that the project's
+ * ignore rules (those that apply at `now`) cover listed apart and not counted.
+ */
 export async function analyseBatch(
   db: Db,
   b: BatchRow,
+  now: Date,
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[]; summary: BatchSummary }> {
   const pages = (await allPages(db, b.id)).map(toResult);
-  const findings = computeFindings(pages, b.url);
+  const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
+  const findings = ignoreFindings(computeFindings(pages, b.url), rules);
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,
     audited: b.audited,
@@ -75,10 +82,11 @@ export async function analyseBatch(
 export async function batchResults(
   db: Db,
   b: BatchRow,
+  now: Date,
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[] }> {
   const stored = b.status === 'queued' || b.status === 'running' ? null : await findStoredFindings(db, b.id);
   if (stored === null) {
-    const { pages, findings } = await analyseBatch(db, b);
+    const { pages, findings } = await analyseBatch(db, b, now);
     return { pages, findings };
   }
   const pages = (await allPages(db, b.id)).map(toResult);
@@ -91,7 +99,7 @@ export async function batchResults(
  * pages only for a batch that ended before they were stored); none while it runs — the page
  * shows the findings with the summary, once the batch has ended.
  */
-export async function batchView(db: Db, b: BatchRow, q: BatchPagesQuery): Promise<BatchView> {
+export async function batchView(db: Db, b: BatchRow, q: BatchPagesQuery, now: Date): Promise<BatchView> {
   const perPage = q.perPage ?? 25;
   const page = q.page ?? 1;
   const running = b.status === 'queued' || b.status === 'running';
@@ -112,7 +120,7 @@ export async function batchView(db: Db, b: BatchRow, q: BatchPagesQuery): Promis
     ? []
     : stored !== null
       ? (JSON.parse(stored) as Finding[])
-      : (await analyseBatch(db, b)).findings;
+      : (await analyseBatch(db, b, now)).findings;
   return {
     batch: presentBatchRow(b),
     findings,

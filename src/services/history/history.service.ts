@@ -103,7 +103,7 @@ export function createReauditor(ctx: ServiceContext): Reauditor {
     if (!before) throw reportNotFound();
     let fresh;
     try {
-      fresh = await auditPage(ctx, before.url, { render: render === true });
+      fresh = await auditPage(ctx, before.url, { render: render === true, userId });
     } catch (err) {
       if (!isFetchError(err)) throw err;
       // the page could not be fetched: a failed run, and the current results stay

@@ -26,6 +26,8 @@ import type { OwnerServices } from '../types.js';
 import type { ProjectStats } from './types.js';
 import type { BatchServices } from '../batches/types.js';
 import { createProjectSiteServices } from './sites.js';
+import { createIgnoreRuleServices } from './ignore-rules.js';
+import { deleteProjectIssues } from '../../store/issues.repository.js';
 
 // the crawls' request headers (src/services/batches/request-settings.ts)
 export { projectRequestHeaders } from './request-headers.js';
@@ -38,6 +40,7 @@ export function createProjectServices(
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
   return {
     ...createProjectSiteServices(ctx, batches),
+    ...createIgnoreRuleServices(ctx),
     async list(userId: number, q: ListProjectsQuery) {
       const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
       const o = { search, sortBy, sort, limit: perPage, offset: (page - 1) * perPage };
@@ -93,6 +96,8 @@ export function createProjectServices(
         // then finds nothing (404); a concurrent create waits, then starts the project anew
         if (!(await deleteProjectRow(trx, userId, project))) throw notFound('No such project.');
         const deleted = await deleteProjectReports(trx, userId, project);
+        // its issue states and its rules' log go with it
+        await deleteProjectIssues(trx, userId, project);
         const reportsDeleted = deleted.good + deleted.decent + deleted.bad;
         await adjustUserCounters(trx, userId, {
           projects: -1,

@@ -8,6 +8,8 @@ import { AppError, validationError, type FieldErrors } from '../../errors.js';
 import type { ProjectSettings, ProjectSettingsBody } from '../../contract/project-settings.js';
 import { checkEvery, checkTimezone } from '../schedules/schedules.service.js';
 import { decryptSecret, encryptSecret } from '../shared/secrets.js';
+import { ruleId } from '../audit/ignore.js';
+import { globError, type IgnoreRule } from '../../crawl/ignore.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
 
 /** What is stored in clear (projects.settings): every setting, the secrets' names only. */
@@ -25,7 +27,8 @@ export interface StoredSettings {
   header_names: string[];
   cookie_names: string[];
   basic_auth_username: string | null;
-  ignore: { id: string; url_pattern: string; reason: string; expires_at: string | null }[];
+  /** the ignore rules (docs/sites.md, "Issue states and ignore rules"), each with its rule_id */
+  ignore: IgnoreRule[];
 }
 
 /** What is stored encrypted (projects.secrets). */
@@ -112,6 +115,50 @@ function checkSecretMap(
     out[key] = value;
   }
   return out;
+}
+
+/** An ignore rule as a request gives it (a rule_id sent back from an answer is not read: it is derived). */
+export interface IgnoreRuleBody {
+  id: string;
+  url_pattern?: string | undefined;
+  reason: string;
+  expires_at?: string | null | undefined;
+  rule_id?: string | undefined;
+}
+
+/**
+ * Checks one ignore rule (errors under `<prefix>id`, `url_pattern`, `expires_at`) and gives it
+ * its rule_id; null when invalid.
+ */
+export function checkIgnoreRule(r: IgnoreRuleBody, prefix: string, errors: FieldErrors): IgnoreRule | null {
+  let ok = true;
+  if (!KNOWN_RULE_IDS.has(r.id)) {
+    errors[`${prefix}id`] = [
+      `The ${prefix}id must be a check id or a site finding id (docs/checks.md, docs/sites.md); "${r.id.slice(0, 64)}" is neither.`,
+    ];
+    ok = false;
+  }
+  const pattern = (r.url_pattern ?? '').trim();
+  const bad = globError(pattern);
+  if (bad !== null) {
+    errors[`${prefix}url_pattern`] = [
+      `The ${prefix}url_pattern must be a glob over the page URL: ${bad}; * stands for any characters.`,
+    ];
+    ok = false;
+  }
+  const expires = r.expires_at ? new Date(r.expires_at) : null;
+  if (expires !== null && Number.isNaN(expires.getTime())) {
+    errors[`${prefix}expires_at`] = [`The ${prefix}expires_at must be a date-time such as 2027-01-31T00:00:00Z.`];
+    ok = false;
+  }
+  if (!ok) return null;
+  const rule = {
+    id: r.id,
+    url_pattern: pattern,
+    reason: r.reason.trim(),
+    expires_at: expires ? expires.toISOString() : null,
+  };
+  return { rule_id: ruleId(rule), ...rule };
 }
 
 /** Applies a request body over the current settings (PUT: over the defaults), checking every field. */
@@ -204,19 +251,9 @@ export function applySettings(
   if (body.ignore !== undefined) {
     s.ignore = [];
     for (const [i, r] of body.ignore.entries()) {
-      if (!KNOWN_RULE_IDS.has(r.id)) {
-        errors[`ignore.${i}.id`] = [
-          `The ignore.${i}.id must be a check id or a site finding id (docs/checks.md, docs/sites.md); "${r.id.slice(0, 64)}" is neither.`,
-        ];
-        continue;
-      }
-      const expires = r.expires_at ? new Date(r.expires_at) : null;
-      s.ignore.push({
-        id: r.id,
-        url_pattern: r.url_pattern ?? '',
-        reason: r.reason,
-        expires_at: expires ? expires.toISOString() : null,
-      });
+      const rule = checkIgnoreRule(r, `ignore.${i}.`, errors);
+      // the same rule twice is one rule (its rule_id is its content's)
+      if (rule && !s.ignore.some((x) => x.rule_id === rule.rule_id)) s.ignore.push(rule);
     }
   }
   if (s.mode === 'list' && s.urls.length === 0 && (body.mode !== undefined || body.urls !== undefined))
@@ -264,6 +301,8 @@ export function decodeSettings(
   const settings = row.settings
     ? { ...DEFAULT_SETTINGS, ...(JSON.parse(row.settings) as Partial<StoredSettings>) }
     : { ...DEFAULT_SETTINGS };
+  // rules stored before rule ids: given theirs (derived from the rule, so the same every time)
+  settings.ignore = settings.ignore.map((r) => (r.rule_id ? r : { ...r, rule_id: ruleId(r) }));
   if (!withSecrets || row.secrets === null) return { settings, secrets: { ...NO_SECRETS } };
   if (secretKey === null)
     throw validationError({

@@ -20,7 +20,14 @@ import { adjustUserCounters } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { BatchServices } from '../batches/types.js';
 import { syncProjectSchedule } from '../schedules/schedules.service.js';
-import type { ProjectDetail, ProjectsServices, ProjectSettingsBody, ProjectTrendPoint } from './types.js';
+import type {
+  ChangeAuthor,
+  ProjectDetail,
+  ProjectsServices,
+  ProjectSettingsBody,
+  ProjectTrendPoint,
+} from './types.js';
+import { DASHBOARD, logRuleChange } from './ignore-rules.js';
 import {
   applySettings,
   decodeSettings,
@@ -110,6 +117,7 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
     project: string,
     body: ProjectSettingsBody,
     replace: boolean,
+    by: ChangeAuthor,
   ): Promise<boolean> {
     return withTransaction(db, async (trx) => {
       await lockProject(trx, userId, project);
@@ -131,6 +139,19 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
       if (created) await adjustUserCounters(trx, userId, { projects: 1 });
       // its schedule row follows its `schedule` setting, in this transaction (docs/sites.md "Scheduled crawls")
       await syncProjectSchedule(trx, ctx.now(), { userId, project, schedule: next.settings.schedule });
+      // a change of the ignore rules is logged with who made it (./ignore-rules.ts)
+      const before = replace || row === null ? [] : base.settings.ignore;
+      const same = (a: { rule_id: string }[], b: { rule_id: string }[]) =>
+        a.length === b.length && a.every((r, i) => r.rule_id === b[i]!.rule_id);
+      if (!same(before, next.settings.ignore))
+        await logRuleChange(
+          trx,
+          userId,
+          project,
+          { action: 'replace', ruleId: null, rules: next.settings.ignore },
+          by,
+          ctx.now().toISOString(),
+        );
       return created;
     });
   }
@@ -140,15 +161,15 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
       return detail(userId, await owned(userId, name));
     },
 
-    async put(userId, name, body) {
+    async put(userId, name, body, by = DASHBOARD) {
       const project = hostName(name);
-      const created = await save(userId, project, body, true);
+      const created = await save(userId, project, body, true, by);
       return { detail: await detail(userId, (await findProjectSettings(db, userId, project))!), created };
     },
 
-    async patch(userId, name, body) {
+    async patch(userId, name, body, by = DASHBOARD) {
       const project = projectName(name);
-      await save(userId, project, body, false);
+      await save(userId, project, body, false, by);
       return detail(userId, await owned(userId, project));
     },
 

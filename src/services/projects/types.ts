@@ -4,7 +4,9 @@ import type { ProjectSettingsBody } from '../../contract/project-settings.js';
 import type { ResultBand } from '../../analyzer/types.js';
 import type { Batch } from '../batches/types.js';
 export type { ProjectSettings, ProjectSettingsBody } from '../../contract/project-settings.js';
-import type { ProjectSettings } from '../../contract/project-settings.js';
+import type { IgnoreRule, IgnoreRuleBody, ProjectSettings } from '../../contract/project-settings.js';
+import type { RuleChange } from '../../contract/project-issues.js';
+import type { IssueRow, IssueState, IssueKind } from '../../store/issues.repository.js';
 
 // a project as listed is the contract's (the presenter's input)
 export type { ProjectSummary } from '../../contract/projects.js';
@@ -46,6 +48,20 @@ export interface ProjectTrendPoint {
   findings: { id: string; title: string; count: number }[];
 }
 
+/** Who changes a project's ignore rules: the API or the dashboard, and the key it signed in with (if any). */
+export interface ChangeAuthor {
+  via: 'api' | 'dashboard';
+  keyId: number | null;
+}
+
+/** GET /api/v1/projects/{project}/issues as the service takes it. */
+export interface IssuesQuery {
+  state?: IssueState | undefined;
+  kind?: IssueKind | undefined;
+  page?: number | undefined;
+  perPage?: number | undefined;
+}
+
 export interface ProjectsServices {
   list(userId: number, query: ListProjectsQuery): Promise<Page<ProjectSummary>>;
   /**
@@ -65,9 +81,21 @@ export interface ProjectsServices {
     userId: number,
     project: string,
     body: ProjectSettingsBody,
+    by?: ChangeAuthor,
   ): Promise<{ detail: ProjectDetail; created: boolean }>;
-  /** changes the settings given (each given field replaces that setting whole); 404 when not the user's */
-  patch(userId: number, project: string, body: ProjectSettingsBody): Promise<ProjectDetail>;
+  /**
+   * changes the settings given (each given field replaces that setting whole); 404 when not the
+   * user's. `by`: who (a change of `ignore` is logged with it; default: the user in the dashboard)
+   */
+  patch(userId: number, project: string, body: ProjectSettingsBody, by?: ChangeAuthor): Promise<ProjectDetail>;
+  /** the project's ignore rules and the newest changes of them; 404 when not the user's */
+  ignoreRules(userId: number, project: string): Promise<{ rules: IgnoreRule[]; changes: RuleChange[] }>;
+  /** adds a rule (422 naming the field: unknown id, bad url_pattern or expires_at, the same rule) */
+  addIgnoreRule(userId: number, project: string, body: IgnoreRuleBody, by?: ChangeAuthor): Promise<IgnoreRule>;
+  /** removes a rule; 404 when the project or the rule is not the user's */
+  removeIgnoreRule(userId: number, project: string, ruleId: string, by?: ChangeAuthor): Promise<void>;
+  /** a page of the project's issue states (docs/sites.md); 404 when not the user's */
+  issues(userId: number, project: string, q: IssuesQuery): Promise<Page<IssueRow>>;
   /** starts a batch with the project's settings; 422 under start_url when it has none */
   crawl(userId: number, project: string): Promise<Batch>;
 }

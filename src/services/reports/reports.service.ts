@@ -31,9 +31,9 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
   const reaudit = createReauditor(ctx);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
-  async function audit(url: string, render: boolean): Promise<AuditReport> {
+  async function audit(userId: number, url: string, render: boolean): Promise<AuditReport> {
     try {
-      return await auditPage(ctx, url, { render });
+      return await auditPage(ctx, url, { render, userId });
     } catch (err) {
       if (isFetchError(err)) throw validationError({ url: [err.message] });
       throw err;
@@ -160,7 +160,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     async create(userId, input) {
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2 && !input.password) throw validationError({ password: [PASSWORD_REQUIRED] });
-      const report = await audit(input.url, input.render === true);
+      const report = await audit(userId, input.url, input.render === true);
       const passwordHash = privacy === 2 ? await hashPassword(input.password!) : null;
       const now = iso();
       const id = await withTransaction(db, (trx) =>

@@ -20,6 +20,7 @@ import * as batchFindings from './2026-11-28T03-batch-findings.js';
 import * as batchProject from './2026-11-29T01-batch-project.js';
 import * as oneReportPerPage from './2026-11-29T02-one-report-per-page.js';
 import * as batchDiff from './2026-11-29T03-batch-diff.js';
+import * as projectIssues from './2026-11-29T04-project-issues.js';
 import * as projectSchedules from './2026-11-29T05-project-schedules.js';
 
 export const migrations: Record<string, Migration> = {
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T01-batch-project': batchProject,
   '2026-11-29T02-one-report-per-page': oneReportPerPage,
   '2026-11-29T03-batch-diff': batchDiff,
+  '2026-11-29T04-project-issues': projectIssues,
   '2026-11-29T05-project-schedules': projectSchedules,
 };

@@ -22,6 +22,7 @@ import { BatchEnvelope } from '../../../contract/batches/schemas.js';
 import { presentBatch } from '../../../contract/batches/present.js';
 import { restoreNulls } from '../../plugins/body.js';
 import type { RouteDeps } from '../deps.js';
+import { projectIssueRoutes } from './issues.js';
 
 export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { services, config }) => {
   const tags = ['projects'];
@@ -188,4 +189,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       return reply.code(202).header('Location', data.links.self).send({ data });
     },
   );
+
+  // its issue states and ignore rules (./issues.ts)
+  await projectIssueRoutes(app, { services, config });
 };
