@@ -12,7 +12,7 @@ import { Browser } from '../helpers/browser.js';
 import { waitFor } from '../helpers/queues.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { insertPages } from '../../src/store/batches.repository.js';
+import { insertPages } from '../../src/store/batch-frontier.repository.js';
 import type { BatchPageResult, BatchPagesQuery } from '../../src/services/batches/types.js';
 
 const RESULT_ORDER = { good: 0, decent: 1, bad: 2 } as const;

@@ -8,13 +8,8 @@ import { parseRobots, type Robots } from '../../analyzer/robots.js';
 import { parseSitemap } from '../../crawl/sitemap.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { withTransaction } from '../../store/database.js';
-import {
-  bumpBatchCounters,
-  findBatch,
-  insertPages,
-  markInSitemap,
-  updateBatch,
-} from '../../store/batches.repository.js';
+import { bumpBatchCounters, findBatch, updateBatch } from '../../store/batches.repository.js';
+import { insertPages, markInSitemap } from '../../store/batch-frontier.repository.js';
 import { fetchText, optionsOf, type BatchDeps } from './deps.js';
 import { admissible, finish, pump, ROBOTS_DISALLOW_ALL } from './frontier.js';
 import { siteHeadersOf } from './request-settings.js';

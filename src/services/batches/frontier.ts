@@ -9,17 +9,8 @@ import { BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
-import {
-  bumpBatchCounters,
-  countPagesInState,
-  existingUrls,
-  findBatch,
-  insertPages,
-  skipQueuedPages,
-  takeQueuedPages,
-  updateBatch,
-  type BatchRow,
-} from '../../store/batches.repository.js';
+import { bumpBatchCounters, findBatch, updateBatch, type BatchRow } from '../../store/batches.repository.js';
+import { countPagesInState, existingUrls, insertPages, skipQueuedPages, takeQueuedPages } from '../../store/batch-frontier.repository.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { storeEndingDiff } from './diff.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';

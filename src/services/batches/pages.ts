@@ -12,15 +12,8 @@ import type { AuditReport, SiteFiles } from '../../analyzer/types.js';
 import { pageFacts, renderedFacts, type PageFacts } from '../../crawl/facts.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { withTransaction, type Db } from '../../store/database.js';
-import {
-  bumpBatchCounters,
-  findBatch,
-  findPage,
-  findSiteFiles,
-  finishPage,
-  reserveSlot,
-  type BatchRow,
-} from '../../store/batches.repository.js';
+import { bumpBatchCounters, findBatch, findPage, findSiteFiles, finishPage, type BatchRow } from '../../store/batches.repository.js';
+import { reserveSlot } from '../../store/batch-frontier.repository.js';
 import { sleep } from '../../timers.js';
 import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
 import { applyRules, projectRules } from '../audit/ignore.js';
