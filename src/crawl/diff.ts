@@ -279,8 +279,14 @@ function compareFindings(before: Finding[], after: Finding[]): FindingChange[] {
   for (const id of order) {
     const a = prev.get(id);
     const b = after.find((f) => f.id === id);
-    const was = a?.pages ?? [];
-    const is = b?.pages ?? [];
+    // a page as the diff names it: its URL and the finding's detail (a stored finding's pages
+    // also carry their issue state across the project's crawls, which is not the diff's)
+    const bare = (p: FindingPage): FindingPage => ({
+      url: p.url,
+      ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    });
+    const was = (a?.pages ?? []).map(bare);
+    const is = (b?.pages ?? []).map(bare);
     if (was.length === 0 && is.length === 0) continue;
     const wasKeys = new Set(was.map(pageKey));
     const isKeys = new Set(is.map(pageKey));
