@@ -116,3 +116,41 @@ export function renderedFacts(raw: PageFacts, rendered: PageFacts): PageFacts {
   const nofollow = [...new Set([...rendered.nofollow, ...raw.nofollow])].filter((u) => !followed.has(u));
   return { ...rendered, links, nofollow, noindex: raw.noindex || rendered.noindex };
 }
+
+/**
+ * One copy of what recurs across a batch's pages, shared by every page that holds it: the URLs
+ * (each page links to ~20 others, so a 100,000-page batch's facts hold ~2 million link strings
+ * of which ~100,000 differ) and the failed-check entries (the same few checks fail on many
+ * pages). A batch's end holds every page's facts at once to compute the site findings; with
+ * the strings shared, that costs one string per distinct URL instead of one per link. The shared
+ * check entries are frozen: facts are read, never changed in place.
+ */
+export function factsSharer(): { url(u: string): string; facts(f: PageFacts): PageFacts } {
+  const strings = new Map<string, string>();
+  const entries = new Map<string, PageFacts['failed'][number]>();
+  const url = (u: string): string => {
+    const hit = strings.get(u);
+    if (hit !== undefined) return hit;
+    strings.set(u, u);
+    return u;
+  };
+  const entry = (e: PageFacts['failed'][number]) => {
+    const key = `${e.id}\u0000${e.priority}\u0000${e.title}`;
+    const hit = entries.get(key);
+    if (hit) return hit;
+    const shared = Object.freeze({ ...e });
+    entries.set(key, shared);
+    return shared;
+  };
+  return {
+    url,
+    facts: (f) => ({
+      ...f,
+      canonical: f.canonical === null ? null : url(f.canonical),
+      hreflang: f.hreflang.map((h) => ({ lang: url(h.lang), url: url(h.url) })),
+      links: f.links.map(url),
+      nofollow: f.nofollow.map(url),
+      failed: f.failed.map(entry),
+    }),
+  };
+}

@@ -335,8 +335,19 @@ export async function finishPage(
 }
 
 /** Every page of a batch, in the order found (the findings, the exports). */
-export async function allPages(db: Db, batchId: number): Promise<BatchPageRow[]> {
-  const rows = await pageQuery(db).where('batch_id', '=', batchId).orderBy('id').execute();
+/** Up to `limit` of a batch's pages after page id `afterId`, in id order (a batch's pages read in chunks). */
+export async function pagesAfter(
+  db: Db,
+  batchId: number,
+  afterId: number,
+  limit: number,
+): Promise<BatchPageRow[]> {
+  const rows = await pageQuery(db)
+    .where('batch_id', '=', batchId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map(toPage);
 }
 

@@ -1,9 +1,9 @@
 // A batch as the services answer it: the stored row presented, its pages with their facts,
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
-import { allPages, findStoredFindings, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
+import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
-import type { PageFacts } from '../../crawl/facts.js';
+import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import {
   computeFindings,
   computeSummary,
@@ -40,8 +40,8 @@ export function presentBatchRow(b: BatchRow): Batch {
   };
 }
 
-const toResult = (p: BatchPageRow): BatchPageResult => ({
-  url: p.url,
+const toResult = (p: BatchPageRow, share: ReturnType<typeof factsSharer>): BatchPageResult => ({
+  url: share.url(p.url),
   state: p.state,
   depth: p.depth,
   inSitemap: p.inSitemap,
@@ -50,8 +50,27 @@ const toResult = (p: BatchPageRow): BatchPageResult => ({
   finalUrl: p.finalUrl,
   canonical: p.canonicalKey,
   error: p.error,
-  facts: p.facts === null ? null : (JSON.parse(p.facts) as PageFacts),
+  facts: p.facts === null ? null : share.facts(JSON.parse(p.facts) as PageFacts),
 });
+
+/** pages read at a time when a batch's pages are read whole */
+const PAGE_CHUNK = 1000;
+
+/**
+ * Every page of a batch with its facts, read in chunks of PAGE_CHUNK (each chunk's rows, with
+ * their JSON text, are let go once parsed) and the recurring URLs and check entries shared
+ * (factsSharer): what a batch's end holds to compute its findings is the parsed facts alone.
+ */
+async function readPages(db: Db, batchId: number): Promise<BatchPageResult[]> {
+  const share = factsSharer();
+  const out: BatchPageResult[] = [];
+  for (let after = 0; ; ) {
+    const rows = await pagesAfter(db, batchId, after, PAGE_CHUNK);
+    for (const r of rows) out.push(toResult(r, share));
+    if (rows.length < PAGE_CHUNK) return out;
+    after = rows[rows.length - 1]!.id;
+  }
+}
 
 /**
  * The findings and summary of a batch's pages as they stand, the pages that the project's
@@ -62,7 +81,7 @@ export async function analyseBatch(
   b: BatchRow,
   now: Date,
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[]; summary: BatchSummary }> {
-  const pages = (await allPages(db, b.id)).map(toResult);
+  const pages = await readPages(db, b.id);
   const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
   const findings = ignoreFindings(computeFindings(pages, b.url), rules);
   const summary = computeSummary(pages, findings, {
@@ -89,7 +108,7 @@ export async function batchResults(
     const { pages, findings } = await analyseBatch(db, b, now);
     return { pages, findings };
   }
-  const pages = (await allPages(db, b.id)).map(toResult);
+  const pages = await readPages(db, b.id);
   return { pages, findings: JSON.parse(stored) as Finding[] };
 }
 
@@ -121,10 +140,11 @@ export async function batchView(db: Db, b: BatchRow, q: BatchPagesQuery, now: Da
     : stored !== null
       ? (JSON.parse(stored) as Finding[])
       : (await analyseBatch(db, b, now)).findings;
+  const share = factsSharer();
   return {
     batch: presentBatchRow(b),
     findings,
-    table: { items: table.items.map(toResult), total: table.total },
+    table: { items: table.items.map((p) => toResult(p, share)), total: table.total },
     reportsCount,
   };
 }
