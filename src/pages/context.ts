@@ -114,6 +114,8 @@ export const NOTICES: Record<string, string> = {
   deleted: 'The report was deleted.',
   project_deleted: 'The project and its reports were deleted.',
   project_saved: "The project's settings were saved.",
+  ignore_added: 'The ignore rule was added: it applies from the next audit of the pages it covers.',
+  ignore_removed: 'The ignore rule was removed: it no longer applies from the next audit.',
   scheduled: 'The schedule was saved.',
   batch_cancelled: 'The batch was cancelled.',
   batch_deleted: 'The batch was deleted.',

@@ -22,6 +22,7 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
 import { keyPageRoutes } from './routes/keys.js';
 import { projectPageRoutes } from './routes/project.js';
+import { ignoreRulePageRoutes } from './routes/ignore-rules.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -73,6 +74,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
   projectPageRoutes(app, ctx);
+  ignoreRulePageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
   comparePageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);

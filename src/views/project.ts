@@ -9,6 +9,7 @@ import type { Flash } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import { bandsChart, findingsTable, siteScoreChart } from './project-charts.js';
 import { formatDate, resultBadge } from './report.js';
+import { emptyIgnoreRuleForm, ignoreRulesSection, type IgnoreRuleFormState } from './ignore-rules.js';
 
 /** What the settings form shows: the values sent (or the saved ones), and the errors by field. */
 export interface ProjectFormState {
@@ -250,11 +251,6 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
       <label class="choice" for="project-basic-clear"><input id="project-basic-clear" name="basic_auth_clear" type="checkbox" value="1"> Remove basic auth</label>
       ${fieldError(e, 'basic_auth')}
     </fieldset>
-    ${
-      s.ignore.length
-        ? html`<div class="field field--wide"><p><strong>Ignore rules</strong> (changed through the API):</p><ul>${s.ignore.map((r) => html`<li><code>${r.id}</code>${r.url_pattern ? html` on <code>${r.url_pattern}</code>` : ''}: ${r.reason}${r.expires_at ? ` (until ${formatDate(r.expires_at)})` : ''}</li>`)}</ul></div>`
-        : ''
-    }
     <div class="field field--submit field--wide"><button type="submit" class="button button--primary">Save settings</button></div>
   </form>
 </section>`;
@@ -265,6 +261,8 @@ export interface ProjectPageData {
   flash?: Flash | null;
   detail: ProjectDetail;
   form: ProjectFormState;
+  /** the ignore rule form as sent, after a 422 */
+  ignoreForm?: IgnoreRuleFormState | null;
 }
 
 export function projectView(d: ProjectPageData): SafeHtml {
@@ -287,5 +285,6 @@ export function projectView(d: ProjectPageData): SafeHtml {
 ${flashView(d.flash)}
 ${latestCrawlSection(p, d.csrf, name)}
 ${trendSection(p)}
+${ignoreRulesSection(p.settings.ignore, d.ignoreForm ?? emptyIgnoreRuleForm(), d.csrf, name)}
 ${settingsSection(p, d.form, d.csrf, name)}`;
 }

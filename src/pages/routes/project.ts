@@ -20,6 +20,7 @@ import {
   projectView,
   type ProjectFormState,
 } from '../../views/project.js';
+import type { IgnoreRuleFormState } from '../../views/ignore-rules.js';
 
 /** The settings form's body once read (below): the API's PATCH body, and the CSRF token. */
 const SettingsForm = Type.Object(
@@ -116,10 +117,45 @@ function formAsSent(form: Record<string, unknown>): ProjectFormState {
   };
 }
 
+/**
+ * The project page, with a notice or the errors of one of its forms (the settings, or the ignore
+ * rule form of ./ignore-rules.ts); a project missing, another user's or one the key does not
+ * see: the not-found page.
+ */
+export async function renderProjectPage(
+  ctx: PageContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  o: {
+    v: SignedIn;
+    project: string;
+    status: number;
+    flash: Flash | null;
+    form?: ProjectFormState | null;
+    ignoreForm?: IgnoreRuleFormState | null;
+  },
+) {
+  const detail = await ctx.services.projects.get(o.v, o.project);
+  const viewer = await ctx.viewerFor(request, reply);
+  return ctx.send(
+    reply,
+    o.status,
+    detail.project.project,
+    viewer,
+    projectView({
+      csrf: viewer.csrf ?? '',
+      flash: o.flash,
+      detail,
+      form: o.form ?? projectFormOf(detail),
+      ignoreForm: o.ignoreForm ?? null,
+    }),
+  );
+}
+
 export function projectPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
 
-  async function render(
+  const render = (
     request: FastifyRequest,
     reply: FastifyReply,
     v: SignedIn,
@@ -127,18 +163,7 @@ export function projectPageRoutes(app: FastifyInstance, ctx: PageContext): void 
     status: number,
     flash: Flash | null,
     form: ProjectFormState | null,
-  ) {
-    // a project missing, another user's or one the key does not see: the not-found page
-    const detail = await services.projects.get(v, project);
-    const viewer = await ctx.viewerFor(request, reply);
-    return ctx.send(
-      reply,
-      status,
-      detail.project.project,
-      viewer,
-      projectView({ csrf: viewer.csrf ?? '', flash, detail, form: form ?? projectFormOf(detail) }),
-    );
-  }
+  ) => renderProjectPage(ctx, request, reply, { v, project, status, flash, form });
 
   const params = { schema: { params: ProjectParams }, attachValidation: true };
 
