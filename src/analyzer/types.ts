@@ -6,7 +6,6 @@
 // (test/analyzer/layers.test.ts).
 import type { Artifacts } from './artifacts/types.js';
 import type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
-import type { SiteHeaders } from './fetch/site-headers.js';
 
 export type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
 
@@ -231,4 +230,14 @@ export interface AnalyzeOptions extends FetchOptions {
    * crawler of a rendered batch follows the links JavaScript made: docs/rendering.md).
    */
   onRenderedArtifacts?: (artifacts: Artifacts) => void;
+}
+
+/**
+ * Headers sent only to `origin` (names in lower case): a project's crawl request settings
+ * (fetch/site-headers.ts applies them, per hop, to that origin alone).
+ */
+export interface SiteHeaders {
+  /** `URL.origin` of the site: `https://staging.example.com` */
+  origin: string;
+  headers: Record<string, string>;
 }

@@ -43,6 +43,7 @@ const EVENTS = [
   'report.regressed',
   'report.failed',
   'batch.completed',
+  'batch.regressed',
   'batch.failed',
   'batch.cancelled',
   'batch.page.completed',

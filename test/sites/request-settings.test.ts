@@ -106,11 +106,14 @@ describeEachDialect('crawl request settings are sent with the crawls', (dialect)
   let origin = '';
   const project = 'wall.test';
   const batches: number[] = [];
+  // the suite's Chromium: closed in after() (the app does not own it; left open, the test
+  // process never exits)
+  const renderer = chromiumSkip ? null : testRenderer();
 
   before(async () => {
     app = await startBatchApp(dialect, {
       config: { secretKey: SECRET_KEY },
-      ...(chromiumSkip ? {} : { renderer: testRenderer() }),
+      ...(renderer ? { renderer } : {}),
     });
     t = app.t;
     site = await startWalledSite();
@@ -128,6 +131,7 @@ describeEachDialect('crawl request settings are sent with the crawls', (dialect)
   });
   after(async () => {
     await app?.close();
+    await renderer?.close();
     await new Promise((r) => site?.server.close(r));
   });
 

@@ -5,12 +5,9 @@
 // sub-resource of a rendered page, a sitemap elsewhere never gets them. Applied per hop by the
 // fetcher (session.ts) and by the rendered page's network (src/render/network.ts).
 
-/** Headers sent only to `origin` (names in lower case). */
-export interface SiteHeaders {
-  /** `URL.origin` of the site: `https://staging.example.com` */
-  origin: string;
-  headers: Record<string, string>;
-}
+import type { SiteHeaders } from '../types.js';
+
+export type { SiteHeaders };
 
 /**
  * Headers the settings may not set: the connection's own (undici and Chromium set them) and
