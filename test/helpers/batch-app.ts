@@ -1,7 +1,9 @@
 // Batches in one process: the test kit's app (test/helpers/app.ts) whose services enqueue on a
 // real job engine (the jobs table of the test database) with its workers running, so that a
-// batch started from the API or the dashboard is crawled and audited as in production.
-// (test/sites/batches.test.ts builds its own, for the BullMQ engine too.)
+// batch started from the API or the dashboard is crawled and audited as in production — on the
+// embedded engine, or (`redis: true`) on BullMQ with a key prefix of its own, cleared on close.
+// `engineSetups` is the matrix the site tests run on: SQLite and PostgreSQL on the embedded
+// engine, and one dialect on BullMQ (skipped, with the reason, without Redis).
 import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { silentLog } from '../../src/jobs/kind-tools.js';
@@ -11,7 +13,15 @@ import type { Batch } from '../../src/services/batches/types.js';
 import type { Services } from '../../src/services/types.js';
 import { waitFor } from './queues.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
-import type { TestDialect } from './db.js';
+import { postgresDialect, sqliteDialect, type TestDialect } from './db.js';
+import {
+  REDIS_URL,
+  REQUIRE_REDIS,
+  clearRedisPrefix,
+  randomId,
+  redisUnavailable,
+  skipReason,
+} from './services.js';
 
 export interface BatchApp {
   t: TestApp;
@@ -29,6 +39,32 @@ export interface BatchAppOptions {
   pollMs?: number;
   /** Chromium for rendered batches (test/helpers/renderer.ts); absent: render=1 answers 422 */
   renderer?: TestAppOptions['renderer'];
+  /** BullMQ on Redis (REDIS_URL) instead of the embedded engine */
+  redis?: boolean;
+}
+
+/** One setting of the site tests' matrix. */
+export interface EngineSetup {
+  name: string;
+  dialect: TestDialect;
+  skip: false | string;
+  redis: boolean;
+}
+
+const redisReason = await redisUnavailable();
+
+/** SQLite and PostgreSQL on the embedded engine, and `redisDialect` on BullMQ. */
+export function engineSetups(redisDialect: TestDialect): EngineSetup[] {
+  return [
+    { name: 'sqlite', dialect: sqliteDialect, skip: sqliteDialect.skip, redis: false },
+    { name: 'postgres', dialect: postgresDialect, skip: postgresDialect.skip, redis: false },
+    {
+      name: `${redisDialect.name} + redis`,
+      dialect: redisDialect,
+      skip: redisDialect.skip || skipReason(redisReason, REQUIRE_REDIS),
+      redis: true,
+    },
+  ];
 }
 
 export async function startBatchApp(dialect: TestDialect, options: BatchAppOptions = {}): Promise<BatchApp> {
@@ -36,7 +72,7 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
   // the services enqueue on the engine's queue, made after the app (it needs the database)
   const holder: { q?: Queue } = {};
   const lazy: Queue = {
-    engine: 'embedded',
+    engine: options.redis ? 'bullmq' : 'embedded',
     enqueue: (...a) => holder.q!.enqueue(...a),
     counts: () => holder.q!.counts(),
     close: async () => {},
@@ -47,8 +83,14 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
     config: { crawlDelayMs: 0, crawlConcurrency: 2, ...config },
     ...(options.renderer ? { renderer: options.renderer } : {}),
   });
+  const prefix = `pagegrade-test-${randomId()}:`;
   const engine = await createJobEngine(
-    { queueEngine: 'embedded', redisUrl: null, redisPrefix: 'unused:', jobPollMs: options.pollMs ?? 100 },
+    {
+      queueEngine: options.redis ? 'bullmq' : 'embedded',
+      redisUrl: options.redis ? REDIS_URL : null,
+      redisPrefix: prefix,
+      jobPollMs: options.pollMs ?? 100,
+    },
     { db: t.database.db, kinds: options.kinds ?? jobKinds },
   );
   holder.q = engine.queue;
@@ -67,6 +109,7 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
       await workers.stop();
       await engine.close();
       await t.close();
+      if (options.redis) await clearRedisPrefix(prefix);
     },
   };
 }

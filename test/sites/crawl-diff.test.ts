@@ -7,91 +7,20 @@
 // SQLite and PostgreSQL on the jobs table, and PostgreSQL with BullMQ on Redis.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
-import { silentLog } from '../../src/jobs/kind-tools.js';
-import type { Queue } from '../../src/jobs/types.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { postgresDialect, sqliteDialect, type TestDialect } from '../helpers/db.js';
+import { type TestApp } from '../helpers/app.js';
+import { postgresDialect } from '../helpers/db.js';
+import { engineSetups, startBatchApp, type BatchApp, type EngineSetup } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { waitFor } from '../helpers/queues.js';
-import {
-  REDIS_URL,
-  REQUIRE_REDIS,
-  clearRedisPrefix,
-  randomId,
-  redisUnavailable,
-  skipReason,
-} from '../helpers/services.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const redisReason = await redisUnavailable();
+const setups = engineSetups(postgresDialect);
 
-interface Setup {
-  name: string;
-  dialect: TestDialect;
-  skip: false | string;
-  redis: boolean;
-}
+type Running = BatchApp;
 
-const setups: Setup[] = [
-  { name: 'sqlite', dialect: sqliteDialect, skip: sqliteDialect.skip, redis: false },
-  { name: 'postgres', dialect: postgresDialect, skip: postgresDialect.skip, redis: false },
-  {
-    name: 'postgres + bullmq',
-    dialect: postgresDialect,
-    skip: postgresDialect.skip || skipReason(redisReason, REQUIRE_REDIS),
-    redis: true,
-  },
-];
-
-interface Running {
-  t: TestApp;
-  engine: JobEngine;
-  workers: Workers;
-  close(): Promise<void>;
-}
-
-async function start(s: Setup): Promise<Running> {
-  const holder: { q?: Queue } = {};
-  const lazy: Queue = {
-    engine: s.redis ? 'bullmq' : 'embedded',
-    enqueue: (...a) => holder.q!.enqueue(...a),
-    counts: () => holder.q!.counts(),
-    close: async () => {},
-  };
-  const t = await buildTestApp(s.dialect, {
-    queue: lazy,
-    logLevel: 'silent',
-    config: { crawlDelayMs: 0, crawlConcurrency: 2 },
-  });
-  const prefix = `pagegrade-test-${randomId()}:`;
-  const engine = await createJobEngine(
-    {
-      queueEngine: s.redis ? 'bullmq' : 'embedded',
-      redisUrl: s.redis ? REDIS_URL : null,
-      redisPrefix: prefix,
-      jobPollMs: 50,
-    },
-    { db: t.database.db, kinds: jobKinds },
-  );
-  holder.q = engine.queue;
-  const workers = engine.startWorkers({
-    deps: { services: t.services, queue: engine.queue, log: silentLog },
-  });
-  return {
-    t,
-    engine,
-    workers,
-    async close() {
-      await workers.stop();
-      await engine.close();
-      await t.close();
-      if (s.redis) await clearRedisPrefix(prefix);
-    },
-  };
-}
+const start = (s: EngineSetup): Promise<Running> =>
+  startBatchApp(s.dialect, { redis: s.redis, config: { crawlDelayMs: 0, crawlConcurrency: 2 } });
 
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><h1>${title}</h1><p>${'Some words about this page of the fixture site. '.repeat(8)}</p>${body}</body></html>`;

@@ -7,95 +7,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
-import { silentLog } from '../../src/jobs/kind-tools.js';
-import type { Queue } from '../../src/jobs/types.js';
 import { getUserCounters } from '../../src/store/users.repository.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { Browser } from '../helpers/browser.js';
-import { postgresDialect, sqliteDialect, type TestDialect } from '../helpers/db.js';
+import { postgresDialect } from '../helpers/db.js';
+import { engineSetups, startBatchApp, type BatchApp, type EngineSetup } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { waitFor } from '../helpers/queues.js';
-import {
-  REDIS_URL,
-  REQUIRE_REDIS,
-  clearRedisPrefix,
-  randomId,
-  redisUnavailable,
-  skipReason,
-} from '../helpers/services.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const redisReason = await redisUnavailable();
+const setups = engineSetups(postgresDialect);
 
-interface Setup {
-  name: string;
-  dialect: TestDialect;
-  skip: false | string;
-  redis: boolean;
-}
+type Running = BatchApp;
 
-const setups: Setup[] = [
-  { name: 'sqlite', dialect: sqliteDialect, skip: sqliteDialect.skip, redis: false },
-  { name: 'postgres', dialect: postgresDialect, skip: postgresDialect.skip, redis: false },
-  {
-    name: 'postgres + redis',
-    dialect: postgresDialect,
-    skip: postgresDialect.skip || skipReason(redisReason, REQUIRE_REDIS),
-    redis: true,
-  },
-];
-
-interface Running {
-  t: TestApp;
-  engine: JobEngine;
-  workers: Workers;
-  prefix: string;
-  close(): Promise<void>;
-}
-
-async function start(s: Setup): Promise<Running> {
-  const holder: { q?: Queue } = {};
-  const lazy: Queue = {
-    engine: s.redis ? 'bullmq' : 'embedded',
-    enqueue: (...a) => holder.q!.enqueue(...a),
-    counts: () => holder.q!.counts(),
-    close: async () => {},
-  };
-  const t = await buildTestApp(s.dialect, {
-    queue: lazy,
-    logLevel: 'silent',
-    config: { crawlDelayMs: 0, crawlConcurrency: 2 },
-  });
-  const prefix = `pagegrade-test-${randomId()}:`;
-  const engine = await createJobEngine(
-    {
-      queueEngine: s.redis ? 'bullmq' : 'embedded',
-      redisUrl: s.redis ? REDIS_URL : null,
-      redisPrefix: prefix,
-      jobPollMs: 100,
-    },
-    { db: t.database.db, kinds: jobKinds },
-  );
-  holder.q = engine.queue;
-  const workers = engine.startWorkers({
-    deps: { services: t.services, queue: engine.queue, log: silentLog },
-  });
-  return {
-    t,
-    engine,
-    workers,
-    prefix,
-    async close() {
-      await workers.stop();
-      await engine.close();
-      await t.close();
-      if (s.redis) await clearRedisPrefix(prefix);
-    },
-  };
-}
+const start = (s: EngineSetup): Promise<Running> =>
+  startBatchApp(s.dialect, { redis: s.redis, config: { crawlDelayMs: 0, crawlConcurrency: 2 } });
 
 interface ApiBatch {
   id: number;
