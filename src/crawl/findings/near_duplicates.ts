@@ -19,6 +19,9 @@ const rule: FindingRule = {
   },
 };
 
+/** the pages of a band's bucket each page is compared with (the ones just before it) */
+const BUCKET_PEERS = 16;
+
 export function nearDuplicates(done: readonly DonePage[], threshold: number): FindingPage[] {
   const pages = done.filter((p) => typeof p.facts.minhash === 'string');
   const sig = pages.map((p) => p.facts.minhash!);
@@ -29,16 +32,14 @@ export function nearDuplicates(done: readonly DonePage[], threshold: number): Fi
     return i;
   };
   const best = new Map<number, { other: number; sim: number }>();
-  const compared = new Set<number>();
   const note = (i: number, j: number, sim: number) => {
     const b = best.get(i);
     if (!b || sim > b.sim || (sim === b.sim && j < b.other)) best.set(i, { other: j, sim });
   };
   const rows = bandRows(threshold);
+  // a pair met again in another band is compared again (cheap, and the result is the same):
+  // a set of the pairs compared would grow with the square of a cluster's size
   const compare = (i: number, j: number) => {
-    const pair = i * pages.length + j;
-    if (compared.has(pair)) return;
-    compared.add(pair);
     // the same text is duplicate_content, not a near duplicate
     if (pages[i]!.facts.mainHash === pages[j]!.facts.mainHash) return;
     const sim = similarity(sig[i]!, sig[j]!);
@@ -66,10 +67,13 @@ export function nearDuplicates(done: readonly DonePage[], threshold: number): Fi
         else more.set(key, [i]);
       }
     }
+    // each page of a bucket is compared with the BUCKET_PEERS pages before it, not all of them:
+    // thousands of template pages in one bucket stay linear, and the union-find still joins the
+    // whole cluster through the chain (a page's best match is the best of those it met)
     for (const [key, list] of more) {
       const bucket = [first.get(key)!, ...list];
-      for (let x = 0; x < bucket.length; x++)
-        for (let y = x + 1; y < bucket.length; y++) compare(bucket[x]!, bucket[y]!);
+      for (let y = 1; y < bucket.length; y++)
+        for (let x = Math.max(0, y - BUCKET_PEERS); x < y; x++) compare(bucket[x]!, bucket[y]!);
     }
   }
   const out: FindingPage[] = [];

@@ -32,6 +32,8 @@ interface Site {
   siteFiles: SiteFiles | undefined;
   /** the project's ignore rules as the batch's first page here read them (expiry: at each page) */
   rules: IgnoreRule[];
+  /** the project's crawl request settings as request headers, or why they cannot be used */
+  request: Awaited<ReturnType<typeof siteHeadersOf>>;
 }
 
 export function createPageProcessor(d: BatchDeps) {
@@ -43,8 +45,9 @@ export function createPageProcessor(d: BatchDeps) {
    * discovery writes both when it starts the batch, before any page exists, and nothing changes
    * them after; every page of the batch then shares one parsed copy, and the analyzer's
    * per-resource memos (artifacts/index.ts) parse the sitemap once instead of once a page.
-   * The project's ignore rules are read here once too: a rule changed while the batch runs
-   * applies from the next batch (docs/sites.md).
+   * The project's ignore rules and its crawl request settings (decrypted) are read here once
+   * too, not once a page: a change of either while the batch runs applies from the next batch
+   * (docs/sites.md).
    */
   async function siteOf(from: Db, b: BatchRow): Promise<Site> {
     const hit = siteCache.get(b.id);
@@ -54,6 +57,7 @@ export function createPageProcessor(d: BatchDeps) {
       robots: parseRobots(new URL('/robots.txt', b.url).href, row?.robotsTxt ?? null),
       siteFiles: row?.siteFiles ? (JSON.parse(row.siteFiles) as SiteFiles) : undefined,
       rules: b.project === null ? [] : await projectRules(from, b.userId, b.project),
+      request: await siteHeadersOf(d, b),
     };
     if (siteCache.size >= SITE_CACHE_SIZE) siteCache.delete(siteCache.keys().next().value!);
     siteCache.set(b.id, site);
@@ -124,9 +128,8 @@ export function createPageProcessor(d: BatchDeps) {
       if (!robots.allowed(next)) return 'robots.txt disallows it';
       return null;
     };
-    // the project's headers, cookies and basic auth, for the start URL's origin only (read now:
-    // a change of the settings applies to the pages still to come)
-    const request = await siteHeadersOf(d, b);
+    // the project's headers, cookies and basic auth, for the start URL's origin only
+    const request = site.request;
     const siteHeaders = request.siteHeaders;
     const started = performance.now();
     // settings that cannot be decrypted: the page fails with why (never crawled without them)

@@ -2,8 +2,8 @@
 // (src/services/projects/request-headers.ts), as request headers for the start URL's origin only
 // (src/analyzer/fetch/site-headers.ts). Every batch of the project uses them, whether started
 // from the project (crawl now, its schedule) or with POST /api/v1/batches for a URL of its host:
-// a site behind a staging wall needs them for any crawl. They are read from the project when
-// each job runs and never copied anywhere: not into the batch's options, a job's payload, an
+// a site behind a staging wall needs them for any crawl. They are read from the project once
+// per batch in each process (discovery; the page processor's site cache) and never copied anywhere: not into the batch's options, a job's payload, an
 // error or a log line.
 import type { SiteHeaders } from '../../analyzer/fetch/index.js';
 import type { BatchRow } from '../../store/batches.repository.js';
