@@ -5,6 +5,7 @@
 import type { AuditReport } from '../../analyzer/types.js';
 import { crawlUrl, DEFAULT_TRACKING_PARAMS } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
+import { deleteProjectIssues } from '../../store/issues.repository.js';
 import {
   addReportToProject,
   claimProject,
@@ -201,6 +202,9 @@ export async function removeReport(trx: Db, userId: number, id: number, project:
   const gone = await deleteReport(trx, id, userId);
   if (!gone) return false;
   const projectDeleted = await removeReportFromProject(trx, userId, gone.project);
+  // the project went with its last report: its issue states and rule log go with it (as when
+  // the project is deleted), or a crawl that makes it again would read them as its previous one's
+  if (projectDeleted) await deleteProjectIssues(trx, userId, gone.project);
   await adjustUserCounters(trx, userId, {
     projects: projectDeleted ? -1 : 0,
     reports: -1,
