@@ -378,7 +378,15 @@ export function diffCrawls(
   diff.findings = compareFindings(from.findings, to.findings);
   for (const f of diff.findings) summary.findings[f.state]++;
 
-  diff.reasons = regressions(summary, diff.findings, options);
+  // a finding the earlier crawl has no entry for at all did not exist then (every crawl lists
+  // every rule, found or not: computeFindings): a rule added since, or a baseline of an earlier
+  // release, is not a regression of the site
+  const known = new Set(from.findings.map((f) => f.id));
+  diff.reasons = regressions(
+    summary,
+    diff.findings.filter((f) => known.has(f.id)),
+    options,
+  );
   diff.regressed = diff.reasons.length > 0;
   return diff;
 }

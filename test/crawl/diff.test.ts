@@ -246,3 +246,38 @@ test('scale: two 100,000-page crawls (a tenth of the pages changed) compared in 
   assert.ok(ms < 10_000, `${ms} ms`);
   assert.ok(used < 150, `${used} MB`);
 });
+
+test('a finding the earlier crawl has no entry for (a rule added since, an older baseline) is new but no regression', () => {
+  // every crawl lists every rule, found or not; an id missing from the earlier list did not exist
+  const newRule: Finding = {
+    id: 'canonical_to_noindex',
+    priority: 'high',
+    title: 'Canonical to a noindex page',
+    count: 1,
+    pages: [{ url: '/a', detail: '/b' }],
+  };
+  const d = diffCrawls(
+    side(1, [page('/a')], [broken([])]),
+    side(2, [page('/a')], [broken([]), newRule]),
+    new Map(),
+    { pageShare: 0.1 },
+  );
+  assert.deepEqual(
+    d.findings.map((f) => [f.id, f.state]),
+    [['canonical_to_noindex', 'new']],
+  );
+  assert.equal(d.regressed, false);
+  assert.deepEqual(d.reasons, []);
+  // the same finding against an earlier crawl that had the rule and found nothing: a regression
+  const known = diffCrawls(
+    side(1, [page('/a')], [broken([]), { ...newRule, count: 0, pages: [] }]),
+    side(2, [page('/a')], [broken([]), newRule]),
+    new Map(),
+    { pageShare: 0.1 },
+  );
+  assert.equal(known.regressed, true);
+  assert.deepEqual(
+    known.reasons.map((r) => [r.code, r.finding]),
+    [['high_priority_finding', 'canonical_to_noindex']],
+  );
+});
