@@ -122,9 +122,15 @@ function latestCrawlSection(d: ProjectDetail, csrf: string, project: string): Sa
   const start = d.settings.start_url
     ? html`<p class="muted">Crawl now starts a batch from ${d.settings.start_url} with the settings below.</p>`
     : html`<p class="muted">Set a start address below to crawl the site.</p>`;
+  // two finished crawls: the last two compared (the batch page compares any two)
+  const compare =
+    d.trend.length >= 2
+      ? html`<p><a href="/dashboard/projects/${encodeURIComponent(project)}/compare" id="compare-link">Compare the last two crawls</a> (pages added, removed and changed; findings new, fixed and persisting).</p>`
+      : '';
   return html`<section class="card" aria-labelledby="latest-crawl-title">
   <div class="card__head"><h2 id="latest-crawl-title">Latest crawl</h2>${crawl}</div>
   ${body}
+  ${compare}
   ${start}
 </section>`;
 }
@@ -272,8 +278,6 @@ export function projectView(d: ProjectPageData): SafeHtml {
     p.siteScore !== null && p.band !== null
       ? html`<p class="project-score">Site score <strong id="site-score">${p.siteScore}</strong> ${resultBadge(p.band)}</p>`
       : html`<p class="muted project-score">No site score until a crawl has finished.</p>`;
-  // The crawl comparison and the findings' states (issue 20, §3–4) go between the charts and
-  // the settings when they are built.
   return html`<div class="page-head">
   <div>
     <p class="eyebrow"><a href="/dashboard/projects">Projects</a></p>

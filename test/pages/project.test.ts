@@ -93,6 +93,7 @@ describeEachDialect('the project page', (dialect) => {
     assert.equal(res.statusCode, 200);
     assert.match(res.body, new RegExp(`<h1 class="break">${project}</h1>`));
     assert.match(res.body, /No crawl yet\./);
+    assert.doesNotMatch(res.body, /id="compare-link"/, 'nothing to compare before two crawls');
     assert.match(res.body, /The charts start with the first finished crawl\./);
     assert.match(res.body, /No site score until a crawl has finished\./);
     assert.match(res.body, /id="project-start-url"[^>]*value="http:\/\/site\.test:\d+\/"/);
@@ -166,6 +167,12 @@ describeEachDialect('the project page', (dialect) => {
         `<a href="/dashboard/batches/${second.id}" class="break" id="latest-crawl-link">Batch #${second.id}</a>`,
       ),
     );
+    // two finished crawls: the last two compared, from the page
+    assert.match(
+      res.body,
+      new RegExp(`<a href="${page}/compare" id="compare-link">Compare the last two crawls</a>`),
+    );
+    assert.equal((await b.get(`${page}/compare`)).statusCode, 200);
     assert.match(res.body, /<span class="batch-status batch-status--done">Done<\/span>/);
     assert.match(res.body, new RegExp(`${second.progress.audited} audited`));
     assert.match(res.body, /Site score <strong id="site-score">\d+<\/strong>/);
