@@ -51,6 +51,9 @@ export const CHROMIUM_ARGS = [
   ].join(',')}`,
 ];
 
+/** How long a launch may take before it fails (a page's render budget starts after it). */
+export const LAUNCH_TIMEOUT_MS = 60_000;
+
 /** Launches Chromium with its flags, its traffic sent to the proxy sink on `proxyPort`. */
 export async function launchChromium(executablePath: string, proxyPort: number): Promise<Browser> {
   // required, not import()ed: a CommonJS package, and the bundled CLI runs as CommonJS
@@ -58,6 +61,7 @@ export async function launchChromium(executablePath: string, proxyPort: number):
   const { chromium } = requirePackage('playwright-core') as typeof PlaywrightCore;
   return chromium.launch({
     executablePath,
+    timeout: LAUNCH_TIMEOUT_MS,
     args: [
       ...CHROMIUM_ARGS,
       `--proxy-server=http://127.0.0.1:${proxyPort}`,

@@ -38,10 +38,17 @@ export async function visitPage(
   siteHeaders?: SiteHeaders,
 ): Promise<RenderSuccess> {
   const budget = new AbortController();
-  const timer = setTimeout(
-    () => budget.abort(new Error(`the page did not render within ${o.timeoutMs} ms`)),
-    o.timeoutMs,
-  );
+  // the page's budget starts once the browser is up: a cold pool's launch (seconds on a busy
+  // machine) has its own limit (LAUNCH_TIMEOUT_MS) and never times the first page out
+  let timer: NodeJS.Timeout | undefined;
+  let budgetStart = started;
+  const startBudget = () => {
+    budgetStart = performance.now();
+    timer = setTimeout(
+      () => budget.abort(new Error(`the page did not render within ${o.timeoutMs} ms`)),
+      o.timeoutMs,
+    );
+  };
   const signal = outer ? AbortSignal.any([budget.signal, outer]) : budget.signal;
   // every subresource request in flight listens to the page's signal (undici, the DNS race, the
   // connector): a page with many at once is not a leak (it printed MaxListenersExceededWarning)
@@ -58,6 +65,7 @@ export async function visitPage(
   const race = racer(signal, 'the render was stopped');
   try {
     const browser = await race(getBrowser());
+    startBudget();
     const onDisconnect = () => {
       crashed = 'the browser stopped (crashed or was killed) during the render';
       budget.abort(new Error(crashed));
@@ -136,7 +144,7 @@ export async function visitPage(
       await race(page.goto(mainUrl, { waitUntil: 'load', timeout: o.timeoutMs }));
       const loadMs = performance.now() - tLoad;
       const tIdle = performance.now();
-      const idleCap = Math.min(o.idleCapMs ?? 2000, Math.max(0, o.timeoutMs - (performance.now() - started)));
+      const idleCap = Math.min(o.idleCapMs ?? 2000, Math.max(0, o.timeoutMs - (performance.now() - budgetStart)));
       await race(page.waitForLoadState('networkidle', { timeout: Math.max(1, idleCap) })).catch((err) => {
         if (signal.aborted) throw err;
       });
