@@ -59,7 +59,7 @@ const facts = (i: number) =>
 const { id: batchId } = await db
   .insertInto('batches')
   .values({
-    user_id: user.id,
+    org_id: user.id,
     mode: 'crawl',
     url: `${origin}/`,
     project: 'bench.example',

@@ -59,7 +59,7 @@ async function seed(second: boolean): Promise<number> {
   const { id } = await db
     .insertInto('batches')
     .values({
-      user_id: user.id,
+      org_id: user.id,
       mode: 'crawl',
       url: `${origin}/`,
       project: 'bench.example',

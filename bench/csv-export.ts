@@ -50,7 +50,7 @@ if (args['raw-read']) {
   let bytes = 0;
   const stmt = db.prepare(
     `SELECT id, url, project, result, score, high_issues, medium_issues, low_issues, generated_at, created_at
-       FROM reports WHERE user_id = ? ORDER BY id DESC`,
+       FROM reports WHERE org_id = ? ORDER BY id DESC`,
   );
   for (const r of stmt.iterate(Number(args.user)) as Iterable<{ url: string }>) {
     rows += 1;

@@ -144,7 +144,7 @@ try {
       }
     }),
   );
-  const reports = await handle.db.selectFrom('reports').select(['id', 'user_id']).execute();
+  const reports = await handle.db.selectFrom('reports').select(['id', 'org_id']).execute();
   const now = new Date().toISOString();
   const later = new Date(Date.now() + 3600_000).toISOString();
   for (let i = 0; i < reports.length; i += 500) {
@@ -153,7 +153,7 @@ try {
       .values(
         reports.slice(i, i + 500).map((r) => ({
           report_id: r.id,
-          user_id: r.user_id,
+          org_id: r.org_id,
           every: 'hourly',
           timezone: 'UTC',
           next_run_at: later,

@@ -20,6 +20,7 @@ import { projectRoutes } from './http/routes/projects/index.js';
 import { runRoutes } from './http/routes/history/index.js';
 import { webhookRoutes } from './http/routes/webhooks/index.js';
 import { accountRoutes } from './http/routes/account/index.js';
+import { organizationRoutes } from './http/routes/organization/index.js';
 import { scheduleRoutes } from './http/routes/schedules/index.js';
 import { batchRoutes } from './http/routes/batches/index.js';
 import { brandingRoutes } from './http/routes/branding/index.js';
@@ -158,6 +159,8 @@ export async function buildApp(
       await api.register(batchRoutes, routeDeps);
       // branding belongs to the whole account (a project-limited key gets 403)
       await api.register(brandingRoutes, routeDeps);
+      // the organisation and its members (a project-limited key gets 403)
+      await api.register(organizationRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

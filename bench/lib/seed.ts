@@ -174,7 +174,7 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   ];
 
   const insert = db.prepare(
-    `INSERT INTO reports (user_id, url, final_url, project, result, result_rank, score, privacy, password_hash,
+    `INSERT INTO reports (org_id, url, final_url, project, result, result_rank, score, privacy, password_hash,
        categories, results, page, generated_at, created_at, updated_at, high_issues, medium_issues, low_issues)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -220,7 +220,7 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   }
 
   const insertProject = db.prepare(
-    `INSERT INTO projects (user_id, name, created_at, reports_count) VALUES (?, ?, ?, ?)`,
+    `INSERT INTO projects (org_id, name, created_at, reports_count) VALUES (?, ?, ?, ?)`,
   );
   db.transaction(() => {
     for (const [name, p] of plan.perProject)
@@ -251,7 +251,7 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   phase('ANALYZE', () => db.exec('ANALYZE'));
   db.pragma('journal_mode = WAL');
   const range = db
-    .prepare(`SELECT min(id) AS min, max(id) AS max FROM reports WHERE user_id = ?`)
+    .prepare(`SELECT min(id) AS min, max(id) AS max FROM reports WHERE org_id = ?`)
     .get(userIds[0]) as {
     min: number;
     max: number;
@@ -325,12 +325,12 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
       const rows = plan.next(10_000);
       if (rows.length === 0) break;
       await c.query(
-        `INSERT INTO reports (user_id, url, final_url, project, result, result_rank, score, privacy,
+        `INSERT INTO reports (org_id, url, final_url, project, result, result_rank, score, privacy,
            categories, results, page, generated_at, created_at, updated_at, high_issues, medium_issues, low_issues)
-         SELECT u.user_id, u.url, u.final_url, u.project, u.band, u.rank, u.score, u.privacy,
+         SELECT u.org_id, u.url, u.final_url, u.project, u.band, u.rank, u.score, u.privacy,
                 t.categories, t.results, t.page, u.at, u.at, u.at, t.high, t.medium, t.low
            FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::timestamptz[])
-                WITH ORDINALITY AS u(user_id, url, final_url, project, band, rank, score, privacy, at, ord)
+                WITH ORDINALITY AS u(org_id, url, final_url, project, band, rank, score, privacy, at, ord)
            JOIN bench_templates t ON t.band = u.band
           ORDER BY u.ord`,
         [
@@ -352,7 +352,7 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
 
     const projects = [...plan.perProject.entries()];
     await c.query(
-      `INSERT INTO projects (user_id, name, created_at, reports_count)
+      `INSERT INTO projects (org_id, name, created_at, reports_count)
        SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::int[])`,
       [
         projects.map(([, p]) => ids[p.userIndex]),
@@ -375,7 +375,7 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     await c.query('VACUUM ANALYZE projects');
     await c.query('ANALYZE users');
     const range = await c.query<{ min: number; max: number }>(
-      `SELECT min(id) AS min, max(id) AS max FROM reports WHERE user_id = $1`,
+      `SELECT min(id) AS min, max(id) AS max FROM reports WHERE org_id = $1`,
       [ids[0]],
     );
     return {

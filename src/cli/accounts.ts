@@ -6,7 +6,8 @@
 // starts; nothing else of the service (reports, webhooks, the analyzer) is loaded.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { ApiKeyInfo } from '../services/accounts/types.js';
+import { ROLES, type ApiKeyInfo, type Role } from '../services/accounts/types.js';
+import type { Member } from '../services/organizations/types.js';
 import type { Services } from '../services/types.js';
 import { describeDatabase, sqliteFile } from '../store/database-url.js';
 import { loadCliConfig } from './config.js';
@@ -23,7 +24,7 @@ const HOW_TO_POINT =
  * error (where it looked, how to point it elsewhere) instead of a new empty database.
  */
 async function withServices<T>(
-  fn: (services: Pick<Services, 'users' | 'keys'>) => Promise<T>,
+  fn: (services: Pick<Services, 'users' | 'keys' | 'organizations'>) => Promise<T>,
   { existing }: { existing: boolean },
 ): Promise<T> {
   const config = loadCliConfig();
@@ -34,11 +35,13 @@ async function withServices<T>(
       `no database at ${file} (DATABASE_URL=${config.databaseUrl}${process.env.DATABASE_URL ? '' : ', the default'}): nothing to show or change there. ${HOW_TO_POINT}`,
     );
   }
-  const [{ createDb, migrate }, { createAccountServices }, { AppError }] = await Promise.all([
-    import('../store/database.js'),
-    import('../services/accounts/accounts.service.js'),
-    import('../errors.js'),
-  ]);
+  const [{ createDb, migrate }, { createAccountServices }, { createOrganizationServices }, { AppError }] =
+    await Promise.all([
+      import('../store/database.js'),
+      import('../services/accounts/accounts.service.js'),
+      import('../services/organizations/organizations.service.js'),
+      import('../errors.js'),
+    ]);
   process.stderr.write(`Using the ${where}.\n`);
   const handle = createDb(config.databaseUrl);
   try {
@@ -47,7 +50,12 @@ async function withServices<T>(
     } catch (err) {
       throw new CliError(`cannot open the ${where}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return await fn(createAccountServices({ db: handle.db, config, now: () => new Date() }));
+    const ctx = { db: handle.db, config, now: () => new Date() };
+    const accounts = createAccountServices(ctx);
+    return await fn({
+      ...accounts,
+      organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+    });
   } catch (err) {
     if (err instanceof AppError) throw new CliError(err.message.replace(/\.$/, ''));
     throw err;
@@ -101,6 +109,7 @@ function keyLine(k: ApiKeyInfo): string[] {
   return [
     String(k.id),
     k.userName,
+    k.orgName,
     k.prefix,
     k.scopes.includes('write') ? 'write' : 'read',
     k.projects ? k.projects.join(',') : '*',
@@ -122,7 +131,7 @@ export function registerUserCommands(program: Command): void {
         async (s) => {
           const { user, key } = await s.users.create(name);
           process.stdout.write(
-            `Created user "${user.name}" (id ${user.id}) with key ${key.info.id} (${key.info.prefix}…).\n` +
+            `Created user "${user.name}" (id ${user.id}), owner of the organization "${key.info.orgName}", with key ${key.info.id} (${key.info.prefix}…).\n` +
               `The API key is shown this once; keep it safe:\n${key.key}\n`,
           );
         },
@@ -162,34 +171,41 @@ export function registerKeyCommands(program: Command): void {
     .command('create')
     .description('Issue a new API key for a user (printed once, alone on the last line).')
     .argument('<user>', "the user's name or id")
-    .option('--scope <scope>', 'read (GET only) or write (everything)', 'write')
+    .option('--scope <scope>', 'read (GET only) or write (everything); default: write, or read for a viewer')
+    .option(
+      '--org <name>',
+      "the organization the key acts in (the user must be a member); default: the user's first",
+    )
     .option(
       '--project <name>',
       'limit the key to this project (repeat for several); default: every project',
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--expires <when>', 'expiry: a duration (30d, 12h, 2w) or an ISO date; default: never')
-    .action(async (user: string, opts: { scope: string; project?: string[]; expires?: string }) => {
-      const expiresAt = opts.expires === undefined ? null : expiryDate(opts.expires);
-      if (opts.scope !== 'read' && opts.scope !== 'write')
-        throw new CliError(`--scope must be one of: read, write; got "${opts.scope}"`);
-      await withServices(
-        async (s) => {
-          const { info, key } = await s.keys.create(user, {
-            scope: opts.scope as 'read' | 'write',
-            projects: opts.project ?? null,
-            expiresAt,
-          });
-          process.stdout.write(
-            `Created key ${info.id} (${info.prefix}…) for user "${info.userName}" (id ${info.userId}): ` +
-              `scopes ${info.scopes.join(', ')}; projects ${info.projects ? info.projects.join(', ') : 'all'}; ` +
-              `expires ${info.expiresAt ?? 'never'}.\n` +
-              `The API key is shown this once; keep it safe:\n${key}\n`,
-          );
-        },
-        { existing: false },
-      );
-    });
+    .action(
+      async (user: string, opts: { scope?: string; org?: string; project?: string[]; expires?: string }) => {
+        const expiresAt = opts.expires === undefined ? null : expiryDate(opts.expires);
+        if (opts.scope !== undefined && opts.scope !== 'read' && opts.scope !== 'write')
+          throw new CliError(`--scope must be one of: read, write; got "${opts.scope}"`);
+        await withServices(
+          async (s) => {
+            const { info, key } = await s.keys.create(user, {
+              scope: opts.scope as 'read' | 'write' | undefined,
+              projects: opts.project ?? null,
+              expiresAt,
+              org: opts.org,
+            });
+            process.stdout.write(
+              `Created key ${info.id} (${info.prefix}…) for user "${info.userName}" (id ${info.userId}) in organization "${info.orgName}": ` +
+                `scopes ${info.scopes.join(', ')}; projects ${info.projects ? info.projects.join(', ') : 'all'}; ` +
+                `expires ${info.expiresAt ?? 'never'}.\n` +
+                `The API key is shown this once; keep it safe:\n${key}\n`,
+            );
+          },
+          { existing: false },
+        );
+      },
+    );
   keys
     .command('list')
     .description(
@@ -198,7 +214,7 @@ export function registerKeyCommands(program: Command): void {
     .argument('[user]', "a user's name or id")
     .option(
       '--json',
-      'print a JSON array of {id, user, prefix, created_at, last_used_at, revoked_at, scopes, projects, expires_at}',
+      'print a JSON array of {id, user, organization, prefix, created_at, last_used_at, revoked_at, scopes, projects, expires_at}',
     )
     .action(async (user: string | undefined, opts: { json?: boolean }) => {
       await withServices(
@@ -208,6 +224,7 @@ export function registerKeyCommands(program: Command): void {
             const out = list.map((k) => ({
               id: k.id,
               user: k.userName,
+              organization: k.orgName,
               prefix: k.prefix,
               created_at: k.createdAt,
               last_used_at: k.lastUsedAt,
@@ -221,6 +238,7 @@ export function registerKeyCommands(program: Command): void {
             const header = [
               'ID',
               'USER',
+              'ORGANIZATION',
               'PREFIX',
               'SCOPE',
               'PROJECTS',
@@ -249,6 +267,151 @@ export function registerKeyCommands(program: Command): void {
           process.stdout.write(
             `Revoked key ${k.id} (${k.prefix}…) of user "${k.userName}" at ${k.revokedAt}.\n`,
           );
+          await tellRunningServices();
+        },
+        { existing: true },
+      );
+    });
+}
+
+const ROLE_LIST = 'viewer, member, admin, owner';
+
+function roleOf(raw: string): Role {
+  if (!(ROLES as readonly string[]).includes(raw))
+    throw new CliError(`--role must be one of: ${ROLE_LIST}; got "${raw}"`);
+  return raw as Role;
+}
+
+function memberLine(m: Member): string[] {
+  return [String(m.userId), m.name, m.role, m.projects ? m.projects.join(',') : '*', m.joinedAt];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerOrganizationCommands(program: Command): void {
+  const orgs = program.command('orgs').description('Manage organizations (docs/teams.md).');
+  orgs
+    .command('list')
+    .description('List organizations: id, name, created.')
+    .option('--json', 'print a JSON array of {id, name, created_at}')
+    .action(async (opts: { json?: boolean }) => {
+      await withServices(
+        async (s) => {
+          const list = await s.organizations.list();
+          const rows = list.map((o) => ({ id: o.id, name: o.name, created_at: o.createdAt }));
+          if (opts.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          if (rows.length === 0) return void process.stderr.write('No organizations.\n');
+          const lines = rows.map((o) => [String(o.id), o.name, o.created_at]);
+          process.stdout.write(`${table([['ID', 'NAME', 'CREATED'], ...lines])}\n`);
+        },
+        { existing: true },
+      );
+    });
+  orgs
+    .command('create')
+    .description('Create an organization owned by a user.')
+    .argument('<name>', "the organization's name")
+    .requiredOption('--owner <user>', "its first owner: a user's name or id")
+    .action(async (name: string, opts: { owner: string }) => {
+      await withServices(
+        async (s) => {
+          const org = await s.organizations.create(name, opts.owner);
+          process.stdout.write(
+            `Created organization "${org.name}" (id ${org.id}), owned by ${opts.owner}.\n`,
+          );
+        },
+        { existing: false },
+      );
+    });
+
+  const members = program.command('members').description("Manage an organization's members and their roles.");
+  members
+    .command('list')
+    .description("List an organization's members: user id, name, role, projects, joined.")
+    .argument('<org>', "the organization's name or id")
+    .option('--json', 'print a JSON array of {user_id, name, role, projects, joined_at}')
+    .action(async (org: string, opts: { json?: boolean }) => {
+      await withServices(
+        async (s) => {
+          const list = await s.organizations.membersOf(org);
+          if (opts.json) {
+            const out = list.map((m) => ({
+              user_id: m.userId,
+              name: m.name,
+              role: m.role,
+              projects: m.projects,
+              joined_at: m.joinedAt,
+            }));
+            return void process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+          }
+          process.stdout.write(
+            `${table([['USER ID', 'NAME', 'ROLE', 'PROJECTS', 'JOINED'], ...list.map(memberLine)])}\n`,
+          );
+        },
+        { existing: true },
+      );
+    });
+  members
+    .command('add')
+    .description('Add a user to an organization with a role.')
+    .argument('<org>', "the organization's name or id")
+    .argument('<user>', "the user's name or id")
+    .requiredOption('--role <role>', ROLE_LIST)
+    .option('--project <name>', 'limit a viewer to this project (repeat for several)', collect)
+    .action(async (org: string, user: string, opts: { role: string; project?: string[] }) => {
+      const role = roleOf(opts.role);
+      await withServices(
+        async (s) => {
+          const m = await s.organizations.addMember(org, user, role, opts.project ?? null);
+          process.stdout.write(
+            `Added ${m.name} to ${org} as ${m.role}${m.projects ? ` of ${m.projects.join(', ')}` : ''}.\n`,
+          );
+        },
+        { existing: false },
+      );
+    });
+  members
+    .command('set')
+    .description("Change a member's role or a viewer's projects (their keys follow at once).")
+    .argument('<org>', "the organization's name or id")
+    .argument('<user>', "the user's name or id")
+    .option('--role <role>', ROLE_LIST)
+    .option('--project <name>', 'limit a viewer to this project (repeat for several)', collect)
+    .option('--all-projects', "lift a viewer's project limit")
+    .action(
+      async (
+        org: string,
+        user: string,
+        opts: { role?: string; project?: string[]; allProjects?: boolean },
+      ) => {
+        const role = opts.role === undefined ? undefined : roleOf(opts.role);
+        if (opts.project && opts.allProjects)
+          throw new CliError('--project and --all-projects cannot go together');
+        const projects = opts.allProjects ? null : opts.project;
+        if (role === undefined && projects === undefined)
+          throw new CliError('nothing to change: give --role, --project or --all-projects');
+        await withServices(
+          async (s) => {
+            const m = await s.organizations.setMemberOf(org, user, { role, projects });
+            process.stdout.write(
+              `${m.name} is now ${m.role} of ${org}${m.projects ? ` (projects ${m.projects.join(', ')})` : ''}.\n`,
+            );
+            await tellRunningServices();
+          },
+          { existing: true },
+        );
+      },
+    );
+  members
+    .command('remove')
+    .description('Remove a member from an organization (their keys in it stop working).')
+    .argument('<org>', "the organization's name or id")
+    .argument('<user>', "the user's name or id")
+    .action(async (org: string, user: string) => {
+      await withServices(
+        async (s) => {
+          await s.organizations.removeFrom(org, user);
+          process.stdout.write(`Removed ${user} from ${org}.\n`);
           await tellRunningServices();
         },
         { existing: true },

@@ -5,7 +5,7 @@
 import { runProgram } from './program.js';
 import { registerAuditCommand } from './audit.js';
 import { registerCrawlCommand } from './crawl.js';
-import { registerUserCommands, registerKeyCommands } from './accounts.js';
+import { registerUserCommands, registerKeyCommands, registerOrganizationCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerWorkerCommands } from './worker.js';
 
@@ -14,6 +14,7 @@ runProgram((program) => {
   registerCrawlCommand(program);
   registerUserCommands(program);
   registerKeyCommands(program);
+  registerOrganizationCommands(program);
   registerMigrateCommand(program);
   registerWorkerCommands(program);
 });

@@ -12,6 +12,8 @@ export interface Account {
   reportsCount: number;
   projectsCount: number;
   key: ApiKeyInfo;
+  /** the organisation the key acts in, and the member's role there */
+  organization: { id: number; name: string; role: string };
 }
 
 export function presentApiKey(k: ApiKeyInfo): Static<typeof ApiKey> {
@@ -34,6 +36,7 @@ export function presentAccount(a: Account): Static<typeof AccountEnvelope>['data
     reports_count: a.reportsCount,
     projects_count: a.projectsCount,
     key: presentApiKey(a.key),
+    organization: a.organization,
   };
 }
 
@@ -69,6 +72,7 @@ export const account = {
     last_used_at: '2026-11-25T21:14:05.120Z',
     expires_at: '2026-12-20T08:00:00.000Z',
   },
+  organization: { id: 1, name: 'alice', role: 'owner' },
 };
 
 export const AccountEnvelope = Type.Object(
@@ -81,6 +85,17 @@ export const AccountEnvelope = Type.Object(
         reports_count: Type.Integer({ minimum: 0, description: 'Reports this key can see.' }),
         projects_count: Type.Integer({ minimum: 0, description: 'Projects this key can see.' }),
         key: ApiKey,
+        organization: Type.Object(
+          {
+            id: Type.Integer({ minimum: 1 }),
+            name: Type.String(),
+            role: Type.String({
+              enum: ['viewer', 'member', 'admin', 'owner'],
+              description: "The key's member's role in it (docs/teams.md): what the key may do at most.",
+            }),
+          },
+          { additionalProperties: false, description: 'The organisation the key acts in (docs/teams.md).' },
+        ),
       },
       { additionalProperties: false },
     ),

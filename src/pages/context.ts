@@ -55,6 +55,8 @@ export interface PageContext {
     reply: FastifyReply,
     status: number,
     retryAfter?: number | null,
+    /** a 403's reason (which role or scope it needs), shown instead of "Form expired" */
+    reason?: string,
   ): Promise<FastifyReply>;
   /** the same 404 page for a missing report and one this viewer may not see */
   notFoundPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;

@@ -13,6 +13,7 @@ import type { PageContext } from './context.js';
 import { assetRoutes } from './plugins/assets.js';
 import { loadAssets } from '../views/asset-files.js';
 import { registerCsrf } from './plugins/csrf.js';
+import { registerPageAccess } from './plugins/access.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
 import { batchPageRoutes } from './routes/batches.js';
@@ -68,6 +69,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
 
   registerErrorPages(app, ctx);
   registerCsrf(app, ctx);
+  registerPageAccess(app, ctx);
   assetRoutes(app, ctx, assets);
   reportPageRoutes(app, ctx);
   signInRoutes(app, ctx);

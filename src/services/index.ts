@@ -14,6 +14,7 @@ import { type FetchFileFn } from './batches/types.js';
 import { createReportEvents } from './reports/events.js';
 import { createBrandingServices } from './branding/branding.service.js';
 import { createPdfServices } from './pdf/pdf.service.js';
+import { createOrganizationServices } from './organizations/organizations.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -68,6 +69,7 @@ export function createServices(deps: ServicesDeps): Services {
     batches,
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),
+    organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
   };
 }
 

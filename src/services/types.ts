@@ -21,6 +21,7 @@ import type { ReportHistoryServices } from './history/types.js';
 import type { ProjectsServices } from './projects/types.js';
 import type { WebhooksServices } from './webhooks/types.js';
 import type { SchedulesServices } from './schedules/types.js';
+import type { OrganizationServices } from './organizations/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -62,4 +63,6 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   branding: BrandingServices;
   /** branded PDF reports printed by Chromium (src/services/pdf/pdf.service.ts) */
   pdf: PdfServices;
+  /** organisations, members and roles (src/services/organizations; docs/teams.md) */
+  organizations: OrganizationServices;
 }

@@ -33,7 +33,7 @@ export async function previousDoneBatch(
   let q = db
     .selectFrom('batches')
     .select('id')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('status', '=', status);
   if (beforeId !== null) q = q.where('id', '<', beforeId);

@@ -64,7 +64,7 @@ function batchQuery(db: Db) {
     .selectFrom('batches')
     .select([
       'id',
-      'user_id',
+      'org_id',
       'mode',
       'url',
       'project',
@@ -93,7 +93,7 @@ type BatchSelect = Awaited<ReturnType<ReturnType<typeof batchQuery>['executeTake
 function toBatch(r: BatchSelect): BatchRow {
   return {
     id: r.id,
-    userId: r.user_id,
+    userId: r.org_id,
     mode: r.mode as BatchMode,
     url: r.url,
     project: r.project,
@@ -170,7 +170,7 @@ export async function insertBatch(
   const row = await db
     .insertInto('batches')
     .values({
-      user_id: b.userId,
+      org_id: b.userId,
       mode: b.mode,
       url: b.url,
       project: b.project,
@@ -193,7 +193,7 @@ export async function findBatch(
 ): Promise<BatchRow | null> {
   if (!validId(id)) return null;
   let q = batchQuery(db).where('id', '=', id);
-  if (userId !== null) q = q.where('user_id', '=', userId);
+  if (userId !== null) q = q.where('org_id', '=', userId);
   if (lock && dialectOf(db) === 'postgres') q = q.forUpdate();
   const r = await q.executeTakeFirst();
   return r ? toBatch(r) : null;
@@ -228,10 +228,10 @@ export async function listBatches(
   const total = await db
     .selectFrom('batches')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirstOrThrow();
   const rows = await batchQuery(db)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)

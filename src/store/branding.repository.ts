@@ -18,10 +18,10 @@ export interface BrandingRow {
 export type BrandingValues = Omit<BrandingRow, 'userId' | 'updatedAt'>;
 
 export async function findBranding(db: Db, userId: number): Promise<BrandingRow | null> {
-  const r = await db.selectFrom('brandings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const r = await db.selectFrom('brandings').selectAll().where('org_id', '=', userId).executeTakeFirst();
   if (!r) return null;
   return {
-    userId: r.user_id,
+    userId: r.org_id,
     name: r.name,
     accentColor: r.accent_color,
     contact: r.contact,
@@ -50,23 +50,19 @@ export async function saveBranding(
   };
   await db
     .insertInto('brandings')
-    .values({ user_id: userId, ...values })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .values({ org_id: userId, ...values })
+    .onConflict((oc) => oc.column('org_id').doUpdateSet(values))
     .execute();
 }
 
 /** true when there was one */
 export async function deleteBranding(db: Db, userId: number): Promise<boolean> {
-  const r = await db.deleteFrom('brandings').where('user_id', '=', userId).executeTakeFirst();
+  const r = await db.deleteFrom('brandings').where('org_id', '=', userId).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 
 /** The branding of the user who owns report `reportId` (the PDF of a report shows its owner's), or null. */
 export async function findBrandingOfReport(db: Db, reportId: number): Promise<BrandingRow | null> {
-  const owner = await db
-    .selectFrom('reports')
-    .select('user_id')
-    .where('id', '=', reportId)
-    .executeTakeFirst();
-  return owner ? findBranding(db, owner.user_id) : null;
+  const owner = await db.selectFrom('reports').select('org_id').where('id', '=', reportId).executeTakeFirst();
+  return owner ? findBranding(db, owner.org_id) : null;
 }

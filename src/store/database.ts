@@ -24,7 +24,11 @@ import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables
 type Timestamp = ColumnType<Date | string, string, string>;
 type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>;
 
-export interface UsersTable {
+/**
+ * An organisation (docs/teams.md): it owns every report, project, batch, schedule, webhook and
+ * branding (their `org_id`), and keeps their counters. Its name is unique on the instance.
+ */
+export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
   created_at: Timestamp;
@@ -33,12 +37,34 @@ export interface UsersTable {
   good_count: Generated<number>;
   decent_count: Generated<number>;
   bad_count: Generated<number>;
-  /** bumped with every change of the report counters (a version of the user's report set) */
+  /** bumped with every change of the report counters (a version of the organisation's report set) */
   reports_version: Generated<number>;
+}
+
+/** A person: a member of one or more organisations. */
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  created_at: Timestamp;
+  /** the instance admin (the first user, or one the CLI made admin) */
+  is_admin: ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
+  disabled_at: NullableTimestamp;
+}
+
+/** A person's role in an organisation; `projects` (JSON array) limits a viewer to those projects. */
+export interface MembershipsTable {
+  org_id: number;
+  user_id: number;
+  role: 'owner' | 'admin' | 'member' | 'viewer';
+  projects: string | null;
+  created_at: Timestamp;
 }
 
 export interface ApiKeysTable {
   id: Generated<number>;
+  /** the organisation the key acts in */
+  org_id: number;
+  /** the member (person) it belongs to: it never does more than their role there allows */
   user_id: number;
   prefix: string;
   /** hex SHA-256 of the whole key */
@@ -55,7 +81,8 @@ export interface ApiKeysTable {
 
 export interface ReportsTable {
   id: Generated<number>;
-  user_id: number;
+  /** the owning organisation */
+  org_id: number;
   url: string;
   final_url: string;
   project: string;
@@ -90,7 +117,7 @@ export interface ReportsTable {
   /**
    * the page the report is of: the crawler's normal form of `url` (tracking parameters
    * removed); a crawl adds a run to the project's report of its key (docs/sites.md,
-   * "One report per page"). Indexed with user_id and project; null only for rows written by
+   * "One report per page"). Indexed with org_id and project; null only for rows written by
    * code older than 2026-11-29T02 (the migration filled those in)
    */
   page_key: ColumnType<string | null, string | null | undefined, string | null>;
@@ -123,7 +150,8 @@ export interface ReportRunsTable {
 
 export interface ProjectsTable {
   id: Generated<number>;
-  user_id: number;
+  /** the owning organisation */
+  org_id: number;
   name: string;
   created_at: Timestamp;
   reports_count: number;
@@ -175,7 +203,8 @@ export interface JobOutboxTable {
 
 export interface WebhooksTable {
   id: Generated<number>;
-  user_id: number;
+  /** the owning organisation */
+  org_id: number;
   url: string;
   /** JSON array of event names */
   events: string;
@@ -220,7 +249,8 @@ export interface SchedulesTable {
   report_id: number | null;
   /** a project's schedule (docs/sites.md "Scheduled crawls"); deleted with the project */
   project_id: number | null;
-  user_id: number;
+  /** the owning organisation */
+  org_id: number;
   /** hourly, daily, weekly or a 5-field cron expression */
   every: string;
   /** IANA time zone the expression is read in */
@@ -249,10 +279,11 @@ export interface SchedulesTable {
 /** A whole-site audit (docs/sites.md); options and summary are JSON text. */
 export interface BatchesTable {
   id: Generated<number>;
-  user_id: number;
+  /** the owning organisation */
+  org_id: number;
   mode: string;
   url: string;
-  /** the start URL's project (docs/sites.md); indexed with user_id */
+  /** the start URL's project (docs/sites.md); indexed with org_id */
   project: string | null;
   options: string;
   /** 1: every page is a rendered audit (docs/rendering.md); 0 (default): raw HTML */
@@ -305,7 +336,8 @@ export interface BatchPagesTable {
 
 /** Per-user branding of the PDF reports (src/store/branding.repository.ts); the logo is base64 text. */
 export interface BrandingsTable {
-  user_id: number;
+  /** the owning organisation */
+  org_id: number;
   name: string | null;
   accent_color: string | null;
   contact: string | null;
@@ -321,7 +353,9 @@ export interface Database {
   batch_pages: BatchPagesTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
+  organizations: OrganizationsTable;
   users: UsersTable;
+  memberships: MembershipsTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;

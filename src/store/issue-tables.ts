@@ -7,7 +7,7 @@ type Timestamp = ColumnType<Date | string, string, string>;
 
 /** A project's issue states across its crawls (src/store/issues.repository.ts, docs/sites.md). */
 export interface ProjectIssuesTable {
-  user_id: number;
+  org_id: number;
   project: string;
   kind: 'check' | 'finding';
   issue_id: string;
@@ -28,7 +28,7 @@ export interface ProjectIssuesTable {
 /** Every change of a project's ignore rules: who (via, key), when; `rules` JSON (the rule, or the new list). */
 export interface ProjectRuleChangesTable {
   id: Generated<number>;
-  user_id: number;
+  org_id: number;
   project: string;
   action: 'add' | 'remove' | 'replace';
   rule_id: string | null;

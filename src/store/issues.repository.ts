@@ -63,7 +63,7 @@ export async function lastIssuesBatch(db: Db, userId: number, project: string): 
   const row = await db
     .selectFrom('project_issues')
     .select((eb) => eb.fn.max('batch_id').as('b'))
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .executeTakeFirst();
   return row?.b === null || row?.b === undefined ? null : toNumber(row.b);
@@ -80,7 +80,7 @@ export async function issuesOfUrls(
   const rows = await db
     .selectFrom('project_issues')
     .select(COLUMNS)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('url', 'in', urls)
     .execute();
@@ -94,7 +94,7 @@ const INSERT_CHUNK = 200;
 export async function upsertIssues(db: Db, userId: number, project: string, rows: IssueRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const values = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
-      user_id: userId,
+      org_id: userId,
       project,
       kind: r.kind,
       issue_id: r.issueId,
@@ -113,7 +113,7 @@ export async function upsertIssues(db: Db, userId: number, project: string, rows
       .insertInto('project_issues')
       .values(values)
       .onConflict((oc) =>
-        oc.columns(['user_id', 'project', 'kind', 'issue_id', 'url']).doUpdateSet((eb) => ({
+        oc.columns(['org_id', 'project', 'kind', 'issue_id', 'url']).doUpdateSet((eb) => ({
           state: eb.ref('excluded.state'),
           priority: eb.ref('excluded.priority'),
           title: eb.ref('excluded.title'),
@@ -143,7 +143,7 @@ export async function closeIssues(
 ): Promise<void> {
   await db
     .deleteFrom('project_issues')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('state', '=', 'fixed')
     .where('batch_id', '<', batchId)
@@ -151,7 +151,7 @@ export async function closeIssues(
   await db
     .updateTable('project_issues')
     .set({ state: 'fixed', batch_id: batchId, rule_id: null, reason: null, updated_at: now })
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('batch_id', '<', batchId)
     .execute();
@@ -167,7 +167,7 @@ export async function fixedFindingPages(
   const rows = await db
     .selectFrom('project_issues')
     .select(['issue_id', 'url', 'detail'])
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('kind', '=', 'finding')
     .where('state', '=', 'fixed')
@@ -190,7 +190,7 @@ export async function listIssues(
   project: string,
   f: IssueFilter & { limit: number; offset: number },
 ): Promise<{ items: IssueRow[]; total: number }> {
-  let q = db.selectFrom('project_issues').where('user_id', '=', userId).where('project', '=', project);
+  let q = db.selectFrom('project_issues').where('org_id', '=', userId).where('project', '=', project);
   if (f.state) q = q.where('state', '=', f.state);
   if (f.kind) q = q.where('kind', '=', f.kind);
   const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
@@ -209,14 +209,10 @@ export async function listIssues(
 
 /** A project deleted: its states and its rules' log go with it. */
 export async function deleteProjectIssues(db: Db, userId: number, project: string): Promise<void> {
-  await db
-    .deleteFrom('project_issues')
-    .where('user_id', '=', userId)
-    .where('project', '=', project)
-    .execute();
+  await db.deleteFrom('project_issues').where('org_id', '=', userId).where('project', '=', project).execute();
   await db
     .deleteFrom('project_rule_changes')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .execute();
 }
@@ -241,7 +237,7 @@ export async function insertRuleChange(
   await db
     .insertInto('project_rule_changes')
     .values({
-      user_id: userId,
+      org_id: userId,
       project,
       action: c.action,
       rule_id: c.ruleId,
@@ -264,7 +260,7 @@ export async function listRuleChanges(
   const rows = await db
     .selectFrom('project_rule_changes')
     .select(['id', 'action', 'rule_id', 'rules', 'via', 'key_id', 'key_prefix', 'created_at'])
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .orderBy('id', 'desc')
     .limit(limit)

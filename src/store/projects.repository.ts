@@ -33,15 +33,15 @@ export async function addReportToProject(
   for (;;) {
     const inserted = await db
       .insertInto('projects')
-      .values({ user_id: userId, name, created_at: now, reports_count: 1 })
-      .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+      .values({ org_id: userId, name, created_at: now, reports_count: 1 })
+      .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (inserted) return true;
     const updated = await db
       .updateTable('projects')
       .set((eb) => ({ reports_count: eb('reports_count', '+', 1) }))
-      .where('user_id', '=', userId)
+      .where('org_id', '=', userId)
       .where('name', '=', name)
       .executeTakeFirst();
     if (updated.numUpdatedRows > 0n) return false;
@@ -57,8 +57,8 @@ export async function addReportToProject(
 export async function claimProject(db: Db, userId: number, name: string, now: string): Promise<boolean> {
   const inserted = await db
     .insertInto('projects')
-    .values({ user_id: userId, name, created_at: now, reports_count: 0 })
-    .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+    .values({ org_id: userId, name, created_at: now, reports_count: 0 })
+    .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (inserted) return true;
@@ -76,14 +76,14 @@ export async function removeReportFromProject(
   const row = await db
     .updateTable('projects')
     .set((eb) => ({ reports_count: eb('reports_count', '-', count) }))
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('name', '=', name)
     .returning('reports_count')
     .executeTakeFirst();
   if (!row || toNumber(row.reports_count) > 0) return false;
   const deleted = await db
     .deleteFrom('projects')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('name', '=', name)
     .where('reports_count', '<=', 0)
     // a project with settings (a site set up with PUT) stays with 0 reports
@@ -96,7 +96,7 @@ export async function removeReportFromProject(
 export async function deleteProjectRow(db: Db, userId: number, name: string): Promise<boolean> {
   const res = await db
     .deleteFrom('projects')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('name', '=', name)
     .executeTakeFirst();
   return res.numDeletedRows > 0n;
@@ -106,7 +106,7 @@ const projectQuery = compiledOnce((db) =>
   db
     .selectFrom('projects')
     .select(['name', 'created_at', 'reports_count'])
-    .where('user_id', '=', arg<number>(0))
+    .where('org_id', '=', arg<number>(0))
     .where('name', '=', arg<string>(1)),
 );
 
@@ -118,7 +118,7 @@ export async function findProject(db: Db, userId: number, name: string): Promise
 }
 
 function filtered(db: Db, userId: number, search: string | undefined) {
-  let q = db.selectFrom('projects').where('projects.user_id', '=', userId);
+  let q = db.selectFrom('projects').where('projects.org_id', '=', userId);
   if (search) q = q.where(substringMatch(dialectOf(db), 'projects', 'name', search));
   return q;
 }
@@ -181,7 +181,7 @@ export async function lockProject(db: Db, userId: number, name: string): Promise
   await db
     .selectFrom('projects')
     .select('id')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('name', '=', name)
     .forUpdate()
     .execute();
@@ -209,7 +209,7 @@ export async function projectStats(db: Db, userId: number, names: string[]): Pro
   if (names.length === 0) return [];
   const rows = await db
     .selectFrom('reports')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', 'in', names)
     .groupBy('project')
     .select((eb) => [
@@ -249,7 +249,7 @@ export async function findProjectSettings(
   const row = await db
     .selectFrom('projects')
     .select(['name', 'created_at', 'reports_count', 'settings', 'secrets'])
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('name', '=', name)
     .executeTakeFirst();
   return row
@@ -277,21 +277,21 @@ export async function saveProjectSettings(
     const updated = await db
       .updateTable('projects')
       .set({ settings: values.settings, secrets: values.secrets })
-      .where('user_id', '=', userId)
+      .where('org_id', '=', userId)
       .where('name', '=', name)
       .executeTakeFirst();
     if (updated.numUpdatedRows > 0n) return false;
     const inserted = await db
       .insertInto('projects')
       .values({
-        user_id: userId,
+        org_id: userId,
         name,
         created_at: values.now,
         reports_count: 0,
         settings: values.settings,
         secrets: values.secrets,
       })
-      .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+      .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (inserted) return true;
@@ -305,11 +305,7 @@ export async function projectCrawls(
   project: string,
 ): Promise<{ latest: number | null; done: number | null }> {
   const newest = (status?: BatchStatus) => {
-    let q = db
-      .selectFrom('batches')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('project', '=', project);
+    let q = db.selectFrom('batches').select('id').where('org_id', '=', userId).where('project', '=', project);
     if (status) q = q.where('status', '=', status);
     return q.orderBy('id', 'desc').limit(1).executeTakeFirst();
   };
@@ -345,7 +341,7 @@ export interface ProjectCrawlPoint {
 
 /**
  * The project's newest finished (`done`) crawls that have a stored summary, newest first: the
- * (user_id, project, id) index walked backwards, at most `limit` rows — never every batch.
+ * (org_id, project, id) index walked backwards, at most `limit` rows — never every batch.
  */
 export async function projectTimeline(
   db: Db,
@@ -356,7 +352,7 @@ export async function projectTimeline(
   const rows = await db
     .selectFrom('batches')
     .select(['id', 'finished_at', 'summary'])
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('status', '=', 'done')
     .where('summary', 'is not', null)

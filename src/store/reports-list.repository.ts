@@ -24,7 +24,7 @@ import {
 type SearchPlan = 'trigram' | 'rowByRow' | 'probe' | 'sortMatches';
 
 function filtered(db: Db, userId: number, f: ReportFilter, plan: SearchPlan = 'trigram') {
-  let q = db.selectFrom('reports').where('reports.user_id', '=', userId);
+  let q = db.selectFrom('reports').where('reports.org_id', '=', userId);
   if (f.project !== undefined) q = q.where('reports.project', '=', f.project);
   if (f.projects !== undefined) q = q.where('reports.project', 'in', [...f.projects]);
   if (f.result !== undefined) q = q.where('reports.result_rank', '=', RESULT_RANK[f.result]);
@@ -152,7 +152,7 @@ interface PageShape {
 const pageIdsQuery = compiled(
   (s: PageShape) => `${s.project}:${s.projects}:${s.result}:${s.sortBy}:${s.sort}`,
   (db, s) => {
-    let q = db.selectFrom('reports').where('reports.user_id', '=', arg<number>(0));
+    let q = db.selectFrom('reports').where('reports.org_id', '=', arg<number>(0));
     if (s.project) q = q.where('reports.project', '=', arg<string>(1));
     if (s.projects >= 0)
       q = q.where(
@@ -200,7 +200,7 @@ export interface ReportWalkOptions extends ReportFilter {
 
 /**
  * One chunk of a keyset walk over the reports a list matches, in the list's order (ties by
- * id, same direction): `(sort value, id)` after the cursor, through the same (user_id, …, id)
+ * id, same direction): `(sort value, id)` after the cursor, through the same (org_id, …, id)
  * indexes as the list's pages, so every chunk costs its own rows whatever its depth. A search
  * is checked row by row while walking (`substringFilter`; on SQLite a non-ASCII term probes
  * the trigram matches), so a whole walk reads each row of the order at most once.
@@ -219,7 +219,7 @@ export async function walkReports(
   let q = batch
     ? db
         .selectFrom('reports')
-        .where('reports.user_id', '=', userId)
+        .where('reports.org_id', '=', userId)
         .where('reports.id', 'in', (eb) =>
           eb
             .selectFrom('batch_pages')

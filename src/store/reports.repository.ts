@@ -79,7 +79,7 @@ export interface ReportListOptions extends ReportFilter {
 
 const summaryColumns = [
   'reports.id',
-  'reports.user_id',
+  'reports.org_id',
   'reports.url',
   'reports.final_url',
   'reports.project',
@@ -95,7 +95,7 @@ const summaryColumns = [
 
 interface SummarySelect {
   id: number;
-  user_id: number;
+  org_id: number;
   url: string;
   final_url: string;
   project: string;
@@ -129,7 +129,7 @@ export interface ReportText extends ReportSummaryText {
 function toSummaryText(r: SummarySelect): ReportSummaryText {
   return {
     id: r.id,
-    userId: r.user_id,
+    userId: r.org_id,
     url: r.url,
     finalUrl: r.final_url,
     project: r.project,
@@ -176,7 +176,7 @@ export async function insertReport(
   const row = await db
     .insertInto('reports')
     .values({
-      user_id: r.userId,
+      org_id: r.userId,
       url: r.url,
       page_key: r.pageKey,
       final_url: r.finalUrl,
@@ -236,7 +236,7 @@ const reportQuery = compiled(
       .selectFrom('reports')
       .select([...summaryColumns, 'reports.results', 'reports.page', 'reports.render'])
       .where('reports.id', '=', arg<number>(0));
-    if (s.owner) q = q.where('reports.user_id', '=', arg<number>(1));
+    if (s.owner) q = q.where('reports.org_id', '=', arg<number>(1));
     if (s.forUpdate) q = q.forUpdate();
     return q;
   },
@@ -339,7 +339,7 @@ export async function findPageReport(
   const row = await db
     .selectFrom('reports')
     .select('id')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('page_key', '=', pageKey)
     .orderBy('id', 'desc')
@@ -358,7 +358,7 @@ export async function deleteReport(
   const row = await db
     .deleteFrom('reports')
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .returning(['project', 'result'])
     .executeTakeFirst();
   return row ? { project: row.project, result: row.result as ResultBand } : null;
@@ -372,7 +372,7 @@ export async function deleteProjectReports(
 ): Promise<Record<ResultBand, number>> {
   const rows = await db
     .deleteFrom('reports')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .returning('result_rank')
     .execute();
@@ -393,7 +393,7 @@ export async function findReportProject(db: Db, id: number, userId: number): Pro
     .selectFrom('reports')
     .select('project')
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirst();
   return row?.project ?? null;
 }

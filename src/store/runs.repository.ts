@@ -104,7 +104,7 @@ export async function findRunState(
     .selectFrom('reports')
     .select([
       'id',
-      'user_id',
+      'org_id',
       'run_number',
       'latest_run_number',
       'previous_score',
@@ -112,13 +112,13 @@ export async function findRunState(
       'run_batch_id',
     ])
     .where('id', '=', reportId);
-  if (userId !== null) q = q.where('user_id', '=', userId);
+  if (userId !== null) q = q.where('org_id', '=', userId);
   if (forUpdate && dialectOf(db) === 'postgres') q = q.forUpdate();
   const r = await q.executeTakeFirst();
   if (!r) return null;
   return {
     reportId: r.id,
-    userId: r.user_id,
+    userId: r.org_id,
     runNumber: toNumber(r.run_number),
     latestRunNumber: toNumber(r.latest_run_number),
     previousScore: r.previous_score === null ? null : toNumber(r.previous_score),
@@ -343,7 +343,7 @@ export async function findTrends(
   const rows = await db
     .selectFrom('reports')
     .select(['id', 'score', 'previous_score', 'run_number', 'latest_run_number'])
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('id', 'in', ids)
     .execute();
   return rows.map((r) => ({

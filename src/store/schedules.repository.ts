@@ -56,7 +56,7 @@ const columns = [
   'schedules.id',
   'schedules.report_id',
   'schedules.project_id',
-  'schedules.user_id',
+  'schedules.org_id',
   'schedules.every',
   'schedules.timezone',
   'schedules.render',
@@ -94,7 +94,7 @@ function toRow(r: Omit<ScheduleSelect, 'project'> & { project?: string | null })
     reportId: r.report_id,
     projectId: r.project_id,
     project: r.project ?? null,
-    userId: r.user_id,
+    userId: r.org_id,
     every: r.every,
     timezone: r.timezone,
     render: toNumber(r.render) === 1,
@@ -130,7 +130,7 @@ export async function upsertSchedule(
     .insertInto('schedules')
     .values({
       report_id: s.reportId,
-      user_id: s.userId,
+      org_id: s.userId,
       every: s.every,
       timezone: s.timezone,
       render: s.render ? 1 : 0,
@@ -161,7 +161,7 @@ export async function findScheduleOfReport(
   if (!validId(reportId)) return null;
   const r = await scheduleQuery(db)
     .where('schedules.report_id', '=', reportId)
-    .where('schedules.user_id', '=', userId)
+    .where('schedules.org_id', '=', userId)
     .executeTakeFirst();
   return r ? toRow(r) : null;
 }
@@ -178,7 +178,7 @@ export async function deleteScheduleOfReport(db: Db, reportId: number, userId: n
   const r = await db
     .deleteFrom('schedules')
     .where('report_id', '=', reportId)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirst();
   return r.numDeletedRows > 0n;
 }
@@ -187,7 +187,7 @@ export async function countSchedules(db: Db, userId: number): Promise<number> {
   const r = await db
     .selectFrom('schedules')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirstOrThrow();
   return toNumber(r.n);
 }
@@ -209,7 +209,7 @@ export async function listSchedules(
       'projects.name as project',
       'projects.settings as project_settings',
     ])
-    .where('schedules.user_id', '=', userId)
+    .where('schedules.org_id', '=', userId)
     .orderBy('schedules.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
@@ -231,7 +231,7 @@ export async function schedulesOfReports(
   const ids = reportIds.filter(validId);
   if (ids.length === 0) return [];
   const rows = await scheduleQuery(db)
-    .where('schedules.user_id', '=', userId)
+    .where('schedules.org_id', '=', userId)
     .where('schedules.report_id', 'in', ids)
     .execute();
   return rows.map(toRow);
@@ -377,7 +377,7 @@ export async function findScheduleOfProject(
 ): Promise<ScheduleRow | null> {
   const r = await scheduleQuery(db)
     .innerJoin('projects', 'projects.id', 'schedules.project_id')
-    .where('projects.user_id', '=', userId)
+    .where('projects.org_id', '=', userId)
     .where('projects.name', '=', project)
     .executeTakeFirst();
   return r ? toRow(r) : null;
@@ -394,14 +394,14 @@ export async function upsertProjectSchedule(
   const project = await db
     .selectFrom('projects')
     .select('id')
-    .where('user_id', '=', s.userId)
+    .where('org_id', '=', s.userId)
     .where('name', '=', s.project)
     .executeTakeFirstOrThrow();
   const row = await db
     .insertInto('schedules')
     .values({
       project_id: project.id,
-      user_id: s.userId,
+      org_id: s.userId,
       every: s.every,
       timezone: s.timezone,
       next_run_at: s.nextRunAt,
@@ -426,13 +426,13 @@ export async function deleteScheduleOfProject(db: Db, userId: number, project: s
   const r = await db
     .deleteFrom('schedules')
     .where('project_id', 'in', (eb) =>
-      eb.selectFrom('projects').select('id').where('user_id', '=', userId).where('name', '=', project),
+      eb.selectFrom('projects').select('id').where('org_id', '=', userId).where('name', '=', project),
     )
     .executeTakeFirst();
   return r.numDeletedRows > 0n;
 }
 
-/** The project's newest batch still queued or running (the (user_id, project, id) index), or null. */
+/** The project's newest batch still queued or running (the (org_id, project, id) index), or null. */
 export async function activeProjectBatch(
   db: Db,
   userId: number,
@@ -441,7 +441,7 @@ export async function activeProjectBatch(
   const r = await db
     .selectFrom('batches')
     .select(['id', 'status'])
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('status', 'in', ['queued', 'running'])
     .orderBy('id', 'desc')
@@ -460,7 +460,7 @@ export async function projectBatchSince(
   const r = await db
     .selectFrom('batches')
     .select('id')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('project', '=', project)
     .where('created_at', '>=', since)
     .orderBy('id', 'desc')

@@ -39,7 +39,7 @@ export const TRIGRAM_MIN = 3;
  * - SQLite, ≥ 3 characters: the rowid is in the FTS5 trigram table's matches for the term as
  *   one phrase (a phrase of consecutive trigrams is exactly a substring; case folded).
  * - SQLite, shorter: `column LIKE '%term%' ESCAPE '\'` (ASCII case-insensitive), scanning the
- *   user's rows through the (user_id, …) index.
+ *   user's rows through the (org_id, …) index.
  */
 export function substringMatch(
   dialect: Dialect,

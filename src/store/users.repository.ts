@@ -1,32 +1,48 @@
-// users: accounts and their per-user counters (kept in the same transaction as the rows they count).
-import { arg, compiledOnce } from './compiled.js';
-import type { Db } from './database.js';
-import { toIso, toNumber } from './sql-helpers.js';
+// users: the people (docs/teams.md); what they may do in an organisation is their membership
+// (memberships.repository.ts), what an organisation owns is counted in organizations.repository.ts.
+import { dialectOf, type Db } from './database.js';
+import { toIso, toIsoOrNull } from './sql-helpers.js';
 
 export interface UserRow {
   id: number;
   name: string;
   createdAt: string;
+  /** the instance admin */
+  isAdmin: boolean;
+  disabledAt: string | null;
 }
 
-export interface UserCounters {
-  projects: number;
-  reports: number;
-  good: number;
-  decent: number;
-  bad: number;
+const columns = ['id', 'name', 'created_at', 'is_admin', 'disabled_at'] as const;
+
+function toUser(row: {
+  id: number;
+  name: string;
+  created_at: Date | string;
+  is_admin: boolean | number;
+  disabled_at: Date | string | null;
+}): UserRow {
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: toIso(row.created_at),
+    isAdmin: Boolean(row.is_admin),
+    disabledAt: toIsoOrNull(row.disabled_at),
+  };
 }
 
-const columns = ['id', 'name', 'created_at'] as const;
-
-function toUser(row: { id: number; name: string; created_at: Date | string }): UserRow {
-  return { id: row.id, name: row.name, createdAt: toIso(row.created_at) };
-}
-
-export async function insertUser(db: Db, name: string, now: string): Promise<UserRow> {
+export async function insertUser(
+  db: Db,
+  name: string,
+  now: string,
+  options: { isAdmin?: boolean } = {},
+): Promise<UserRow> {
   const row = await db
     .insertInto('users')
-    .values({ name, created_at: now })
+    .values({
+      name,
+      created_at: now,
+      ...(options.isAdmin ? { is_admin: dialectOf(db) === 'postgres' ? true : 1 } : {}),
+    })
     .returning(columns)
     .executeTakeFirstOrThrow();
   return toUser(row);
@@ -48,95 +64,11 @@ export async function listUsers(db: Db): Promise<UserRow[]> {
   return rows.map(toUser);
 }
 
-const countersQuery = compiledOnce((db) =>
-  db
-    .selectFrom('users')
-    .select(['projects_count', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
-    .where('id', '=', arg<number>(0)),
-);
-
-export async function getUserCounters(db: Db, userId: number): Promise<UserCounters> {
-  const [row] = await countersQuery(db, [userId]);
-  return {
-    projects: toNumber(row?.projects_count),
-    reports: toNumber(row?.reports_count),
-    good: toNumber(row?.good_count),
-    decent: toNumber(row?.decent_count),
-    bad: toNumber(row?.bad_count),
-  };
-}
-
-/** Adds the deltas to a user's counters (one UPDATE; call inside the transaction that changed the rows). */
-const counterColumns = {
-  projects: 'projects_count',
-  reports: 'reports_count',
-  good: 'good_count',
-  decent: 'decent_count',
-  bad: 'bad_count',
-} as const;
-
-export async function adjustUserCounters(
-  db: Db,
-  userId: number,
-  delta: Partial<UserCounters>,
-): Promise<void> {
-  const entries = (
-    Object.entries(counterColumns) as [keyof UserCounters, (typeof counterColumns)[keyof UserCounters]][]
-  ).filter(([key]) => (delta[key] ?? 0) !== 0);
-  if (entries.length === 0) return;
-  await db
-    .updateTable('users')
-    .set((eb) => ({
-      ...Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])),
-      // every insert, delete or result change of a report changes a counter: a new version
-      reports_version: eb('reports_version', '+', 1),
-    }))
-    .where('id', '=', userId)
-    .execute();
-}
-
-/** A new version of a user's reports without a counter change (a re-audit moves generated_at). */
-export async function bumpReportsVersion(db: Db, userId: number): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ reports_version: eb('reports_version', '+', 1) }))
-    .where('id', '=', userId)
-    .execute();
-}
-
-/** The report counters and the version of the set they count, read together (one row). */
-const reportsStateQuery = compiledOnce((db) =>
-  db
-    .selectFrom('users')
-    .select(['reports_version', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
-    .where('id', '=', arg<number>(0)),
-);
-
-export async function getReportsState(
-  db: Db,
-  userId: number,
-): Promise<{ version: number; reports: number; good: number; decent: number; bad: number } | null> {
-  const [row] = await reportsStateQuery(db, [userId]);
-  if (!row) return null;
-  return {
-    version: toNumber(row.reports_version),
-    reports: toNumber(row.reports_count),
-    good: toNumber(row.good_count),
-    decent: toNumber(row.decent_count),
-    bad: toNumber(row.bad_count),
-  };
-}
-
-/**
- * The version of a user's set of reports (ids, projects, results): it changes in the same
- * transaction as every change of the report counters, so anything computed from the reports'
- * url/project/result at one version (a search total) is exact for as long as it is current.
- */
-export async function getReportsVersion(db: Db, userId: number): Promise<number | null> {
+/** How many people there are (the first one made is the instance admin). */
+export async function countUsers(db: Db): Promise<number> {
   const row = await db
     .selectFrom('users')
-    .select('reports_version')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return row ? toNumber(row.reports_version) : null;
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -52,7 +52,7 @@ const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX
 
 const webhookColumns = [
   'webhooks.id',
-  'webhooks.user_id',
+  'webhooks.org_id',
   'webhooks.url',
   'webhooks.events',
   'webhooks.description',
@@ -71,7 +71,7 @@ type WebhookSelect = Awaited<ReturnType<ReturnType<typeof webhookQuery>['execute
 function toWebhook(r: WebhookSelect): WebhookRow {
   return {
     id: r.id,
-    userId: r.user_id,
+    userId: r.org_id,
     url: r.url,
     events: JSON.parse(r.events) as string[],
     description: r.description,
@@ -133,7 +133,7 @@ export async function insertWebhook(
   const row = await db
     .insertInto('webhooks')
     .values({
-      user_id: w.userId,
+      org_id: w.userId,
       url: w.url,
       events: JSON.stringify(w.events),
       description: w.description,
@@ -149,7 +149,7 @@ export async function insertWebhook(
 /** One user's webhook (null when missing or another user's). */
 export async function findWebhook(db: Db, id: number, userId: number): Promise<WebhookRow | null> {
   if (!validId(id)) return null;
-  const r = await webhookQuery(db).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  const r = await webhookQuery(db).where('id', '=', id).where('org_id', '=', userId).executeTakeFirst();
   return r ? toWebhook(r) : null;
 }
 
@@ -157,7 +157,7 @@ export async function countWebhooks(db: Db, userId: number): Promise<number> {
   const r = await db
     .selectFrom('webhooks')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirstOrThrow();
   return toNumber(r.n);
 }
@@ -169,7 +169,7 @@ export async function listWebhooks(
   page: { limit: number; offset: number },
 ): Promise<WebhookRow[]> {
   const rows = await webhookQuery(db)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
@@ -180,7 +180,7 @@ export async function listWebhooks(
 /** The user's enabled webhooks (the events they take are filtered by the caller). */
 export async function enabledWebhooks(db: Db, userId: number): Promise<WebhookRow[]> {
   const rows = await webhookQuery(db)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .where('disabled_at', 'is', null)
     .orderBy('id')
     .execute();
@@ -218,7 +218,7 @@ export async function updateWebhook(db: Db, id: number, userId: number, c: Webho
     .updateTable('webhooks')
     .set(set)
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
 }
@@ -228,7 +228,7 @@ export async function deleteWebhook(db: Db, id: number, userId: number): Promise
   const res = await db
     .deleteFrom('webhooks')
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where('org_id', '=', userId)
     .executeTakeFirst();
   return res.numDeletedRows > 0n;
 }
@@ -324,7 +324,7 @@ export async function findDeliveryForSending(db: Db, id: number): Promise<Delive
     .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
     .select([
       'webhook_deliveries.payload',
-      'webhooks.user_id',
+      'webhooks.org_id',
       'webhooks.url',
       'webhooks.secret',
       'webhooks.disabled_at as webhook_disabled_at',
@@ -336,7 +336,7 @@ export async function findDeliveryForSending(db: Db, id: number): Promise<Delive
   return {
     ...toDelivery(r),
     payload: r.payload,
-    userId: r.user_id,
+    userId: r.org_id,
     url: r.url,
     secret: r.secret,
     webhookDisabledAt: toIsoOrNull(r.webhook_disabled_at),

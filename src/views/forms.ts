@@ -64,7 +64,12 @@ export const ERROR_PAGES: Record<number, Omit<ErrorPage, 'status'>> = {
   },
 };
 
-export function errorPage(status: number): ErrorPage {
+/**
+ * The error page of `status`; a 403 with a `reason` (a permission rule: which role it needs)
+ * says so instead of "Form expired" (a CSRF refusal has no reason).
+ */
+export function errorPage(status: number, reason?: string): ErrorPage {
+  if (status === 403 && reason) return { status, title: 'Not allowed', message: reason };
   const known = ERROR_PAGES[status] ?? (status >= 500 ? ERROR_PAGES[500]! : ERROR_PAGES[400]!);
   return { status, ...known };
 }

@@ -92,7 +92,7 @@ forEachDialect('scoped API keys', (h) => {
   });
 
   test('the services refuse a read actor too (the rule is theirs)', async () => {
-    const actor = { userId: carol.id, scopes: ['read'] as const, projects: null };
+    const actor = { orgId: carol.id, memberId: null, role: 'owner' as const, scopes: ['read'] as const, projects: null };
     await assert.rejects(h().services.reports.delete(actor, of('two')[0]!), { status: 403 });
     await assert.rejects(h().services.projects.delete(actor, 'two.canned.test'), { status: 403 });
     const listed = await h().services.reports.list(actor, {});

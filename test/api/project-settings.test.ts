@@ -137,7 +137,7 @@ describeEachDialect('project settings API', (dialect) => {
     const row = await t.database.db
       .selectFrom('projects')
       .select(['settings', 'secrets'])
-      .where('user_id', '=', alice.id)
+      .where('org_id', '=', alice.id)
       .where('name', '=', project)
       .executeTakeFirstOrThrow();
     const raw = JSON.stringify(row);

@@ -141,7 +141,7 @@ export async function insertReports(
       else perProject.set(project, { count: 1, first: createdAt });
       bands[result] += 1;
       return {
-        user_id: userId,
+        org_id: userId,
         url: r.url,
         final_url: r.url,
         project,
@@ -169,19 +169,19 @@ export async function insertReports(
     const found = await db
       .updateTable('projects')
       .set((eb) => ({ reports_count: eb('reports_count', '+', p.count) }))
-      .where('user_id', '=', userId)
+      .where('org_id', '=', userId)
       .where('name', '=', name)
       .executeTakeFirst();
     if (Number(found.numUpdatedRows) === 0) {
       await db
         .insertInto('projects')
-        .values({ user_id: userId, name, created_at: p.first, reports_count: p.count })
+        .values({ org_id: userId, name, created_at: p.first, reports_count: p.count })
         .execute();
       newProjects += 1;
     }
   }
   await db
-    .updateTable('users')
+    .updateTable('organizations')
     .set((eb) => ({
       projects_count: eb('projects_count', '+', newProjects),
       reports_count: eb('reports_count', '+', rows.length),

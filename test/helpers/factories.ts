@@ -40,7 +40,10 @@ export function cannedAudit(url = `http://${CANNED_HOST}/`): AuditReport {
 }
 
 export interface TestUser {
+  /** the user's own organisation: the owner the services take */
   id: number;
+  /** the person (users.id) */
+  userId: number;
   name: string;
   /** the user's first API key (secret) */
   key: string;
@@ -50,8 +53,15 @@ export interface TestUser {
 
 /** A user with its first API key, created through the services. */
 export async function buildUser(services: Services, name = `user-${randomId()}`): Promise<TestUser> {
-  const { user, key } = await services.users.create(name);
-  return { id: user.id, name: user.name, key: key.key, auth: { authorization: `Bearer ${key.key}` } };
+  const { user, key, organization } = await services.users.create(name);
+  // the services take the owner: the user's own organisation
+  return {
+    id: organization.id,
+    userId: user.id,
+    name: user.name,
+    key: key.key,
+    auth: { authorization: `Bearer ${key.key}` },
+  };
 }
 
 export interface BuildReportInput {

@@ -238,7 +238,7 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
         ),
       );
       for (const s of stored) assert.equal(s.status, 201, JSON.stringify(s.body));
-      const userId = (await services.auth.authenticate(key))!.userId;
+      const userId = (await services.auth.authenticate(key))!.orgId;
 
       const [ra, rb] = await Promise.all([
         api(a!.origin, key, 'DELETE', '/api/v1/projects/127.0.0.1'),
@@ -255,14 +255,14 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
       });
 
       await withPg(database!.url, async (c) => {
-        const reports = await c.query('SELECT count(*)::int AS n FROM reports WHERE user_id = $1', [userId]);
+        const reports = await c.query('SELECT count(*)::int AS n FROM reports WHERE org_id = $1', [userId]);
         assert.equal(reports.rows[0].n, 0, 'no orphan reports');
         const orphans = await c.query(
           `SELECT count(*)::int AS n FROM reports r WHERE NOT EXISTS
-             (SELECT 1 FROM projects p WHERE p.user_id = r.user_id AND p.name = r.project)`,
+             (SELECT 1 FROM projects p WHERE p.org_id = r.org_id AND p.name = r.project)`,
         );
         assert.equal(orphans.rows[0].n, 0, 'no report outside a project, for any user');
-        const projects = await c.query('SELECT count(*)::int AS n FROM projects WHERE user_id = $1', [
+        const projects = await c.query('SELECT count(*)::int AS n FROM projects WHERE org_id = $1', [
           userId,
         ]);
         assert.equal(projects.rows[0].n, 0);

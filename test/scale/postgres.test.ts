@@ -118,7 +118,7 @@ describe('PostgreSQL', () => {
       const count = handle.db
         .selectFrom('reports')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('reports.user_id', '=', seed.userId)
+        .where('reports.org_id', '=', seed.userId)
         .where(substringMatch('postgres', 'reports', 'url', term))
         .compile();
       const p = await plan(count.sql, count.parameters);
@@ -137,7 +137,7 @@ describe('PostgreSQL', () => {
       const expected = await withPg(database!.url, async (c) => {
         await c.query('SET enable_bitmapscan = off');
         const r = await c.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND strpos(lower(url), lower($2)) > 0`,
+          `SELECT count(*)::int AS n FROM reports WHERE org_id = $1 AND strpos(lower(url), lower($2)) > 0`,
           [seed.userId, term],
         );
         return r.rows[0]!.n;
@@ -162,7 +162,7 @@ describe('PostgreSQL', () => {
       const page = await services.projects.list(seed.userId, { search: term, perPage: 100 });
       const expected = await withPg(database!.url, async (c) => {
         const r = await c.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM projects WHERE user_id = $1 AND strpos(lower(name), lower($2)) > 0`,
+          `SELECT count(*)::int AS n FROM projects WHERE org_id = $1 AND strpos(lower(name), lower($2)) > 0`,
           [seed.userId, term],
         );
         return r.rows[0]!.n;
@@ -172,7 +172,7 @@ describe('PostgreSQL', () => {
       const q = handle.db
         .selectFrom('projects')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('projects.user_id', '=', seed.userId)
+        .where('projects.org_id', '=', seed.userId)
         .where(substringMatch('postgres', 'projects', 'name', term))
         .compile();
       console.log(`# project search plan:\n# ${(await plan(q.sql, q.parameters)).replaceAll('\n', '\n# ')}`);
@@ -188,15 +188,15 @@ describe('PostgreSQL', () => {
       });
       const real = await withPg(database!.url, async (c) => {
         const all = await c.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM reports WHERE user_id = $1',
+          'SELECT count(*)::int AS n FROM reports WHERE org_id = $1',
           [seed.userId],
         );
         const bad = await c.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND result = 'bad'`,
+          `SELECT count(*)::int AS n FROM reports WHERE org_id = $1 AND result = 'bad'`,
           [seed.userId],
         );
         const big = await c.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM reports WHERE user_id = $1 AND project = $2',
+          'SELECT count(*)::int AS n FROM reports WHERE org_id = $1 AND project = $2',
           [seed.userId, seed.bigProject],
         );
         return { all: all.rows[0]!.n, bad: bad.rows[0]!.n, big: big.rows[0]!.n };

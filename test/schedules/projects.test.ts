@@ -54,7 +54,7 @@ describeEachDialect('project schedules', (dialect) => {
       .selectFrom('schedules')
       .innerJoin('projects', 'projects.id', 'schedules.project_id')
       .select(['schedules.id', 'schedules.every', 'schedules.timezone', 'schedules.next_run_at'])
-      .where('projects.user_id', '=', alice.id)
+      .where('projects.org_id', '=', alice.id)
       .where('projects.name', '=', project)
       .executeTakeFirst();
   /** Puts the project's next run `agoMs` in the past (as after downtime). */
@@ -85,7 +85,7 @@ describeEachDialect('project schedules', (dialect) => {
       await t.database.db
         .selectFrom('batches')
         .select('id')
-        .where('user_id', '=', alice.id)
+        .where('org_id', '=', alice.id)
         .where('project', '=', project)
         .orderBy('id')
         .execute()

@@ -54,7 +54,7 @@ for (const dialect of dialects) {
       const admin = await s.users.find('admin');
       assert.ok(admin);
       const auth = await s.auth.authenticate(keys[0]!);
-      assert.equal(auth?.userId, admin.id);
+      assert.equal(auth?.memberId, admin.id);
       assert.equal((await s.users.list()).length, 1);
     });
 
@@ -100,7 +100,8 @@ for (const dialect of dialects) {
     });
 
     test('keys: issue, authenticate, list without secrets, revoke', async () => {
-      const { user } = await s.users.create('erin');
+      const created = await s.users.create('erin');
+      const { user } = created;
       const k2 = await s.keys.create('erin');
       const k3 = await s.keys.create(String(user.id));
       assert.notEqual(k2.key, k3.key);
@@ -124,7 +125,10 @@ for (const dialect of dialects) {
       await assert.rejects(s.keys.list('nobody'), (e: unknown) => e instanceof AppError && e.status === 404);
 
       assert.deepEqual(await s.auth.authenticate(k2.key), {
-        userId: user.id,
+        // the key acts in the user's own organisation, as its owner
+        orgId: created.organization.id,
+        memberId: user.id,
+        role: 'owner',
         keyId: k2.info.id,
         scopes: ['read', 'write'],
         projects: null,

@@ -7,7 +7,7 @@ import { analyze } from '../../src/analyzer/index.js';
 import { AppError } from '../../src/errors.js';
 import { createServices } from '../../src/services/index.js';
 import { type Services } from '../../src/services/types.js';
-import { getUserCounters, insertUser } from '../../src/store/users.repository.js';
+import { getOrgCounters, insertOrg } from '../../src/store/organizations.repository.js';
 import { describeEachDialect } from '../helpers/app.js';
 import { testServicesConfig } from '../helpers/config.js';
 import { openTestDb, type TestDb } from '../helpers/db.js';
@@ -26,7 +26,7 @@ describeEachDialect('history services', (dialect) => {
     site = await startFixtureServer();
     t = await openTestDb(dialect);
     s = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config: testServicesConfig() });
-    alice = (await insertUser(t.db, 'alice', new Date().toISOString())).id;
+    alice = (await insertOrg(t.db, 'alice', new Date().toISOString())).id;
   });
   after(async () => {
     await t?.cleanup();
@@ -57,7 +57,7 @@ describeEachDialect('history services', (dialect) => {
   test('a completed re-audit: the outcome has the new run and the diff from the one before', async () => {
     site.route('/flip', html(goodPage(site.origin)));
     const r = await s.reports.create(alice, { url: `${site.origin}/flip` });
-    const countersBefore = await getUserCounters(t.db, alice);
+    const countersBefore = await getOrgCounters(t.db, alice);
     site.route('/flip', html(BAD));
     const o = await s.reports.reaudit(alice, r.id, { source: 'schedule' });
     assert.equal(o.status, 'completed');
@@ -71,7 +71,7 @@ describeEachDialect('history services', (dialect) => {
     assert.equal(o.diff.regression, true);
     assert.deepEqual(await s.reports.diff(alice, r.id, {}), o.diff, 'the same diff as asked for later');
     // counters follow the result; a service re-audit leaves updated_at (password passes) alone
-    const counters = await getUserCounters(t.db, alice);
+    const counters = await getOrgCounters(t.db, alice);
     assert.equal(counters.good, countersBefore.good - 1);
     assert.equal(counters[o.report.result], countersBefore[o.report.result] + 1);
     assert.equal(o.report.updatedAt, r.updatedAt);
@@ -89,7 +89,7 @@ describeEachDialect('history services', (dialect) => {
   test('a failed re-audit: an outcome, not a throw; the report and counters untouched', async () => {
     site.route('/down', html(goodPage(site.origin)));
     const r = await s.reports.create(alice, { url: `${site.origin}/down` });
-    const counters = await getUserCounters(t.db, alice);
+    const counters = await getOrgCounters(t.db, alice);
     site.route('/down', (_req, res) => {
       res.destroy();
     });
@@ -97,7 +97,7 @@ describeEachDialect('history services', (dialect) => {
     assert.equal(o.status, 'failed');
     assert.ok(o.status === 'failed' && o.reason.length > 0);
     assert.deepEqual(await s.reports.getOwned(alice, r.id), r);
-    assert.deepEqual(await getUserCounters(t.db, alice), counters);
+    assert.deepEqual(await getOrgCounters(t.db, alice), counters);
     assert.deepEqual((await s.reports.trends(alice, [r.id])).get(r.id), {
       score: r.score,
       previousScore: null,

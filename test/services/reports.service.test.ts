@@ -10,7 +10,7 @@ import { type Services } from '../../src/services/types.js';
 import { withTransaction } from '../../src/store/database.js';
 import { countReports } from '../../src/store/reports-list.repository.js';
 import { insertReport } from '../../src/store/reports.repository.js';
-import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
+import { adjustOrgCounters, getOrgCounters, insertOrg } from '../../src/store/organizations.repository.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
@@ -59,13 +59,13 @@ for (const dialect of dialects) {
     before(async () => {
       t = await openTestDb(dialect);
       s = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
-      alice = (await insertUser(t.db, 'alice', new Date().toISOString())).id;
-      bob = (await insertUser(t.db, 'bob', new Date().toISOString())).id;
+      alice = (await insertOrg(t.db, 'alice', new Date().toISOString())).id;
+      bob = (await insertOrg(t.db, 'bob', new Date().toISOString())).id;
     });
     after(() => t?.cleanup());
 
     async function assertCountersExact(userId: number) {
-      const c = await getUserCounters(t.db, userId);
+      const c = await getOrgCounters(t.db, userId);
       assert.equal(c.reports, await countReports(t.db, userId, {}));
       for (const r of ['good', 'decent', 'bad'] as const)
         assert.equal(c[r], await countReports(t.db, userId, { result: r }));
@@ -97,10 +97,10 @@ for (const dialect of dialects) {
     });
 
     test('a page that cannot be fetched is a 422 under url and stores nothing', async () => {
-      const before = (await getUserCounters(t.db, alice)).reports;
+      const before = (await getOrgCounters(t.db, alice)).reports;
       await rejects422(s.reports.create(alice, { url: 'http://127.0.0.1:1/' }), 'url', /refused/i);
       await rejects422(s.reports.create(alice, { url: `${site.origin}/text` }), 'url');
-      assert.equal((await getUserCounters(t.db, alice)).reports, before);
+      assert.equal((await getOrgCounters(t.db, alice)).reports, before);
       assert.equal(await countReports(t.db, alice, {}), before);
     });
 
@@ -230,7 +230,7 @@ for (const dialect of dialects) {
       assert.equal((await s.projects.list(bob, {})).items[0]?.reportsCount, 1);
       await s.reports.delete(bob, r2.id);
       assert.deepEqual(await s.projects.list(bob, {}), { items: [], total: 0 });
-      assert.deepEqual(await getUserCounters(t.db, bob), {
+      assert.deepEqual(await getOrgCounters(t.db, bob), {
         projects: 0,
         reports: 0,
         good: 0,
@@ -253,7 +253,7 @@ for (const dialect of dialects) {
         .where('report_id', 'in', ids)
         .executeTakeFirstOrThrow();
       assert.equal(Number(runs.n), 0, 'no orphan runs');
-      assert.deepEqual(await getUserCounters(t.db, bob), {
+      assert.deepEqual(await getOrgCounters(t.db, bob), {
         projects: 0,
         reports: 0,
         good: 0,
@@ -293,7 +293,7 @@ for (const dialect of dialects) {
       assert.equal(failed.length, 1);
       assert.ok(failed[0]!.reason instanceof AppError && failed[0]!.reason.status === 404);
       assert.equal(await countReports(t.db, bob, {}), 0);
-      assert.deepEqual(await getUserCounters(t.db, bob), {
+      assert.deepEqual(await getOrgCounters(t.db, bob), {
         projects: 0,
         reports: 0,
         good: 0,
@@ -342,7 +342,7 @@ for (const dialect of dialects) {
     });
 
     test('search totals are counted once per version of the user reports, exact after every change', async () => {
-      const carol = (await insertUser(t.db, 'carol', new Date().toISOString())).id;
+      const carol = (await insertOrg(t.db, 'carol', new Date().toISOString())).id;
       const search = (q: { search: string; result?: 'good' | 'decent'; page?: number }) =>
         s.reports.list(carol, { perPage: 10, ...q });
       site.route('/cache-flip', html(goodPage(site.origin)));
@@ -383,7 +383,7 @@ for (const dialect of dialects) {
       // a row written without the counters (so without a new version) is not seen: the
       // repeated search did not count again
       const version = await t.db
-        .selectFrom('users')
+        .selectFrom('organizations')
         .select('reports_version')
         .where('id', '=', carol)
         .executeTakeFirstOrThrow();
@@ -408,9 +408,9 @@ for (const dialect of dialects) {
       assert.equal((await search({ search: 'CACHE=' })).total, 3, 'cached for this version');
       // …and is counted once the counters (and the version) move, as they do in the same
       // transaction as every real insert
-      await adjustUserCounters(t.db, carol, { reports: 1, decent: 1 });
+      await adjustOrgCounters(t.db, carol, { reports: 1, decent: 1 });
       const after = await t.db
-        .selectFrom('users')
+        .selectFrom('organizations')
         .select('reports_version')
         .where('id', '=', carol)
         .executeTakeFirstOrThrow();

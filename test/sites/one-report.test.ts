@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { getUserCounters } from '../../src/store/users.repository.js';
+import { getOrgCounters } from '../../src/store/organizations.repository.js';
 import { Browser } from '../helpers/browser.js';
 import { postgresDialect } from '../helpers/db.js';
 import { engineSetups, startBatchApp, type BatchApp, type EngineSetup } from '../helpers/batch-app.js';
@@ -101,9 +101,9 @@ for (const s of setups) {
     const countersHold = async (user: TestUser) => {
       const db = r.t.database.db;
       const counted = await sql<{ result: string; n: number | string }>`
-        SELECT result, COUNT(*) AS n FROM reports WHERE user_id = ${user.id} GROUP BY result`.execute(db);
+        SELECT result, COUNT(*) AS n FROM reports WHERE org_id = ${user.id} GROUP BY result`.execute(db);
       const by = Object.fromEntries(counted.rows.map((x) => [x.result, Number(x.n)]));
-      const c = await getUserCounters(db, user.id);
+      const c = await getOrgCounters(db, user.id);
       assert.deepEqual(
         { reports: c.reports, good: c.good, decent: c.decent, bad: c.bad },
         {

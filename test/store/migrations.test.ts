@@ -50,7 +50,9 @@ for (const dialect of dialects) {
           Object.keys(migrations).sort(),
         );
         for (const table of [
+          'organizations',
           'users',
+          'memberships',
           'api_keys',
           'reports',
           'report_runs',

@@ -9,7 +9,7 @@ import { analyze } from '../../src/analyzer/index.js';
 import { createServices } from '../../src/services/index.js';
 import { type ListProjectsQuery, type ListReportsQuery } from '../../src/contract/lists.js';
 import { createDb, migrate, sqlitePath } from '../../src/store/database.js';
-import { insertUser } from '../../src/store/users.repository.js';
+import { insertOrg } from '../../src/store/organizations.repository.js';
 import { testServicesConfig } from '../helpers/config.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
@@ -29,10 +29,10 @@ const counters = `UPDATE users SET
   bad_count = (SELECT count(*) FROM reports r WHERE r.user_id = users.id AND result_rank = 2),
   projects_count = (SELECT count(*) FROM projects p WHERE p.user_id = users.id)`;
 
-let user = (await h.db.selectFrom('users').select('id').where('name', '=', 'big').executeTakeFirst())?.id;
+let user = (await h.db.selectFrom('organizations').select('id').where('name', '=', 'big').executeTakeFirst())?.id;
 if (user === undefined) {
-  user = (await insertUser(h.db, 'big', new Date().toISOString())).id;
-  const other = (await insertUser(h.db, 'other', new Date().toISOString())).id;
+  user = (await insertOrg(h.db, 'big', new Date().toISOString())).id;
+  const other = (await insertOrg(h.db, 'other', new Date().toISOString())).id;
   const t0 = Date.now();
   const cats = JSON.stringify({ seo: { score: 50, passed: 1, failed: 1 } });
   if (h.dialect === 'sqlite') {

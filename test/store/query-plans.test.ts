@@ -14,7 +14,7 @@ import { type ListProjectsQuery, type ListReportsQuery } from '../../src/contrac
 import { type Services } from '../../src/services/types.js';
 import { migrate, type Database } from '../../src/store/database.js';
 import { listReports, searchPlan, type SearchEstimate } from '../../src/store/reports-list.repository.js';
-import { insertUser } from '../../src/store/users.repository.js';
+import { insertOrg } from '../../src/store/organizations.repository.js';
 import { testServicesConfig } from '../helpers/config.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
@@ -35,17 +35,17 @@ describe('query plans [sqlite]', () => {
       },
     });
     await migrate(db);
-    const user = await insertUser(db, 'u', new Date().toISOString());
+    const user = await insertOrg(db, 'u', new Date().toISOString());
     // a project row so project lists run their queries
     await db
       .insertInto('projects')
-      .values({ user_id: user.id, name: 'a.example', created_at: new Date().toISOString(), reports_count: 1 })
+      .values({ org_id: user.id, name: 'a.example', created_at: new Date().toISOString(), reports_count: 1 })
       .execute();
-    await db.updateTable('users').set({ reports_count: 1, good_count: 1, projects_count: 1 }).execute();
+    await db.updateTable('organizations').set({ reports_count: 1, good_count: 1, projects_count: 1 }).execute();
     await db
       .insertInto('reports')
       .values({
-        user_id: user.id,
+        org_id: user.id,
         url: 'https://a.example/',
         final_url: 'https://a.example/',
         project: 'a.example',

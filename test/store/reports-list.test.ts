@@ -12,7 +12,7 @@ import { migrate, withTransaction, type Db } from '../../src/store/database.js';
 import { addReportToProject } from '../../src/store/projects.repository.js';
 import { countReports, listReports, searchPlan, type SearchEstimate } from '../../src/store/reports-list.repository.js';
 import { insertReport, type ReportListOptions } from '../../src/store/reports.repository.js';
-import { adjustUserCounters, getUserCounters, insertUser } from '../../src/store/users.repository.js';
+import { adjustOrgCounters, getOrgCounters, insertOrg } from '../../src/store/organizations.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { testServicesConfig } from '../helpers/config.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
@@ -56,7 +56,7 @@ async function seed(
       passwordHash: null,
       now: generatedAt,
     });
-    await adjustUserCounters(trx, userId, { projects: created ? 1 : 0, reports: 1, [result]: 1 });
+    await adjustOrgCounters(trx, userId, { projects: created ? 1 : 0, reports: 1, [result]: 1 });
     return id;
   });
 }
@@ -112,8 +112,8 @@ for (const dialect of dialects) {
     before(async () => {
       t = await openTestDb(dialect);
       services = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
-      alice = (await insertUser(t.db, 'alice', at(0))).id;
-      bob = (await insertUser(t.db, 'bob', at(0))).id;
+      alice = (await insertOrg(t.db, 'alice', at(0))).id;
+      bob = (await insertOrg(t.db, 'bob', at(0))).id;
       for (const [url, result, minute] of DATA) {
         const id = await seed(t.db, alice, url, result, at(minute));
         seeded.push({ id, url, result, generatedAt: at(minute), project: projectOf(url) });
@@ -402,7 +402,7 @@ for (const dialect of dialects) {
 
     test('counters equal real counts', async () => {
       for (const user of [alice, bob]) {
-        const c = await getUserCounters(t.db, user);
+        const c = await getOrgCounters(t.db, user);
         assert.equal(c.reports, await countReports(t.db, user, {}));
         assert.equal(c.good, await countReports(t.db, user, { result: 'good' }));
         assert.equal(c.decent, await countReports(t.db, user, { result: 'decent' }));

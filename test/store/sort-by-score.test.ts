@@ -12,7 +12,7 @@ import { type Services } from '../../src/services/types.js';
 import { withTransaction, type Db } from '../../src/store/database.js';
 import { addReportToProject } from '../../src/store/projects.repository.js';
 import { insertReport } from '../../src/store/reports.repository.js';
-import { adjustUserCounters, insertUser } from '../../src/store/users.repository.js';
+import { adjustOrgCounters, insertOrg } from '../../src/store/organizations.repository.js';
 import { dialects, openTestDb, type TestDb } from '../helpers/db.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
@@ -69,7 +69,7 @@ async function seed(db: Db, userId: number, url: string, score: number, at: stri
       passwordHash: null,
       now: at,
     });
-    await adjustUserCounters(trx, userId, { projects: created ? 1 : 0, reports: 1, [result]: 1 });
+    await adjustOrgCounters(trx, userId, { projects: created ? 1 : 0, reports: 1, [result]: 1 });
     return id;
   });
 }
@@ -85,8 +85,8 @@ for (const dialect of dialects) {
       t = await openTestDb(dialect);
       services = createServices({ queue: embeddedQueue(t.db), db: t.db, analyze, config });
       const at = new Date(Date.UTC(2026, 0, 1)).toISOString();
-      alice = (await insertUser(t.db, 'alice', at)).id;
-      const bob = (await insertUser(t.db, 'bob', at)).id;
+      alice = (await insertOrg(t.db, 'alice', at)).id;
+      const bob = (await insertOrg(t.db, 'bob', at)).id;
       for (const [url, score] of DATA) {
         seeded.push({ id: await seed(t.db, alice, url, score, at), url, score });
         await seed(t.db, bob, url, 100 - score, at);

@@ -6,6 +6,7 @@
 // route not marked `projectScoped` (routes whose services apply the key's projects).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../errors.js';
+import { denial, operationOf, type Operation } from '../../services/access/table.js';
 import type { AuthContext } from '../../services/accounts/types.js';
 import type { Services } from '../../services/types.js';
 
@@ -18,6 +19,10 @@ declare module 'fastify' {
     public?: boolean;
     /** true: the route's services apply a project-limited key's projects (else such keys get 403) */
     projectScoped?: boolean;
+    /** the access table's operation, when not its tag's read/write (src/services/access/table.ts) */
+    access?: Operation;
+    /** set when the route is registered: the operation the access table checks (null: refused) */
+    operation?: Operation | null;
   }
 }
 
@@ -53,9 +58,18 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
  * before the parameters are checked.
  */
 export function registerKeyBackstop(app: FastifyInstance): void {
+  // every route's operation, from its OpenAPI tag and method or the one it names
+  app.addHook('onRoute', (route) => {
+    const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
+    const tags = (route.schema as { tags?: string[] } | undefined)?.tags;
+    route.config = { ...route.config, operation: operationOf(method, tags?.[0], route.config?.access) };
+  });
   app.addHook('preValidation', (request, _reply, done) => {
     const auth = request.auth;
     if (!auth) return done();
+    // the access table: the member's role and the key's scope (an operation it lacks: refused)
+    const refused = denial(auth, request.routeOptions.config.operation ?? null);
+    if (refused !== null) return done(forbidden(refused));
     if (request.method !== 'GET' && request.method !== 'HEAD' && !auth.scopes.includes('write'))
       return done(
         forbidden(`Forbidden: this API key lacks the write scope (it has: ${auth.scopes.join(', ')}).`),

@@ -36,6 +36,7 @@ export async function registerOpenApi(
         { name: 'reports', description: 'Audit reports' },
         { name: 'projects', description: 'Reports grouped by site' },
         { name: 'account', description: 'The API key and its user' },
+        { name: 'organization', description: 'The organisation, its members and their roles' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
         { name: 'schedules', description: 'Scheduled re-audits of reports' },

@@ -12,7 +12,7 @@ export function registerCsrf(app: FastifyInstance, ctx: PageContext): void {
       throw new AppError(403, 'csrf', 'Cross-site form.');
     const token = str(bodyOf(request)[CSRF_FIELD]);
     const viewer = await ctx.viewerOf(request);
-    let ok = ctx.kit.checkCsrf(request, token, viewer?.userId ?? null);
+    let ok = ctx.kit.checkCsrf(request, token, viewer?.memberId ?? null);
     // signing out still works with a page rendered before the session's key was revoked
     const signed = request.routeOptions.url === '/logout' ? ctx.kit.readSession(request) : null;
     if (!ok && signed) ok = ctx.kit.checkCsrf(request, token, signed.userId);

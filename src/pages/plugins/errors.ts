@@ -16,8 +16,9 @@ export function createErrorPages(
     reply: FastifyReply,
     status: number,
     retryAfter?: number | null,
+    reason?: string,
   ) => {
-    const page = errorPage(status);
+    const page = errorPage(status, reason);
     if (retryAfter) reply.header('retry-after', String(retryAfter));
     reply.header('cache-control', 'no-store');
     const viewer = await ctx.viewerFor(request, reply).catch(() => ({ name: null, csrf: null }) as Viewer);
@@ -42,6 +43,8 @@ export function registerErrorPages(app: FastifyInstance, ctx: PageContext): void
     if (!appError || appError.status >= 500) request.log.error({ err }, 'page request failed');
     const status = appError?.status ?? 500;
     const retry = appError?.headers?.['Retry-After'];
-    return ctx.sendError(request, reply, status, retry ? Number(retry) : null);
+    // a permission rule's 403 says which role or scope it needs; a CSRF refusal is "Form expired"
+    const reason = status === 403 && appError && appError.code !== 'csrf' ? appError.message : undefined;
+    return ctx.sendError(request, reply, status, retry ? Number(retry) : null, reason);
   });
 }

@@ -35,7 +35,7 @@ export function createViewers(
     viewerOf,
     async viewerFor(request, reply) {
       const v = await viewerOf(request);
-      return v ? { name: v.name, csrf: kit.csrfToken(request, reply, v.userId) } : { name: null, csrf: null };
+      return v ? { name: v.name, csrf: kit.csrfToken(request, reply, v.memberId) } : { name: null, csrf: null };
     },
     async requireViewer(request: FastifyRequest, reply: FastifyReply) {
       const v = await viewerOf(request);

@@ -101,7 +101,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     );
     const page = read.params.page ?? 1;
     const perPage = read.params.per_page ?? 10;
-    const list = await services.batches.list(v.userId, { page, perPage });
+    const list = await services.batches.list(v.orgId, { page, perPage });
     const viewer = await ctx.viewerFor(request, reply);
     const notice: Flash | null = read.notices.length
       ? { kind: 'notice', text: read.notices.join(' ') }
@@ -190,7 +190,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       }
       const b = request.body;
       try {
-        const batch = await services.batches.create(v.userId, batchInputOf(b));
+        const batch = await services.batches.create(v.orgId, batchInputOf(b));
         return reply.redirect(`/dashboard/batches/${batch.id}`, 303);
       } catch (err) {
         if (err instanceof AppError && err.status === 422 && err.fields) return fail(err.fields);
@@ -223,7 +223,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     const perPage = q.per_page ?? 25;
     // one page of the table, read by the database; a batch missing or another user's: the
     // error plugin's not-found page
-    const results = await services.batches.view(v.userId, id, {
+    const results = await services.batches.view(v.orgId, id, {
       ...(q.search !== undefined ? { search: q.search } : {}),
       ...(q.state !== undefined ? { state: q.state } : {}),
       ...(q.result !== undefined ? { result: q.result } : {}),
@@ -271,7 +271,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       request,
       reply,
       async () => {
-        const b = await services.batches.get(v.userId, id);
+        const b = await services.batches.get(v.orgId, id);
         return { data: progressData(b), done: !isRunning(b) };
       },
       (onChange) => services.batches.watch(id, onChange),
@@ -285,7 +285,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     const id = idOf(request);
     if (id === null) return ctx.notFoundPage(request, reply);
     // a batch missing or another user's: the error plugin's not-found page
-    const results = await services.batches.results(v.userId, id);
+    const results = await services.batches.results(v.orgId, id);
     const format = rawQuery(request, ['format']).format === 'csv' ? 'csv' : 'json';
     return sendBatchExport(reply, format, results, ctx.publicUrl, streamHeaders);
   });
@@ -300,11 +300,11 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     });
 
   action('cancel', async (v, id) => {
-    await services.batches.cancel(v.userId, id);
+    await services.batches.cancel(v.orgId, id);
     return `/dashboard/batches/${id}?done=batch_cancelled`;
   });
   action('delete', async (v, id, request) => {
-    await services.batches.delete(v.userId, id, { reports: str(bodyOf(request).reports) === '1' });
+    await services.batches.delete(v.orgId, id, { reports: str(bodyOf(request).reports) === '1' });
     return '/dashboard/batches?done=batch_deleted';
   });
 }

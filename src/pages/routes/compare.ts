@@ -29,14 +29,14 @@ export function comparePageRoutes(app: FastifyInstance, ctx: PageContext): void 
     let error: string | undefined;
     let status = 200;
     try {
-      diff = await services.batches.diff(v.userId, id, from);
+      diff = await services.batches.diff(v.orgId, id, from);
     } catch (err) {
       const message = why(err);
       if (message === null) throw err;
       error = message;
       status = 422;
       // a `from` that does not compare: said, and the batch against its previous crawl instead
-      if ((err as AppError).fields?.from) diff = await services.batches.diff(v.userId, id);
+      if ((err as AppError).fields?.from) diff = await services.batches.diff(v.orgId, id);
     }
     if (fromRaw !== null && from === undefined)
       error = `“${fromRaw}” is no batch number: compared with the previous crawl.`;
@@ -54,7 +54,7 @@ export function comparePageRoutes(app: FastifyInstance, ctx: PageContext): void 
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
     const project = String((request.params as { project?: string }).project ?? '');
-    const diff = await services.batches.latestDiff(v.userId, project);
+    const diff = await services.batches.latestDiff(v.orgId, project);
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
       reply,

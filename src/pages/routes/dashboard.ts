@@ -84,7 +84,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
     ]);
     const ids = list?.items.map((r) => r.id) ?? [];
     const [trends, schedules] = list
-      ? await Promise.all([services.reports.trends(v, ids), services.schedules.ofReports(v.userId, ids)])
+      ? await Promise.all([services.reports.trends(v, ids), services.schedules.ofReports(v.orgId, ids)])
       : [undefined, undefined];
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
@@ -211,7 +211,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
         // always creates; a person most often meant the report they have)
         // (not with a typed password: the offer's forms would have to carry it)
         if (str(body.another) !== '1' && password === '') {
-          const existing = await services.reports.sameUrl(v.userId, form.url);
+          const existing = await services.reports.sameUrl(v.orgId, form.url);
           if (existing.length > 0) {
             form.existing = existing[0]!;
             return renderDashboard(request, reply, v, 200, {}, {}, null, form);

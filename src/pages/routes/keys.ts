@@ -25,7 +25,7 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     form: KeyFormState,
     created: { info: ApiKeyInfo; key: string } | null = null,
   ) {
-    const keys = await services.keys.list(v.userId);
+    const keys = await services.keys.listOwn(v);
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
       reply,
@@ -36,7 +36,7 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     );
   }
 
-  app.get('/dashboard/keys', async (request, reply) => {
+  app.get('/dashboard/keys', { config: { access: 'account.read' } }, async (request, reply) => {
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
     const done = rawQuery(request, ['done']).done;
@@ -44,7 +44,7 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     return render(request, reply, v, 200, flash, emptyForm());
   });
 
-  app.post('/dashboard/keys', async (request, reply) => {
+  app.post('/dashboard/keys', { config: { access: 'keys.own' } }, async (request, reply) => {
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
     const body = bodyOf(request);
@@ -91,7 +91,7 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
 
   app.post<{ Params: { id: number } }>(
     '/dashboard/keys/:id/revoke',
-    { schema: { params: KeyParams }, attachValidation: true },
+    { schema: { params: KeyParams }, attachValidation: true, config: { access: 'keys.own' } },
     async (request, reply) => {
       const v = await ctx.requireViewer(request, reply);
       if (!v) return reply;

@@ -42,7 +42,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
     const query: ListProjectsQuery | null = projectsQueryFrom(read.params);
     const status = 200;
     const list = query ? await services.projects.list(v, query) : null;
-    const stats = list ? await services.projects.stats(v.userId, list.items.map((p) => p.project)) : undefined;
+    const stats = list ? await services.projects.stats(v.orgId, list.items.map((p) => p.project)) : undefined;
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
       reply,

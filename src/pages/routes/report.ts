@@ -40,7 +40,7 @@ export async function sendReportPage(
   let schedule: SafeHtml | '' = '';
   const signedIn = owner ? await ctx.viewerOf(request) : null;
   if (signedIn && viewer.csrf) {
-    const current = (await services.schedules.ofReports(signedIn.userId, [report.id])).get(report.id) ?? null;
+    const current = (await services.schedules.ofReports(signedIn.orgId, [report.id])).get(report.id) ?? null;
     schedule = scheduleSection({
       reportId: report.id,
       csrf: viewer.csrf,
@@ -70,7 +70,7 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   ) => {
     const viewer = await ctx.viewerFor(request, reply);
     const v = await ctx.viewerOf(request);
-    const csrf = kit.csrfToken(request, reply, v?.userId ?? null);
+    const csrf = kit.csrfToken(request, reply, v?.memberId ?? null);
     return ctx.send(reply, status, 'Protected report', viewer, passwordView({ id, csrf, error }), {
       mainClass: 'narrow',
       loginNext: `/reports/${id}`,

@@ -45,7 +45,7 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
     // forgiving, as the other lists: a page that is no whole number is the first
     const asked = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? '1');
     const page = Number.isSafeInteger(asked) && asked >= 1 ? asked : 1;
-    const list = await services.schedules.list(v.userId, { page, perPage: SCHEDULES_PER_PAGE });
+    const list = await services.schedules.list(v.orgId, { page, perPage: SCHEDULES_PER_PAGE });
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(reply, 200, 'Schedules', viewer, schedulesView({ list, page, perPage: SCHEDULES_PER_PAGE }));
   });
@@ -88,7 +88,7 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
       if (Object.keys(form.errors).length) return sendReportPage(ctx, request, reply, own.found, 422, form);
       const every = form.choice === 'custom' ? form.cron : form.choice;
       try {
-        await services.schedules.put(own.v.userId, request.params.id, {
+        await services.schedules.put(own.v.orgId, request.params.id, {
           every,
           timezone: form.timezone === '' ? 'UTC' : form.timezone,
           render: form.render,
@@ -111,7 +111,7 @@ export function schedulePageRoutes(app: FastifyInstance, ctx: PageContext): void
       const own = await ownReport(request, reply);
       if (!own) return reply;
       try {
-        await services.schedules.delete(own.v.userId, request.params.id);
+        await services.schedules.delete(own.v.orgId, request.params.id);
       } catch (err) {
         // no schedule: already cleared (a second click) — the same answer
         if (!(err instanceof AppError && err.status === 404)) throw err;

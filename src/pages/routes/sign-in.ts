@@ -39,7 +39,7 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext): void {
       await ctx.attempts.hit(key, LOGIN_RULE.windowMs);
       return showLogin(request, reply, 401, next, 'That API key is not valid.');
     }
-    kit.startSession(reply, auth.userId, auth.keyId);
+    kit.startSession(reply, auth.memberId, auth.keyId);
     return reply.redirect(next, 303);
   });
 

@@ -3,9 +3,11 @@
 import { forbidden } from '../../errors.js';
 import type { Actor, KeyScope, Principal } from '../accounts/types.js';
 
-/** A user id stands for the user itself: every scope, every project. */
+/** An organisation id stands for the organisation itself: owner, every scope, every project. */
 export const actorOf = (who: Principal): Actor =>
-  typeof who === 'number' ? { userId: who, scopes: ['read', 'write'], projects: null } : who;
+  typeof who === 'number'
+    ? { orgId: who, memberId: null, role: 'owner', scopes: ['read', 'write'], projects: null }
+    : who;
 
 export function requireScope(actor: Actor, scope: KeyScope): void {
   if (!actor.scopes.includes(scope))

@@ -74,7 +74,7 @@ function wrap<T extends object>(
       out[name] = (who: Principal, ...rest: unknown[]) => {
         const actor = actorOf(who);
         requireEveryProject(actor, what);
-        return fn(actor.userId, ...rest);
+        return fn(actor.orgId, ...rest);
       };
   }
   return out as T;
@@ -90,7 +90,7 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
   /** the report exists, is the user's and in a project the actor sees; else 404 */
   async function visible(actor: Actor, id: number): Promise<void> {
     if (actor.projects === null) return;
-    const project = await findReportProject(db, id, actor.userId);
+    const project = await findReportProject(db, id, actor.orgId);
     if (project === null || !seesProject(actor, project)) throw notFound('No such report.');
   }
   const read =
@@ -98,14 +98,14 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
     async (actor: Actor, id: number, ...rest: A): Promise<R> => {
       requireScope(actor, 'read');
       await visible(actor, id);
-      return fn(actor.userId, id, ...rest);
+      return fn(actor.orgId, id, ...rest);
     };
   const write =
     <A extends unknown[], R>(fn: (userId: number, id: number, ...rest: A) => Promise<R>) =>
     async (actor: Actor, id: number, ...rest: A): Promise<R> => {
       requireScope(actor, 'write');
       await visible(actor, id);
-      return fn(actor.userId, id, ...rest);
+      return fn(actor.orgId, id, ...rest);
     };
 
   /** the list rule, for `list` and `listText` (whose rows are read by `rows`) */
@@ -116,21 +116,21 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
     ) =>
     async (actor: Actor, q: ListReportsQuery): Promise<Page<T>> => {
       requireScope(actor, 'read');
-      if (actor.projects === null) return list(actor.userId, q);
+      if (actor.projects === null) return list(actor.orgId, q);
       const asked = q.project ? projectName(q.project) : undefined;
       if (asked !== undefined) {
         if (!seesProject(actor, asked)) return { items: [], total: 0 };
-        return list(actor.userId, q);
+        return list(actor.orgId, q);
       }
       // one project: the list of that project (its counters, its indexes)
-      if (actor.projects.length === 1) return list(actor.userId, { ...q, project: actor.projects[0]! });
+      if (actor.projects.length === 1) return list(actor.orgId, { ...q, project: actor.projects[0]! });
       // several: counted and read through the indexes with `project IN (…)`
       const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
       const f = { ...filter, projects: actor.projects };
-      const total = await countReports(db, actor.userId, f);
+      const total = await countReports(db, actor.orgId, f);
       const offset = (page - 1) * perPage;
       if (offset >= total) return { items: [], total };
-      const ids = await listReportIds(db, actor.userId, { ...f, sortBy, sort, limit: perPage, offset });
+      const ids = await listReportIds(db, actor.orgId, { ...f, sortBy, sort, limit: perPage, offset });
       return { items: await rows(ids), total };
     };
 
@@ -140,12 +140,12 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
     walk(actor: Actor, q: Parameters<Reports['walk']>[1], options: Parameters<Reports['walk']>[2] = {}) {
       // checked when called, before anything is streamed
       requireScope(actor, 'read');
-      if (actor.projects === null) return inner.walk(actor.userId, q, options);
+      if (actor.projects === null) return inner.walk(actor.orgId, q, options);
       // a batch spans any project
       if (options.batch !== undefined) requireEveryProject(actor, "listing a batch's reports");
       const asked = q.project ? projectName(q.project) : undefined;
       if (asked !== undefined && !seesProject(actor, asked)) return nothing();
-      return inner.walk(actor.userId, q, { ...options, projects: actor.projects });
+      return inner.walk(actor.orgId, q, { ...options, projects: actor.projects });
     },
     getOwned: read(inner.getOwned),
     getOwnedText: read(inner.getOwnedText),
@@ -163,18 +163,18 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
             `Forbidden: this API key is limited to projects (${actor.projects.join(', ')}); ${project} is not one of them.`,
           );
       }
-      return inner.create(actor.userId, input);
+      return inner.create(actor.orgId, input);
     },
     update: write(inner.update),
     delete: write(inner.delete),
     reaudit: write(inner.reaudit),
     async trends(actor: Actor, ids: number[]) {
       requireScope(actor, 'read');
-      const all = await inner.trends(actor.userId, ids);
+      const all = await inner.trends(actor.orgId, ids);
       if (actor.projects === null) return all;
       // only the projects it sees (dropped ids: as if not the user's)
       for (const id of [...all.keys()]) {
-        const project = await findReportProject(db, id, actor.userId);
+        const project = await findReportProject(db, id, actor.orgId);
         if (project === null || !seesProject(actor, project)) all.delete(id);
       }
       return all;
@@ -192,10 +192,10 @@ export function scopedProjects(db: Db, inner: Projects): Services['projects'] {
   const rules: Partial<Record<keyof Projects, (actor: Actor, ...rest: never[]) => unknown>> = {
     async list(actor: Actor, q: Parameters<Projects['list']>[1]) {
       requireScope(actor, 'read');
-      if (actor.projects === null) return inner.list(actor.userId, q);
+      if (actor.projects === null) return inner.list(actor.orgId, q);
       // a handful of projects: read each, then filter, sort and page here as the SQL would
       const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
-      const rows = (await Promise.all(actor.projects.map((p) => findProject(db, actor.userId, p)))).filter(
+      const rows = (await Promise.all(actor.projects.map((p) => findProject(db, actor.orgId, p)))).filter(
         (r) => r !== null && (!search || r.name.includes(search.toLowerCase())),
       ) as NonNullable<Awaited<ReturnType<typeof findProject>>>[];
       const dir = sort === 'asc' ? 1 : -1;
@@ -212,49 +212,49 @@ export function scopedProjects(db: Db, inner: Projects): Services['projects'] {
     async delete(actor: Actor, name: string) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.delete(actor.userId, name);
+      return inner.delete(actor.orgId, name);
     },
     // a project's page and settings: a key limited to projects reaches only its own
     async get(actor: Actor, name: string) {
       requireScope(actor, 'read');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.get(actor.userId, name);
+      return inner.get(actor.orgId, name);
     },
     async put(actor: Actor, name: string, body: Parameters<Projects['put']>[2]) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.put(actor.userId, name, body, authorOf(actor));
+      return inner.put(actor.orgId, name, body, authorOf(actor));
     },
     async patch(actor: Actor, name: string, body: Parameters<Projects['patch']>[2]) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.patch(actor.userId, name, body, authorOf(actor));
+      return inner.patch(actor.orgId, name, body, authorOf(actor));
     },
     // a project's ignore rules and issue states: as its settings
     async ignoreRules(actor: Actor, name: string) {
       requireScope(actor, 'read');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.ignoreRules(actor.userId, name);
+      return inner.ignoreRules(actor.orgId, name);
     },
     async addIgnoreRule(actor: Actor, name: string, body: Parameters<Projects['addIgnoreRule']>[2]) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.addIgnoreRule(actor.userId, name, body, authorOf(actor));
+      return inner.addIgnoreRule(actor.orgId, name, body, authorOf(actor));
     },
     async removeIgnoreRule(actor: Actor, name: string, ruleId: string) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.removeIgnoreRule(actor.userId, name, ruleId, authorOf(actor));
+      return inner.removeIgnoreRule(actor.orgId, name, ruleId, authorOf(actor));
     },
     async issues(actor: Actor, name: string, q: Parameters<Projects['issues']>[2]) {
       requireScope(actor, 'read');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.issues(actor.userId, name, q);
+      return inner.issues(actor.orgId, name, q);
     },
     async crawl(actor: Actor, name: string) {
       requireScope(actor, 'write');
       if (!seesProject(actor, projectName(name))) throw notFound('No such project.');
-      return inner.crawl(actor.userId, name);
+      return inner.crawl(actor.orgId, name);
     },
   };
   return wrap(inner, rules, [], 'this operation') as Services['projects'];
@@ -270,7 +270,7 @@ export function scopedWebhooks(inner: OwnerServices['webhooks']): Services['webh
     rules[name] = (actor: Actor, ...rest: unknown[]) => {
       requireScope(actor, scope);
       requireEveryProject(actor, 'managing webhooks');
-      return fn(actor.userId, ...rest);
+      return fn(actor.orgId, ...rest);
     };
   }
   return wrap(inner, rules, ['emit', 'attempt'], 'managing webhooks') as Services['webhooks'];

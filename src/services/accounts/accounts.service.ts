@@ -3,6 +3,7 @@ import { AppError, forbidden, notFound, unauthorized, validationError } from '..
 import { actorOf, requireScope } from '../access/actor.js';
 import { withTransaction } from '../../store/database.js';
 import {
+  findKeyAuthById,
   findKeyByHash,
   findKeyById,
   insertKey,
@@ -13,15 +14,18 @@ import {
 } from '../../store/keys.repository.js';
 import { ensureSetting } from '../../store/settings.repository.js';
 import {
+  countUsers,
   findUserById,
   findUserByName,
   insertUser,
   listUsers,
   type UserRow,
 } from '../../store/users.repository.js';
+import { findOrgByName, insertOrg } from '../../store/organizations.repository.js';
+import { findMembership, insertMembership, listMemberships } from '../../store/memberships.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from '../shared/secrets.js';
-import { getUserCounters } from '../../store/users.repository.js';
+import { getOrgCounters, findOrgById } from '../../store/organizations.repository.js';
 import { findProject } from '../../store/projects.repository.js';
 import {
   KEY_SCOPES,
@@ -32,6 +36,7 @@ import {
   type IssuedKey,
   type KeyOptions,
   type KeyScope,
+  type Role,
   type User,
 } from './types.js';
 import { type OwnerServices, type Services } from '../types.js';
@@ -72,14 +77,15 @@ export function createAccountServices(
 
   async function issueKey(
     trx: typeof db,
-    userId: number,
+    member: { userId: number; orgId: number },
     createdAt: string,
     secret?: string,
     options: { scopes?: KeyScope[]; projects?: string[] | null; expiresAt?: string | null } = {},
   ): Promise<{ id: number; key: string }> {
     const key = secret ?? generateApiKey();
     const id = await insertKey(trx, {
-      userId,
+      userId: member.userId,
+      orgId: member.orgId,
       prefix: keyDisplayPrefix(key),
       hash: hashApiKey(key),
       createdAt,
@@ -89,14 +95,20 @@ export function createAccountServices(
   }
 
   /** A new key's options, checked (422 naming each invalid field). */
-  function keyOptions(options: KeyOptions): {
+  function keyOptions(
+    options: KeyOptions,
+    role: Role,
+  ): {
     scopes: KeyScope[];
     projects: string[] | null;
     expiresAt: string | null;
   } {
     const errors: Record<string, string[]> = {};
-    const scope = options.scope ?? 'write';
+    // a viewer's key reads; anyone else's writes unless told
+    const scope = options.scope ?? (role === 'viewer' ? 'read' : 'write');
     if (!KEY_SCOPES.includes(scope)) errors.scope = [`The scope must be one of: ${KEY_SCOPES.join(', ')}.`];
+    else if (scope === 'write' && role === 'viewer')
+      errors.scope = ['A viewer can only have read keys (the role allows no writes).'];
     let projects: string[] | null = null;
     if (options.projects && options.projects.length > 0) {
       projects = [...new Set(options.projects.map((p) => projectName(p.trim())))];
@@ -120,13 +132,57 @@ export function createAccountServices(
     return info;
   }
 
-  /** managing keys takes a write key for every project */
-  function managingActor(who: Principal): Actor {
+  /**
+   * managing one's own keys takes a write key for every project (a limited key cannot mint a
+   * wider one) and a person (an organisation id alone has no keys of its own)
+   */
+  function managingActor(who: Principal): Actor & { memberId: number } {
     const actor = actorOf(who);
     requireScope(actor, 'write');
     if (actor.projects !== null)
       throw forbidden('Forbidden: managing API keys needs a key for every project.');
-    return actor;
+    if (actor.memberId === null) throw forbidden('Forbidden: keys belong to a member of the organisation.');
+    return { ...actor, memberId: actor.memberId };
+  }
+
+  /**
+   * The membership a new key of `user` is made in: the organisation named (404 unknown, 422
+   * not a member), or the user's first.
+   */
+  async function memberOf(
+    user: UserRow,
+    orgName: string | undefined,
+  ): Promise<{ userId: number; orgId: number; role: Role }> {
+    if (orgName !== undefined) {
+      const org = await findOrgByName(db, orgName);
+      if (!org) throw notFound(`No such organization: ${orgName}.`);
+      const m = await findMembership(db, org.id, user.id);
+      if (!m) throw validationError({ org: [`${user.name} is not a member of ${org.name}.`] });
+      return { userId: user.id, orgId: org.id, role: m.role };
+    }
+    const [first] = await listMemberships(db, user.id);
+    if (!first) throw validationError({ org: [`${user.name} is not a member of any organization.`] });
+    return { userId: user.id, orgId: first.orgId, role: first.role };
+  }
+
+  /**
+   * What a key may do: its member's role now narrows its scopes (a viewer's key only reads)
+   * and the member's project limit narrows its projects (both limits: the projects in both).
+   */
+  function authContextOf(row: KeyAuthRow): AuthContext {
+    const scopes = row.role === 'viewer' ? row.scopes.filter((sc) => sc === 'read') : row.scopes;
+    let projects: string[] | null = row.projects;
+    if (row.memberProjects !== null)
+      projects =
+        projects === null ? row.memberProjects : projects.filter((p) => row.memberProjects!.includes(p));
+    return {
+      orgId: row.orgId,
+      memberId: row.userId,
+      role: row.role,
+      keyId: row.id,
+      scopes,
+      projects,
+    };
   }
 
   let sessionSecret: string | null = config.sessionSecret;
@@ -171,7 +227,7 @@ export function createAccountServices(
         const row = await keyByHash(hash);
         // the row was found by its hash; comparing again in constant time keeps the decision
         // itself free of early-exit comparisons
-        if (!row || !sameHash(row.hash, hash) || row.revokedAt !== null) return null;
+        if (!row || !sameHash(row.hash, hash) || row.revokedAt !== null || row.disabled) return null;
         const now = ctx.now();
         if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now.getTime())
           throw unauthorized('Unauthenticated: the API key has expired.');
@@ -182,22 +238,21 @@ export function createAccountServices(
           // the cached row (the same object) now says when it was last used
           row.lastUsedAt = now.toISOString();
         }
-        const auth: AuthContext = {
-          userId: row.userId,
-          keyId: row.id,
-          scopes: row.scopes,
-          projects: row.projects,
-        };
-        return auth;
+        return authContextOf(row);
       },
 
       async session(userId: number, keyId: number) {
-        // a session lives as long as the key it was opened with: revoked or gone, it ends
-        const key = await findKeyById(db, keyId);
-        if (!key || key.userId !== userId || key.revokedAt !== null) return null;
-        if (key.expiresAt !== null && Date.parse(key.expiresAt) <= ctx.now().getTime()) return null;
-        return { userId, keyId, name: key.userName, scopes: key.scopes, projects: key.projects };
+        // a session lives as long as the key it was opened with: revoked or gone (or its
+        // member gone from the organisation, or disabled), it ends
+        const row = await findKeyAuthById(db, keyId);
+        if (!row || row.userId !== userId || row.revokedAt !== null || row.disabled) return null;
+        if (row.expiresAt !== null && Date.parse(row.expiresAt) <= ctx.now().getTime()) return null;
+        const user = await findUserById(db, userId);
+        if (!user) return null;
+        return { ...authContextOf(row), name: user.name };
       },
+
+      keysChanged,
     },
 
     users: {
@@ -212,17 +267,30 @@ export function createAccountServices(
         if (options.key !== undefined && options.key.length < 24) {
           throw validationError({ key: ['A fixed key must be at least 24 characters.'] });
         }
-        if (await findUserByName(db, name))
+        if ((await findUserByName(db, name)) || (await findOrgByName(db, name)))
           throw validationError({ name: [`The name "${name}" is already taken.`] });
         try {
           return await withTransaction(db, async (trx) => {
             const now = iso();
-            const user: User = await insertUser(trx, name, now);
-            const { id, key } = await issueKey(trx, user.id, now, options.key);
+            // the first person on the instance is its admin
+            const first = (await countUsers(trx)) === 0;
+            const user: User = await insertUser(trx, name, now, { isAdmin: first });
+            // and the owner of an organisation of their own, of the same name
+            const org = await insertOrg(trx, name, now);
+            await insertMembership(trx, {
+              orgId: org.id,
+              userId: user.id,
+              role: 'owner',
+              projects: null,
+              createdAt: now,
+            });
+            const { id, key } = await issueKey(trx, { userId: user.id, orgId: org.id }, now, options.key);
             const info: ApiKeyInfo = {
               id,
               userId: user.id,
               userName: user.name,
+              orgId: org.id,
+              orgName: org.name,
               prefix: keyDisplayPrefix(key),
               createdAt: user.createdAt,
               lastUsedAt: null,
@@ -232,7 +300,7 @@ export function createAccountServices(
               expiresAt: null,
             };
             const issued: IssuedKey = { info, key };
-            return { user, key: issued };
+            return { user, key: issued, organization: { id: org.id, name: org.name } };
           });
         } catch (err) {
           if (err instanceof AppError) throw err;
@@ -250,18 +318,30 @@ export function createAccountServices(
     keys: {
       async create(user: string | number, options: KeyOptions = {}) {
         const owner = await requireUser(user);
-        const { id, key } = await issueKey(db, owner.id, iso(), undefined, keyOptions(options));
+        const member = await memberOf(owner, options.org);
+        const { id, key } = await issueKey(db, member, iso(), undefined, keyOptions(options, member.role));
         return { info: await keyInfo(id), key };
       },
       async createOwn(who: Principal, options: KeyOptions = {}) {
         const actor = managingActor(who);
-        const { id, key } = await issueKey(db, actor.userId, iso(), undefined, keyOptions(options));
+        const { id, key } = await issueKey(
+          db,
+          { userId: actor.memberId, orgId: actor.orgId },
+          iso(),
+          undefined,
+          keyOptions(options, actor.role),
+        );
         return { info: await keyInfo(id), key };
       },
       async revokeOwn(who: Principal, keyId: number) {
-        const actor = managingActor(who);
+        // a member revokes their own keys; the organisation itself (an id: the CLI, tests) any of its keys
+        const actor = actorOf(who);
+        requireScope(actor, 'write');
+        if (actor.projects !== null)
+          throw forbidden('Forbidden: managing API keys needs a key for every project.');
         const key = await findKeyById(db, keyId);
-        if (!key || key.userId !== actor.userId) throw notFound(`No such key: ${keyId}.`);
+        if (!key || key.orgId !== actor.orgId || (actor.memberId !== null && key.userId !== actor.memberId))
+          throw notFound(`No such key: ${keyId}.`);
         await revokeKey(db, keyId, iso());
         await keysChanged();
         return keyInfo(keyId);
@@ -269,6 +349,11 @@ export function createAccountServices(
       async list(user?: string | number) {
         if (user === undefined) return listKeys(db);
         return listKeys(db, (await requireUser(user)).id);
+      },
+      async listOwn(who: Principal) {
+        const actor = actorOf(who);
+        if (actor.memberId === null) return [];
+        return listKeys(db, actor.memberId, actor.orgId);
       },
       async revoke(keyId: number) {
         if (!(await revokeKey(db, keyId, iso()))) throw notFound(`No such key: ${keyId}.`);
@@ -279,23 +364,32 @@ export function createAccountServices(
 
     account: {
       async show(actor: AuthContext) {
-        const user = await findUserById(db, actor.userId);
-        if (!user) throw unauthorized('Unauthenticated: the API key is unknown or revoked.');
+        const user = await findUserById(db, actor.memberId);
+        const org = await findOrgById(db, actor.orgId);
+        if (!user || !org) throw unauthorized('Unauthenticated: the API key is unknown or revoked.');
         const key = await keyInfo(actor.keyId);
         let reportsCount: number;
         let projectsCount: number;
         if (actor.projects === null) {
-          const counters = await getUserCounters(db, actor.userId);
+          const counters = await getOrgCounters(db, actor.orgId);
           reportsCount = counters.reports;
           projectsCount = counters.projects;
         } else {
           // what the key sees: its projects that hold reports
-          const rows = await Promise.all(actor.projects.map((p) => findProject(db, actor.userId, p)));
+          const rows = await Promise.all(actor.projects.map((p) => findProject(db, actor.orgId, p)));
           const found = rows.filter((r) => r !== null);
           projectsCount = found.length;
           reportsCount = found.reduce((n, r) => n + r.reportsCount, 0);
         }
-        return { id: user.id, name: user.name, createdAt: user.createdAt, reportsCount, projectsCount, key };
+        return {
+          id: user.id,
+          name: user.name,
+          createdAt: user.createdAt,
+          reportsCount,
+          projectsCount,
+          key,
+          organization: { id: org.id, name: org.name, role: actor.role },
+        };
       },
     },
 

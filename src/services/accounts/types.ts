@@ -25,21 +25,38 @@ export interface KeyOptions {
   projects?: string[] | null | undefined;
   /** ISO date-time; null or absent: never */
   expiresAt?: string | null | undefined;
+  /** the organisation (name) the key acts in (keys.create); absent: the user's first */
+  org?: string | undefined;
 }
 
 /**
- * Who acts on a user's data and what they may do: the auth plugin builds one from the API key
- * and hands it to the services, which apply the rules (src/services/access/rules.ts). A plain user
- * id (the pages, the CLI) is the user with every scope on every project.
+ * A member's role in an organisation, weakest first (docs/teams.md): `viewer` reads, `member`
+ * audits, crawls and edits reports and projects, `admin` also manages members, keys, webhooks,
+ * branding and settings, `owner` everything (and the owners). What each operation needs is the
+ * access table (src/services/access/table.ts).
+ */
+export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * Who acts on an organisation's data and what they may do: the auth plugin builds one from the
+ * API key (the key's member, their role now, the key's scopes and projects narrowed by the
+ * role) and hands it to the services, which apply the rules (src/services/access). A plain
+ * organisation id (internal callers, the CLI) is the organisation itself: owner, every scope,
+ * every project.
  */
 export interface Actor {
-  userId: number;
+  /** the organisation whose data it acts on (the owner column `org_id`) */
+  orgId: number;
+  /** the person acting (a member of the organisation); null for the organisation itself */
+  memberId: number | null;
+  role: Role;
   scopes: readonly KeyScope[];
-  /** null: every project; otherwise only these (others answer 404, as another user's data) */
+  /** null: every project; otherwise only these (others answer 404, as another organisation's data) */
   projects: readonly string[] | null;
 }
 
-/** An actor, or a user id (all scopes, all projects). */
+/** An actor, or an organisation id (owner, all scopes, all projects). */
 export type Principal = number | Actor;
 
 /** A freshly issued key: `key` is the secret, shown once and never again. */
@@ -50,6 +67,7 @@ export interface IssuedKey {
 
 /** Who a valid API key belongs to, and what the key may do. */
 export interface AuthContext extends Actor {
+  memberId: number;
   keyId: number;
 }
 
@@ -69,6 +87,11 @@ export interface AuthServices {
    * that key exists, belongs to the user and is not revoked; otherwise null (signed out).
    */
   session(userId: number, keyId: number): Promise<(AuthContext & { name: string }) | null>;
+  /**
+   * Keys' rights changed outside this service (a member's role or projects, a member removed):
+   * the key cache forgets what it holds, here and in the other processes.
+   */
+  keysChanged(): Promise<void>;
 }
 
 export interface UsersServices {
@@ -76,7 +99,10 @@ export interface UsersServices {
    * A new user and its first key; 422 `name` when taken or invalid. `key` fixes the first
    * key's secret (PAGEGRADE_BOOTSTRAP_KEY); otherwise it is random.
    */
-  create(name: string, options?: { key?: string | undefined }): Promise<{ user: User; key: IssuedKey }>;
+  create(
+    name: string,
+    options?: { key?: string | undefined },
+  ): Promise<{ user: User; key: IssuedKey; organization: { id: number; name: string } }>;
   /** by name, or by id when `nameOrId` is all digits (a name is tried first) */
   find(nameOrId: string | number): Promise<User | null>;
   get(id: number): Promise<User | null>;
@@ -98,6 +124,8 @@ export interface KeysServices {
   revokeOwn(who: Principal, keyId: number): Promise<ApiKeyInfo>;
   /** every key, or one user's (404 for an unknown user); oldest first */
   list(user?: string | number): Promise<ApiKeyInfo[]>;
+  /** the actor's own keys in its organisation (the dashboard's keys page); oldest first */
+  listOwn(who: Principal): Promise<ApiKeyInfo[]>;
   /** 404 for an unknown key; revoking a revoked key keeps its first revocation date */
   revoke(keyId: number): Promise<ApiKeyInfo>;
 }

@@ -29,7 +29,7 @@ import {
   type RunSource,
   type RunState,
 } from '../../store/runs.repository.js';
-import { adjustUserCounters, bumpReportsVersion } from '../../store/users.repository.js';
+import { adjustOrgCounters, bumpReportsVersion } from '../../store/organizations.repository.js';
 import type { Privacy } from '../../store/reports.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { auditColumns } from './audit.js';
@@ -86,7 +86,7 @@ export async function storeAudit(
     now,
     ...(input.batch ? { batchId: input.batch.id } : {}),
   });
-  await adjustUserCounters(trx, userId, {
+  await adjustOrgCounters(trx, userId, {
     projects: projectCreated ? 1 : 0,
     reports: 1,
     [report.result]: 1,
@@ -136,7 +136,7 @@ export async function storeRun(
   });
   await pruneRuns(trx, id, historyLimit(ctx));
   if (audit.result !== row.result) {
-    await adjustUserCounters(trx, userId, { [row.result]: -1, [audit.result]: 1 });
+    await adjustOrgCounters(trx, userId, { [row.result]: -1, [audit.result]: 1 });
   } else {
     await bumpReportsVersion(trx, userId);
   }
@@ -205,7 +205,7 @@ export async function removeReport(trx: Db, userId: number, id: number, project:
   // the project went with its last report: its issue states and rule log go with it (as when
   // the project is deleted), or a crawl that makes it again would read them as its previous one's
   if (projectDeleted) await deleteProjectIssues(trx, userId, gone.project);
-  await adjustUserCounters(trx, userId, {
+  await adjustOrgCounters(trx, userId, {
     projects: projectDeleted ? -1 : 0,
     reports: -1,
     [gone.result]: -1,

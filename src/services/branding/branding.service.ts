@@ -142,13 +142,13 @@ export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>):
       const actor = actorOf(who);
       requireScope(actor, 'read');
       requireEveryProject(actor);
-      return present(await findBranding(db, actor.userId));
+      return present(await findBranding(db, actor.orgId));
     },
     async put(who, input) {
       const actor = actorOf(who);
       requireScope(actor, 'write');
       requireEveryProject(actor);
-      const row = await findBranding(db, actor.userId);
+      const row = await findBranding(db, actor.orgId);
       const errors: FieldErrors = {};
       const values: BrandingValues = {
         name: text(errors, 'name', input.name, row?.name ?? null),
@@ -178,14 +178,14 @@ export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>):
         }
       }
       if (Object.keys(errors).length > 0) throw validationError(errors);
-      await saveBranding(db, actor.userId, values, ctx.now().toISOString());
-      return present(await findBranding(db, actor.userId));
+      await saveBranding(db, actor.orgId, values, ctx.now().toISOString());
+      return present(await findBranding(db, actor.orgId));
     },
     async clear(who) {
       const actor = actorOf(who);
       requireScope(actor, 'write');
       requireEveryProject(actor);
-      await deleteBranding(db, actor.userId);
+      await deleteBranding(db, actor.orgId);
     },
     async ofReport(reportId) {
       return present(await findBrandingOfReport(db, reportId));

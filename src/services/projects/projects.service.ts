@@ -13,11 +13,11 @@ import {
 } from '../../store/projects.repository.js';
 import { deleteProjectReports } from '../../store/reports.repository.js';
 import {
-  adjustUserCounters,
+  adjustOrgCounters,
   getReportsState,
   getReportsVersion,
-  getUserCounters,
-} from '../../store/users.repository.js';
+  getOrgCounters,
+} from '../../store/organizations.repository.js';
 import { ReportsListCache } from '../shared/list-cache.js';
 import type { ServiceContext } from '../shared/context.js';
 import { resolveProjectsQuery } from '../../contract/lists.js';
@@ -62,7 +62,7 @@ export function createProjectServices(
         const ids = await cache.pageIds(userId, state.version, key, () => listProjectIds(db, userId, o));
         rows = await projectsByIds(db, ids);
       } else {
-        total = (await getUserCounters(db, userId)).projects;
+        total = (await getOrgCounters(db, userId)).projects;
         if (o.offset >= total) return { items: [], total };
         rows = await listProjects(db, userId, o);
       }
@@ -99,7 +99,7 @@ export function createProjectServices(
         // its issue states and its rules' log go with it
         await deleteProjectIssues(trx, userId, project);
         const reportsDeleted = deleted.good + deleted.decent + deleted.bad;
-        await adjustUserCounters(trx, userId, {
+        await adjustOrgCounters(trx, userId, {
           projects: -1,
           reports: -reportsDeleted,
           good: -deleted.good,

@@ -16,7 +16,7 @@ import {
   type ProjectSettingsRow,
 } from '../../store/projects.repository.js';
 import type { BatchSummary } from '../../crawl/findings/index.js';
-import { adjustUserCounters } from '../../store/users.repository.js';
+import { adjustOrgCounters } from '../../store/organizations.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { BatchServices } from '../batches/types.js';
 import { syncProjectSchedule } from '../schedules/schedules.service.js';
@@ -52,7 +52,7 @@ function hostName(name: string): string {
 
 /**
  * How many finished crawls the project's trend holds (the API's `trend`, the project page's
- * charts): the newest, read by the (user_id, project, id) index from their stored summaries.
+ * charts): the newest, read by the (org_id, project, id) index from their stored summaries.
  */
 const TREND_CRAWLS = 30;
 
@@ -136,7 +136,7 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         secrets,
         now: ctx.now().toISOString(),
       });
-      if (created) await adjustUserCounters(trx, userId, { projects: 1 });
+      if (created) await adjustOrgCounters(trx, userId, { projects: 1 });
       // its schedule row follows its `schedule` setting, in this transaction (docs/sites.md "Scheduled crawls")
       await syncProjectSchedule(trx, ctx.now(), { userId, project, schedule: next.settings.schedule });
       // a change of the ignore rules is logged with who made it (./ignore-rules.ts)

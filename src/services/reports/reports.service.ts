@@ -7,7 +7,7 @@ import { withTransaction } from '../../store/database.js';
 import { findProject } from '../../store/projects.repository.js';
 import { countReports, listReportIds, walkReports, type WalkCursor } from '../../store/reports-list.repository.js';
 import { findReport, findReportProject, findReportText, getPasswordHash, summariesByIds, summaryTextsByIds, updateReportSettings } from '../../store/reports.repository.js';
-import { getReportsState, getReportsVersion, getUserCounters } from '../../store/users.repository.js';
+import { getReportsState, getReportsVersion, getOrgCounters } from '../../store/organizations.repository.js';
 import { storeAudit, removeReport } from '../audit/store.js';
 import { auditPage, isFetchError } from '../audit/audit.js';
 import type { ServiceContext } from '../shared/context.js';
@@ -60,7 +60,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     let rows: number | undefined;
     let version: number | undefined;
     if (!filter.search && filter.project === undefined) {
-      const counters = await getUserCounters(db, userId);
+      const counters = await getOrgCounters(db, userId);
       total = filter.result ? counters[filter.result] : counters.reports;
     } else if (!filter.search && filter.result === undefined) {
       total = (await findProject(db, userId, filter.project!))?.reportsCount ?? 0;
@@ -143,7 +143,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     async forViewer(id, viewer, grants) {
       const report = await findReport(db, id, null);
       if (!report) return null;
-      if (viewer !== null && viewer.userId === report.userId) return { access: 'owner', report };
+      if (viewer !== null && viewer.orgId === report.userId) return { access: 'owner', report };
       switch (report.privacy) {
         case 0:
           return { access: 'public', report };

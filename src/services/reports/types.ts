@@ -38,7 +38,8 @@ import type { ReportRow as StoredReport } from '../../store/reports.repository.j
 
 /** Who is looking at a report page (the signed-in user). */
 export interface ReportViewer {
-  userId: number;
+  /** the signed-in viewer's organisation: its reports are theirs */
+  orgId: number;
 }
 
 /** The password passes a browser holds: true when it may open report `id` as last changed at `updatedAt`. */

@@ -63,9 +63,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       },
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       const b = request.body;
-      const batch = await services.batches.create(userId, batchInputOf(b));
+      const batch = await services.batches.create(orgId, batchInputOf(b));
       const data = presentBatch(batch, config.publicUrl);
       return reply.code(202).header('Location', data.links.self).send({ data });
     },
@@ -85,9 +85,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       const p = page(request.query);
-      const r = await services.batches.list(userId, p);
+      const r = await services.batches.list(orgId, p);
       return paginate({
         items: r.items.map((b) => presentBatch(b, config.publicUrl)),
         total: r.total,
@@ -113,8 +113,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      return { data: presentBatch(await services.batches.get(userId, request.params.id), config.publicUrl) };
+      const { orgId } = requireAuth(request);
+      return { data: presentBatch(await services.batches.get(orgId, request.params.id), config.publicUrl) };
     },
   );
 
@@ -134,9 +134,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       return {
-        data: presentBatch(await services.batches.cancel(userId, request.params.id), config.publicUrl),
+        data: presentBatch(await services.batches.cancel(orgId, request.params.id), config.publicUrl),
       };
     },
   );
@@ -157,8 +157,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      const { reportsDeleted } = await services.batches.delete(userId, request.params.id, {
+      const { orgId } = requireAuth(request);
+      const { reportsDeleted } = await services.batches.delete(orgId, request.params.id, {
         reports: request.query.reports === 1,
       });
       return {
@@ -186,9 +186,9 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       const p = page(request.query);
-      const r = await services.batches.failures(userId, request.params.id, p);
+      const r = await services.batches.failures(orgId, request.params.id, p);
       return paginate({
         items: r.items.map(presentFailure),
         total: r.total,
@@ -225,8 +225,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
-      const results = await services.batches.results(userId, request.params.id);
+      const { orgId } = requireAuth(request);
+      const results = await services.batches.results(orgId, request.params.id);
       return sendBatchExport(reply, request.query.format ?? 'json', results, config.publicUrl);
     },
   );
@@ -248,8 +248,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      return { data: presentDiff(await services.batches.diff(userId, request.params.id, request.query.from)) };
+      const { orgId } = requireAuth(request);
+      return { data: presentDiff(await services.batches.diff(orgId, request.params.id, request.query.from)) };
     },
   );
 
@@ -280,13 +280,13 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
       config: config404,
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       const id = request.params.id;
       return streamProgress(
         request,
         reply,
         async () => {
-          const batch = await services.batches.get(userId, id);
+          const batch = await services.batches.get(orgId, id);
           return {
             data: JSON.stringify(presentBatch(batch, config.publicUrl)),
             done: TERMINAL.has(batch.status),

@@ -24,6 +24,7 @@ export const brandingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
   app.get(
     '/account/branding',
     {
+      config: { access: 'branding.read' },
       schema: {
         operationId: 'showBranding',
         summary: "Show the account's PDF branding",
@@ -43,6 +44,7 @@ export const brandingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
   app.put(
     '/account/branding',
     {
+      config: { access: 'branding.write' },
       preValidation: (request, _reply, done) => {
         restoreNulls(request.body);
         done();
@@ -74,6 +76,7 @@ export const brandingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
   app.delete(
     '/account/branding',
     {
+      config: { access: 'branding.write' },
       schema: {
         operationId: 'deleteBranding',
         summary: "Clear the account's PDF branding",

@@ -61,7 +61,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         );
       void reply.header('vary', 'Accept');
       if (format === 'csv' || (format === undefined && prefersCsv(request.headers.accept))) {
-        if (batch !== undefined) await services.batches.get(actor.userId, batch); // 404: not the user's
+        if (batch !== undefined) await services.batches.get(actor.orgId, batch); // 404: not the user's
         // a stream is sent as it is (the schema's text/csv), never serialised
         return sendReportsCsv(
           reply,
@@ -76,7 +76,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         rawQuery: rawQuery(request.url),
       };
       if (batch !== undefined) {
-        const result = await services.batches.reports(actor.userId, batch, { page, perPage });
+        const result = await services.batches.reports(actor.orgId, batch, { page, perPage });
         return paginate({
           ...pages,
           items: result.items.map((r) => presentReportSummary(r, config.publicUrl)),

@@ -45,8 +45,8 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       config: config404,
     },
     async (request, reply) => {
-      const { userId } = requireAuth(request);
-      const { schedule, created } = await services.schedules.put(userId, request.params.id, {
+      const { orgId } = requireAuth(request);
+      const { schedule, created } = await services.schedules.put(orgId, request.params.id, {
         every: request.body.every,
         timezone: request.body.timezone,
         render: request.body.render === 1,
@@ -71,9 +71,9 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       return {
-        data: presentSchedule(await services.schedules.get(userId, request.params.id), config.publicUrl),
+        data: presentSchedule(await services.schedules.get(orgId, request.params.id), config.publicUrl),
       };
     },
   );
@@ -93,8 +93,8 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       config: config404,
     },
     async (request) => {
-      const { userId } = requireAuth(request);
-      await services.schedules.delete(userId, request.params.id);
+      const { orgId } = requireAuth(request);
+      await services.schedules.delete(orgId, request.params.id);
       return { report_id: request.params.id, object: 'schedule' as const, deleted: true as const };
     },
   );
@@ -114,10 +114,10 @@ export const scheduleRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       },
     },
     async (request) => {
-      const { userId } = requireAuth(request);
+      const { orgId } = requireAuth(request);
       const page = request.query.page ?? 1;
       const perPage = request.query.per_page ?? 10;
-      const result = await services.schedules.list(userId, { page, perPage });
+      const result = await services.schedules.list(orgId, { page, perPage });
       const i = request.url.indexOf('?');
       return paginate({
         items: result.items.map((s) => presentListedSchedule(s, config.publicUrl)),

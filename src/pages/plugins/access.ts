@@ -1,0 +1,43 @@
+// The access table for the dashboard (src/services/access/table.ts): every page under
+// /dashboard, and a report page's schedule forms, name an operation — the route's own
+// (`config.access`) or its room's (`/dashboard/batches…` is batches, `/dashboard` and
+// `/dashboard/reports…` reports; GET reads, POST writes). The signed-in viewer (their
+// member's role, the session key's scopes) is checked before the handler runs: a page they
+// may not use is a 403 saying which role it needs. A dashboard page with no operation is
+// refused to everyone. Signed-out visitors go on to the handler (which sends them to sign in).
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../errors.js';
+import { denial, isOperation, type Operation } from '../../services/access/table.js';
+import type { PageContext } from '../context.js';
+
+/** The rooms of the dashboard whose pages take their room's operation. */
+const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports'] as const;
+
+/** A page's operation: null for a page the table does not cover (refused), undefined for a public page. */
+export function pageOperation(method: string, url: string, named?: string): Operation | null | undefined {
+  if (named !== undefined) return isOperation(named) ? named : null;
+  const rw = method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  // a report page's schedule forms (the report page itself is public: its privacy decides)
+  if (/^\/reports\/:id\/schedule(\/|$)/.test(url)) return `schedules.${rw}`;
+  if (url !== '/dashboard' && !url.startsWith('/dashboard/')) return undefined;
+  const room = url.split('/')[2] ?? '';
+  if (url === '/dashboard' || room.startsWith('reports')) return `reports.${rw}`;
+  const known = ROOMS.find((r) => r === room);
+  return known ? `${known}.${rw}` : null;
+}
+
+export function registerPageAccess(app: FastifyInstance, ctx: PageContext): void {
+  app.addHook('onRoute', (route) => {
+    const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
+    const op = pageOperation(method, route.url, route.config?.access);
+    if (op !== undefined) route.config = { ...route.config, operation: op };
+  });
+  app.addHook('preHandler', async (request) => {
+    const op = request.routeOptions.config.operation;
+    if (op === undefined) return;
+    const viewer = await ctx.viewerOf(request);
+    if (!viewer) return;
+    const refused = denial(viewer, op);
+    if (refused !== null) throw new AppError(403, 'forbidden', refused);
+  });
+}

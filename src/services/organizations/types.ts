@@ -1,0 +1,58 @@
+// The organisations feature's types (docs/teams.md): an organisation, its members and their
+// roles, and the services that manage them (the API's /organization routes and the CLI).
+import type { Actor, Role } from '../accounts/types.js';
+
+export interface Organization {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+/** A member of an organisation: a person, their role, and for a limited viewer their projects. */
+export interface Member {
+  userId: number;
+  name: string;
+  role: Role;
+  /** a viewer limited to these projects; null: every project */
+  projects: string[] | null;
+  joinedAt: string;
+}
+
+export interface MemberChange {
+  role?: Role | undefined;
+  /** a viewer's projects; null or [] lifts the limit */
+  projects?: string[] | null | undefined;
+}
+
+export interface OrganizationServices {
+  /** the actor's organisation and its role there */
+  show(actor: Actor): Promise<Organization & { role: Role }>;
+  /** the actor's organisation's members, by the date they joined */
+  members(actor: Actor): Promise<Member[]>;
+  /**
+   * a member's role and projects: 404 for someone not a member; making, changing or unmaking an
+   * owner takes an owner (403); the last owner stays one (422 `role`); projects are for viewers
+   * only (422 `projects`). Their keys follow at their next request.
+   */
+  setMember(actor: Actor, userId: number, change: MemberChange): Promise<Member>;
+  /** removes a member (404 if none; an owner takes an owner; never the last owner: 422) */
+  removeMember(actor: Actor, userId: number): Promise<void>;
+
+  // ── the instance's (the CLI: no actor) ──
+  list(): Promise<Organization[]>;
+  /** a new organisation owned by `owner` (a user's name or id); 422 `name` when taken or invalid */
+  create(name: string, owner: string | number): Promise<Organization>;
+  /** adds `user` to `org` (names or ids) with `role`; 422 when already a member */
+  addMember(
+    org: string | number,
+    user: string | number,
+    role: Role,
+    projects?: string[] | null,
+  ): Promise<Member>;
+  /** `org`'s members (404 unknown) */
+  membersOf(org: string | number): Promise<Member[]>;
+  /** as setMember, by the instance (no role needed; the last owner still stays one) */
+  setMemberOf(org: string | number, user: string | number, change: MemberChange): Promise<Member>;
+  /** as removeMember, by the instance */
+  removeFrom(org: string | number, user: string | number): Promise<void>;
+}

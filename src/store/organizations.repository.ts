@@ -1,0 +1,145 @@
+// organizations: what an organisation owns is counted here (projects, reports by result), kept
+// in the same transaction as the rows they count, with a version of its set of reports.
+import { arg, compiledOnce } from './compiled.js';
+import type { Db } from './database.js';
+import { toIso, toNumber } from './sql-helpers.js';
+
+export interface OrgCounters {
+  projects: number;
+  reports: number;
+  good: number;
+  decent: number;
+  bad: number;
+}
+
+export interface OrgRow {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+export async function insertOrg(db: Db, name: string, now: string): Promise<OrgRow> {
+  const row = await db
+    .insertInto('organizations')
+    .values({ name, created_at: now })
+    .returning(['id', 'name', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, name: row.name, createdAt: toIso(row.created_at) };
+}
+
+export async function findOrgByName(db: Db, name: string): Promise<OrgRow | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select(['id', 'name', 'created_at'])
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row ? { id: row.id, name: row.name, createdAt: toIso(row.created_at) } : null;
+}
+
+export async function findOrgById(db: Db, id: number): Promise<OrgRow | null> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  const row = await db
+    .selectFrom('organizations')
+    .select(['id', 'name', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? { id: row.id, name: row.name, createdAt: toIso(row.created_at) } : null;
+}
+
+export async function listOrgs(db: Db): Promise<OrgRow[]> {
+  const rows = await db
+    .selectFrom('organizations')
+    .select(['id', 'name', 'created_at'])
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: toIso(row.created_at) }));
+}
+
+const countersQuery = compiledOnce((db) =>
+  db
+    .selectFrom('organizations')
+    .select(['projects_count', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
+    .where('id', '=', arg<number>(0)),
+);
+
+export async function getOrgCounters(db: Db, orgId: number): Promise<OrgCounters> {
+  const [row] = await countersQuery(db, [orgId]);
+  return {
+    projects: toNumber(row?.projects_count),
+    reports: toNumber(row?.reports_count),
+    good: toNumber(row?.good_count),
+    decent: toNumber(row?.decent_count),
+    bad: toNumber(row?.bad_count),
+  };
+}
+
+/** Adds the deltas to an organisation's counters (one UPDATE; call inside the transaction that changed the rows). */
+const counterColumns = {
+  projects: 'projects_count',
+  reports: 'reports_count',
+  good: 'good_count',
+  decent: 'decent_count',
+  bad: 'bad_count',
+} as const;
+
+export async function adjustOrgCounters(db: Db, orgId: number, delta: Partial<OrgCounters>): Promise<void> {
+  const entries = (
+    Object.entries(counterColumns) as [keyof OrgCounters, (typeof counterColumns)[keyof OrgCounters]][]
+  ).filter(([key]) => (delta[key] ?? 0) !== 0);
+  if (entries.length === 0) return;
+  await db
+    .updateTable('organizations')
+    .set((eb) => ({
+      ...Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])),
+      // every insert, delete or result change of a report changes a counter: a new version
+      reports_version: eb('reports_version', '+', 1),
+    }))
+    .where('id', '=', orgId)
+    .execute();
+}
+
+/** A new version of an organisation's reports without a counter change (a re-audit moves generated_at). */
+export async function bumpReportsVersion(db: Db, orgId: number): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set((eb) => ({ reports_version: eb('reports_version', '+', 1) }))
+    .where('id', '=', orgId)
+    .execute();
+}
+
+/** The report counters and the version of the set they count, read together (one row). */
+const reportsStateQuery = compiledOnce((db) =>
+  db
+    .selectFrom('organizations')
+    .select(['reports_version', 'reports_count', 'good_count', 'decent_count', 'bad_count'])
+    .where('id', '=', arg<number>(0)),
+);
+
+export async function getReportsState(
+  db: Db,
+  orgId: number,
+): Promise<{ version: number; reports: number; good: number; decent: number; bad: number } | null> {
+  const [row] = await reportsStateQuery(db, [orgId]);
+  if (!row) return null;
+  return {
+    version: toNumber(row.reports_version),
+    reports: toNumber(row.reports_count),
+    good: toNumber(row.good_count),
+    decent: toNumber(row.decent_count),
+    bad: toNumber(row.bad_count),
+  };
+}
+
+/**
+ * The version of an organisation's set of reports (ids, projects, results): it changes in the same
+ * transaction as every change of the report counters, so anything computed from the reports'
+ * url/project/result at one version (a search total) is exact for as long as it is current.
+ */
+export async function getReportsVersion(db: Db, orgId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('reports_version')
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+  return row ? toNumber(row.reports_version) : null;
+}
