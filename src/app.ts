@@ -10,7 +10,7 @@ import { loggerOptions } from './logger.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/plugins/body.js';
 import { registerErrorHandlers, sendError } from './http/plugins/errors.js';
 import { badRequest, notFound } from './errors.js';
-import { registerAuth, registerKeyBackstop } from './http/plugins/auth.js';
+import { registerAuth, registerKeyBackstop, type AccessRoute } from './http/plugins/auth.js';
 import { registerRateLimit } from './http/plugins/rate-limit.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/plugins/method-not-allowed.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/plugins/openapi.js';
@@ -127,6 +127,8 @@ export async function buildApp(
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: VERSION });
 
   registerHealth(app, deps.healthCheck);
+  // every route's operation of the access table, as registered (API routes and dashboard pages)
+  app.decorate('accessRoutes', [] as AccessRoute[]);
 
   // The JSON API: Bearer keys, a per-key rate limit, 405 for known paths with other methods.
   await app.register(
@@ -139,7 +141,7 @@ export async function buildApp(
         ...(deps.rateLimitWindowMs ? { timeWindow: deps.rateLimitWindowMs } : {}),
         redis: deps.redis ?? null,
       });
-      registerKeyBackstop(api);
+      registerKeyBackstop(api, app.accessRoutes);
       registerEtags(api);
       const routeDeps = { services: deps.services, config };
       // routes whose services apply a project-limited key's projects (src/services/access/rules.ts);

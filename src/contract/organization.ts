@@ -2,9 +2,23 @@
 // role or a viewer's projects, remove), the answers, their examples and the presenters.
 import { Type, type Static } from 'typebox';
 import { dateTime, enumOf, nullable } from './common.js';
-import type { Member, Organization } from '../services/organizations/types.js';
-
 export const ROLE_NAMES = ['viewer', 'member', 'admin', 'owner'] as const;
+
+export interface Organization {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+/** A member of an organisation: a person, their role, and for a limited viewer their projects. */
+export interface Member {
+  userId: number;
+  name: string;
+  role: (typeof ROLE_NAMES)[number];
+  /** a viewer limited to these projects; null: every project */
+  projects: string[] | null;
+  joinedAt: string;
+}
 
 const Role = enumOf('string', ROLE_NAMES, {
   description:

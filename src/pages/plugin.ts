@@ -69,7 +69,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
 
   registerErrorPages(app, ctx);
   registerCsrf(app, ctx);
-  registerPageAccess(app, ctx);
+  registerPageAccess(app, ctx, app.hasDecorator('accessRoutes') ? app.accessRoutes : []);
   assetRoutes(app, ctx, assets);
   reportPageRoutes(app, ctx);
   signInRoutes(app, ctx);

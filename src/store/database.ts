@@ -19,46 +19,12 @@ import {
 import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
+import type { MembershipsTable, OrganizationsTable, UsersTable } from './account-tables.js';
+export type { MembershipsTable } from './account-tables.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
 type Timestamp = ColumnType<Date | string, string, string>;
 type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>;
-
-/**
- * An organisation (docs/teams.md): it owns every report, project, batch, schedule, webhook and
- * branding (their `org_id`), and keeps their counters. Its name is unique on the instance.
- */
-export interface OrganizationsTable {
-  id: Generated<number>;
-  name: string;
-  created_at: Timestamp;
-  projects_count: Generated<number>;
-  reports_count: Generated<number>;
-  good_count: Generated<number>;
-  decent_count: Generated<number>;
-  bad_count: Generated<number>;
-  /** bumped with every change of the report counters (a version of the organisation's report set) */
-  reports_version: Generated<number>;
-}
-
-/** A person: a member of one or more organisations. */
-export interface UsersTable {
-  id: Generated<number>;
-  name: string;
-  created_at: Timestamp;
-  /** the instance admin (the first user, or one the CLI made admin) */
-  is_admin: ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
-  disabled_at: NullableTimestamp;
-}
-
-/** A person's role in an organisation; `projects` (JSON array) limits a viewer to those projects. */
-export interface MembershipsTable {
-  org_id: number;
-  user_id: number;
-  role: 'owner' | 'admin' | 'member' | 'viewer';
-  projects: string | null;
-  created_at: Timestamp;
-}
 
 export interface ApiKeysTable {
   id: Generated<number>;

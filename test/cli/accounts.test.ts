@@ -79,6 +79,7 @@ for (const dialect of [sqlite]) {
       assert.deepEqual(Object.keys(keys[0]!), [
         'id',
         'user',
+        'organization',
         'prefix',
         'created_at',
         'last_used_at',

@@ -10,9 +10,20 @@ import { denial, operationOf, type Operation } from '../../services/access/table
 import type { AuthContext } from '../../services/accounts/types.js';
 import type { Services } from '../../services/types.js';
 
+/** A route and the operation of the access table it is checked against (null: refused). */
+export interface AccessRoute {
+  method: string;
+  url: string;
+  operation: Operation | null;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** every API route and dashboard page with its operation (src/app.ts; the role matrix test reads it) */
+    accessRoutes: AccessRoute[];
   }
   interface FastifyContextConfig {
     /** true: the route needs no API key */
@@ -57,12 +68,14 @@ export function registerAuth(app: FastifyInstance, services: Services): void {
  * The backstops (403), after the rate limit and the body (preValidation: the request counts),
  * before the parameters are checked.
  */
-export function registerKeyBackstop(app: FastifyInstance): void {
+export function registerKeyBackstop(app: FastifyInstance, recorded: AccessRoute[] = []): void {
   // every route's operation, from its OpenAPI tag and method or the one it names
   app.addHook('onRoute', (route) => {
     const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
     const tags = (route.schema as { tags?: string[] } | undefined)?.tags;
-    route.config = { ...route.config, operation: operationOf(method, tags?.[0], route.config?.access) };
+    const operation = operationOf(method, tags?.[0], route.config?.access);
+    route.config = { ...route.config, operation };
+    if (!route.config.public) recorded.push({ method, url: route.url, operation });
   });
   app.addHook('preValidation', (request, _reply, done) => {
     const auth = request.auth;

@@ -10,6 +10,9 @@ import { AppError } from '../../errors.js';
 import { denial, isOperation, type Operation } from '../../services/access/table.js';
 import type { PageContext } from '../context.js';
 
+/** The operations whose pages show a project-limited viewer only their projects. */
+const PROJECT_SCOPED = ['reports', 'projects', 'account'] as const;
+
 /** The rooms of the dashboard whose pages take their room's operation. */
 const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports'] as const;
 
@@ -26,11 +29,17 @@ export function pageOperation(method: string, url: string, named?: string): Oper
   return known ? `${known}.${rw}` : null;
 }
 
-export function registerPageAccess(app: FastifyInstance, ctx: PageContext): void {
+export function registerPageAccess(
+  app: FastifyInstance,
+  ctx: PageContext,
+  recorded: { method: string; url: string; operation: Operation | null }[] = [],
+): void {
   app.addHook('onRoute', (route) => {
     const method = (Array.isArray(route.method) ? route.method[0] : route.method) ?? 'GET';
     const op = pageOperation(method, route.url, route.config?.access);
-    if (op !== undefined) route.config = { ...route.config, operation: op };
+    if (op === undefined) return;
+    route.config = { ...route.config, operation: op };
+    recorded.push({ method, url: route.url, operation: op });
   });
   app.addHook('preHandler', async (request) => {
     const op = request.routeOptions.config.operation;
@@ -39,5 +48,12 @@ export function registerPageAccess(app: FastifyInstance, ctx: PageContext): void
     if (!viewer) return;
     const refused = denial(viewer, op);
     if (refused !== null) throw new AppError(403, 'forbidden', refused);
+    // as the API's: only the reports' and projects' pages show a project-limited viewer their projects
+    if (viewer.projects !== null && op !== null && !PROJECT_SCOPED.some((room) => op.startsWith(`${room}.`)))
+      throw new AppError(
+        403,
+        'forbidden',
+        `Forbidden: you are limited to projects (${viewer.projects.join(', ')}); this page needs access to every project.`,
+      );
   });
 }

@@ -54,7 +54,11 @@ export const ACCESS = {
   'webhooks.write': { role: 'admin', scope: 'write', what: 'add, change, test and delete webhooks' },
   'branding.read': { role: 'admin', scope: 'read', what: "the PDF reports' branding" },
   'branding.write': { role: 'admin', scope: 'write', what: "set and remove the PDF reports' branding" },
-  'keys.own': { role: 'viewer', scope: 'write', what: "one's own API keys (never more than one's role)" },
+  'keys.own': {
+    role: 'member',
+    scope: 'write',
+    what: "one's own API keys (never more than one's role; a viewer's keys are made by an admin)",
+  },
   'organization.read': { role: 'viewer', scope: 'read', what: 'the organisation and one’s role in it' },
   'members.read': { role: 'admin', scope: 'read', what: 'the members and their roles' },
   'members.write': {

@@ -2,21 +2,9 @@
 // roles, and the services that manage them (the API's /organization routes and the CLI).
 import type { Actor, Role } from '../accounts/types.js';
 
-export interface Organization {
-  id: number;
-  name: string;
-  createdAt: string;
-}
-
-/** A member of an organisation: a person, their role, and for a limited viewer their projects. */
-export interface Member {
-  userId: number;
-  name: string;
-  role: Role;
-  /** a viewer limited to these projects; null: every project */
-  projects: string[] | null;
-  joinedAt: string;
-}
+// an organisation and a member as the API shows them are the contract's
+export type { Member, Organization } from '../../contract/organization.js';
+import type { Member, Organization } from '../../contract/organization.js';
 
 export interface MemberChange {
   role?: Role | undefined;

@@ -4,7 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAuth } from '../../plugins/auth.js';
-import { errorResponses } from '../../../contract/common.js';
+import { restoreNulls } from '../../plugins/body.js';
+import { errorResponses, withExample } from '../../../contract/common.js';
 import {
   MemberEnvelope,
   MemberParams,
@@ -61,6 +62,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
     '/organization/members/:user_id',
     {
       config: { access: 'members.write' },
+      // `projects: null` lifts a viewer's limit
+      preValidation: (request, _reply, done) => {
+        restoreNulls(request.body);
+        done();
+      },
       schema: {
         operationId: 'updateMember',
         summary: "Change a member's role or projects",
@@ -69,7 +75,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
         tags,
         security,
         params: MemberParams,
-        body: PatchMemberBody,
+        body: withExample(PatchMemberBody, { role: 'viewer', projects: ['example.com'] }),
         response: { 200: MemberEnvelope, ...errorResponses(400, 401, 403, 404, 413, 415, 422, 429) },
       },
     },
