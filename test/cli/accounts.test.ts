@@ -99,12 +99,12 @@ for (const dialect of [sqlite]) {
       assert.equal(lines.length, 3, 'a header, then one key a line');
       assert.match(
         lines[0]!,
-        /^ID\s+USER\s+PREFIX\s+SCOPE\s+PROJECTS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/,
+        /^ID\s+USER\s+ORGANIZATION\s+PREFIX\s+SCOPE\s+PROJECTS\s+CREATED\s+LAST USED\s+EXPIRES\s+REVOKED$/,
       );
       assert.match(
         lines[1]!,
         new RegExp(
-          `^${keys[0]!.id}\\s+ci-bot\\s+${key1.slice(0, 10)}\\s+write\\s+\\*\\s+\\S+Z\\s+never\\s+never\\s+-$`,
+          `^${keys[0]!.id}\\s+ci-bot\\s+ci-bot\\s+${key1.slice(0, 10)}\\s+write\\s+\\*\\s+\\S+Z\\s+never\\s+never\\s+-$`,
         ),
       );
 
