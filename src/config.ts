@@ -29,7 +29,10 @@ export interface Config {
   readonly logLevel: string;
   /** secret for signed cookies; null = generated once and kept in the database */
   readonly sessionSecret: string | null;
-  /** PAGEGRADE_KEY_CACHE_MS: an API key seen is kept in memory this long (0 = never); default 10 s */
+  /**
+   * PAGEGRADE_KEY_CACHE_MS: an API key seen is kept in memory at most this long (0 = never); default
+   * 10 s. Any change to keys, made anywhere, empties the cache at once (docs/api.md, "The key cache")
+   */
   readonly keyCacheMs: number;
   /** user agent the fetcher sends; null = the default `Pagegrade/<version> (+<public url>)` */
   readonly userAgent: string | null;

@@ -11,6 +11,7 @@ import type { JobEngine, Workers } from './jobs/index.js';
 import type { DatabaseHandle } from './store/database.js';
 import type { createKeyBus as createKeyBusType, RedisClient } from './store/redis.js';
 import type { ChangeBus } from './services/shared/changes.js';
+import type { PgChangeBus } from './store/pg-changes.js';
 
 export const EXIT_CONFIG = 78;
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     { analyze },
     { createDb, migrate },
     { closeRedis, createChangeBus, createKeyBus, createRedis, pingRedis },
-    { createPgChangeBus },
+    { createPgChangeBus, pgKeyChanges },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
     { jobKinds, recurringTasksFor },
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
   let redis: RedisClient | null = null;
   let keyBus: ReturnType<typeof createKeyBusType> | null = null;
   let changes: (ChangeBus & { close(): Promise<void> }) | null = null;
+  let pgBus: PgChangeBus | null = null;
   let app: App | null = null;
   let engine: JobEngine | null = null;
   let workers: Workers | null = null;
@@ -99,15 +101,17 @@ async function main(): Promise<void> {
     // rendered audits: Chromium starts at the first one (docs/rendering.md)
     const chromium = rendererFromConfig(config);
     renderer = chromium;
-    // key revocations reach the other processes' key caches at once (with Redis)
+    // PostgreSQL: the LISTEN connection, with Redis too — key changes are heard from the
+    // database itself (the triggers' NOTIFY), whatever process or tool makes them
+    pgBus = database.dialect === 'postgres' ? createPgChangeBus(config.databaseUrl, db) : null;
+    // API key changes made anywhere empty the key cache at once: SQLite's data_version and
+    // counter, PostgreSQL's NOTIFY (src/store/key-changes.ts); Redis carries this service's own
+    // revocations to the others as well
+    const keyChanges = database.keyChanges ?? (pgBus ? pgKeyChanges(pgBus) : null);
     keyBus = redis ? createKeyBus(redis, config) : null;
     // a batch's progress reaches its live page from workers in other processes: Redis pub/sub
     // with Redis, else LISTEN/NOTIFY on PostgreSQL; SQLite: this process's emitter (one process)
-    changes = redis
-      ? createChangeBus(redis, config)
-      : database.dialect === 'postgres'
-        ? createPgChangeBus(config.databaseUrl, db)
-        : null;
+    changes = redis ? createChangeBus(redis, config) : pgBus;
     const services = createServices({
       db,
       analyze,
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
       queue: engine.queue,
       renderer: chromium,
       ...(keyBus ? { keyBus } : {}),
+      ...(keyChanges ? { keyChanges } : {}),
       ...(changes ? { changes } : {}),
     });
     const firstKey = await bootstrap(services, config);
@@ -149,6 +154,7 @@ async function main(): Promise<void> {
     await engine?.close().catch(() => {});
     await keyBus?.close().catch(() => {});
     await changes?.close().catch(() => {});
+    if (pgBus !== changes) await pgBus?.close().catch(() => {});
     await closeRedis(redis).catch(() => {});
     await database?.close().catch(() => {});
     process.exit(1);
@@ -193,6 +199,7 @@ async function main(): Promise<void> {
     try {
       await keyBus?.close();
       await changes?.close();
+      if (pgBus !== changes) await pgBus?.close();
       await closeRedis(redis);
       await database!.close();
     } catch (err) {

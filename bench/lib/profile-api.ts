@@ -26,6 +26,7 @@ import { buildApp } from '../../src/app.js';
 import { configFromEnv } from '../../src/config.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { createDb, migrate } from '../../src/store/database.js';
+import { createPgChangeBus, pgKeyChanges } from '../../src/store/pg-changes.js';
 import { createServices } from '../../src/services/index.js';
 import { synthesizeTemplates } from './corpus.js';
 import { seedSqlite, type SeedResult } from './seed.js';
@@ -86,7 +87,17 @@ const config = configFromEnv({
 });
 const handle = createDb(databaseUrl);
 await migrate(handle.db);
-const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config });
+// the key cache as src/server.ts has it (PostgreSQL: a LISTEN bus)
+const pgBus = handle.dialect === 'postgres' ? createPgChangeBus(databaseUrl, handle.db) : null;
+await pgBus?.ready();
+const keyChanges = handle.keyChanges ?? pgKeyChanges(pgBus!);
+const services = createServices({
+  queue: embeddedQueue(handle.db),
+  db: handle.db,
+  analyze,
+  config,
+  keyChanges,
+});
 const key = (await services.keys.create(seed.userId)).key;
 const headers = { authorization: `Bearer ${key}` };
 
@@ -184,10 +195,12 @@ if (args.inject) {
     }
   }
   await app.close();
+  await pgBus?.close();
   await handle.close();
   await new Promise((resolve) => logStream.end(resolve));
   process.exit(0);
 }
+await pgBus?.close();
 await handle.close();
 
 if (args['cpu-prof']) {

@@ -15,6 +15,7 @@ import { buildApp } from '../../src/app.js';
 import { configFromEnv } from '../../src/config.js';
 import { analyze } from '../../src/analyzer/index.js';
 import { createDb } from '../../src/store/database.js';
+import { createPgChangeBus, pgKeyChanges } from '../../src/store/pg-changes.js';
 import { createServices } from '../../src/services/index.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 
@@ -32,7 +33,17 @@ const config = configFromEnv({
   PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
 });
 const handle = createDb(config.databaseUrl);
-const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config });
+// the key cache as src/server.ts has it: SQLite's signal from the connection, PostgreSQL's from a LISTEN bus
+const pgBus = handle.dialect === 'postgres' ? createPgChangeBus(config.databaseUrl, handle.db) : null;
+await pgBus?.ready();
+const keyChanges = handle.keyChanges ?? pgKeyChanges(pgBus!);
+const services = createServices({
+  queue: embeddedQueue(handle.db),
+  db: handle.db,
+  analyze,
+  config,
+  keyChanges,
+});
 // the same pino options as the server (redaction included), written to a file rather than a terminal
 const logger = pino(
   { level: logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -71,7 +82,7 @@ process.on('message', (m: { type?: string }) => {
   }
 });
 process.on('SIGTERM', () => {
-  void Promise.all([app.close(), bare.close()])
+  void Promise.all([app.close(), bare.close(), pgBus?.close()])
     .then(() => handle.close())
     .finally(() => process.exit(0));
 });

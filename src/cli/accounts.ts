@@ -65,8 +65,9 @@ async function withServices<T>(
 }
 
 /**
- * A revocation made here reaches running services' key caches at once through Redis when
- * REDIS_URL is set; without it they see it within PAGEGRADE_KEY_CACHE_MS (10 s by default).
+ * Running services see a revocation made here at once from the database itself (its triggers:
+ * src/store/key-changes.ts), with or without Redis. With REDIS_URL set it is also published on
+ * Redis, as the services publish their own; a failure there loses nothing.
  */
 async function tellRunningServices(): Promise<void> {
   const config = loadCliConfig();
@@ -75,10 +76,8 @@ async function tellRunningServices(): Promise<void> {
   const redis = createRedis(config);
   try {
     await redis!.publish(keysChangedChannel(config.redisPrefix), '1');
-  } catch (err) {
-    process.stderr.write(
-      `warning: could not tell the running services through Redis (${err instanceof Error ? err.message : String(err)}); they see the revocation within PAGEGRADE_KEY_CACHE_MS.\n`,
-    );
+  } catch {
+    // the database's signal carries it anyway
   } finally {
     await closeRedis(redis);
   }

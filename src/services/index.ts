@@ -2,6 +2,7 @@
 // transactions (withTransaction) and hand them to the repositories, which hold all the SQL.
 import type { Queue } from '../contract/jobs.js';
 import type { Db } from '../store/database.js';
+import type { KeyChangeWatch } from '../store/key-changes.js';
 import { scopedProjects, scopedReports, scopedWebhooks } from './access/rules.js';
 import { createAccountServices } from './accounts/accounts.service.js';
 import { createHistoryServices } from './history/history.service.js';
@@ -41,6 +42,12 @@ export interface ServicesDeps {
   fetchFile?: FetchFileFn;
   /** key revocations to and from the other processes (Redis; src/store/redis.ts createKeyBus) */
   keyBus?: KeyBus;
+  /**
+   * API key changes made anywhere, from the database (SQLite: createDb's handle.keyChanges;
+   * PostgreSQL: src/store/pg-changes.ts pgKeyChanges over the LISTEN bus); without it the key
+   * cache is off
+   */
+  keyChanges?: KeyChangeWatch;
   /** live changes between processes (Redis: src/store/redis.ts createChangeBus; PostgreSQL: src/store/pg-changes.ts); default: this process */
   changes?: ChangeBus;
 }

@@ -18,6 +18,8 @@ import {
 } from 'kysely';
 import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
+import type { KeyChangeWatch } from './key-changes.js';
+import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type { MembershipsTable, OrganizationsTable, UsersTable } from './account-tables.js';
 export type { MembershipsTable } from './account-tables.js';
@@ -343,31 +345,14 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** the connection pool's state (metrics): PostgreSQL's pool; SQLite has one connection */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * API key changes, for the services' key cache (key-changes.ts): SQLite's from its connection;
+   * PostgreSQL's come from the LISTEN bus (pg-changes.ts pgKeyChanges), not from the pool
+   */
+  keyChanges?: KeyChangeWatch;
 }
 
 export { sqlitePath } from './database-url.js';
-
-/**
- * Kysely's SQLite driver prepares every statement anew; the queries repeat, so keep the
- * prepared statements (bounded, oldest dropped first). Safe: Kysely runs one statement at a
- * time on its single connection and never leaves an iterator open. Saves 20–30 % of the CPU
- * of a simple API request (bench: docs/benchmarks-api.md).
- */
-function withStatementCache(database: SqliteDatabase.Database, max = 500) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(sqlText: string) {
-      let statement = cache.get(sqlText);
-      if (!statement) {
-        statement = database.prepare(sqlText);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
-        cache.set(sqlText, statement);
-      }
-      return statement;
-    },
-  };
-}
 
 /**
  * pg, loaded when a PostgreSQL URL is opened: importing it costs a SQLite process ~15 ms (it
@@ -384,14 +369,14 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
-    });
+    const { driver, keyChanges } = sqliteConnection(database);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: driver }) });
     return {
       db,
       dialect: 'sqlite',
       close: () => db.destroy(),
       poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+      keyChanges,
     };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import type PgModule from 'pg';
 import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { KEYS_TOPIC, type KeyChangeWatch } from './key-changes.js';
 
 /** The NOTIFY channel of live changes (an identifier: letters and underscores only). */
 export const PG_CHANGES_CHANNEL = 'pagegrade_changes';
@@ -29,6 +30,11 @@ export interface PgChangeBus {
   subscribe(topic: string, onChange: () => void): () => void;
   /** resolves once the LISTEN connection is listening (the first time); tests and boot wait on it */
   ready(): Promise<void>;
+  /**
+   * true while the LISTEN connection is up and listening: what the database notifies is heard.
+   * False before the first connection, from a drop until the reconnection, and once closed.
+   */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -47,6 +53,7 @@ export function createPgChangeBus(databaseUrl: string, db: Db): PgChangeBus {
     for (const l of [...(listeners.get(topic) ?? [])]) l();
   };
   let client: PgModule.Client | null = null;
+  let listening = false;
   let closed = false;
   let everConnected = false;
   let delay = RECONNECT_FIRST_MS;
@@ -72,7 +79,10 @@ export function createPgChangeBus(databaseUrl: string, db: Db): PgChangeBus {
     const drop = () => {
       if (dropped) return;
       dropped = true;
-      if (client === c) client = null;
+      if (client === c) {
+        client = null;
+        listening = false;
+      }
       c.removeAllListeners('notification');
       void c.end().catch(() => {});
       scheduleReconnect();
@@ -95,6 +105,9 @@ export function createPgChangeBus(databaseUrl: string, db: Db): PgChangeBus {
       return;
     }
     delay = RECONNECT_FIRST_MS;
+    // `dropped` may have been set while LISTEN was answered (the connection lost again)
+    if (client !== c) return;
+    listening = true;
     // back after a drop: what changed meanwhile was not heard, so every follower looks again
     if (everConnected) for (const topic of [...listeners.keys()]) hear(topic);
     everConnected = true;
@@ -119,8 +132,10 @@ export function createPgChangeBus(databaseUrl: string, db: Db): PgChangeBus {
       };
     },
     ready: () => readyOnce,
+    listening: () => listening,
     async close() {
       closed = true;
+      listening = false;
       if (timer !== null) clearTimeout(timer);
       timer = null;
       const c = client;
@@ -132,4 +147,15 @@ export function createPgChangeBus(databaseUrl: string, db: Db): PgChangeBus {
       }
     },
   };
+}
+
+/**
+ * The key caches' signal on PostgreSQL (key-changes.ts): the triggers' NOTIFY `keys`, heard on
+ * `bus`, moves the generation; while the LISTEN connection is down (or not up yet) there is none,
+ * so the caches read every key (the reconnection wakes the topic: the generation moves again).
+ */
+export function pgKeyChanges(bus: PgChangeBus): KeyChangeWatch {
+  let generation = 0;
+  bus.subscribe(KEYS_TOPIC, () => generation++);
+  return { generation: () => (bus.listening() ? generation : null) };
 }

@@ -84,8 +84,9 @@ export const keysChangedChannel = (prefix: string): string => `${prefix}keys:cha
 
 /**
  * API key changes (revocations) between processes, on Redis pub/sub: `publish` tells the others,
- * `subscribe` hears them (the key caches of src/services/accounts/accounts.service.ts drop at once). A
- * message missed while the subscriber is reconnecting is covered by the caches' short life.
+ * `subscribe` hears them (the key caches of src/services/accounts/accounts.service.ts drop). A
+ * hint only: the caches follow the database's own signal (src/store/key-changes.ts), which also
+ * carries the changes nobody publishes (psql, a CLI without REDIS_URL) and those missed here.
  */
 export function createKeyBus(
   client: RedisClient,

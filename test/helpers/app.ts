@@ -108,6 +108,9 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
       fetchFile: testFetchFile,
       queue,
       ...(opts.renderer ? { renderer: opts.renderer } : {}),
+      // SQLite's key changes come from its connection (the key cache on, as in the service);
+      // PostgreSQL's would need a LISTEN bus: its test apps read every key
+      ...(database.keyChanges ? { keyChanges: database.keyChanges } : {}),
     });
     const services = opts.wrapServices ? opts.wrapServices(real) : real;
 

@@ -57,7 +57,7 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 /** Accounts need only the database, the configuration and the clock (the CLI's account commands use this alone). */
 export function createAccountServices(
-  ctx: Pick<ServiceContext, 'db' | 'config' | 'now' | 'keyBus'>,
+  ctx: Pick<ServiceContext, 'db' | 'config' | 'now' | 'keyBus' | 'keyChanges'>,
 ): Pick<OwnerServices, 'auth' | 'users' | 'keys' | 'settings'> & Pick<Services, 'account'> {
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
@@ -187,14 +187,18 @@ export function createAccountServices(
 
   let sessionSecret: string | null = config.sessionSecret;
 
-  // Key hash → its key, for `keyCacheMs` (default 10 s): a request is authenticated without a
-  // query. A revocation here clears the cache at once, and through `keyBus` (Redis) in every
-  // other process; a revocation the bus does not carry (the CLI without REDIS_URL) is seen
-  // within keyCacheMs. Expiry is checked on every request, from the cached row.
-  const keyCacheMs = config.keyCacheMs ?? 10_000;
+  // Key hash → its key: a request is authenticated without a query while the database says that
+  // no key changed since the cache was filled (ctx.keyChanges, src/store/key-changes.ts: SQLite's
+  // data_version and counter, PostgreSQL's NOTIFY), whatever process or tool changed it. When it
+  // cannot say (a transaction open on SQLite's connection, the LISTEN connection down), or there is
+  // no such signal, every request reads its key. An entry also lives at most `keyCacheMs` (default
+  // 10 s; 0: no cache). Expiry is checked on every request, from the cached row.
+  const keyCacheMs = ctx.keyChanges ? (config.keyCacheMs ?? 10_000) : 0;
   const keyCache = new Map<string, { row: KeyAuthRow; until: number }>();
   const KEY_CACHE_MAX = 10_000;
-  // bumped by every clear: a row read before a revocation is not cached after it
+  // the database's generation the cache holds rows of
+  let cachedGeneration: number | null = null;
+  // bumped by every clear here: a row read before a revocation is not cached after it
   let keyGeneration = 0;
   const forgetKeys = () => {
     keyGeneration++;
@@ -206,13 +210,34 @@ export function createAccountServices(
     await ctx.keyBus?.publish().catch(() => {});
   };
 
+  /** the database's generation when the cache may be used now (emptied when it moved), else null */
+  function trustedGeneration(): number | null {
+    if (keyCacheMs <= 0) return null;
+    const generation = ctx.keyChanges!.generation();
+    if (generation !== null && generation !== cachedGeneration) {
+      forgetKeys();
+      cachedGeneration = generation;
+    }
+    return generation;
+  }
+
   async function keyByHash(hash: string): Promise<KeyAuthRow | null> {
     const now = Date.now();
-    const cached = keyCache.get(hash);
-    if (cached && cached.until > now) return cached.row;
-    const generation = keyGeneration;
+    const generation = trustedGeneration();
+    if (generation !== null) {
+      const cached = keyCache.get(hash);
+      if (cached && cached.until > now) return cached.row;
+    }
+    const local = keyGeneration;
     const row = await findKeyByHash(db, hash);
-    if (row && row.revokedAt === null && keyCacheMs > 0 && generation === keyGeneration) {
+    // cached only when nothing changed, here or in the database, while it was read
+    if (
+      row &&
+      row.revokedAt === null &&
+      generation !== null &&
+      local === keyGeneration &&
+      trustedGeneration() === generation
+    ) {
       if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
       keyCache.set(hash, { row, until: now + keyCacheMs });
     } else keyCache.delete(hash);

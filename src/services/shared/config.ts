@@ -14,7 +14,10 @@ export interface ServicesConfig {
   /** null = generated once and kept in the settings table */
   readonly sessionSecret: string | null;
   readonly bootstrapKey: string | null;
-  /** how long an API key is kept in memory once seen (PAGEGRADE_KEY_CACHE_MS; 0 = not); default 10 s */
+  /**
+   * how long at most an API key is kept in memory once seen (PAGEGRADE_KEY_CACHE_MS; 0 = not);
+   * default 10 s. Any change to keys empties the cache at once (context.ts `keyChanges`)
+   */
   readonly keyCacheMs?: number;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT); default 100 */
   readonly historyLimit?: number;

@@ -2,6 +2,7 @@
 import type { Queue } from '../../contract/jobs.js';
 import type { ChangeBus } from './changes.js';
 import type { Db } from '../../store/database.js';
+import type { KeyChangeWatch } from '../../store/key-changes.js';
 import type { AnalyzeFn, ServicesConfig } from './config.js';
 import type { GuardOptions, SiteHeaders } from '../../analyzer/fetch/index.js';
 import type { ReportSummary } from '../reports/types.js';
@@ -27,7 +28,8 @@ export interface RenderService {
 
 /**
  * Tells the other processes that API keys changed (a revocation), so that they drop their key
- * caches at once: Redis pub/sub (src/store/redis.ts, createKeyBus) when REDIS_URL is set.
+ * caches: Redis pub/sub (src/store/redis.ts, createKeyBus) when REDIS_URL is set. A hint on top
+ * of the database's own signal (`keyChanges`), which is the one relied on.
  */
 export interface KeyBus {
   publish(): Promise<void>;
@@ -49,6 +51,11 @@ export interface ServiceContext {
   reportEvents?: ReportEvents;
   /** carries key revocations to the other processes' key caches (absent: this process only) */
   keyBus?: KeyBus;
+  /**
+   * the database's signal of API key changes made anywhere (src/store/key-changes.ts); absent,
+   * the key cache is off: every request reads its key
+   */
+  keyChanges?: KeyChangeWatch;
   /** live changes (a batch's progress) to the pages that follow them (changes.ts) */
   changes: ChangeBus;
 }

@@ -9,6 +9,11 @@
 // An API key belongs to a member within an organisation: `api_keys.org_id` (the old owner
 // column) and a new `api_keys.user_id` (the person), equal for every key made before.
 //
+// A member's role, projects or removal and a person disabled or deleted change what their keys
+// may do: like a key's own change (2026-11-29T06-key-changes) they are signalled by the database
+// (SQLite: the auth_generation counter; PostgreSQL: NOTIFY `keys`), so every running service's
+// key cache sees them at once.
+//
 // Down undoes the shapes; people and memberships beyond the first owner of each organisation
 // (made after this migration) are lost, as are the keys of people who are not that owner.
 // Frozen once released: never imports application code, never edited.
@@ -53,6 +58,14 @@ const sqliteUp = [
   `ALTER TABLE api_keys ADD COLUMN user_id INTEGER REFERENCES users(id) ON DELETE CASCADE`,
   `UPDATE api_keys SET user_id = org_id`,
   `CREATE INDEX api_keys_member ON api_keys (user_id, org_id, id)`,
+  ...['UPDATE', 'DELETE'].map(
+    (event) => `CREATE TRIGGER memberships_${event.toLowerCase()}d AFTER ${event} ON memberships
+       BEGIN UPDATE auth_generation SET n = n + 1 WHERE id = 1; END`,
+  ),
+  `CREATE TRIGGER people_changed AFTER UPDATE OF disabled_at ON users
+     BEGIN UPDATE auth_generation SET n = n + 1 WHERE id = 1; END`,
+  `CREATE TRIGGER people_deleted AFTER DELETE ON users
+     BEGIN UPDATE auth_generation SET n = n + 1 WHERE id = 1; END`,
 ];
 
 const postgresUp = [
@@ -85,6 +98,10 @@ const postgresUp = [
   `UPDATE api_keys SET user_id = org_id`,
   `ALTER TABLE api_keys ALTER COLUMN user_id SET NOT NULL`,
   `CREATE INDEX api_keys_member ON api_keys (user_id, org_id, id)`,
+  `CREATE TRIGGER memberships_changed AFTER UPDATE OR DELETE OR TRUNCATE ON memberships FOR EACH STATEMENT
+     EXECUTE FUNCTION pagegrade_keys_changed()`,
+  `CREATE TRIGGER people_changed AFTER UPDATE OF disabled_at OR DELETE OR TRUNCATE ON users FOR EACH STATEMENT
+     EXECUTE FUNCTION pagegrade_keys_changed()`,
 ];
 
 /** the first person is the instance admin */
@@ -92,6 +109,10 @@ const firstAdmin = (yes: string) =>
   `UPDATE users SET is_admin = ${yes} WHERE id = (SELECT MIN(id) FROM users)`;
 
 const sqliteDown = [
+  `DROP TRIGGER people_deleted`,
+  `DROP TRIGGER people_changed`,
+  `DROP TRIGGER memberships_deleted`,
+  `DROP TRIGGER memberships_updated`,
   `DROP INDEX api_keys_member`,
   // keys of anyone but the organisation's first owner (the person it was made from) go
   `DELETE FROM api_keys WHERE user_id IS NOT org_id`,
@@ -104,6 +125,8 @@ const sqliteDown = [
 ];
 
 const postgresDown = [
+  `DROP TRIGGER people_changed ON users`,
+  `DROP TRIGGER memberships_changed ON memberships`,
   `DROP INDEX api_keys_member`,
   `DELETE FROM api_keys WHERE user_id IS DISTINCT FROM org_id`,
   `ALTER TABLE api_keys DROP COLUMN user_id`,

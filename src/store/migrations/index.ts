@@ -22,6 +22,7 @@ import * as oneReportPerPage from './2026-11-29T02-one-report-per-page.js';
 import * as batchDiff from './2026-11-29T03-batch-diff.js';
 import * as projectIssues from './2026-11-29T04-project-issues.js';
 import * as projectSchedules from './2026-11-29T05-project-schedules.js';
+import * as keyChanges from './2026-11-29T06-key-changes.js';
 import * as organizations from './2026-11-30T02-organizations.js';
 
 export const migrations: Record<string, Migration> = {
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T03-batch-diff': batchDiff,
   '2026-11-29T04-project-issues': projectIssues,
   '2026-11-29T05-project-schedules': projectSchedules,
+  '2026-11-29T06-key-changes': keyChanges,
   '2026-11-30T02-organizations': organizations,
 };
