@@ -4,7 +4,7 @@
 // PRAGMA data_version and counter (src/store/key-changes.ts), PostgreSQL's NOTIFY through the
 // LISTEN bus (src/store/pg-changes.ts). The revocations come from `pagegrade keys revoke` run as
 // another process without REDIS_URL, from an UPDATE on another connection, and from deleting the
-// user; each time the very next request with the key is 401 (on PostgreSQL, for the changes this
+// user, and a member demoted or removed with `pagegrade members`; each time the very next request with the key is 401 (on PostgreSQL, for the changes this
 // test makes itself, the first after the NOTIFY reached the service: see afterChange). On
 // SQLite, on PostgreSQL, and on PostgreSQL with Redis (where the service's live changes go
 // through Redis, but keys still follow the database). The outage of the LISTEN connection:
@@ -247,6 +247,31 @@ for (const setup of setups) {
           assert.equal((await remove()).status, 404);
           await database.exec(`UPDATE api_keys SET scopes = 'read' WHERE id = ${other.id}`);
           await afterChange(403, remove);
+        },
+      );
+
+      test(
+        "`pagegrade members set|remove` in another process: a demoted member's key may no longer write, a removed one's is 401",
+        { timeout: 180_000 },
+        async () => {
+          const owner = await newKey();
+          const { user: member } = await newKey();
+          const added = await runCli(['members', 'add', owner.user, member, '--role', 'member'], cliEnv);
+          assert.equal(added.code, 0, added.stderr);
+          const made = await runCli(['keys', 'create', member, '--org', owner.user], cliEnv);
+          assert.equal(made.code, 0, made.stderr);
+          const key = lastLine(made.stdout);
+          await seen(key);
+          // a write (of nothing) is 404 for a member, 403 for a viewer
+          const remove = () => api(service.origin, key, 'DELETE', '/api/v1/projects/nothing.example');
+          assert.equal((await remove()).status, 404);
+          const demoted = await runCli(['members', 'set', owner.user, member, '--role', 'viewer'], cliEnv);
+          assert.equal(demoted.code, 0, demoted.stderr);
+          await afterChange(403, remove);
+          assert.match(String((await remove()).body.message), /member role or higher/);
+          const removed = await runCli(['members', 'remove', owner.user, member], cliEnv);
+          assert.equal(removed.code, 0, removed.stderr);
+          await afterChange(401, () => api(service.origin, key, 'GET', '/api/v1/account'));
         },
       );
 
