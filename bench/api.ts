@@ -191,7 +191,7 @@ async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Prom
     PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
   });
   const services = createServices({ queue: embeddedQueue(handle.db), db: handle.db, analyze, config });
-  const issued = await services.keys.create(seed.userId);
+  const issued = await services.keys.create(seed.userName ?? seed.userId);
   await handle.close();
 
   let sizeBytes = 0;

@@ -30,7 +30,7 @@ const db = handle.db;
 await migrate(db);
 const config = configFromEnv({ DATABASE_URL: databaseUrl, PAGEGRADE_BATCH_MAX_PAGES: '100000' });
 const services = createServices({ db, queue: embeddedQueue(db), analyze, config });
-const { user } = await services.users.create(`bench-${Date.now()}`);
+const { organization: owner } = await services.users.create(`bench-${Date.now()}`);
 
 const origin = 'https://bench.example';
 const now = new Date().toISOString();
@@ -59,7 +59,7 @@ async function seed(second: boolean): Promise<number> {
   const { id } = await db
     .insertInto('batches')
     .values({
-      org_id: user.id,
+      org_id: owner.id,
       mode: 'crawl',
       url: `${origin}/`,
       project: 'bench.example',
@@ -112,7 +112,7 @@ const sampler = setInterval(() => {
   peakHeap = Math.max(peakHeap, m.heapUsed);
 }, 20);
 const t0 = performance.now();
-const diff = await services.batches.diff(user.id, second, first);
+const diff = await services.batches.diff(owner.id, second, first);
 const ms = performance.now() - t0;
 clearInterval(sampler);
 const m = process.memoryUsage();

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
     }),
   });
-  const key = (await services.keys.create(seed.userId)).key;
+  const key = (await services.keys.create(seed.userName ?? seed.userId)).key;
   await handle.close();
   const sizeMb = (statSync(file).size / 1024 / 1024).toFixed(0);
 

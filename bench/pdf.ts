@@ -93,8 +93,8 @@ const services = createServices({ queue: embeddedQueue(handle.db),
   },
 });
 const app = await buildApp(config, { services, healthCheck: async () => {} });
-const { user } = await services.users.create('bench');
-await services.branding.put(user.id, {
+const { organization: owner } = await services.users.create('bench');
+await services.branding.put(owner.id, {
   name: 'Acme Web Agency',
   accentColor: '#0f766e',
   contact: 'audits@acme.example',
@@ -102,7 +102,7 @@ await services.branding.put(user.id, {
   logo: `data:image/png;base64,${PNG_1X1}`,
 });
 const reports = [];
-for (const url of bodies.keys()) reports.push(await services.reports.create(user.id, { url, privacy: 0 }));
+for (const url of bodies.keys()) reports.push(await services.reports.create(owner.id, { url, privacy: 0 }));
 
 let peakKb = treeRssKb();
 const sampler = setInterval(() => (peakKb = Math.max(peakKb, treeRssKb())), 50);

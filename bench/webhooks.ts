@@ -169,14 +169,14 @@ async function deliveries(
       ).n,
     );
   try {
-    const { user } = await services.users.create(`bench-${Date.now()}`);
-    const { webhook, secret } = await services.webhooks.create(user.id, {
+    const { organization: owner } = await services.users.create(`bench-${Date.now()}`);
+    const { webhook, secret } = await services.webhooks.create(owner.id, {
       url: `${origin}/hook`,
       events: ['report.completed'],
     });
     const warm = Math.min(50, Math.floor(n / 10));
     for (let i = 0; i < n + warm; i++)
-      await services.webhooks.emit(user.id, 'report.completed', reportData(i));
+      await services.webhooks.emit(owner.id, 'report.completed', reportData(i));
     const ids = (
       await handle.db
         .selectFrom('webhook_deliveries')

@@ -98,7 +98,7 @@ const services = createServices({
   config,
   keyChanges,
 });
-const key = (await services.keys.create(seed.userId)).key;
+const key = (await services.keys.create(seed.userName ?? seed.userId)).key;
 const headers = { authorization: `Bearer ${key}` };
 
 let state = 12345;

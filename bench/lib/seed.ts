@@ -35,7 +35,10 @@ export interface SeedOptions {
 }
 
 export interface SeedResult {
+  /** the main owner: an organisation (docs/teams.md) */
   userId: number;
+  /** its owner, a person of the same name (for keys.create) */
+  userName: string;
   otherUserId: number;
   reports: number;
   projects: number;
@@ -165,13 +168,20 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
 
   const now = new Date().toISOString();
-  const insertUser = db.prepare(
-    `INSERT INTO users (name, created_at, projects_count, reports_count, good_count, decent_count, bad_count) VALUES (?, ?, 0, 0, 0, 0, 0)`,
+  // each owner: an organisation, and a person of the same name who owns it
+  const insertOrg = db.prepare(
+    `INSERT INTO organizations (name, created_at, projects_count, reports_count, good_count, decent_count, bad_count) VALUES (?, ?, 0, 0, 0, 0, 0)`,
   );
-  const userIds = [
-    Number(insertUser.run(`bench-${Date.now()}`, now).lastInsertRowid),
-    Number(insertUser.run(`bench-other-${Date.now()}`, now).lastInsertRowid),
-  ];
+  const insertPerson = db.prepare(`INSERT INTO users (name, created_at) VALUES (?, ?)`);
+  const insertOwner = db.prepare(
+    `INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (?, ?, 'owner', ?)`,
+  );
+  const names = [`bench-${Date.now()}`, `bench-other-${Date.now()}`];
+  const userIds = names.map((name) => {
+    const org = Number(insertOrg.run(name, now).lastInsertRowid);
+    insertOwner.run(org, Number(insertPerson.run(name, now).lastInsertRowid), now);
+    return org;
+  });
 
   const insert = db.prepare(
     `INSERT INTO reports (org_id, url, final_url, project, result, result_rank, score, privacy, password_hash,
@@ -226,7 +236,7 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
     for (const [name, p] of plan.perProject)
       insertProject.run(userIds[p.userIndex], name, p.firstAt, p.count);
     const setUser = db.prepare(
-      `UPDATE users SET projects_count = ?, reports_count = ?, good_count = ?, decent_count = ?, bad_count = ? WHERE id = ?`,
+      `UPDATE organizations SET projects_count = ?, reports_count = ?, good_count = ?, decent_count = ?, bad_count = ? WHERE id = ?`,
     );
     plan.perUser.forEach((u, k) => {
       const projects = [...plan.perProject.values()].filter((p) => p.userIndex === k).length;
@@ -259,6 +269,7 @@ export async function seedSqlite(path: string, opts: SeedOptions): Promise<SeedR
   db.close();
   return {
     userId: userIds[0]!,
+    userName: names[0]!,
     otherUserId: userIds[1]!,
     reports: done,
     ...summary(plan),
@@ -293,11 +304,22 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
 
     const now = new Date().toISOString();
     const ids: number[] = [];
-    for (const name of [`bench-${Date.now()}`, `bench-other-${Date.now()}`]) {
+    const names = [`bench-${Date.now()}`, `bench-other-${Date.now()}`];
+    // each owner: an organisation, and a person of the same name who owns it
+    for (const name of names) {
       const r = await c.query<{ id: number }>(
+        `INSERT INTO organizations (name, created_at) VALUES ($1, $2) RETURNING id`,
+        [name, now],
+      );
+      const person = await c.query<{ id: number }>(
         `INSERT INTO users (name, created_at) VALUES ($1, $2) RETURNING id`,
         [name, now],
       );
+      await c.query(`INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, 'owner', $3)`, [
+        r.rows[0]!.id,
+        person.rows[0]!.id,
+        now,
+      ]);
       ids.push(r.rows[0]!.id);
     }
 
@@ -364,7 +386,7 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     for (const [k, u] of plan.perUser.entries()) {
       const projectsCount = projects.filter(([, p]) => p.userIndex === k).length;
       await c.query(
-        `UPDATE users SET projects_count = $1, reports_count = $2, good_count = $3, decent_count = $4, bad_count = $5 WHERE id = $6`,
+        `UPDATE organizations SET projects_count = $1, reports_count = $2, good_count = $3, decent_count = $4, bad_count = $5 WHERE id = $6`,
         [projectsCount, u.reports, u.good, u.decent, u.bad, ids[k]],
       );
     }
@@ -373,13 +395,14 @@ export async function seedPostgres(url: string, opts: SeedOptions): Promise<Seed
     for (const i of indexes) await c.query(i.indexdef);
     await c.query('VACUUM ANALYZE reports');
     await c.query('VACUUM ANALYZE projects');
-    await c.query('ANALYZE users');
+    await c.query('ANALYZE organizations');
     const range = await c.query<{ min: number; max: number }>(
       `SELECT min(id) AS min, max(id) AS max FROM reports WHERE org_id = $1`,
       [ids[0]],
     );
     return {
       userId: ids[0]!,
+      userName: names[0]!,
       otherUserId: ids[1]!,
       reports: done,
       ...summary(plan),

@@ -106,11 +106,11 @@ if (!app) {
   await new Promise(() => {});
 }
 await app!.listen({ port: 0, host: '127.0.0.1' });
-const { user, key } = await services.users.create('bench');
+const { organization: owner, key } = await services.users.create('bench');
 await send({ type: 'ready', port: (app!.server.address() as { port: number }).port, key: key.key });
 
 const t0 = performance.now();
-const created = await services.batches.create(user.id, {
+const created = await services.batches.create(owner.id, {
   url: `${origin}/`,
   mode: 'crawl',
   maxPages: pages,
@@ -119,7 +119,7 @@ const created = await services.batches.create(user.id, {
 let b = created;
 while (!['done', 'cancelled', 'failed'].includes(b.status)) {
   await new Promise((r) => setTimeout(r, 250));
-  b = await services.batches.get(user.id, created.id);
+  b = await services.batches.get(owner.id, created.id);
   await send({
     type: 'progress',
     audited: b.progress.audited,

@@ -103,9 +103,9 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number }> {
       },
     });
     const workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
-    const { user } = await services.users.create('bench');
+    const { organization: owner } = await services.users.create('bench');
     const t0 = performance.now();
-    const created = await services.batches.create(user.id, {
+    const created = await services.batches.create(owner.id, {
       url: `${origin}/sitemap.xml`,
       mode: 'sitemap',
       maxPages: pages,
@@ -113,7 +113,7 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number }> {
     let b = created;
     while (!['done', 'cancelled', 'failed'].includes(b.status)) {
       await new Promise((r) => setTimeout(r, 100));
-      b = await services.batches.get(user.id, created.id);
+      b = await services.batches.get(owner.id, created.id);
     }
     const ms = performance.now() - t0;
     await workers.stop();

@@ -6,7 +6,7 @@
 // starts; nothing else of the service (reports, webhooks, the analyzer) is loaded.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ROLES, type ApiKeyInfo, type Role } from '../services/accounts/types.js';
+import type { ApiKeyInfo, Role } from '../services/accounts/types.js';
 import type { Member } from '../services/organizations/types.js';
 import type { Services } from '../services/types.js';
 import { describeDatabase, sqliteFile } from '../store/database-url.js';
@@ -273,7 +273,9 @@ export function registerKeyCommands(program: Command): void {
     });
 }
 
-const ROLE_LIST = 'viewer, member, admin, owner';
+// the roles (src/services/accounts/types.ts ROLES), repeated: `--help` loads no service module
+const ROLES: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
+const ROLE_LIST = ROLES.join(', ');
 
 function roleOf(raw: string): Role {
   if (!(ROLES as readonly string[]).includes(raw))

@@ -52,8 +52,8 @@ describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect)
       analyze: testAnalyze,
       config: testServicesConfig(),
     });
-    const { user, key: k } = await services.users.create('exporter');
-    userId = user.id;
+    const { organization: owner, key: k } = await services.users.create('exporter');
+    userId = owner.id;
     key = k.key;
     const bands = ['good', 'decent', 'bad'] as const;
     await insertReports(

@@ -416,7 +416,7 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
 
   test('the dashboard pages its list and keeps the filters in the page links', async () => {
     const user = await h.services.users.create('pager');
-    const u = { id: user.user.id, key: user.key.key };
+    const u = { id: user.organization.id, key: user.key.key };
     for (let i = 0; i < 11; i++) await h.report(u, `/?n=${i}`, 0, undefined, 'pages');
     const b = new Browser(h.app);
     await b.login(u.key);

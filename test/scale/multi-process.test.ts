@@ -266,7 +266,7 @@ describe('two service processes on one PostgreSQL database and one Redis', () =>
           userId,
         ]);
         assert.equal(projects.rows[0].n, 0);
-        const user = await c.query('SELECT reports_count, projects_count FROM users WHERE id = $1', [userId]);
+        const user = await c.query('SELECT reports_count, projects_count FROM organizations WHERE id = $1', [userId]);
         assert.deepEqual(user.rows[0], { reports_count: 0, projects_count: 0 }, 'counters kept right');
       });
       const list = await api(b!.origin, key, 'GET', '/api/v1/reports');

@@ -261,7 +261,7 @@ for (const dialect of dialects) {
         assert.ok(!schedules.some((x: { id: number }) => x.id === s2));
 
         const users = await db
-          .selectFrom('users')
+          .selectFrom('organizations')
           .selectAll()
           .where('id', '=', user)
           .executeTakeFirstOrThrow();
