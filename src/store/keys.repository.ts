@@ -1,7 +1,7 @@
 // api_keys: a key is stored as its SHA-256 hash and a short prefix for listing; never the secret.
 // A key belongs to a member (user_id) within an organisation (org_id): docs/teams.md.
 import type { Db, MembershipsTable } from './database.js';
-import { toIso, toIsoOrNull } from './sql-helpers.js';
+import { parseProjects, toIso, toIsoOrNull } from './sql-helpers.js';
 
 export interface KeyRow {
   id: number;
@@ -42,9 +42,6 @@ type KeyScopeName = 'read' | 'write';
 /** 'read,write' → ['read', 'write'] (unknown names are dropped: a key never gains a scope) */
 const parseScopes = (text: string): KeyScopeName[] =>
   text.split(',').filter((s): s is KeyScopeName => s === 'read' || s === 'write');
-const parseProjects = (text: string | null): string[] | null =>
-  text === null ? null : (JSON.parse(text) as string[]);
-
 function listQuery(db: Db) {
   return db
     .selectFrom('api_keys')

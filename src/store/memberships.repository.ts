@@ -1,7 +1,7 @@
 // memberships: a person's role in an organisation (docs/teams.md), and for a viewer limited to
 // named projects, those projects (JSON array; null: every project).
 import type { Db, MembershipsTable } from './database.js';
-import { toIso } from './sql-helpers.js';
+import { parseProjects, toIso } from './sql-helpers.js';
 
 export type RoleName = MembershipsTable['role'];
 
@@ -14,9 +14,6 @@ export interface MembershipRow {
   projects: string[] | null;
   createdAt: string;
 }
-
-const parseProjects = (text: string | null): string[] | null =>
-  text === null ? null : (JSON.parse(text) as string[]);
 
 function query(db: Db) {
   return db

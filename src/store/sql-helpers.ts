@@ -20,6 +20,10 @@ export function toIsoOrNull(value: Date | string | null | undefined): string | n
 }
 
 /** count(*) and sums come back as strings from PostgreSQL (bigint/numeric). */
+/** A JSON array of project names as stored (a key's or a member's limit); null: every project. */
+export const parseProjects = (text: string | null): string[] | null =>
+  text === null ? null : (JSON.parse(text) as string[]);
+
 export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(value ?? 0);
 }
