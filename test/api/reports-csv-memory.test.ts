@@ -24,6 +24,7 @@ const BOUND = 8 * 1024 * 1024;
 const MB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const serverPath = fileURLToPath(new URL('./fixtures/csv-memory-server.ts', import.meta.url));
+const bundledDeps = fileURLToPath(new URL('../helpers/bundled-deps.mjs', import.meta.url));
 
 describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect) => {
   let database: TestDb;
@@ -50,7 +51,8 @@ describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect)
     // the server starts (seconds: tsx, the app) while the reports are inserted; it reads none
     // of them before the test asks
     child = fork(serverPath, [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
+      // typebox and kysely bundled, as in the test processes (test/helpers/bundled-deps.mjs)
+      execArgv: ['--import', 'tsx', '--import', bundledDeps, '--expose-gc'],
       env: { ...process.env, CSV_DATABASE_URL: database.databaseUrl },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
