@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     { createPgChangeBus },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
-    { jobKinds, recurringTasksFor },
+    { jobKinds, jobKindsFor, recurringTasksFor },
     { rendererFromConfig },
   ] = await Promise.all([
     import('kysely'),
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     redis = createRedis(config);
     if (redis) await pingRedis(redis);
 
-    engine = await createJobEngine(config, { db, kinds: jobKinds, log: jobLog });
+    engine = await createJobEngine(config, { db, kinds: jobKindsFor(config), log: jobLog });
     // rendered audits: Chromium starts at the first one (docs/rendering.md)
     const chromium = rendererFromConfig(config);
     renderer = chromium;
