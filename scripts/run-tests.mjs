@@ -8,11 +8,17 @@
 //            front (services/batches: src/services is a folder) also runs the test files under
 //            test/ named after the room's last folder (batches.test.ts, batches-browser.test.ts,
 //            batches.service.test.ts, in any folder of test/).
-//   --list   prints the files that would run, and runs nothing.
+//   --list   prints the files that would run, in the order they start, and runs nothing.
+//
+// The files start longest first (node --test starts them in the order given, TEST_CONCURRENCY
+// at a time): by each file's time in the last full run (test/.file-times.json), so that a long
+// file does not start last and run on alone at the end. A file that has no time there (a new
+// one) starts before all of them; files of equal time go by their path.
 //
 // At the end it prints the run's figures: the wall time, the test counts and the 15 slowest
 // files (scripts/test-times-reporter.mjs collects them beside the spec reporter). A full run
-// (no filter) that passes writes them into docs/testing.md between the figures markers.
+// (no filter) that passes writes them into docs/testing.md between the figures markers, and
+// every file's time into test/.file-times.json (the order of the next runs).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -53,8 +59,27 @@ function selects(filter, file) {
   );
 }
 
+/** test/.file-times.json: each test file's time (ms) in the last full run that passed */
+const timesPath = join(root, 'test/.file-times.json');
+function lastTimes() {
+  try {
+    const parsed = JSON.parse(readFileSync(timesPath, 'utf8'));
+    return new Map(Object.entries(parsed.files ?? {}).filter(([, ms]) => typeof ms === 'number'));
+  } catch {
+    return new Map(); // none yet (or unreadable): every file is new, the order alphabetical
+  }
+}
+
+/** Longest first by the last full run; a file it does not know first of all (it may be long). */
+function longestFirst(paths) {
+  const known = lastTimes();
+  const time = (f) => known.get(f) ?? Infinity;
+  return [...paths].sort((a, b) => time(b) - time(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 let files = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])].sort();
 if (filters.length) files = files.filter((f) => filters.some((s) => selects(s, f)));
+files = longestFirst(files);
 if (files.length === 0) {
   console.error(filters.length ? `no test files match ${filters.join(', ')}` : 'no test files found');
   process.exit(1);
@@ -113,7 +138,8 @@ if (times) {
     .sort((a, b) => b.ms - a.ms);
   const slowest = allFiles.slice(0, 15);
   // TEST_TIMES_OUT=path keeps every file's time (JSON), to find what to make faster
-  if (process.env.TEST_TIMES_OUT) writeFileSync(process.env.TEST_TIMES_OUT, JSON.stringify(allFiles, null, 1));
+  if (process.env.TEST_TIMES_OUT)
+    writeFileSync(process.env.TEST_TIMES_OUT, JSON.stringify(allFiles, null, 1));
   const tests = counts.passed + counts.failed + counts.skipped + counts.todo;
   const summary =
     `${n(files.length)} files, ${n(tests)} tests (${n(counts.passed)} passed, ${n(counts.failed)} failed, ` +
@@ -124,6 +150,7 @@ if (times) {
   for (const f of slowest) console.log(`#   ${seconds(f.ms).padStart(10)}  ${f.file}`);
 
   if (filters.length === 0 && status === 0) {
+    const date = new Date().toISOString().slice(0, 10);
     const doc = join(root, 'docs/testing.md');
     const start = '<!-- figures:start -->';
     const end = '<!-- figures:end -->';
@@ -133,7 +160,6 @@ if (times) {
     if (a === -1 || b < a) {
       console.log(`# docs/testing.md has no ${start} … ${end} block: figures not written`);
     } else {
-      const date = new Date().toISOString().slice(0, 10);
       const block = [
         start,
         `Last full run: ${date}, Node ${process.version}, ${availableParallelism()} cores: ${summary}.`,
@@ -148,6 +174,13 @@ if (times) {
       writeFileSync(doc, text.slice(0, a) + block + text.slice(b + end.length));
       console.log('# figures written to docs/testing.md');
     }
+    // every file's time, slowest first (100 ms steps: small diffs), for the next runs' order
+    const perFile = Object.fromEntries(allFiles.map((f) => [f.file, Math.round(f.ms / 100) * 100]));
+    const note =
+      "Written by scripts/run-tests.mjs after a full run that passed: each test file's time (ms), " +
+      'the order the next runs start the files in (longest first). Commit it with docs/testing.md.';
+    writeFileSync(timesPath, `${JSON.stringify({ note, run: date, files: perFile }, null, 2)}\n`);
+    console.log("# every file's time written to test/.file-times.json");
   }
 }
 process.exit(status);

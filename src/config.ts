@@ -42,6 +42,10 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** PAGEGRADE_WEBHOOK_DISABLE_AFTER: deliveries failed for good in a row before a webhook is disabled (default 5) */
   readonly webhookDisableAfter: number;
+  /** PAGEGRADE_WEBHOOK_RETRY_MS: the wait before a failed attempt's first retry, doubled for each next one, at most 8 h (default 30 s) */
+  readonly webhookRetryMs: number;
+  /** PAGEGRADE_WEBHOOK_LEASE_MS: an attempt's lease (renewed while it runs): after a crash its delivery is sent again within this (default 15 s) */
+  readonly webhookLeaseMs: number;
   // ── jobs (docs/jobs.md) ──
   /** PAGEGRADE_WORKER: `npm start` runs the job workers too (default); false = API only */
   readonly worker: boolean;
@@ -318,6 +322,8 @@ export function configFromEnv(env: Env): Config {
     historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
     webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
+    webhookRetryMs: int(env, 'PAGEGRADE_WEBHOOK_RETRY_MS', 30_000, 100, 3_600_000),
+    webhookLeaseMs: int(env, 'PAGEGRADE_WEBHOOK_LEASE_MS', 15_000, 1000, 600_000),
     worker: bool(env, 'PAGEGRADE_WORKER', true),
     queueEngine: queueEngine(env, redisUrl),
     jobConcurrency: jobConcurrency(env),

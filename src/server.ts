@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     { createPgChangeBus, pgKeyChanges },
     { bootstrap, createServices },
     { checkJobConcurrency, createJobEngine, forwardingLog },
-    { jobKinds, recurringTasksFor },
+    { jobKinds, jobKindsFor, recurringTasksFor },
     { rendererFromConfig },
   ] = await Promise.all([
     import('kysely'),
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     redis = createRedis(config);
     if (redis) await pingRedis(redis);
 
-    engine = await createJobEngine(config, { db, kinds: jobKinds, log: jobLog });
+    engine = await createJobEngine(config, { db, kinds: jobKindsFor(config), log: jobLog });
     // rendered audits: Chromium starts at the first one (docs/rendering.md)
     const chromium = rendererFromConfig(config);
     renderer = chromium;

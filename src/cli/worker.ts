@@ -12,7 +12,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 /** Runs `fn` with the configured queue (the database migrated; Redis answering for BullMQ). */
 async function withQueue<T>(fn: (queue: Queue & QueueAdmin) => Promise<T>): Promise<T> {
   const config = loadCliConfig();
-  const [{ createDb, migrate }, { createJobEngine }, { jobKinds }, { pingRedis }] = await Promise.all([
+  const [{ createDb, migrate }, { createJobEngine }, { jobKindsFor }, { pingRedis }] = await Promise.all([
     import('../store/database.js'),
     import('../jobs/index.js'),
     import('../jobs/kinds/index.js'),
@@ -25,7 +25,7 @@ async function withQueue<T>(fn: (queue: Queue & QueueAdmin) => Promise<T>): Prom
     } catch (err) {
       throw new CliError(`cannot open the database: ${message(err)}`);
     }
-    const engine = await createJobEngine(config, { db: handle.db, kinds: jobKinds });
+    const engine = await createJobEngine(config, { db: handle.db, kinds: jobKindsFor(config) });
     try {
       if ('connection' in engine.queue) {
         await pingRedis(engine.queue.connection as Parameters<typeof pingRedis>[0]).catch((err: unknown) => {

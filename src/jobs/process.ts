@@ -8,7 +8,7 @@ import { loggerOptions } from '../logger.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
-import { jobKinds, recurringTasksFor } from './kinds/index.js';
+import { jobKinds, jobKindsFor, recurringTasksFor } from './kinds/index.js';
 import { rendererFromConfig, type Renderer } from '../render/index.js';
 import type { RedisClient } from '../store/redis.js';
 import type { ChangeBus } from '../services/shared/changes.js';
@@ -43,7 +43,7 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
   try {
     database = createDb(config.databaseUrl);
     await migrate(database.db);
-    engine = await createJobEngine(config, { db: database.db, kinds: jobKinds, log });
+    engine = await createJobEngine(config, { db: database.db, kinds: jobKindsFor(config), log });
     // rendered audits in jobs (schedules, batches with render): Chromium starts at the first one
     renderer = rendererFromConfig(config);
     // the batches worked here tell their live pages in the web process: through Redis with

@@ -1,8 +1,9 @@
 // The CSV of a reports list streams with flat memory (docs/api.md#csv), on SQLite and
 // PostgreSQL: 100,000 reports are exported from a real server process (a child started with
 // --expose-gc, test/api/fixtures/csv-memory-server.ts) while it samples its own live memory
-// (heap and buffers after a full GC, every 25 ms). The client stops reading for a while after
-// the first bytes, so a server that ignored backpressure would pile the CSV up in its buffers.
+// (heap and buffers after a full GC, every 250 ms). The client stops reading for a second after
+// the first bytes, so a server that ignored backpressure would pile the CSV up in its buffers
+// (and hold it through several samples).
 // The bound is checked against a control in the same process and run: the buffered approach
 // (every row collected, then one CSV string) must exceed it several times over — so the bound
 // is one a buffered export cannot meet, whatever this machine's speed.
@@ -23,6 +24,7 @@ const BOUND = 8 * 1024 * 1024;
 const MB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const serverPath = fileURLToPath(new URL('./fixtures/csv-memory-server.ts', import.meta.url));
+const bundledDeps = fileURLToPath(new URL('../helpers/bundled-deps.mjs', import.meta.url));
 
 describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect) => {
   let database: TestDb;
@@ -46,6 +48,22 @@ describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect)
 
   before(async () => {
     database = await openTestDb(dialect);
+    // the server starts (seconds: tsx, the app) while the reports are inserted; it reads none
+    // of them before the test asks
+    child = fork(serverPath, [], {
+      // typebox and kysely bundled, as in the test processes (test/helpers/bundled-deps.mjs)
+      execArgv: ['--import', 'tsx', '--import', bundledDeps, '--expose-gc'],
+      env: { ...process.env, CSV_DATABASE_URL: database.databaseUrl },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.on('message', (m: { type: string }) => replies.push(m));
+    const ready = new Promise<number>((resolve, reject) => {
+      child.once('message', (m: { type: string; port: number }) =>
+        m.type === 'ready' ? resolve(m.port) : reject(new Error(`unexpected ${m.type}`)),
+      );
+      child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
+    });
+    ready.catch(() => undefined); // awaited below, after the inserts
     const services = createServices({
       queue: embeddedQueue(database.db),
       db: database.db,
@@ -66,18 +84,7 @@ describeEachDialect(`the CSV of ${ROWS.toLocaleString('en')} reports`, (dialect)
         issues: { high: i % 3, medium: i % 5, low: i % 7 },
       })),
     );
-    child = fork(serverPath, [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
-      env: { ...process.env, CSV_DATABASE_URL: database.databaseUrl },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child.on('message', (m: { type: string }) => replies.push(m));
-    port = await new Promise<number>((resolve, reject) => {
-      child.once('message', (m: { type: string; port: number }) =>
-        m.type === 'ready' ? resolve(m.port) : reject(new Error(`unexpected ${m.type}`)),
-      );
-      child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-    });
+    port = await ready;
   });
   after(async () => {
     if (child && child.exitCode === null) {

@@ -118,10 +118,34 @@ const BULK_CATEGORIES = JSON.stringify({
  * Inserts many reports of `userId` at once with multi-row INSERTs (hundreds of thousands in
  * seconds; no audit, `results` and `page` empty JSON objects, `categories` zeros) and keeps
  * what the lists rely on right: the projects' rows and counts, the user's counters and its
- * reports version (and, on PostgreSQL, the planner's statistics). For tests of lists and exports, not of report pages. Returns the ids in
- * the order given.
+ * reports version (and, on PostgreSQL, the planner's statistics). For tests of lists and
+ * exports, not of report pages. Returns the ids in the order given.
+ *
+ * One transaction (one commit, and on SQLite one FTS5 flush instead of one per chunk), with a
+ * larger SQLite page cache while it runs: the reports' fifteen indexes no longer spill out of
+ * the default 2 MB (100,000 rows: about half the CPU time).
  */
 export async function insertReports(
+  db: DatabaseHandle['db'],
+  userId: number,
+  rows: BulkReport[],
+): Promise<number[]> {
+  const sqlite = dialectOf(db) === 'sqlite';
+  const cache = sqlite ? (await sql<{ cache_size: number }>`PRAGMA cache_size`.execute(db)).rows[0] : null;
+  if (cache) await sql.raw('PRAGMA cache_size = -131072').execute(db); // 128 MiB, as needed
+  try {
+    const ids = db.isTransaction
+      ? await insertReportRows(db, userId, rows)
+      : await db.transaction().execute((trx) => insertReportRows(trx, userId, rows));
+    // PostgreSQL plans from statistics: fresh ones, as autovacuum would soon take them
+    if (!sqlite) await sql`ANALYZE reports`.execute(db);
+    return ids;
+  } finally {
+    if (cache) await sql.raw(`PRAGMA cache_size = ${Number(cache.cache_size)}`).execute(db);
+  }
+}
+
+async function insertReportRows(
   db: DatabaseHandle['db'],
   userId: number,
   rows: BulkReport[],
@@ -192,7 +216,5 @@ export async function insertReports(
     }))
     .where('id', '=', userId)
     .execute();
-  // PostgreSQL plans from statistics: fresh ones, as autovacuum would soon take them
-  if (dialectOf(db) === 'postgres') await sql`ANALYZE reports`.execute(db);
   return ids;
 }

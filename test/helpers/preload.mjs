@@ -5,6 +5,10 @@
 // end of the .ts file Node's reader loops forever: a failing bare assert.ok(x) hangs the whole
 // run instead of failing (seen in test/pages/pages.test.ts). With a message Node skips that
 // reader, so a bare call gets one naming the value it received.
+//
+// It also loads typebox and kysely as one bundle each (bundled-deps.mjs: a second of CPU less
+// for every test process that loads the app).
+import './bundled-deps.mjs';
 import assert from 'node:assert';
 import { syncBuiltinESMExports } from 'node:module';
 import { inspect } from 'node:util';

@@ -24,7 +24,9 @@ const N = 400;
 const SLOTS = 4;
 
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/jobs/fixtures/worker-process.ts'], {
+  // typebox and kysely bundled (test/helpers/bundled-deps.mjs): six starts, a second of CPU less each
+  const node = ['--import', 'tsx', '--import', './test/helpers/bundled-deps.mjs'];
+  const child = spawn(process.execPath, [...node, 'test/jobs/fixtures/worker-process.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

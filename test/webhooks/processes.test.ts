@@ -85,6 +85,8 @@ describe('webhooks: kill -9 with deliveries queued and in flight (SQLite)', () =
       PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
       PAGEGRADE_JOB_CONCURRENCY: 'webhook.deliver=2',
       PAGEGRADE_JOB_POLL_MS: '200',
+      // the deliveries in flight at the kill come again when their lease ends: 3 s, not 15
+      PAGEGRADE_WEBHOOK_LEASE_MS: '3000',
     };
     const first = await startService(env, 90_000);
     services.push(first);
@@ -155,7 +157,9 @@ describe('webhooks: two processes on PostgreSQL + Redis', () => {
     const N = 40;
     for (let i = 0; i < N; i++) site.route(`/page-${i}`, html(goodPage(site.origin)));
     // the first attempt of each event fails (503), the second is delivered: the engine's retry
-    // (the kind's own backoff, about 30 s) must not make a third request, from either process
+    // (the kind's own backoff from PAGEGRADE_WEBHOOK_RETRY_MS: 1 s ± 20 % here, 30 s by default)
+    // must not make a third request, from either process — a third attempt would come 2 s
+    // after the second, inside the 3 s waited below
     const seen = new Map<string, number>();
     rx = await startWebhookReceiver((req) => {
       const id = req.headers['webhook-id']!;
@@ -169,6 +173,7 @@ describe('webhooks: two processes on PostgreSQL + Redis', () => {
       PAGEGRADE_REDIS_PREFIX: prefix,
       PAGEGRADE_BOOTSTRAP_KEY: KEY,
       PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+      PAGEGRADE_WEBHOOK_RETRY_MS: '1000',
     };
     const [a, b] = await Promise.all([startService(env, 90_000), startService(env, 90_000)]);
     services.push(a!, b!);

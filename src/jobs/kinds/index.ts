@@ -6,7 +6,7 @@ import type { AnyJobKind } from '../kind-tools.js';
 import type { JobDeps } from '../types.js';
 import type { RecurringTask } from '../worker.js';
 import { scheduleRun, schedulesDue } from './schedule-run.js';
-import { webhookDeliver } from './webhook-deliver.js';
+import { webhookDeliver, webhookDeliverFor } from './webhook-deliver.js';
 import { batchDiscover } from './batch-discover.js';
 import { batchPage } from './batch-page.js';
 
@@ -19,6 +19,18 @@ export const jobKinds: readonly AnyJobKind[] = [
   batchDiscover,
   batchPage,
 ];
+
+/**
+ * The kinds as a process's workers run them: `jobKinds` with the configured timing
+ * (PAGEGRADE_WEBHOOK_RETRY_MS, PAGEGRADE_WEBHOOK_LEASE_MS).
+ */
+export function jobKindsFor(config: {
+  webhookRetryMs?: number;
+  webhookLeaseMs?: number;
+}): readonly AnyJobKind[] {
+  const webhooks = webhookDeliverFor(config);
+  return webhooks === webhookDeliver ? jobKinds : jobKinds.map((k) => (k === webhookDeliver ? webhooks : k));
+}
 
 /** Run by every worker process (each must be safe when several processes run it at once). */
 export function recurringTasksFor(config: {

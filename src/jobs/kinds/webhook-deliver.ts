@@ -6,7 +6,9 @@
 // the job then ends normally. Idempotent: a delivery already delivered or failed is skipped.
 //
 // Retries: 13 attempts, 30 s × 2^(n−1) between them, at most 8 h: the last attempt comes
-// about 24.5 hours after the first (0.5, 1, 2, 4 … 256 min, then 8 h, 8 h).
+// about 24.5 hours after the first (0.5, 1, 2, 4 … 256 min, then 8 h, 8 h). The 30 s
+// (PAGEGRADE_WEBHOOK_RETRY_MS) and the 15 s lease (PAGEGRADE_WEBHOOK_LEASE_MS) are settings:
+// webhookDeliverFor(config).
 import { WEBHOOK_DELIVER } from '../../contract/jobs.js';
 import type { Services } from '../../services/types.js';
 import type { JobKind } from '../types.js';
@@ -42,3 +44,14 @@ export function webhookDeliverKind(
 }
 
 export const webhookDeliver: WebhookDeliverKind = webhookDeliverKind();
+
+/** The kind with the configured first retry and lease (the defaults when not given). */
+export function webhookDeliverFor(config: {
+  webhookRetryMs?: number;
+  webhookLeaseMs?: number;
+}): WebhookDeliverKind {
+  const baseMs = config.webhookRetryMs ?? webhookDeliver.backoff.baseMs;
+  const leaseMs = config.webhookLeaseMs ?? webhookDeliver.leaseMs;
+  if (baseMs === webhookDeliver.backoff.baseMs && leaseMs === webhookDeliver.leaseMs) return webhookDeliver;
+  return webhookDeliverKind({ backoff: { ...webhookDeliver.backoff, baseMs }, leaseMs });
+}
