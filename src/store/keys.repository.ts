@@ -27,6 +27,8 @@ export interface KeyAuthRow {
   role: MembershipsTable['role'];
   /** the member's own project limit (a limited viewer); null: every project */
   memberProjects: string[] | null;
+  /** the member's name (a dashboard session shows it) */
+  userName: string;
   /** the user is disabled (the instance admin's page): the key does nothing */
   disabled: boolean;
   hash: string;
@@ -133,6 +135,7 @@ function authQuery(db: Db) {
       'api_keys.org_id',
       'memberships.role',
       'memberships.projects as member_projects',
+      'users.name as user_name',
       'users.disabled_at',
       'api_keys.hash',
       'api_keys.last_used_at',
@@ -151,6 +154,7 @@ const toAuthRow = (row: AuthRow): KeyAuthRow => ({
   orgId: row.org_id,
   role: row.role,
   memberProjects: parseProjects(row.member_projects),
+  userName: row.user_name,
   disabled: row.disabled_at !== null,
   hash: row.hash,
   lastUsedAt: toIsoOrNull(row.last_used_at),

@@ -47,6 +47,19 @@ describeEachDialect('roles × every route (the access table)', (dialect) => {
 
   const scopesOf = (role: Role) => (role === 'viewer' ? ['read'] : ['read', 'write']);
 
+  test('the first person made on the instance is its admin; the others are not', async () => {
+    const people = await t.services.users.list();
+    assert.deepEqual(
+      people.map((u) => [u.name, (u as { isAdmin?: boolean }).isAdmin]),
+      [
+        ['acme', true],
+        ['admin-of-acme', false],
+        ['member-of-acme', false],
+        ['viewer-of-acme', false],
+      ],
+    );
+  });
+
   test('the table names a rule for every operation a route uses, and every route has one', () => {
     const routes = t.app.accessRoutes;
     assert.ok(routes.length > 60, `${routes.length} routes recorded`);

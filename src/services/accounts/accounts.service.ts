@@ -24,6 +24,7 @@ import {
 import { findOrgByName, insertOrg } from '../../store/organizations.repository.js';
 import { findMembership, insertMembership, listMemberships } from '../../store/memberships.repository.js';
 import type { ServiceContext } from '../shared/context.js';
+import { projectLimit } from '../shared/project-limit.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from '../shared/secrets.js';
 import { getOrgCounters, findOrgById } from '../../store/organizations.repository.js';
 import { findProject } from '../../store/projects.repository.js';
@@ -40,16 +41,6 @@ import {
   type User,
 } from './types.js';
 import { type OwnerServices, type Services } from '../types.js';
-
-/**
- * A project name as stored (SPEC §2: lower-cased, one leading www. removed) — the analyzer's
- * projectName, repeated here so that the CLI's account commands do not load the analyzer.
- */
-const projectName = (name: string): string =>
-  name
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^www\./, '');
 
 /** last_used_at is written at most this often per key */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -109,12 +100,9 @@ export function createAccountServices(
     if (!KEY_SCOPES.includes(scope)) errors.scope = [`The scope must be one of: ${KEY_SCOPES.join(', ')}.`];
     else if (scope === 'write' && role === 'viewer')
       errors.scope = ['A viewer can only have read keys (the role allows no writes).'];
-    let projects: string[] | null = null;
-    if (options.projects && options.projects.length > 0) {
-      projects = [...new Set(options.projects.map((p) => projectName(p.trim())))];
-      if (projects.length > 100 || projects.some((p) => !/^[a-z0-9.[\]:_-]{1,253}$/.test(p)))
-        errors.projects = ['The projects must be 1 to 100 host names, such as example.com.'];
-    }
+    const limit = projectLimit(options.projects);
+    const projects = 'projects' in limit ? limit.projects : null;
+    if ('error' in limit) errors.projects = [limit.error];
     let expiresAt: string | null = null;
     if (options.expiresAt) {
       const t = Date.parse(options.expiresAt);
@@ -272,9 +260,7 @@ export function createAccountServices(
         const row = await findKeyAuthById(db, keyId);
         if (!row || row.userId !== userId || row.revokedAt !== null || row.disabled) return null;
         if (row.expiresAt !== null && Date.parse(row.expiresAt) <= ctx.now().getTime()) return null;
-        const user = await findUserById(db, userId);
-        if (!user) return null;
-        return { ...authContextOf(row), name: user.name };
+        return { ...authContextOf(row), name: row.userName };
       },
 
       keysChanged,

@@ -17,18 +17,11 @@ import {
 import { findOrgById, findOrgByName, insertOrg, listOrgs } from '../../store/organizations.repository.js';
 import { findUserById, findUserByName } from '../../store/users.repository.js';
 import { authorize } from '../access/table.js';
+import { projectLimit } from '../shared/project-limit.js';
 import { ROLES, type Actor, type Role } from '../accounts/types.js';
 import type { Member, MemberChange, Organization, OrganizationServices } from './types.js';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@ -]{0,63}$/;
-/** a project name as stored (lower case, no leading www.) */
-const projectName = (name: string): string =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^www\./, '');
-
 const toMember = (m: MembershipRow): Member => ({
   userId: m.userId,
   name: m.userName,
@@ -69,15 +62,11 @@ export function createOrganizationServices(
     const errors: Record<string, string[]> = {};
     const role = change.role ?? current.role;
     if (!ROLES.includes(role)) errors.role = [`The role must be one of: ${ROLES.join(', ')}.`];
-    let projects = change.projects === undefined ? current.projects : change.projects;
-    if (projects !== null && projects.length === 0) projects = null;
-    if (projects !== null) {
-      projects = [...new Set(projects.map(projectName))];
-      if (projects.length > 100 || projects.some((p) => !/^[a-z0-9.[\]:_-]{1,253}$/.test(p)))
-        errors.projects = ['The projects must be 1 to 100 host names, such as example.com.'];
-      else if (role !== 'viewer')
-        errors.projects = [`Only a viewer can be limited to projects (the role is ${role}).`];
-    }
+    const limit = projectLimit(change.projects === undefined ? current.projects : change.projects);
+    const projects = 'projects' in limit ? limit.projects : null;
+    if ('error' in limit) errors.projects = [limit.error];
+    else if (projects !== null && role !== 'viewer')
+      errors.projects = [`Only a viewer can be limited to projects (the role is ${role}).`];
     if (Object.keys(errors).length > 0) throw validationError(errors);
     return { role, projects };
   }
