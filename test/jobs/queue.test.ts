@@ -139,7 +139,11 @@ for (const engine of queueEngines) {
           assert.equal(c.delayed, 1);
           assert.equal(c.waiting, 0);
           await sleep(400);
-          assert.equal(ranAt.length, 0, 'not before its time');
+          // On a loaded machine the sleep itself can outlast the delay; only a check made
+          // before the job was due says anything.
+          const checkedAt = Date.now();
+          const ranBy = ranAt.length;
+          if (checkedAt - start < 690) assert.equal(ranBy, 0, 'not before its time');
           await waitFor(() => ranAt.length === 1, 'the delayed job');
           assert.ok(ranAt[0]! - start >= 690, `ran after ${ranAt[0]! - start} ms`);
         } finally {
