@@ -176,6 +176,8 @@ describeEachDialect('project settings API', (dialect) => {
       [{ max_page: 5 }, 'max_page', /unknown; the fields are: start_url, mode/],
       [{ schedule: { every: 'daily', tz: 'UTC' } }, 'schedule.tz', /unknown/],
       [{ headers: { 'bad name': 'x' } }, 'headers', /not a valid name/],
+      [{ headers: { Host: 'staging.example' } }, 'headers.Host', /belongs to the connection/],
+      [{ headers: { 'Transfer-Encoding': 'chunked' } }, 'headers.Transfer-Encoding', /cannot be set/],
       [{ ignore: [{ id: 'no_such_check', reason: 'x' }] }, 'ignore.0.id', /check id or a site finding id/],
       [{ mode: 'list', urls: [] }, 'urls', /required when mode is list/],
     ];

@@ -11,9 +11,9 @@ export type { SiteHeaders };
 
 /**
  * Headers the settings may not set: the connection's own (undici and Chromium set them) and
- * the framing of the request. A project's header by one of these names is not sent.
+ * the framing of the request. The settings refuse them (422); one stored before that is not sent.
  */
-const NOT_SENT = new Set([
+export const NOT_SENT: ReadonlySet<string> = new Set([
   'host',
   'connection',
   'keep-alive',

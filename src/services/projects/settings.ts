@@ -2,6 +2,7 @@
 // into what is stored in clear and the secrets (encrypted with PAGEGRADE_SECRET_KEY), and
 // shown without the secrets. Pure but for the clock-free crypto of ../shared/secrets.ts.
 import { projectName } from '../../analyzer/url.js';
+import { NOT_SENT } from '../../analyzer/fetch/site-headers.js';
 import { checks } from '../../analyzer/checks/index.js';
 import { FINDINGS } from '../../crawl/findings/index.js';
 import { AppError, validationError, type FieldErrors } from '../../errors.js';
@@ -112,6 +113,12 @@ function checkSecretMap(
     }
     // a header's name is case-insensitive: one value per name
     const key = field === 'headers' ? name.toLowerCase() : name;
+    if (field === 'headers' && NOT_SENT.has(key)) {
+      errors[`headers.${name}`] = [
+        `The ${name} header belongs to the connection and cannot be set (not one of ${[...NOT_SENT].join(', ')}).`,
+      ];
+      return out;
+    }
     out[key] = value;
   }
   return out;
