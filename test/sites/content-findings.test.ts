@@ -237,6 +237,10 @@ test('canonical findings: canonicalised, to a noindex page, to a redirect, chain
   assert.deepEqual(find(pages, 'canonical_to_redirect').pages, [
     { url: u('/to-moved'), detail: `${u('/moved')} → ${u('/new')}` },
   ]);
+  // a redirecting target is canonical_to_redirect's alone; a missing one (not a page of the batch) is unknown
+  assert.deepEqual(urls(pages, 'canonical_not_200'), []);
+  const withGone = [...pages, done('/to-gone', { canonical: u('/gone') }), other('/gone', { statusCode: 410 })];
+  assert.deepEqual(urls(withGone, 'canonical_not_200'), [u('/to-gone')]);
   assert.deepEqual(find(pages, 'canonical_chain').pages, [
     { url: u('/chain'), detail: `${u('/to-home')} → ${u('/')}` },
   ]);

@@ -1,6 +1,10 @@
 import { isRedirected } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
+/**
+ * Pages canonicalised to a page that failed or answers an error. A target that redirects (3xx,
+ * or answers 200 at another URL) is `canonical_to_redirect`'s, not counted here twice.
+ */
 const rule: FindingRule = {
   id: 'canonical_not_200',
   priority: 'medium',
@@ -11,7 +15,8 @@ const rule: FindingRule = {
       const c = p.facts.canonical;
       if (c === null || c === p.url) continue;
       const t = ctx.byUrl.get(c);
-      if (t && (t.state === 'failed' || (t.statusCode !== null && t.statusCode !== 200) || isRedirected(t)))
+      if (!t || isRedirected(t) || (t.statusCode !== null && t.statusCode >= 300 && t.statusCode < 400)) continue;
+      if (t.state === 'failed' || (t.statusCode !== null && t.statusCode !== 200))
         out.push({ url: p.url, detail: `${c} (${t.statusCode ?? t.error ?? 'failed'})` });
     }
     return out;
