@@ -66,6 +66,9 @@ test('bad values stop the boot with the variable named', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
     [{ PAGEGRADE_HISTORY_LIMIT: '0' }, 'PAGEGRADE_HISTORY_LIMIT', /between 1 and 100000/],
     [{ PAGEGRADE_BATCH_MAX_PAGES: '100001' }, 'PAGEGRADE_BATCH_MAX_PAGES', /between 1 and 100000/],
+    [{ PAGEGRADE_REGRESSION_PAGE_SHARE: '1.5' }, 'PAGEGRADE_REGRESSION_PAGE_SHARE', /from 0 to 1/],
+    [{ PAGEGRADE_REGRESSION_PAGE_SHARE: '-0.1' }, 'PAGEGRADE_REGRESSION_PAGE_SHARE', /from 0 to 1/],
+    [{ PAGEGRADE_REGRESSION_PAGE_SHARE: '10%' }, 'PAGEGRADE_REGRESSION_PAGE_SHARE', /such as 0\.1/],
   ];
   for (const [env, variable, message] of cases) {
     assert.throws(
@@ -74,6 +77,13 @@ test('bad values stop the boot with the variable named', () => {
       `${JSON.stringify(env)}`,
     );
   }
+});
+
+test('PAGEGRADE_REGRESSION_PAGE_SHARE: 0.1 by default; 0 and 1 are its ends', () => {
+  assert.equal(configFromEnv({}).regressionPageShare, 0.1);
+  assert.equal(configFromEnv({ PAGEGRADE_REGRESSION_PAGE_SHARE: '0' }).regressionPageShare, 0);
+  assert.equal(configFromEnv({ PAGEGRADE_REGRESSION_PAGE_SHARE: '1' }).regressionPageShare, 1);
+  assert.equal(configFromEnv({ PAGEGRADE_REGRESSION_PAGE_SHARE: ' .25 ' }).regressionPageShare, 0.25);
 });
 
 test('PAGEGRADE_BATCH_MAX_PAGES: 10,000 by default, up to 100,000', () => {
