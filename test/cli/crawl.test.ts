@@ -220,6 +220,22 @@ describe('pagegrade crawl', () => {
         const out = JSON.parse(r.stdout) as CrawlJson;
         assert.equal(out.pages[0]?.state, 'failed');
       }
+
+      // a robots.txt that disallows every page: nothing audited is a failed crawl, not a pass
+      const walled = await startFixtureServer();
+      try {
+        walled.route('/robots.txt', {
+          headers: { 'content-type': 'text/plain' },
+          body: 'User-agent: *\nDisallow: /\n',
+        });
+        walled.route('/', html(page('Walled', ['/a'])));
+        r = await run(['crawl', `${walled.origin}/`], env);
+        assert.equal(r.code, 1, r.stdout + r.stderr);
+        assert.match(r.stderr, /error: could not crawl .*: robots\.txt disallows every page of the site\./);
+        assert.ok(!walled.requests.includes('/'), 'the disallowed start page was never requested');
+      } finally {
+        await walled.close();
+      }
     },
   );
 
