@@ -182,6 +182,33 @@ for (const s of setups) {
       assert.equal(rx.received.filter((x) => x.path === '/reports').length, 0);
     });
 
+    test('two crawls of one project at once: still one report per page, with a run of each crawl', async () => {
+      const user = await buildUser(r.t.services);
+      const body = { url: `${site.origin}/`, mode: 'crawl', max_pages: 1000, max_depth: 4 };
+      const pages = site.expected.audited.length;
+      // both started before either has audited a page: their page jobs interleave
+      const [one, two] = await Promise.all([crawl(user, body), crawl(user, body)]);
+      assert.equal(one.progress.audited, pages);
+      assert.equal(two.progress.audited, pages);
+      // every page made once, by whichever crawl came first, and updated by the other
+      assert.equal(one.reports.created + two.reports.created, pages);
+      assert.equal(one.reports.updated + two.reports.updated, pages);
+      const a = await batchReports(user, one.id);
+      assert.deepEqual(await batchReports(user, two.id), a);
+      assert.deepEqual([...a.keys()].sort(), [...site.expected.audited].sort());
+      const all = await get<{ meta: { total: number } }>(user, '/api/v1/reports?per_page=10');
+      assert.equal(all.meta.total, pages, 'report count equals page count');
+      assert.equal((await countersHold(user)).reports, pages);
+      for (const [url, id] of a) {
+        const list = await runs(user, id);
+        assert.deepEqual(
+          list.map((x) => x.batch_id).sort(),
+          [one.id, two.id].sort(),
+          `${url}: one run of each crawl`,
+        );
+      }
+    });
+
     test("a single audit's report is the one the next crawl updates; a crawl keeps privacy and password", async () => {
       const user = await buildUser(r.t.services);
       const u = (path: string) => `${site.origin}${path}`;
