@@ -14,6 +14,7 @@ import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.j
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { checkAgainstOpenApi } from '../helpers/openapi-check.js';
+import { waitFor } from '../helpers/queues.js';
 
 const page = (title: string, body: string, description?: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${
@@ -321,5 +322,36 @@ describeEachDialect('issue states and ignore rules', (dialect) => {
       (i) => i.id === 'meta_description' && i.url === u('/x'),
     );
     assert.equal(still?.since_batch_id, ids[0]);
+  });
+
+  test('a cancelled crawl leaves the states alone (it saw only part of the site)', async () => {
+    const before = await issues('');
+    assert.ok(before.length > 0);
+    // the home page is held until the crawl is cancelled: the crawl has seen nothing of the site
+    let release = () => {};
+    const held = new Promise<void>((ok) => (release = ok));
+    const asked = site.requests.filter((p) => p === '/').length;
+    site.route('/', async (_req, res) => {
+      await held;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page('Home', '<a href="/about">/about</a>', 'The home page of the site.'));
+    });
+    const res = await send('POST', `/api/v1/projects/${project}/crawls`);
+    assert.equal(res.statusCode, 202, res.body);
+    const id = (res.json() as { data: { id: number } }).data.id;
+    try {
+      await waitFor(
+        () => site.requests.filter((p) => p === '/').length > asked || null,
+        'the home page asked for',
+      );
+      const cancel = await send('POST', `/api/v1/batches/${id}/cancel`);
+      assert.ok(cancel.statusCode < 300, cancel.body);
+    } finally {
+      release();
+    }
+    assert.equal((await batchEnded(t, user.id, id)).status, 'cancelled');
+    const after = await issues('');
+    const key = (i: Issue) => `${i.kind} ${i.id} ${i.url} ${i.state} ${i.since_batch_id} ${i.batch_id}`;
+    assert.deepEqual(after.map(key).sort(), before.map(key).sort());
   });
 });
