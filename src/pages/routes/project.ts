@@ -14,6 +14,7 @@ import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from 
 import { unplacedErrors } from '../form-words.js';
 import type { Flash } from '../../views/dashboard.js';
 import { CSRF_FIELD } from '../../views/forms.js';
+import { canOf } from '../../views/layout.js';
 import {
   PROJECT_FORM_FIELDS,
   projectFormOf,
@@ -144,6 +145,7 @@ export async function renderProjectPage(
     viewer,
     projectView({
       csrf: viewer.csrf ?? '',
+      can: canOf(viewer),
       flash: o.flash,
       detail,
       form: o.form ?? projectFormOf(detail),

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ReportParams } from '../../contract/reports/requests.js';
 import type { StoredReport } from '../../services/reports/types.js';
 import { html, type SafeHtml } from '../../views/html.js';
+import { canOf } from '../../views/layout.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../../views/forms.js';
@@ -37,15 +38,17 @@ export async function sendReportPage(
     done && NOTICES[done]
       ? html`<p class="alert alert--success no-print" role="status">${NOTICES[done]!}</p>`
       : '';
+  const can = canOf(viewer);
   let schedule: SafeHtml | '' = '';
   const signedIn = owner ? await ctx.viewerOf(request) : null;
-  if (signedIn && viewer.csrf) {
+  if (signedIn && viewer.csrf && can('schedules.read')) {
     const current = (await services.schedules.ofReports(signedIn.orgId, [report.id])).get(report.id) ?? null;
     schedule = scheduleSection({
       reportId: report.id,
       csrf: viewer.csrf,
       schedule: current,
       form: scheduleForm ?? scheduleFormOf(current),
+      canWrite: can('schedules.write'),
     });
   }
   return ctx.send(
@@ -53,7 +56,7 @@ export async function sendReportPage(
     status,
     `Report for ${report.url}`,
     viewer,
-    html`${notice}${reportView(report, { owner, history, schedule, ...(owner && viewer.csrf ? { csrf: viewer.csrf } : {}) })}`,
+    html`${notice}${reportView(report, { owner, history, schedule, ...(owner && viewer.csrf && can('reports.write') ? { csrf: viewer.csrf } : {}) })}`,
     { loginNext: `/reports/${report.id}`, printCss: `/reports/${report.id}/print.css` },
   );
 }
