@@ -22,6 +22,7 @@ import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
 import { keyPageRoutes } from './routes/keys.js';
+import { memberPageRoutes } from './routes/members.js';
 import { projectPageRoutes } from './routes/project.js';
 import { ignoreRulePageRoutes } from './routes/ignore-rules.js';
 import { projectRoutes } from './routes/projects.js';
@@ -83,5 +84,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);
   brandingPageRoutes(app, ctx);
+  memberPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

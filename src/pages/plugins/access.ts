@@ -14,7 +14,7 @@ import type { PageContext, SignedIn } from '../context.js';
 const PROJECT_SCOPED = ['reports', 'projects', 'account'] as const;
 
 /** The rooms of the dashboard whose pages take their room's operation. */
-const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports'] as const;
+const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports', 'members'] as const;
 
 /** A page's operation: null for a page the table does not cover (refused), undefined for a public page. */
 export function pageOperation(method: string, url: string, named?: string): Operation | null | undefined {
