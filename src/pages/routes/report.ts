@@ -9,7 +9,7 @@ import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js'
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../../views/forms.js';
 import { AppError, notFound } from '../../errors.js';
-import { pdfFileName, reportPdf } from '../../web/reports.js';
+import { pdfDisposition, reportPdf } from '../../web/reports.js';
 import { pdfUnavailableView } from '../../views/pdf.js';
 import { historySection } from '../../views/history.js';
 import { formatDate, printStylesheet, reportView } from '../../views/report.js';
@@ -136,7 +136,7 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (found.access === 'locked') return reply.redirect(`/reports/${id}`, 303);
       let pdf: Buffer;
       try {
-        pdf = await reportPdf(services, found.report);
+        pdf = await reportPdf(services, found.report, ctx.publicUrl);
       } catch (err) {
         if (err instanceof AppError && (err.status === 422 || err.status === 503))
           return ctx.send(
@@ -152,7 +152,8 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       return reply
         .code(200)
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${pdfFileName(found.report)}"`)
+        // ?download=1: saved as pagegrade-<host>-<date>.pdf; otherwise shown (same name)
+        .header('content-disposition', pdfDisposition(found.report, rawQuery(request, ['download']).download === '1'))
         .header('cache-control', 'private, no-cache')
         .send(pdf);
     },
