@@ -24,6 +24,7 @@ import { homeRoutes } from './routes/home.js';
 import { keyPageRoutes } from './routes/keys.js';
 import { memberPageRoutes } from './routes/members.js';
 import { projectPageRoutes } from './routes/project.js';
+import { projectBrandingPageRoutes } from './routes/project-branding.js';
 import { ignoreRulePageRoutes } from './routes/ignore-rules.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
@@ -78,6 +79,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   projectRoutes(app, ctx);
   projectPageRoutes(app, ctx);
   ignoreRulePageRoutes(app, ctx);
+  projectBrandingPageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
   comparePageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);

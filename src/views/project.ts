@@ -269,6 +269,8 @@ export interface ProjectPageData {
   csrf: string;
   /** what the viewer may do: a viewer sees no Crawl now, settings or ignore rule forms */
   can: Can;
+  /** the project's own PDF branding section (admins and owners), or '' */
+  branding: SafeHtml | '';
   flash?: Flash | null;
   detail: ProjectDetail;
   form: ProjectFormState;
@@ -295,5 +297,6 @@ ${flashView(d.flash)}
 ${latestCrawlSection(p, d.csrf, name, d.can('projects.write'))}
 ${trendSection(p)}
 ${ignoreRulesSection(p.settings.ignore, d.ignoreForm ?? emptyIgnoreRuleForm(), d.csrf, name, d.can('projects.write'))}
-${d.can('projects.write') ? settingsSection(p, d.form, d.csrf, name) : ''}`;
+${d.can('projects.write') ? settingsSection(p, d.form, d.csrf, name) : ''}
+${d.branding}`;
 }

@@ -239,4 +239,35 @@ describeEachDialect('what a client sees: no write controls for a viewer; the mem
     res = await own.post(`/dashboard/members/${other.id}/remove`, { _csrf: token });
     assert.equal(res.statusCode, 404);
   });
+
+  test("the project page's branding form (admins): saved, a 422 beside its field, cleared; others see none", async () => {
+    const admin = new Browser(t.app);
+    await admin.login(keys.admin);
+    const path = `/dashboard/projects/${project}`;
+    let page = await admin.get(path);
+    assert.ok(writeForms(page.body).includes(`${path}/branding`), 'the form for an admin');
+    const token = await admin.csrf(path);
+    let res = await admin.post(`${path}/branding`, { _csrf: token, prepared_for: 'Client A Ltd', accent_color: 'teal' });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="pb-accent_color-error">Enter the accent colour as # and six hexadecimal digits/);
+    assert.match(res.body, /value="Client A Ltd"/, 'the form refilled');
+    res = await admin.post(`${path}/branding`, { _csrf: token, prepared_for: 'Client A Ltd', accent_color: '#0f766e' });
+    assert.equal(res.statusCode, 303, res.body);
+    assert.equal(res.headers.location, `${path}?done=project_branding_saved#branding`);
+    assert.equal((await t.services.branding.getProject(ids.owner, project)).preparedFor, 'Client A Ltd');
+    assert.equal((await t.services.branding.ofReport(reportId)).preparedFor, 'Client A Ltd');
+    page = await admin.get(path);
+    assert.ok(writeForms(page.body).includes(`${path}/branding/delete`));
+    // a viewer (the member was removed above): no section, and the form refused naming the admin role
+    const member = new Browser(t.app);
+    await member.login(keys.viewer);
+    page = await member.get(path);
+    assert.ok(!page.body.includes('id="project-branding-title"'));
+    res = await member.post(`${path}/branding`, { _csrf: await member.csrf(path), prepared_for: 'x' });
+    assert.equal(res.statusCode, 403);
+    assert.match(res.body, /needs the admin role or higher/);
+    res = await admin.post(`${path}/branding/delete`, { _csrf: token });
+    assert.equal(res.statusCode, 303);
+    assert.equal((await t.services.branding.getProject(ids.owner, project)).preparedFor, null);
+  });
 });
