@@ -109,14 +109,15 @@ function flashView(f: Flash | null | undefined): SafeHtml | '' {
 /** "set: x-staging-token, x-env" or "none set" for the secrets' names. */
 const setNames = (names: string[]) => (names.length ? `set: ${names.join(', ')}` : 'none set');
 
-function latestCrawlSection(d: ProjectDetail, csrf: string, project: string, canWrite: boolean): SafeHtml {
+function latestCrawlSection(d: ProjectDetail, csrf: string, project: string, can: Can): SafeHtml {
+  const canWrite = can('projects.write');
   const b = d.latestCrawl;
   const crawl = !canWrite ? '' : html`<form method="post" action="/dashboard/projects/${encodeURIComponent(project)}/crawl" class="inline-form" data-busy="Starting the crawl…">
     <input type="hidden" name="_csrf" value="${csrf}">
     <button type="submit" class="button button--primary">Crawl now</button>
   </form>`;
   const body = b
-    ? html`<p><a href="/dashboard/batches/${b.id}" class="break" id="latest-crawl-link">Batch #${b.id}</a> ${statusBadge(b)} · started ${formatDate(b.createdAt)}${b.finishedAt ? html`, ended ${formatDate(b.finishedAt)}` : ''}</p>
+    ? html`<p>${can('batches.read') ? html`<a href="/dashboard/batches/${b.id}" class="break" id="latest-crawl-link">Batch #${b.id}</a>` : `Batch #${b.id}`} ${statusBadge(b)} · started ${formatDate(b.createdAt)}${b.finishedAt ? html`, ended ${formatDate(b.finishedAt)}` : ''}</p>
   <p class="batch-progress__counts">${b.progress.audited} audited, ${b.progress.failed + b.progress.skipped} failed or skipped, ${b.progress.remaining} remaining of ${b.progress.discovered} found.</p>
   ${b.status === 'failed' ? html`<p class="alert alert--error" role="alert"><strong>The crawl failed.</strong> ${b.error ?? 'No page could be audited.'}</p>` : ''}`
     : html`<p class="empty">No crawl yet.</p>`;
@@ -138,7 +139,7 @@ function latestCrawlSection(d: ProjectDetail, csrf: string, project: string, can
 </section>`;
 }
 
-function trendSection(d: ProjectDetail): SafeHtml {
+function trendSection(d: ProjectDetail, linkBatches: boolean): SafeHtml {
   const t = d.trend;
   if (t.length === 0)
     return html`<section class="card" aria-labelledby="trend-title">
@@ -151,7 +152,7 @@ function trendSection(d: ProjectDetail): SafeHtml {
   <div class="batch-charts">
     <div class="panel"><h3 class="panel__title">Site score</h3>${siteScoreChart(t)}</div>
     <div class="panel"><h3 class="panel__title">Pages by result</h3>${bandsChart(t)}</div>
-    <div class="panel"><h3 class="panel__title">Findings</h3>${findingsTable(t)}</div>
+    <div class="panel"><h3 class="panel__title">Findings</h3>${findingsTable(t, linkBatches)}</div>
   </div>
 </section>`;
 }
@@ -294,8 +295,8 @@ export function projectView(d: ProjectPageData): SafeHtml {
   ${score}
 </div>
 ${flashView(d.flash)}
-${latestCrawlSection(p, d.csrf, name, d.can('projects.write'))}
-${trendSection(p)}
+${latestCrawlSection(p, d.csrf, name, d.can)}
+${trendSection(p, d.can('batches.read'))}
 ${ignoreRulesSection(p.settings.ignore, d.ignoreForm ?? emptyIgnoreRuleForm(), d.csrf, name, d.can('projects.write'))}
 ${d.can('projects.write') ? settingsSection(p, d.form, d.csrf, name) : ''}
 ${d.branding}`;

@@ -149,7 +149,11 @@ export function pdfFileName(report: StoredReport): string {
   } catch {
     host = report.project;
   }
-  const safe = host.replace(/[^a-z0-9.-]+/gi, '_').replace(/^[.-]+/, '').slice(0, 100) || 'report';
+  const safe =
+    host
+      .replace(/[^a-z0-9.-]+/gi, '_')
+      .replace(/^[.-]+/, '')
+      .slice(0, 100) || 'report';
   return `pagegrade-${safe}-${report.generatedAt.slice(0, 10)}.pdf`;
 }
 
@@ -162,7 +166,11 @@ export function pdfDisposition(report: StoredReport, download: boolean): string 
 }
 
 /** The online report's address printed (and linked) in its PDF: `<public URL>/reports/<id>`. */
-export async function reportPdf(services: Services, report: StoredReport, publicUrl: string): Promise<Buffer> {
+export async function reportPdf(
+  services: Services,
+  report: StoredReport,
+  publicUrl: string,
+): Promise<Buffer> {
   // before composing anything: without Chromium, the 422 says so at once
   const why = services.pdf.unavailable();
   if (why !== null) return services.pdf.print('', { footerTemplate: '' });

@@ -17,15 +17,11 @@ function controlsOf(body: string): { posts: string[]; buttons: string[]; links: 
   const posts: string[] = [];
   const buttons: string[] = [];
   const links: string[] = [];
-  let formDepth = 0;
   let inButton = false;
   let text = '';
   const parser = new Parser({
     onopentag(name, a) {
-      if (name === 'form') {
-        formDepth++;
-        if ((a.method ?? 'get').toLowerCase() === 'post') posts.push(a.action ?? '');
-      }
+      if (name === 'form' && (a.method ?? 'get').toLowerCase() === 'post') posts.push(a.action ?? '');
       if (name === 'button' && (a.type ?? 'submit') === 'submit') {
         inButton = true;
         text = '';
@@ -36,7 +32,6 @@ function controlsOf(body: string): { posts: string[]; buttons: string[]; links: 
       if (inButton) text += t;
     },
     onclosetag(name) {
-      if (name === 'form') formDepth--;
       if (name === 'button' && inButton) {
         inButton = false;
         buttons.push(text.replace(/\s+/g, ' ').trim());
@@ -163,13 +158,29 @@ describeEachDialect('what a client sees: no write controls for a viewer; the mem
     assert.match(csrf.body, /Form expired/);
   });
 
+  test("a viewer limited to a project: another project's comparison is the not-found page", async () => {
+    const key = (await t.services.keys.create('client-bob', { org: 'agency' })).key;
+    const b = new Browser(t.app);
+    assert.equal((await b.login(key)).statusCode, 303);
+    assert.equal((await b.get(`/dashboard/projects/${project}/compare`)).statusCode, 200);
+    assert.equal((await b.get('/dashboard/projects/client-z.canned.test/compare')).statusCode, 404);
+    const nav = controlsOf((await b.get('/dashboard')).body).links;
+    assert.ok(
+      !nav.includes('/dashboard/batches') && !nav.includes('/dashboard/schedules'),
+      'no every-project pages',
+    );
+  });
+
   test('members page: list with roles and a limited viewer’s projects', async () => {
     const b = new Browser(t.app);
     await b.login(keys.admin);
     const res = await b.get('/dashboard/members');
     assert.equal(res.statusCode, 200);
     assert.match(res.body, new RegExp(`id="member-${ids.client}" data-role="viewer"`));
-    assert.match(res.body, new RegExp(`only <span class="member-projects">${project.replace(/\./g, '\\.')}</span>`));
+    assert.match(
+      res.body,
+      new RegExp(`only <span class="member-projects">${project.replace(/\./g, '\\.')}</span>`),
+    );
     for (const role of ['owner', 'admin', 'member', 'viewer'] as const)
       assert.match(res.body, new RegExp(`id="member-${ids[role]}" data-role="${role}"`));
     // an admin gets no form for the owner's row, and cannot make an owner
@@ -199,7 +210,11 @@ describeEachDialect('what a client sees: no write controls for a viewer; the mem
     let list = await t.services.organizations.membersOf('agency');
     assert.deepEqual(list.find((m) => m.userId === ids.client)?.projects, [project, 'client-b.canned.test']);
     // a member cannot be limited: 422 naming why, on the page
-    res = await admin.post(`/dashboard/members/${ids.client}`, { _csrf: token, role: 'member', projects: project });
+    res = await admin.post(`/dashboard/members/${ids.client}`, {
+      _csrf: token,
+      role: 'member',
+      projects: project,
+    });
     assert.equal(res.statusCode, 422);
     assert.match(res.body, /role="alert">Not changed: Only a viewer can be limited to projects/);
     // a role that does not exist: 422 naming the roles
@@ -230,9 +245,15 @@ describeEachDialect('what a client sees: no write controls for a viewer; the mem
     assert.equal(res.headers.location, '/dashboard/members?done=removed');
     list = await t.services.organizations.membersOf('agency');
     assert.equal(list.find((m) => m.userId === ids.admin)?.role, 'owner');
-    assert.equal(list.find((m) => m.userId === ids.member), undefined);
+    assert.equal(
+      list.find((m) => m.userId === ids.member),
+      undefined,
+    );
     // the removed member's key no longer signs in
-    const gone = await t.request({ url: '/api/v1/account', headers: { authorization: `Bearer ${keys.member}` } });
+    const gone = await t.request({
+      url: '/api/v1/account',
+      headers: { authorization: `Bearer ${keys.member}` },
+    });
     assert.equal(gone.statusCode, 401);
     // another organisation's person (or nobody) is the not-found page
     const other = await buildUser(t.services, 'other-org');
@@ -247,11 +268,22 @@ describeEachDialect('what a client sees: no write controls for a viewer; the mem
     let page = await admin.get(path);
     assert.ok(writeForms(page.body).includes(`${path}/branding`), 'the form for an admin');
     const token = await admin.csrf(path);
-    let res = await admin.post(`${path}/branding`, { _csrf: token, prepared_for: 'Client A Ltd', accent_color: 'teal' });
+    let res = await admin.post(`${path}/branding`, {
+      _csrf: token,
+      prepared_for: 'Client A Ltd',
+      accent_color: 'teal',
+    });
     assert.equal(res.statusCode, 422);
-    assert.match(res.body, /id="pb-accent_color-error">Enter the accent colour as # and six hexadecimal digits/);
+    assert.match(
+      res.body,
+      /id="pb-accent_color-error">Enter the accent colour as # and six hexadecimal digits/,
+    );
     assert.match(res.body, /value="Client A Ltd"/, 'the form refilled');
-    res = await admin.post(`${path}/branding`, { _csrf: token, prepared_for: 'Client A Ltd', accent_color: '#0f766e' });
+    res = await admin.post(`${path}/branding`, {
+      _csrf: token,
+      prepared_for: 'Client A Ltd',
+      accent_color: '#0f766e',
+    });
     assert.equal(res.statusCode, 303, res.body);
     assert.equal(res.headers.location, `${path}?done=project_branding_saved#branding`);
     assert.equal((await t.services.branding.getProject(ids.owner, project)).preparedFor, 'Client A Ltd');

@@ -52,7 +52,10 @@ export function projectBrandingPageRoutes(app: FastifyInstance, ctx: PageContext
           v,
           project,
           status: 422,
-          flash: { kind: 'error', text: rest || "The project's branding was not saved: see the fields marked below." },
+          flash: {
+            kind: 'error',
+            text: rest || "The project's branding was not saved: see the fields marked below.",
+          },
           brandingForm: form,
         });
       }

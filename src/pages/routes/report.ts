@@ -149,13 +149,18 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
           );
         throw err;
       }
-      return reply
-        .code(200)
-        .header('content-type', 'application/pdf')
-        // ?download=1: saved as pagegrade-<host>-<date>.pdf; otherwise shown (same name)
-        .header('content-disposition', pdfDisposition(found.report, rawQuery(request, ['download']).download === '1'))
-        .header('cache-control', 'private, no-cache')
-        .send(pdf);
+      return (
+        reply
+          .code(200)
+          .header('content-type', 'application/pdf')
+          // ?download=1: saved as pagegrade-<host>-<date>.pdf; otherwise shown (same name)
+          .header(
+            'content-disposition',
+            pdfDisposition(found.report, rawQuery(request, ['download']).download === '1'),
+          )
+          .header('cache-control', 'private, no-cache')
+          .send(pdf)
+      );
     },
   );
 

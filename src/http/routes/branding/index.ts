@@ -161,7 +161,8 @@ export const brandingRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
       schema: {
         operationId: 'deleteProjectBranding',
         summary: "Clear a project's own PDF branding",
-        description: "Removes the project's own fields and logo: its PDFs show the organisation's branding again.",
+        description:
+          "Removes the project's own fields and logo: its PDFs show the organisation's branding again.",
         tags: ['projects'],
         security,
         params: ProjectParams,
