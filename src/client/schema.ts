@@ -307,6 +307,34 @@ export interface paths {
         patch: operations["patchProject"];
         trace?: never;
     };
+    "/api/v1/projects/{project}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a project's own PDF branding
+         * @description The branding set on this project alone: each field it sets replaces the organisation's (GET /account/branding) on the PDFs of the project's reports; a field left null falls back to the organisation's. Every field is null until set. Another organisation's project, or one the key does not see, is 404.
+         */
+        get: operations["showProjectBranding"];
+        /**
+         * Set a project's own PDF branding
+         * @description As PUT /account/branding, for one project (an agency's client: their name on "prepared for", their logo): fields sent replace the project's stored ones, an empty string or null clears one (the organisation's shows again), fields left out stay. 422 names each invalid field.
+         */
+        put: operations["updateProjectBranding"];
+        post?: never;
+        /**
+         * Clear a project's own PDF branding
+         * @description Removes the project's own fields and logo: its PDFs show the organisation's branding again.
+         */
+        delete: operations["deleteProjectBranding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{project}/crawls": {
         parameters: {
             query?: never;
@@ -6752,6 +6780,515 @@ export interface operations {
             };
         };
     };
+    showProjectBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Acme Web Agency",
+                     *         "accent_color": "#0f766e",
+                     *         "contact": "audits@acme.example · +44 20 7946 0000",
+                     *         "prepared_for": "Example Ltd",
+                     *         "logo": {
+                     *           "type": "image/png",
+                     *           "bytes": 70,
+                     *           "data_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                     *         },
+                     *         "updated_at": "2026-11-26T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accent_color: string | null;
+                            contact: string | null;
+                            logo: {
+                                bytes: number;
+                                /** @description The image as a data: URL. */
+                                data_url: string;
+                                /** @enum {string} */
+                                type: "image/png" | "image/jpeg" | "image/svg+xml";
+                            } | null;
+                            name: string | null;
+                            prepared_for: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateProjectBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        /** @description Fields left out stay as they are. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Web Agency",
+                 *       "prepared_for": "Example Gardens Ltd",
+                 *       "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The accent colour, #rrggbb (such as #1d4ed8). Empty or null clears it. */
+                    accent_color?: string | null;
+                    /** @description A contact line on the cover, e.g. an email address or phone number (at most 200 characters). */
+                    contact?: string | null;
+                    /** @description The logo: a PNG, JPEG or SVG image of at most 256 KB, as a data: URL (`data:image/png;base64,…`) or base64. Empty or null removes it. The type is read from the image itself. */
+                    logo?: string | null;
+                    /** @description The name on the cover and in the footer (at most 100 characters). Empty or null clears it. */
+                    name?: string | null;
+                    /** @description An optional "prepared for" line on the cover, e.g. the client's name (at most 200 characters). */
+                    prepared_for?: string | null;
+                };
+                /**
+                 * @example {
+                 *       "name": "Acme Web Agency",
+                 *       "prepared_for": "Example Gardens Ltd",
+                 *       "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /** @description The accent colour, #rrggbb (such as #1d4ed8). Empty or null clears it. */
+                    accent_color?: string | null;
+                    /** @description A contact line on the cover, e.g. an email address or phone number (at most 200 characters). */
+                    contact?: string | null;
+                    /** @description The logo: a PNG, JPEG or SVG image of at most 256 KB, as a data: URL (`data:image/png;base64,…`) or base64. Empty or null removes it. The type is read from the image itself. */
+                    logo?: string | null;
+                    /** @description The name on the cover and in the footer (at most 100 characters). Empty or null clears it. */
+                    name?: string | null;
+                    /** @description An optional "prepared for" line on the cover, e.g. the client's name (at most 200 characters). */
+                    prepared_for?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "name": "Acme Web Agency",
+                     *         "accent_color": "#0f766e",
+                     *         "contact": "audits@acme.example · +44 20 7946 0000",
+                     *         "prepared_for": "Example Ltd",
+                     *         "logo": {
+                     *           "type": "image/png",
+                     *           "bytes": 70,
+                     *           "data_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+                     *         },
+                     *         "updated_at": "2026-11-26T09:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accent_color: string | null;
+                            contact: string | null;
+                            logo: {
+                                bytes: number;
+                                /** @description The image as a data: URL. */
+                                data_url: string;
+                                /** @enum {string} */
+                                type: "image/png" | "image/jpeg" | "image/svg+xml";
+                            } | null;
+                            name: string | null;
+                            prepared_for: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "branding",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** @enum {string} */
+                        object: "branding";
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     crawlProject: {
         parameters: {
             query?: never;
@@ -10841,7 +11378,10 @@ export interface operations {
     };
     downloadReportPdf: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `1`: `Content-Disposition: attachment` (the browser saves `pagegrade-<host>-<date>.pdf`); `0` or absent: `inline` (shown), with the same file name. */
+                download?: "0" | "1";
+            };
             header?: never;
             path: {
                 /** @description Report id (anything else answers 404). */
@@ -10851,7 +11391,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The PDF (`Content-Disposition: attachment`). */
+            /** @description The PDF: `Content-Disposition: inline; filename="pagegrade-<host>-<date>.pdf"`, or `attachment` with `download=1`. Its cover prints the online report's address (`PAGEGRADE_PUBLIC_URL/reports/{id}`) as a clickable link. */
             200: {
                 headers: {
                     [name: string]: unknown;

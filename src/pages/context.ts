@@ -122,4 +122,6 @@ export const NOTICES: Record<string, string> = {
   batch_cancelled: 'The batch was cancelled.',
   batch_deleted: 'The batch was deleted.',
   unscheduled: 'The schedule was cleared.',
+  project_branding_saved: "The project's branding was saved: its reports' PDFs show it from now on.",
+  project_branding_cleared: "The project's branding was cleared: its PDFs show the organisation's again.",
 };

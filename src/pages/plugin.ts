@@ -22,7 +22,9 @@ import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
 import { keyPageRoutes } from './routes/keys.js';
+import { memberPageRoutes } from './routes/members.js';
 import { projectPageRoutes } from './routes/project.js';
+import { projectBrandingPageRoutes } from './routes/project-branding.js';
 import { ignoreRulePageRoutes } from './routes/ignore-rules.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
@@ -77,11 +79,13 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   projectRoutes(app, ctx);
   projectPageRoutes(app, ctx);
   ignoreRulePageRoutes(app, ctx);
+  projectBrandingPageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
   comparePageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);
   brandingPageRoutes(app, ctx);
+  memberPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

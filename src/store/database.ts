@@ -315,8 +315,14 @@ export interface BrandingsTable {
   updated_at: Timestamp;
 }
 
+/** a project's own branding: the same columns, keyed by the project (ON DELETE CASCADE) */
+export interface ProjectBrandingsTable extends Omit<BrandingsTable, 'org_id'> {
+  project_id: number;
+}
+
 export interface Database {
   brandings: BrandingsTable;
+  project_brandings: ProjectBrandingsTable;
   batches: BatchesTable;
   batch_pages: BatchPagesTable;
   jobs: JobsTable;

@@ -86,8 +86,15 @@ export async function removeReportFromProject(
     .where('org_id', '=', userId)
     .where('name', '=', name)
     .where('reports_count', '<=', 0)
-    // a project with settings (a site set up with PUT) stays with 0 reports
+    // a project with settings (a site set up with PUT) or a branding of its own stays with 0 reports
     .where('settings', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('project_brandings').select('project_id').whereRef('project_id', '=', 'projects.id'),
+        ),
+      ),
+    )
     .executeTakeFirst();
   return deleted.numDeletedRows > 0n;
 }

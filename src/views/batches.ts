@@ -8,6 +8,7 @@ import { RESULT_LABELS, SCORING } from '../analyzer/vocabulary.js';
 import type { Batch, BatchPageResult, BatchSummary, Finding } from '../services/batches/types.js';
 import type { Page } from '../contract/lists.js';
 import { html, type SafeHtml } from './html.js';
+import type { Can } from './layout.js';
 import type { Flash } from './dashboard.js';
 import { formatDate, resultBadge } from './report.js';
 import { findingApart, pageState } from './finding-states.js';
@@ -189,6 +190,8 @@ function batchRow(b: Batch): SafeHtml {
 
 export interface BatchesData {
   csrf: string;
+  /** what the viewer may do: a viewer sees no form to start a batch */
+  can: Can;
   flash?: Flash | null;
   form: BatchFormState;
   list: Page<Batch>;
@@ -204,7 +207,7 @@ export function batchesView(d: BatchesData): SafeHtml {
   <p class="muted">Whole sites: sitemaps, crawls and lists of pages.</p>
 </div>
 ${flashView(d.flash)}
-${createBatchForm(d.csrf, d.form)}
+${d.can('batches.write') ? createBatchForm(d.csrf, d.form) : ''}
 <section class="card" aria-labelledby="batches-title">
   <div class="card__head">
     <h2 id="batches-title">Your batches</h2>
@@ -212,7 +215,7 @@ ${createBatchForm(d.csrf, d.form)}
   </div>
   ${
     d.list.items.length === 0
-      ? html`<p class="empty">${d.page > 1 ? 'No batches on this page.' : 'No batches yet. Start one above.'}</p>`
+      ? html`<p class="empty">${d.page > 1 ? 'No batches on this page.' : d.can('batches.write') ? 'No batches yet. Start one above.' : 'No batches yet.'}</p>`
       : html`<ul class="report-list">${d.list.items.map(batchRow)}</ul>`
   }
   ${pager('/dashboard/batches', d.perPage === 10 ? {} : { per_page: String(d.perPage) }, d.page, lastPage, 'Batch pages')}
@@ -288,6 +291,8 @@ ${rows}
 
 export interface BatchPageData {
   csrf: string;
+  /** what the viewer may do: a viewer sees no cancel or delete form */
+  can: Can;
   flash?: Flash | null;
   batch: Batch;
   findings: Finding[];
@@ -326,18 +331,22 @@ function actions(d: BatchPageData): SafeHtml {
   <a class="button" href="/dashboard/batches/${id}/export?format=json" download>Download JSON</a>
   ${b.status === 'done' ? html`<a class="button" href="/dashboard/batches/${id}/compare">Compare with previous crawl</a>` : ''}
   ${
-    isRunning(b)
+    isRunning(b) && d.can('batches.write')
       ? html`<form method="post" action="/dashboard/batches/${id}/cancel" class="inline-form" data-confirm="Cancel this batch? Pages in progress finish; the rest are skipped.">
     <input type="hidden" name="_csrf" value="${d.csrf}">
     <button type="submit" class="button">Cancel batch</button>
   </form>`
       : ''
   }
-  <form method="post" action="/dashboard/batches/${id}/delete" class="inline-form batch-delete" data-confirm="Delete this batch?">
+  ${
+    d.can('batches.write')
+      ? html`<form method="post" action="/dashboard/batches/${id}/delete" class="inline-form batch-delete" data-confirm="Delete this batch?">
     <input type="hidden" name="_csrf" value="${d.csrf}">
     ${d.reportsCount > 0 ? html`<label class="checkbox"><input type="checkbox" name="reports" value="1"> with its ${plural(d.reportsCount, 'report')}</label>` : ''}
     <button type="submit" class="button button--danger">Delete batch</button>
-  </form>
+  </form>`
+      : ''
+  }
 </div>`;
 }
 

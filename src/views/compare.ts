@@ -37,14 +37,16 @@ export interface CompareData {
   project: string | null;
   /** why the diff asked for is not shown (a `from` that does not compare, a batch still running) */
   error?: string;
+  /** link the crawls to their batch pages (false for a viewer limited to projects); default true */
+  linkBatches?: boolean;
 }
 
 function siteScore(label: string, s: SiteScore | null): SafeHtml {
   return html`<div><dt>${label}</dt><dd>${s === null ? '–' : html`${s.score} ${resultBadge(s.band)}`}</dd></div>`;
 }
 
-const crawlLink = (c: { id: number; finishedAt: string | null }) =>
-  html`<a href="/dashboard/batches/${c.id}">crawl #${c.id}</a>${c.finishedAt ? html` <span class="muted">(${formatDate(c.finishedAt)})</span>` : ''}`;
+const crawlLink = (c: { id: number; finishedAt: string | null }, link = true) =>
+  html`${link ? html`<a href="/dashboard/batches/${c.id}">crawl #${c.id}</a>` : `crawl #${c.id}`}${c.finishedAt ? html` <span class="muted">(${formatDate(c.finishedAt)})</span>` : ''}`;
 
 function verdict(d: CrawlDiff): SafeHtml {
   if (d.from === null)
@@ -131,7 +133,7 @@ ${error}`;
   <div>
     <p class="eyebrow">${head(data.project, d.to.id)}</p>
     <h1>Compare crawls</h1>
-    <p class="compare-crawls">${d.from ? html`${crawlLink(d.from)} → ` : ''}${crawlLink(d.to)}</p>
+    <p class="compare-crawls">${d.from ? html`${crawlLink(d.from, data.linkBatches ?? true)} → ` : ''}${crawlLink(d.to, data.linkBatches ?? true)}</p>
   </div>
 </div>
 ${error}

@@ -6,6 +6,7 @@ import type { ProjectStats, ProjectSummary } from '../services/projects/types.js
 import type { ReportSummary } from '../services/reports/types.js';
 import type { ReportTrend } from '../services/history/types.js';
 import { html, type SafeHtml } from './html.js';
+import type { Can } from './layout.js';
 import { trendArrow } from './history.js';
 import { formatDate, PRIVACY_LABELS, resultBadge } from './report.js';
 import { describeSchedule } from './schedule.js';
@@ -181,16 +182,13 @@ function scheduleMark(id: number, s: Schedule | undefined): SafeHtml | '' {
 
 function reportRow(
   r: ReportSummary,
+  can: Can,
   csrf: string,
   back: string,
   trend?: ReportTrend,
   schedule?: Schedule,
   form?: RowFormState,
 ): SafeHtml {
-  const pwId = `pw-${r.id}`;
-  const errors = form?.errors ?? {};
-  const invalid = (field: string, id: string) =>
-    errors[field]?.length ? html` aria-invalid="true" aria-describedby="${id}" autofocus` : '';
   return html`<li class="report-row" id="report-${r.id}">
   <div class="report-row__score band-${r.result}"><span class="report-row__n">${r.score}</span>${resultBadge(r.result)}${trendArrow(trend)}</div>
   <div class="report-row__main">
@@ -199,7 +197,18 @@ function reportRow(
   </div>
   <div class="report-row__actions">
     <a class="button button--small" href="/reports/${r.id}.pdf">PDF<span class="visually-hidden"> of report ${r.id}</span></a>
-    <form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
+    ${can('reports.write') ? rowWriteActions(r, csrf, back, form) : ''}
+  </div>
+</li>`;
+}
+
+/** A row's re-run, privacy and delete forms (for those who may write reports). */
+function rowWriteActions(r: ReportSummary, csrf: string, back: string, form?: RowFormState): SafeHtml {
+  const pwId = `pw-${r.id}`;
+  const errors = form?.errors ?? {};
+  const invalid = (field: string, id: string) =>
+    errors[field]?.length ? html` aria-invalid="true" aria-describedby="${id}" autofocus` : '';
+  return html`<form method="post" action="/dashboard/reports/${r.id}/rerun" data-busy="Re-running…">
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="back" value="${back}">
       <button type="submit" class="button button--small">Re-run<span class="visually-hidden"> report ${r.id}</span></button>
@@ -227,14 +236,14 @@ function reportRow(
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="back" value="${back}">
       <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> report ${r.id}</span></button>
-    </form>
-  </div>
-</li>`;
+    </form>`;
 }
 
 export interface DashboardData {
   userName: string;
   csrf: string;
+  /** what the viewer may do (no write forms for a viewer) */
+  can: Can;
   flash?: Flash | null;
   create: CreateFormState;
   /** the list parameters as sent (to refill the filters and build page links) */
@@ -275,9 +284,9 @@ export function dashboardView(d: DashboardData): SafeHtml {
   if (!d.list) {
     listBody = html`<p class="empty"><a href="/dashboard">Show all reports</a></p>`;
   } else if (d.list.items.length === 0) {
-    listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : 'No reports yet. Audit a page above to create your first report.'}</p>`;
+    listBody = html`<p class="empty">${filtered ? html`No reports match these filters. <a href="/dashboard">Show all reports</a>` : page > 1 ? 'No reports on this page.' : d.can('reports.write') ? 'No reports yet. Audit a page above to create your first report.' : 'No reports yet.'}</p>`;
   } else {
-    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id), d.row?.id === r.id ? d.row : undefined))}</ul>`;
+    listBody = html`<ul class="report-list">${d.list.items.map((r) => reportRow(r, d.can, d.csrf, d.back, d.trends?.get(r.id), d.schedules?.get(r.id), d.row?.id === r.id ? d.row : undefined))}</ul>`;
   }
   const from = d.list && d.list.items.length ? (page - 1) * perPage + 1 : 0;
   return html`<div class="page-head">
@@ -286,7 +295,7 @@ export function dashboardView(d: DashboardData): SafeHtml {
 </div>
 ${flashView(d.flash)}
 ${rowNotListed(d)}
-${createForm(d.csrf, d.create)}
+${d.can('reports.write') ? createForm(d.csrf, d.create) : ''}
 <section class="card" aria-labelledby="reports-title">
   <div class="card__head">
     <h2 id="reports-title">Reports</h2>
@@ -301,6 +310,7 @@ ${createForm(d.csrf, d.create)}
 
 export interface ProjectsData {
   csrf: string;
+  can: Can;
   flash?: Flash | null;
   raw: Record<string, string>;
   query: ListProjectsQuery | null;
@@ -350,10 +360,10 @@ ${flashView(d.flash)}
     ${projectStatsView(p, d.stats?.get(p.project))}
     <p class="report-row__meta"><a href="/dashboard?project=${encodeURIComponent(p.project)}">Open its reports</a> · since ${formatDate(p.createdAt)}</p>
   </div>
-  <form method="post" action="/dashboard/projects/${encodeURIComponent(p.project)}/delete" data-confirm="Delete the project ${p.project} and all its reports?">
+  ${d.can('projects.write') ? html`<form method="post" action="/dashboard/projects/${encodeURIComponent(p.project)}/delete" data-confirm="Delete the project ${p.project} and all its reports?">
     <input type="hidden" name="_csrf" value="${d.csrf}">
     <button type="submit" class="button button--small button--danger">Delete<span class="visually-hidden"> project ${p.project}</span></button>
-  </form>
+  </form>` : ''}
 </li>`,
         )}</ul>`
   }

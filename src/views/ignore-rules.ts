@@ -32,23 +32,25 @@ export function ignoreRulesSection(
   form: IgnoreRuleFormState,
   csrf: string,
   project: string,
+  /** the viewer may change them (projects.write): the add and remove forms */
+  canWrite: boolean,
 ): SafeHtml {
   const base = `/dashboard/projects/${encodeURIComponent(project)}/ignore-rules`;
   const e = form.errors;
   const list = rules.length
     ? html`<ul class="ignore-rules">${rules.map(
         (r) => html`<li><code>${r.id}</code> on ${r.url_pattern ? html`<code>${r.url_pattern}</code>` : 'every page'}: ${r.reason}${r.expires_at ? ` (until ${formatDate(r.expires_at)})` : ''}
-    <form method="post" action="${base}/${encodeURIComponent(r.rule_id)}/delete" class="inline-form">
+    ${canWrite ? html`<form method="post" action="${base}/${encodeURIComponent(r.rule_id)}/delete" class="inline-form">
       <input type="hidden" name="_csrf" value="${csrf}">
       <button type="submit" class="button button--small" aria-label="Remove the rule on ${r.id}">Remove</button>
-    </form></li>`,
+    </form>` : ''}</li>`,
       )}</ul>`
     : html`<p class="empty">No ignore rules: every check and finding counts.</p>`;
   return html`<section class="card" aria-labelledby="ignore-title">
   <h2 id="ignore-title">Ignore rules</h2>
   <p class="muted">An ignored check is not judged on the pages the rule covers (it leaves their score); an ignored finding is listed apart. A rule applies from the next audit of those pages. Every change is kept with who made it and when (<code>GET /api/v1/projects/${project}/ignore-rules</code>).</p>
   ${list}
-  <form method="post" action="${base}" class="batch-form" data-busy="Adding…">
+  ${canWrite ? html`<form method="post" action="${base}" class="batch-form" data-busy="Adding…">
     <input type="hidden" name="_csrf" value="${csrf}">
     <div class="field">
       <label for="ignore-id">Check or finding id</label>
@@ -71,6 +73,6 @@ export function ignoreRulesSection(
       ${fieldError(e, 'expires_at')}
     </div>
     <div class="field field--submit"><button type="submit" class="button">Add the rule</button></div>
-  </form>
+  </form>` : ''}
 </section>`;
 }

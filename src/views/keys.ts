@@ -21,6 +21,8 @@ export interface KeysData {
   created: { info: ApiKeyInfo; key: string } | null;
   form: KeyFormState;
   keys: ApiKeyInfo[];
+  /** the viewer may make and revoke their keys (keys.own: not a viewer, whose keys an admin makes) */
+  canWrite: boolean;
 }
 
 /** The expiry choices of the form: days (0: never). */
@@ -92,7 +94,7 @@ function secretBox(c: { info: ApiKeyInfo; key: string }): SafeHtml {
   </section>`;
 }
 
-function keyRow(k: ApiKeyInfo, csrf: string, currentKeyId: number): SafeHtml {
+function keyRow(k: ApiKeyInfo, csrf: string, currentKeyId: number, canWrite: boolean): SafeHtml {
   const scope = k.scopes.includes('write') ? 'write' : 'read';
   const projects = k.projects ? k.projects.join(', ') : 'all projects';
   const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= Date.now();
@@ -101,7 +103,8 @@ function keyRow(k: ApiKeyInfo, csrf: string, currentKeyId: number): SafeHtml {
     : expired
       ? html`<p class="alert alert--error">Expired on ${formatDate(k.expiresAt!)}</p>`
       : '';
-  const revoke = k.revokedAt
+  const revoke =
+    k.revokedAt || !canWrite
     ? ''
     : html`<form
         method="post"
@@ -142,7 +145,7 @@ export function keysView(d: KeysData): SafeHtml {
     d.keys.length === 0
       ? html`<p class="empty">No keys.</p>`
       : html`<ul class="project-list">
-          ${d.keys.map((k) => keyRow(k, d.csrf, d.currentKeyId))}
+          ${d.keys.map((k) => keyRow(k, d.csrf, d.currentKeyId, d.canWrite))}
         </ul>`;
   return html`<div class="page-head">
       <h1>API keys</h1>
@@ -155,5 +158,7 @@ export function keysView(d: KeysData): SafeHtml {
       <h2 id="keys-title">Your keys</h2>
       ${list}
     </section>
-    ${createForm(d.csrf, d.form)}`;
+    ${d.canWrite
+      ? createForm(d.csrf, d.form)
+      : html`<p class="muted">Your role reads only: an admin of the organisation makes your keys.</p>`}`;
 }

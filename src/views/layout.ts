@@ -1,6 +1,13 @@
 // The page shell shared by every page: head (one stylesheet, one deferred script — both
 // served by the app), a header with navigation (hidden in print), the main content and a footer.
+import type { Operation } from '../services/access/table.js';
 import { html, type Renderable, type SafeHtml } from './html.js';
+
+/** Whether the signed-in viewer may do an operation of the access table (a view's forms ask it). */
+export type Can = (op: Operation) => boolean;
+
+/** The viewer's `can`; nobody signed in may do nothing. */
+export const canOf = (viewer: Viewer): Can => viewer.can ?? (() => false);
 
 export interface AssetUrls {
   css: string;
@@ -12,6 +19,8 @@ export interface Viewer {
   name: string | null;
   /** CSRF token for the header's sign-out form (when signed in) */
   csrf: string | null;
+  /** what the access table lets them do (absent: signed out, nothing) */
+  can?: Can;
 }
 
 export interface LayoutOptions {
@@ -35,16 +44,15 @@ const FAVICON =
 export function layout(o: LayoutOptions): SafeHtml {
   const next =
     o.loginNext && o.loginNext !== '/login' ? `/login?next=${encodeURIComponent(o.loginNext)}` : '/login';
+  const can = canOf(o.viewer);
+  const link = (op: Operation, href: string, label: string) =>
+    can(op) ? html`<a href="${href}">${label}</a>
+          ` : '';
   const nav =
     o.viewer.name !== null
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
-          <a href="/dashboard/batches">Batches</a>
-          <a href="/dashboard/schedules">Schedules</a>
-          <a href="/dashboard/webhooks">Webhooks</a>
-          <a href="/dashboard/keys">API keys</a>
-          <a href="/dashboard/branding">Branding</a>
-          <a href="/docs">API reference</a>
+          ${link('batches.read', '/dashboard/batches', 'Batches')}${link('schedules.read', '/dashboard/schedules', 'Schedules')}${link('webhooks.read', '/dashboard/webhooks', 'Webhooks')}${link('account.read', '/dashboard/keys', 'API keys')}${link('members.read', '/dashboard/members', 'Members')}${link('branding.read', '/dashboard/branding', 'Branding')}<a href="/docs">API reference</a>
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">
             <button type="submit" class="link-button">Sign out <span class="visually-hidden">(${o.viewer.name})</span></button>

@@ -47,7 +47,8 @@ body.pdf { background: #fff; margin: 0; }
 .pdf-cover__facts { margin: auto 0 0; display: grid; gap: 2mm; font-size: 10.5pt; }
 .pdf-cover__facts div { display: flex; gap: 3mm; }
 .pdf-cover__facts dt { font-weight: 600; min-width: 34mm; }
-.pdf-cover__facts dd { margin: 0; }
+.pdf-cover__facts dd { margin: 0; overflow-wrap: anywhere; }
+.pdf-cover__online { color: var(--accent); }
 .pdf-section { break-before: page; }
 .pdf-section--flow { break-before: auto; margin-top: 8mm; }
 .pdf-cover__score .badge { font-size: 12pt; padding: 1mm 3mm; }
@@ -73,7 +74,7 @@ function accentOf(b: Branding): string {
   return b.accentColor && /^#[0-9a-f]{6}$/i.test(b.accentColor) ? b.accentColor : '#1d4ed8';
 }
 
-function cover(report: StoredReport, b: Branding): SafeHtml {
+function cover(report: StoredReport, b: Branding, onlineUrl: string): SafeHtml {
   const title = pageTitle(report);
   const name = b.name ?? DEFAULT_BRAND;
   return html`<section class="pdf-cover" aria-label="Cover">
@@ -102,6 +103,7 @@ function cover(report: StoredReport, b: Branding): SafeHtml {
     <div><dt>Audited</dt><dd>${formatDate(report.generatedAt)}</dd></div>
     <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
     ${b.contact ? html`<div><dt>Contact</dt><dd>${b.contact}</dd></div>` : ''}
+    <div><dt>Online report</dt><dd><a class="pdf-cover__online" href="${onlineUrl}">${onlineUrl}</a></dd></div>
   </dl>
 </section>`;
 }
@@ -153,6 +155,8 @@ export interface PdfDocumentOptions {
   history: SafeHtml | '';
   /** the app's stylesheet (inlined: the document fetches nothing) */
   css: string;
+  /** the report's page online (printed on the cover, a clickable link in the PDF) */
+  onlineUrl: string;
 }
 
 /** The whole document Chromium prints. */
@@ -171,7 +175,7 @@ export function pdfDocument(report: StoredReport, o: PdfDocumentOptions): string
 </head>
 <body class="pdf">
 <main>
-${cover(report, b)}
+${cover(report, b, o.onlineUrl)}
 <section class="pdf-section pdf-summary" aria-label="Summary">
   <h2>Summary</h2>
   ${categoriesSection(report)}

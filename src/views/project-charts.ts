@@ -122,7 +122,7 @@ ${dates(trend)}
  * had), one column a crawl, the count in each cell — a table rather than a chart: a finding's
  * count is a handful of pages, and a person compares them row by row.
  */
-export function findingsTable(trend: readonly ProjectTrendPoint[]): SafeHtml {
+export function findingsTable(trend: readonly ProjectTrendPoint[], linkBatches = true): SafeHtml {
   const crawls = trend.slice(-FINDINGS_COLUMNS);
   const titles = new Map<string, string>();
   // the findings found in one of them at least (the stored summary lists the clean ones too)
@@ -132,7 +132,7 @@ export function findingsTable(trend: readonly ProjectTrendPoint[]): SafeHtml {
   const count = (c: ProjectTrendPoint, id: string) => c.findings.find((f) => f.id === id)?.count ?? 0;
   return html`<div class="table-wrap"><table class="project-findings">
 <caption class="visually-hidden">Site-level findings by crawl, oldest to newest</caption>
-<thead><tr><th scope="col">Finding</th>${crawls.map((c) => html`<th scope="col" class="num"><a href="/dashboard/batches/${c.batchId}">#${c.batchId}</a><br><span class="muted">${day(c.finishedAt)}</span></th>`)}</tr></thead>
+<thead><tr><th scope="col">Finding</th>${crawls.map((c) => html`<th scope="col" class="num">${linkBatches ? html`<a href="/dashboard/batches/${c.batchId}">#${c.batchId}</a>` : `#${c.batchId}`}<br><span class="muted">${day(c.finishedAt)}</span></th>`)}</tr></thead>
 <tbody>${[...titles].map(([id, title]) => html`<tr><th scope="row">${title} <code class="muted">${id}</code></th>${crawls.map((c) => html`<td class="num">${count(c, id)}</td>`)}</tr>`)}</tbody>
 </table></div>`;
 }

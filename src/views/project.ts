@@ -7,6 +7,7 @@ import type { ProjectDetail } from '../services/projects/types.js';
 import { statusBadge } from './batches.js';
 import type { Flash } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
+import type { Can } from './layout.js';
 import { bandsChart, findingsTable, siteScoreChart } from './project-charts.js';
 import { formatDate, resultBadge } from './report.js';
 import { emptyIgnoreRuleForm, ignoreRulesSection, type IgnoreRuleFormState } from './ignore-rules.js';
@@ -108,18 +109,21 @@ function flashView(f: Flash | null | undefined): SafeHtml | '' {
 /** "set: x-staging-token, x-env" or "none set" for the secrets' names. */
 const setNames = (names: string[]) => (names.length ? `set: ${names.join(', ')}` : 'none set');
 
-function latestCrawlSection(d: ProjectDetail, csrf: string, project: string): SafeHtml {
+function latestCrawlSection(d: ProjectDetail, csrf: string, project: string, can: Can): SafeHtml {
+  const canWrite = can('projects.write');
   const b = d.latestCrawl;
-  const crawl = html`<form method="post" action="/dashboard/projects/${encodeURIComponent(project)}/crawl" class="inline-form" data-busy="Starting the crawl…">
+  const crawl = !canWrite ? '' : html`<form method="post" action="/dashboard/projects/${encodeURIComponent(project)}/crawl" class="inline-form" data-busy="Starting the crawl…">
     <input type="hidden" name="_csrf" value="${csrf}">
     <button type="submit" class="button button--primary">Crawl now</button>
   </form>`;
   const body = b
-    ? html`<p><a href="/dashboard/batches/${b.id}" class="break" id="latest-crawl-link">Batch #${b.id}</a> ${statusBadge(b)} · started ${formatDate(b.createdAt)}${b.finishedAt ? html`, ended ${formatDate(b.finishedAt)}` : ''}</p>
+    ? html`<p>${can('batches.read') ? html`<a href="/dashboard/batches/${b.id}" class="break" id="latest-crawl-link">Batch #${b.id}</a>` : `Batch #${b.id}`} ${statusBadge(b)} · started ${formatDate(b.createdAt)}${b.finishedAt ? html`, ended ${formatDate(b.finishedAt)}` : ''}</p>
   <p class="batch-progress__counts">${b.progress.audited} audited, ${b.progress.failed + b.progress.skipped} failed or skipped, ${b.progress.remaining} remaining of ${b.progress.discovered} found.</p>
   ${b.status === 'failed' ? html`<p class="alert alert--error" role="alert"><strong>The crawl failed.</strong> ${b.error ?? 'No page could be audited.'}</p>` : ''}`
     : html`<p class="empty">No crawl yet.</p>`;
-  const start = d.settings.start_url
+  const start = !canWrite
+    ? ''
+    : d.settings.start_url
     ? html`<p class="muted">Crawl now starts a batch from ${d.settings.start_url} with the settings below.</p>`
     : html`<p class="muted">Set a start address below to crawl the site.</p>`;
   // two finished crawls: the last two compared (the batch page compares any two)
@@ -135,7 +139,7 @@ function latestCrawlSection(d: ProjectDetail, csrf: string, project: string): Sa
 </section>`;
 }
 
-function trendSection(d: ProjectDetail): SafeHtml {
+function trendSection(d: ProjectDetail, linkBatches: boolean): SafeHtml {
   const t = d.trend;
   if (t.length === 0)
     return html`<section class="card" aria-labelledby="trend-title">
@@ -148,7 +152,7 @@ function trendSection(d: ProjectDetail): SafeHtml {
   <div class="batch-charts">
     <div class="panel"><h3 class="panel__title">Site score</h3>${siteScoreChart(t)}</div>
     <div class="panel"><h3 class="panel__title">Pages by result</h3>${bandsChart(t)}</div>
-    <div class="panel"><h3 class="panel__title">Findings</h3>${findingsTable(t)}</div>
+    <div class="panel"><h3 class="panel__title">Findings</h3>${findingsTable(t, linkBatches)}</div>
   </div>
 </section>`;
 }
@@ -264,6 +268,10 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
 
 export interface ProjectPageData {
   csrf: string;
+  /** what the viewer may do: a viewer sees no Crawl now, settings or ignore rule forms */
+  can: Can;
+  /** the project's own PDF branding section (admins and owners), or '' */
+  branding: SafeHtml | '';
   flash?: Flash | null;
   detail: ProjectDetail;
   form: ProjectFormState;
@@ -287,8 +295,9 @@ export function projectView(d: ProjectPageData): SafeHtml {
   ${score}
 </div>
 ${flashView(d.flash)}
-${latestCrawlSection(p, d.csrf, name)}
-${trendSection(p)}
-${ignoreRulesSection(p.settings.ignore, d.ignoreForm ?? emptyIgnoreRuleForm(), d.csrf, name)}
-${settingsSection(p, d.form, d.csrf, name)}`;
+${latestCrawlSection(p, d.csrf, name, d.can)}
+${trendSection(p, d.can('batches.read'))}
+${ignoreRulesSection(p.settings.ignore, d.ignoreForm ?? emptyIgnoreRuleForm(), d.csrf, name, d.can('projects.write'))}
+${d.can('projects.write') ? settingsSection(p, d.form, d.csrf, name) : ''}
+${d.branding}`;
 }

@@ -292,7 +292,7 @@ export function summarySection(report: StoredReport): SafeHtml {
       <div><dt>Audited</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
       <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
     </dl>
-    <p class="summary__actions no-print"><a class="button button--small" href="/reports/${report.id}.pdf">Download PDF</a> <button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
+    <p class="summary__actions no-print"><a class="button button--small" href="/reports/${report.id}.pdf">PDF</a> <a class="button button--small" href="/reports/${report.id}.pdf?download=1">Download PDF</a> <button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
   </div>
 </header>`;
 }

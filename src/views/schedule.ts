@@ -68,14 +68,23 @@ function status(s: Schedule | null): SafeHtml {
   </dl>`;
 }
 
-/** The section: shown to the owner only (the caller passes nothing otherwise). */
+/**
+ * The section: shown to the organisation's members only (the caller passes nothing otherwise);
+ * its forms only to those who may set schedules (`canWrite`; a viewer sees the status).
+ */
 export function scheduleSection(d: {
   reportId: number;
   csrf: string;
   schedule: Schedule | null;
   form: ScheduleFormState;
+  canWrite: boolean;
 }): SafeHtml {
   const f = d.form;
+  if (!d.canWrite)
+    return html`<section class="panel schedule no-print" id="schedule" aria-labelledby="schedule-title">
+  <h2 class="panel__title" id="schedule-title">Schedule</h2>
+  ${status(d.schedule)}
+</section>`;
   const token = html`<input type="hidden" name="_csrf" value="${d.csrf}">`;
   const options = SCHEDULE_CHOICES.map(
     (c) => html`<option value="${c}"${f.choice === c ? ' selected' : ''}>${CHOICE_LABELS[c]}</option>`,

@@ -19,6 +19,7 @@ import { pdfDocument, pdfFooter } from '../views/pdf.js';
 import type { Services } from '../services/types.js';
 import type { StoredReport } from '../services/reports/types.js';
 import { sendCsv } from './csv.js';
+import { reportLinks } from '../contract/reports/present.js';
 
 /** phpRank's columns (URL, result, score, high/medium/low issues, generated, created) plus id and project. */
 export const REPORT_CSV_COLUMNS = [
@@ -137,12 +138,39 @@ function stylesheet(): string {
   return css;
 }
 
-/** `report-42-example.com.pdf` */
+/**
+ * `pagegrade-<host>-<date>.pdf`: the audited page's host name and the audit's UTC date, as a
+ * safe ASCII token (letters, digits, dots and hyphens; anything else `_`; at most 100).
+ */
 export function pdfFileName(report: StoredReport): string {
-  return `report-${report.id}-${report.project.replace(/[^a-z0-9.-]+/gi, '_')}.pdf`;
+  let host: string;
+  try {
+    host = new URL(report.url).hostname;
+  } catch {
+    host = report.project;
+  }
+  const safe =
+    host
+      .replace(/[^a-z0-9.-]+/gi, '_')
+      .replace(/^[.-]+/, '')
+      .slice(0, 100) || 'report';
+  return `pagegrade-${safe}-${report.generatedAt.slice(0, 10)}.pdf`;
 }
 
-export async function reportPdf(services: Services, report: StoredReport): Promise<Buffer> {
+/**
+ * The PDF's Content-Disposition: `attachment` when the request asks to download it
+ * (`?download=1`), else `inline` (the browser shows it) — both with the file name.
+ */
+export function pdfDisposition(report: StoredReport, download: boolean): string {
+  return `${download ? 'attachment' : 'inline'}; filename="${pdfFileName(report)}"`;
+}
+
+/** The online report's address printed (and linked) in its PDF: `<public URL>/reports/<id>`. */
+export async function reportPdf(
+  services: Services,
+  report: StoredReport,
+  publicUrl: string,
+): Promise<Buffer> {
   // before composing anything: without Chromium, the 422 says so at once
   const why = services.pdf.unavailable();
   if (why !== null) return services.pdf.print('', { footerTemplate: '' });
@@ -150,6 +178,11 @@ export async function reportPdf(services: Services, report: StoredReport): Promi
     services.branding.ofReport(report.id),
     services.reports.pageHistory(report),
   ]);
-  const document = pdfDocument(report, { branding, history: historySection(history), css: stylesheet() });
+  const document = pdfDocument(report, {
+    branding,
+    history: historySection(history),
+    css: stylesheet(),
+    onlineUrl: reportLinks(publicUrl, report.id).page,
+  });
   return services.pdf.print(document, { footerTemplate: pdfFooter(report, branding) });
 }

@@ -11,7 +11,7 @@ import {
   findBranding,
   saveBranding,
   deleteBranding,
-  findBrandingOfReport,
+  findBrandingsOfReport,
 } from '../../src/store/branding.repository.js';
 import { buildReport } from '../helpers/factories.js';
 import { forEachDialect, withBody } from '../helpers/api-harness.js';
@@ -192,8 +192,9 @@ forEachDialect('branding API', (h) => {
       updatedAt: '2026-11-27T02:00:00.000Z',
     });
     const report = await buildReport(h().services, { id: userId });
-    assert.equal((await findBrandingOfReport(db, report.id))?.name, 'B2');
-    assert.equal(await findBrandingOfReport(db, 2_000_000_000), null);
+    assert.equal((await findBrandingsOfReport(db, report.id)).org?.name, 'B2');
+    assert.equal((await findBrandingsOfReport(db, report.id)).project, null);
+    assert.deepEqual(await findBrandingsOfReport(db, 2_000_000_000), { org: null, project: null });
     assert.equal(await deleteBranding(db, userId), true);
     assert.equal(await deleteBranding(db, userId), false);
     assert.equal(await findBranding(db, userId), null);

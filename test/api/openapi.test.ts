@@ -52,6 +52,7 @@ describe('OpenAPI document and /docs', () => {
       'DELETE /api/v1/batches/{id}',
       'DELETE /api/v1/organization/members/{user_id}',
       'DELETE /api/v1/projects/{project}',
+      'DELETE /api/v1/projects/{project}/branding',
       'DELETE /api/v1/projects/{project}/ignore-rules/{rule_id}',
       'DELETE /api/v1/reports/{id}',
       'DELETE /api/v1/reports/{id}/schedule',
@@ -68,6 +69,7 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/organization/members',
       'GET /api/v1/projects',
       'GET /api/v1/projects/{project}',
+      'GET /api/v1/projects/{project}/branding',
       'GET /api/v1/projects/{project}/ignore-rules',
       'GET /api/v1/projects/{project}/issues',
       'GET /api/v1/reports',
@@ -97,6 +99,7 @@ describe('OpenAPI document and /docs', () => {
       'POST /api/v1/webhooks/{id}/test',
       'PUT /api/v1/account/branding',
       'PUT /api/v1/projects/{project}',
+      'PUT /api/v1/projects/{project}/branding',
       'PUT /api/v1/reports/{id}',
       'PUT /api/v1/reports/{id}/schedule',
     ]);

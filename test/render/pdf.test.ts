@@ -129,7 +129,7 @@ describeEachDialect('branded PDF reports', { skip }, (dialect) => {
     assert.equal(res.headers['content-type'], 'application/pdf');
     assert.match(
       String(res.headers['content-disposition']),
-      /^inline; filename="report-\d+-shop\.test\.pdf"$/,
+      /^inline; filename="pagegrade-shop\.test-\d{4}-\d{2}-\d{2}\.pdf"$/,
     );
     assert.equal(res.rawPayload.subarray(0, 5).toString(), '%PDF-');
     const file = save(`${tag}-public`, res.rawPayload);
@@ -181,13 +181,17 @@ describeEachDialect('branded PDF reports', { skip }, (dialect) => {
     assert.equal((await owner.get(`/reports/${locked.id}.pdf`)).statusCode, 200);
   });
 
-  test('the API: the key owner downloads it (attachment); another user 404; no key 401', async () => {
-    let res = await t.request({ method: 'GET', url: `/api/v1/reports/${priv.id}/pdf`, headers: alice.auth });
+  test('the API: the key owner downloads it (attachment with download=1); another user 404; no key 401', async () => {
+    let res = await t.request({
+      method: 'GET',
+      url: `/api/v1/reports/${priv.id}/pdf?download=1`,
+      headers: alice.auth,
+    });
     assert.equal(res.statusCode, 200, res.body.slice(0, 300));
     assert.equal(res.headers['content-type'], 'application/pdf');
     assert.match(
       String(res.headers['content-disposition']),
-      /^attachment; filename="report-\d+-private\.test\.pdf"$/,
+      /^attachment; filename="pagegrade-private\.test-\d{4}-\d{2}-\d{2}\.pdf"$/,
     );
     assert.ok(pdfText(save(`${tag}-api`, res.rawPayload)).includes(BRAND));
     res = await t.request({ method: 'GET', url: `/api/v1/reports/${priv.id}/pdf`, headers: bob.auth });

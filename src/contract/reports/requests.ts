@@ -14,6 +14,16 @@ export type ReportParams = Static<typeof ReportParams>;
 
 const PRIVACIES = [0, 1, 2] as const;
 /** the words accepted for privacy, in the order of its numbers */
+/** A report's PDF: `download=1` sends it as an attachment (a file to save), else inline. */
+export const PdfQuery = Type.Object({
+  download: Type.Optional(
+    enumOf('string', ['0', '1'], {
+      description:
+        '`1`: `Content-Disposition: attachment` (the browser saves `pagegrade-<host>-<date>.pdf`); `0` or absent: `inline` (shown), with the same file name.',
+    }),
+  ),
+});
+
 export const PRIVACY_WORDS = ['public', 'private', 'password'] as const;
 export type PrivacyInput = 0 | 1 | 2 | (typeof PRIVACY_WORDS)[number];
 /** privacy as a number (0 public, 1 private, 2 password), or a word for it */

@@ -8,13 +8,13 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { denial, isOperation, type Operation } from '../../services/access/table.js';
-import type { PageContext } from '../context.js';
+import type { PageContext, SignedIn } from '../context.js';
 
 /** The operations whose pages show a project-limited viewer only their projects. */
 const PROJECT_SCOPED = ['reports', 'projects', 'account'] as const;
 
 /** The rooms of the dashboard whose pages take their room's operation. */
-const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports'] as const;
+const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports', 'members'] as const;
 
 /** A page's operation: null for a page the table does not cover (refused), undefined for a public page. */
 export function pageOperation(method: string, url: string, named?: string): Operation | null | undefined {
@@ -27,6 +27,19 @@ export function pageOperation(method: string, url: string, named?: string): Oper
   if (url === '/dashboard' || room.startsWith('reports')) return `reports.${rw}`;
   const known = ROOMS.find((r) => r === room);
   return known ? `${known}.${rw}` : null;
+}
+
+/** Why the signed-in viewer may not use a page of `op` (its role, its key's scope, its project limit), or null. */
+export function pageDenial(
+  viewer: Pick<SignedIn, 'role' | 'scopes' | 'projects'>,
+  op: Operation | null,
+): string | null {
+  const refused = denial(viewer, op);
+  if (refused !== null) return refused;
+  // as the API's: only the reports' and projects' pages show a project-limited viewer their projects
+  if (viewer.projects !== null && op !== null && !PROJECT_SCOPED.some((room) => op.startsWith(`${room}.`)))
+    return `Forbidden: you are limited to projects (${viewer.projects.join(', ')}); this page needs access to every project.`;
+  return null;
 }
 
 export function registerPageAccess(
@@ -46,14 +59,7 @@ export function registerPageAccess(
     if (op === undefined) return;
     const viewer = await ctx.viewerOf(request);
     if (!viewer) return;
-    const refused = denial(viewer, op);
+    const refused = pageDenial(viewer, op);
     if (refused !== null) throw new AppError(403, 'forbidden', refused);
-    // as the API's: only the reports' and projects' pages show a project-limited viewer their projects
-    if (viewer.projects !== null && op !== null && !PROJECT_SCOPED.some((room) => op.startsWith(`${room}.`)))
-      throw new AppError(
-        403,
-        'forbidden',
-        `Forbidden: you are limited to projects (${viewer.projects.join(', ')}); this page needs access to every project.`,
-      );
   });
 }

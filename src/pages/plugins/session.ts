@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import type { Services } from '../../services/types.js';
 import type { PageContext, SignedIn } from '../context.js';
 import type { CookieKit } from '../session.js';
+import { pageDenial } from './access.js';
 
 export function createViewers(
   services: Services,
@@ -35,7 +36,14 @@ export function createViewers(
     viewerOf,
     async viewerFor(request, reply) {
       const v = await viewerOf(request);
-      return v ? { name: v.name, csrf: kit.csrfToken(request, reply, v.memberId) } : { name: null, csrf: null };
+      return v
+        ? {
+            name: v.name,
+            csrf: kit.csrfToken(request, reply, v.memberId),
+            // what the views show: only what the access table lets this viewer do
+            can: (op) => pageDenial(v, op) === null,
+          }
+        : { name: null, csrf: null };
     },
     async requireViewer(request: FastifyRequest, reply: FastifyReply) {
       const v = await viewerOf(request);

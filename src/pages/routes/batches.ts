@@ -21,6 +21,7 @@ import { readFilters, type FilterLabels } from '../list-filters.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
 import type { Flash } from '../../views/dashboard.js';
 import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../../views/batches.js';
+import { canOf } from '../../views/layout.js';
 
 /** without scripts, a running batch's page reloads this often */
 const REFRESH_SECONDS = 5;
@@ -111,7 +112,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       status,
       'Batches',
       viewer,
-      batchesView({ csrf: viewer.csrf ?? '', flash: flash ?? notice, form, list, page, perPage }),
+      batchesView({ csrf: viewer.csrf ?? '', can: canOf(viewer), flash: flash ?? notice, form, list, page, perPage }),
     );
   }
 
@@ -247,6 +248,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       viewer,
       batchView({
         csrf: viewer.csrf ?? '',
+        can: canOf(viewer),
         flash,
         batch: results.batch,
         findings: results.findings,

@@ -9,6 +9,8 @@ import { BatchParams } from '../../contract/batches/schemas.js';
 import type { CrawlDiff } from '../../crawl/diff.js';
 import { compareView } from '../../views/compare.js';
 import type { PageContext } from '../context.js';
+import { projectName } from '../../analyzer/url.js';
+import { canOf } from '../../views/layout.js';
 
 /** A 422 of the service: its first message (a `from` that does not compare, a batch still running). */
 const why = (err: unknown): string | null =>
@@ -54,6 +56,9 @@ export function comparePageRoutes(app: FastifyInstance, ctx: PageContext): void 
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
     const project = String((request.params as { project?: string }).project ?? '');
+    // a viewer limited to projects: another project is the same 404 as a missing one
+    if (v.projects !== null && !v.projects.includes(projectName(project)))
+      return ctx.notFoundPage(request, reply);
     const diff = await services.batches.latestDiff(v.orgId, project);
     const viewer = await ctx.viewerFor(request, reply);
     return ctx.send(
@@ -64,6 +69,7 @@ export function comparePageRoutes(app: FastifyInstance, ctx: PageContext): void 
       compareView({
         diff,
         project,
+        linkBatches: canOf(viewer)('batches.read'),
         ...(diff === null ? { error: `No finished crawl of ${project} yet: start one from Batches.` } : {}),
       }),
     );

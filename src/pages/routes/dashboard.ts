@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery, type ListReportsParams, type ListReportsQuery } from '../../contract/lists.js';
 import { fieldErrors } from '../../web/field-errors.js';
+import { canOf } from '../../views/layout.js';
 import { sendReportsCsv } from '../../web/reports.js';
 import { formErrors, REPORT_FORM, unplacedErrors } from '../form-words.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
@@ -95,6 +96,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: PageContext): void {
       dashboardView({
         userName: v.name,
         csrf: viewer.csrf ?? '',
+        can: canOf(viewer),
         flash,
         create,
         raw: rawList,

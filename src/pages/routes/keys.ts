@@ -8,6 +8,7 @@ import { AppError } from '../../errors.js';
 import type { ApiKeyInfo } from '../../services/accounts/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import type { Flash } from '../../views/dashboard.js';
+import { canOf } from '../../views/layout.js';
 import { EXPIRY_CHOICES, keysView, type KeyFormState } from '../../views/keys.js';
 
 const KeyParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -32,7 +33,15 @@ export function keyPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       status,
       'API keys',
       viewer,
-      keysView({ csrf: viewer.csrf ?? '', flash, currentKeyId: v.keyId, created, form, keys }),
+      keysView({
+        csrf: viewer.csrf ?? '',
+        flash,
+        currentKeyId: v.keyId,
+        created,
+        form,
+        keys,
+        canWrite: canOf(viewer)('keys.own'),
+      }),
     );
   }
 

@@ -14,6 +14,7 @@ import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from 
 import { unplacedErrors } from '../form-words.js';
 import type { Flash } from '../../views/dashboard.js';
 import { CSRF_FIELD } from '../../views/forms.js';
+import { canOf } from '../../views/layout.js';
 import {
   PROJECT_FORM_FIELDS,
   projectFormOf,
@@ -21,6 +22,9 @@ import {
   type ProjectFormState,
 } from '../../views/project.js';
 import type { IgnoreRuleFormState } from '../../views/ignore-rules.js';
+import { brandingFormOf, type BrandingFormState } from '../../views/branding.js';
+import type { SafeHtml } from '../../views/html.js';
+import { projectBrandingSection } from '../../views/project-branding.js';
 
 /** The settings form's body once read (below): the API's PATCH body, and the CSRF token. */
 const SettingsForm = Type.Object(
@@ -133,10 +137,28 @@ export async function renderProjectPage(
     flash: Flash | null;
     form?: ProjectFormState | null;
     ignoreForm?: IgnoreRuleFormState | null;
+    /** the project branding form as sent, after a 422 */
+    brandingForm?: BrandingFormState | null;
   },
 ) {
   const detail = await ctx.services.projects.get(o.v, o.project);
   const viewer = await ctx.viewerFor(request, reply);
+  const can = canOf(viewer);
+  // the project's own PDF branding, for those who may set it (admins and owners)
+  let branding: SafeHtml | '' = '';
+  if (can('branding.write')) {
+    const [own, org] = await Promise.all([
+      ctx.services.branding.getProject(o.v, detail.project.project),
+      ctx.services.branding.get(o.v),
+    ]);
+    branding = projectBrandingSection({
+      project: detail.project.project,
+      csrf: viewer.csrf ?? '',
+      branding: own,
+      org,
+      form: o.brandingForm ?? brandingFormOf(own),
+    });
+  }
   return ctx.send(
     reply,
     o.status,
@@ -144,6 +166,8 @@ export async function renderProjectPage(
     viewer,
     projectView({
       csrf: viewer.csrf ?? '',
+      can,
+      branding,
       flash: o.flash,
       detail,
       form: o.form ?? projectFormOf(detail),

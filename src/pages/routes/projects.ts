@@ -6,6 +6,7 @@ import { readFilters, type FilterLabels } from '../list-filters.js';
 import { ListProjectsQuery as ListProjectsSchema, ProjectParams } from '../../contract/projects.js';
 import { NOTICES, rawQuery, type PageContext } from '../context.js';
 import { projectsView, type Flash } from '../../views/dashboard.js';
+import { canOf } from '../../views/layout.js';
 
 const PROJECT_LIST_KEYS = ['search', 'search_by', 'sort_by', 'sort', 'per_page', 'page'] as const;
 
@@ -51,6 +52,7 @@ export function projectRoutes(app: FastifyInstance, ctx: PageContext): void {
       viewer,
       projectsView({
         csrf: viewer.csrf ?? '',
+        can: canOf(viewer),
         flash,
         raw,
         query: query && resolveProjectsQuery(query),

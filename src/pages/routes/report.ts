@@ -4,11 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ReportParams } from '../../contract/reports/requests.js';
 import type { StoredReport } from '../../services/reports/types.js';
 import { html, type SafeHtml } from '../../views/html.js';
+import { canOf } from '../../views/layout.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext } from '../context.js';
 import { blockedFor, PASSWORD_RULE } from '../throttle.js';
 import { passwordView } from '../../views/forms.js';
 import { AppError, notFound } from '../../errors.js';
-import { pdfFileName, reportPdf } from '../../web/reports.js';
+import { pdfDisposition, reportPdf } from '../../web/reports.js';
 import { pdfUnavailableView } from '../../views/pdf.js';
 import { historySection } from '../../views/history.js';
 import { formatDate, printStylesheet, reportView } from '../../views/report.js';
@@ -37,15 +38,17 @@ export async function sendReportPage(
     done && NOTICES[done]
       ? html`<p class="alert alert--success no-print" role="status">${NOTICES[done]!}</p>`
       : '';
+  const can = canOf(viewer);
   let schedule: SafeHtml | '' = '';
   const signedIn = owner ? await ctx.viewerOf(request) : null;
-  if (signedIn && viewer.csrf) {
+  if (signedIn && viewer.csrf && can('schedules.read')) {
     const current = (await services.schedules.ofReports(signedIn.orgId, [report.id])).get(report.id) ?? null;
     schedule = scheduleSection({
       reportId: report.id,
       csrf: viewer.csrf,
       schedule: current,
       form: scheduleForm ?? scheduleFormOf(current),
+      canWrite: can('schedules.write'),
     });
   }
   return ctx.send(
@@ -53,7 +56,7 @@ export async function sendReportPage(
     status,
     `Report for ${report.url}`,
     viewer,
-    html`${notice}${reportView(report, { owner, history, schedule, ...(owner && viewer.csrf ? { csrf: viewer.csrf } : {}) })}`,
+    html`${notice}${reportView(report, { owner, history, schedule, ...(owner && viewer.csrf && can('reports.write') ? { csrf: viewer.csrf } : {}) })}`,
     { loginNext: `/reports/${report.id}`, printCss: `/reports/${report.id}/print.css` },
   );
 }
@@ -133,7 +136,7 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       if (found.access === 'locked') return reply.redirect(`/reports/${id}`, 303);
       let pdf: Buffer;
       try {
-        pdf = await reportPdf(services, found.report);
+        pdf = await reportPdf(services, found.report, ctx.publicUrl);
       } catch (err) {
         if (err instanceof AppError && (err.status === 422 || err.status === 503))
           return ctx.send(
@@ -146,12 +149,18 @@ export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {
           );
         throw err;
       }
-      return reply
-        .code(200)
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${pdfFileName(found.report)}"`)
-        .header('cache-control', 'private, no-cache')
-        .send(pdf);
+      return (
+        reply
+          .code(200)
+          .header('content-type', 'application/pdf')
+          // ?download=1: saved as pagegrade-<host>-<date>.pdf; otherwise shown (same name)
+          .header(
+            'content-disposition',
+            pdfDisposition(found.report, rawQuery(request, ['download']).download === '1'),
+          )
+          .header('cache-control', 'private, no-cache')
+          .send(pdf)
+      );
     },
   );
 

@@ -3,15 +3,20 @@
 // and an optional "prepared for" line. The API (PUT /api/v1/account/branding) and the
 // dashboard's form share these rules and their messages. An SVG logo is only ever shown as an
 // <img> from a data: URL (never inlined), so its scripts never run.
-import { forbidden, validationError, type FieldErrors } from '../../errors.js';
+import { forbidden, notFound, validationError, type FieldErrors } from '../../errors.js';
 import {
   deleteBranding,
+  deleteProjectBranding,
   findBranding,
-  findBrandingOfReport,
+  findBrandingsOfReport,
+  findProjectBranding,
   saveBranding,
+  saveProjectBranding,
   type BrandingRow,
   type BrandingValues,
 } from '../../store/branding.repository.js';
+import { findProject } from '../../store/projects.repository.js';
+import { projectName } from '../../analyzer/url.js';
 import { actorOf, requireScope } from '../access/actor.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Actor } from '../accounts/types.js';
@@ -21,6 +26,7 @@ import {
   MAX_LOGO_BYTES,
   TEXT_LIMITS,
   type Branding,
+  type BrandingInput,
   type BrandingServices,
   type LogoType,
 } from './types.js';
@@ -135,8 +141,69 @@ function requireEveryProject(actor: Actor): void {
     );
 }
 
+/**
+ * A change checked against the stored row (a field left out keeps it): the values to store, or
+ * 422 naming each field.
+ */
+function validated(input: BrandingInput, row: BrandingRow | null): BrandingValues {
+  const errors: FieldErrors = {};
+  const values: BrandingValues = {
+    name: text(errors, 'name', input.name, row?.name ?? null),
+    contact: text(errors, 'contact', input.contact, row?.contact ?? null),
+    preparedFor: text(errors, 'prepared_for', input.preparedFor, row?.preparedFor ?? null),
+    accentColor: row?.accentColor ?? null,
+    logoType: row?.logoType ?? null,
+    logoData: row?.logoData ?? null,
+  };
+  if (input.accentColor !== undefined) {
+    const c = (input.accentColor ?? '').trim();
+    if (c === '') values.accentColor = null;
+    else if (/^#[0-9a-f]{6}$/i.test(c)) values.accentColor = c.toLowerCase();
+    else errors.accent_color = [`The accent_color must be a colour in the form ${ACCENT_FORMAT}.`];
+  }
+  if (input.logo !== undefined) {
+    if (input.logo === null || input.logo.trim() === '') {
+      values.logoType = null;
+      values.logoData = null;
+    } else {
+      const logo = parseLogo(input.logo);
+      if (typeof logo === 'string') errors.logo = [logo];
+      else {
+        values.logoType = logo.type;
+        values.logoData = logo.data;
+      }
+    }
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return values;
+}
+
+/** A project's branding over the organisation's: each field the project sets replaces the organisation's. */
+function overlay(org: Branding, project: Branding): Branding {
+  return {
+    name: project.name ?? org.name,
+    accentColor: project.accentColor ?? org.accentColor,
+    contact: project.contact ?? org.contact,
+    preparedFor: project.preparedFor ?? org.preparedFor,
+    logo: project.logo ?? org.logo,
+    updatedAt: project.updatedAt ?? org.updatedAt,
+  };
+}
+
 export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>): BrandingServices {
   const { db } = ctx;
+
+  /** the project's normal name, when it exists in the organisation and the actor sees it (else 404) */
+  async function projectOf(actor: Actor, name: string): Promise<string> {
+    const project = projectName(name);
+    if (
+      (actor.projects !== null && !actor.projects.includes(project)) ||
+      (await findProject(db, actor.orgId, project)) === null
+    )
+      throw notFound('No such project.');
+    return project;
+  }
+
   return {
     async get(who) {
       const actor = actorOf(who);
@@ -148,36 +215,7 @@ export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>):
       const actor = actorOf(who);
       requireScope(actor, 'write');
       requireEveryProject(actor);
-      const row = await findBranding(db, actor.orgId);
-      const errors: FieldErrors = {};
-      const values: BrandingValues = {
-        name: text(errors, 'name', input.name, row?.name ?? null),
-        contact: text(errors, 'contact', input.contact, row?.contact ?? null),
-        preparedFor: text(errors, 'prepared_for', input.preparedFor, row?.preparedFor ?? null),
-        accentColor: row?.accentColor ?? null,
-        logoType: row?.logoType ?? null,
-        logoData: row?.logoData ?? null,
-      };
-      if (input.accentColor !== undefined) {
-        const c = (input.accentColor ?? '').trim();
-        if (c === '') values.accentColor = null;
-        else if (/^#[0-9a-f]{6}$/i.test(c)) values.accentColor = c.toLowerCase();
-        else errors.accent_color = [`The accent_color must be a colour in the form ${ACCENT_FORMAT}.`];
-      }
-      if (input.logo !== undefined) {
-        if (input.logo === null || input.logo.trim() === '') {
-          values.logoType = null;
-          values.logoData = null;
-        } else {
-          const logo = parseLogo(input.logo);
-          if (typeof logo === 'string') errors.logo = [logo];
-          else {
-            values.logoType = logo.type;
-            values.logoData = logo.data;
-          }
-        }
-      }
-      if (Object.keys(errors).length > 0) throw validationError(errors);
+      const values = validated(input, await findBranding(db, actor.orgId));
       await saveBranding(db, actor.orgId, values, ctx.now().toISOString());
       return present(await findBranding(db, actor.orgId));
     },
@@ -187,8 +225,29 @@ export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>):
       requireEveryProject(actor);
       await deleteBranding(db, actor.orgId);
     },
+    async getProject(who, name) {
+      const actor = actorOf(who);
+      requireScope(actor, 'read');
+      const project = await projectOf(actor, name);
+      return present(await findProjectBranding(db, actor.orgId, project));
+    },
+    async putProject(who, name, input) {
+      const actor = actorOf(who);
+      requireScope(actor, 'write');
+      const project = await projectOf(actor, name);
+      const values = validated(input, await findProjectBranding(db, actor.orgId, project));
+      if (!(await saveProjectBranding(db, actor.orgId, project, values, ctx.now().toISOString())))
+        throw notFound('No such project.');
+      return present(await findProjectBranding(db, actor.orgId, project));
+    },
+    async clearProject(who, name) {
+      const actor = actorOf(who);
+      requireScope(actor, 'write');
+      await deleteProjectBranding(db, actor.orgId, await projectOf(actor, name));
+    },
     async ofReport(reportId) {
-      return present(await findBrandingOfReport(db, reportId));
+      const { org, project } = await findBrandingsOfReport(db, reportId);
+      return overlay(present(org), present(project));
     },
   };
 }

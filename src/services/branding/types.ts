@@ -1,4 +1,5 @@
-// The branding feature's types: the PDF reports' branding per user, its limits, the service.
+// The branding feature's types: the PDF reports' branding per organisation and per project,
+// its limits, the service.
 import type { Principal } from '../accounts/types.js';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
@@ -29,6 +30,15 @@ export interface BrandingServices {
   put(who: Principal, input: BrandingInput): Promise<Branding>;
   /** removes every field and the logo */
   clear(who: Principal): Promise<void>;
-  /** the branding of a report's owner, for its PDF (access to the report is decided before) */
+  /** a project's own branding (empty when never set); 404 for a project missing or not seen */
+  getProject(who: Principal, project: string): Promise<Branding>;
+  /** as `put`, for a project: its fields replace the organisation's on the project's PDFs */
+  putProject(who: Principal, project: string, input: BrandingInput): Promise<Branding>;
+  /** removes a project's own branding (its PDFs show the organisation's again) */
+  clearProject(who: Principal, project: string): Promise<void>;
+  /**
+   * the branding of a report's PDF (access to the report is decided before): its organisation's,
+   * with each field its project sets in place of the organisation's
+   */
   ofReport(reportId: number): Promise<Branding>;
 }

@@ -10,10 +10,10 @@ import { requireAuth } from '../../plugins/auth.js';
 import { paginate, paginateText } from '../../../contract/pagination.js';
 import { presentReport, presentReportSummary, reportWriter } from '../../../contract/reports/present.js';
 import { privacyOf } from '../../../contract/reports/requests.js';
-import { pdfFileName, prefersCsv, reportPdf, sendReportsCsv } from '../../../web/reports.js';
+import { pdfDisposition, prefersCsv, reportPdf, sendReportsCsv } from '../../../web/reports.js';
 import { Type } from 'typebox';
 import { ListReportsApiQuery, ReportDeleted, ReportEnvelope, ReportWriteEnvelope, ReportListResponse, StoreReportBody, UpdateReportBody } from '../../../contract/reports/schemas.js';
-import { ReportParams } from '../../../contract/reports/requests.js';
+import { PdfQuery, ReportParams } from '../../../contract/reports/requests.js';
 import { errorResponses, withExample } from '../../../contract/common.js';
 
 /** Request body types, form first (SPEC §3). */
@@ -123,9 +123,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         security,
         params: ReportParams,
+        querystring: PdfQuery,
         response: {
           200: {
-            description: 'The PDF (`Content-Disposition: attachment`).',
+            description:
+              'The PDF: `Content-Disposition: inline; filename="pagegrade-<host>-<date>.pdf"`, or `attachment` with `download=1`. Its cover prints the online report\'s address (`PAGEGRADE_PUBLIC_URL/reports/{id}`) as a clickable link.',
             content: {
               'application/pdf': {
                 schema: Type.String({ format: 'binary' }),
@@ -153,12 +155,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     async (request, reply) => {
       const actor = requireAuth(request);
       const report = await services.reports.getOwned(actor, request.params.id);
-      const pdf = await reportPdf(services, report);
+      const pdf = await reportPdf(services, report, config.publicUrl);
       return (
         reply
           .code(200)
           .header('content-type', 'application/pdf')
-          .header('content-disposition', `attachment; filename="${pdfFileName(report)}"`)
+          .header('content-disposition', pdfDisposition(report, request.query.download === '1'))
           // bytes, not the JSON the route's types expect
           .send(pdf as unknown as string)
       );
