@@ -1,0 +1,274 @@
+// `pagegrade ci` run as a real process (issue 23 §1): a config file, pages served on 127.0.0.1
+// (its own `serve` of a temporary folder, the fixture server, a `start` command), exit 0/1/2,
+// assertMatrix, budgets, the median of runs, a crawl's site findings, and config errors that
+// name the key.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { checks } from '../../src/analyzer/checks/index.js';
+import { FINDINGS } from '../../src/crawl/findings/index.js';
+import { loadCiConfig } from '../../src/cli/ci/config.js';
+import { CliError } from '../../src/cli/exit-codes.js';
+
+interface Results {
+  pages: {
+    url: string;
+    figures: Record<string, number | null>;
+    runs: Record<string, number | null>[];
+    outcomes: { id: string; level: string; passed: boolean | null }[];
+  }[];
+  site: { url: string; outcomes: { id: string; passed: boolean | null; actual: number | null }[] } | null;
+}
+
+const page = (body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A page about pagegrade tests</title></head><body><h1>Pagegrade tests</h1>${body}</body></html>`;
+
+let dir: string;
+let n = 0;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pagegrade-ci-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A folder of its own with the config (JSON, or YAML text) and the site files given. */
+function project(config: object | string, files: Record<string, string> = {}, name = 'pagegrade.config.json') {
+  const root = join(dir, `p${++n}`);
+  mkdirSync(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  writeFileSync(join(root, name), typeof config === 'string' ? config : JSON.stringify(config));
+  return { root, config: join(root, name), json: join(root, 'results.json') };
+}
+
+const run = (args: string[], env: Record<string, string> = {}) => runCli(['ci', ...args], { CI: 'true', ...env });
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Results;
+
+describe('pagegrade ci', () => {
+  let site: FixtureServer;
+  /** load times of /slow, in the order asked */
+  const delays = [40, 600, 200];
+  let slowHits = 0;
+
+  before(async () => {
+    site = await startFixtureServer();
+    site.route('/', html(goodPage(site.origin)));
+    site.route('/no-alt', html(page('<img src="/a.png" width="10" height="10">')));
+    site.route('/slow', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, delays[slowHits++ % delays.length]));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page('<p>slow</p>'));
+    });
+  });
+  after(() => site.close());
+
+  test('exit 0 when every error-level assertion holds; a warning does not fail', async () => {
+    const p = project(
+      {
+        serve: 'public',
+        assertions: {
+          image_keywords: 'error',
+          'categories.seo': ['error', { min: 10 }],
+          html_size: ['warn', { max: 10 }],
+        },
+      },
+      { 'public/index.html': page('<img src="a.png" alt="A chart of the tests" width="10" height="10">') },
+    );
+    const r = await run(['--config', p.config, '--json', p.json]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const [only] = read(p.json).pages;
+    assert.match(only!.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const by = Object.fromEntries(only!.outcomes.map((o) => [o.id, o]));
+    assert.equal(by.image_keywords?.passed, true);
+    assert.equal(by['categories.seo']?.passed, true);
+    assert.equal(by.html_size?.passed, false);
+    assert.equal(by.html_size?.level, 'warn');
+    assert.match(r.stdout, /WARN\s+html_size/);
+    assert.match(r.stdout, /Every error-level assertion holds: exit 0/);
+    // plain text in CI logs: no colour codes
+    assert.doesNotMatch(r.stdout, /\x1b\[/);
+  });
+
+  test('exit 1 when an error-level check fails, named in the table', async () => {
+    const p = project({ urls: [`${site.origin}/no-alt`], assertions: { image_keywords: 'error' } });
+    const r = await run(['--config', p.config], { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1' });
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    assert.match(r.stdout, /FAIL\s+image_keywords/);
+    assert.match(r.stdout, /1 error-level assertion\(s\) failed: exit 1/);
+  });
+
+  test('assertMatrix turns a check off for the URLs its glob matches', async () => {
+    const files = {
+      'site/legacy/old.html': page('<img src="/a.png" width="10" height="10">'),
+      'site/new.html': page('<img src="/a.png" alt="The new chart" width="10" height="10">'),
+    };
+    const base = { serve: 'site', urls: ['/legacy/old.html', '/new.html'], assertions: { image_keywords: 'error' } };
+    const without = project(base, files);
+    assert.equal((await run(['--config', without.config])).code, 1);
+    const p = project({ ...base, assertMatrix: [{ matchingUrlPattern: '/legacy/**', assertions: { image_keywords: 'off' } }] }, files);
+    const r = await run(['--config', p.config, '--json', p.json]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const [legacy, fresh] = read(p.json).pages;
+    assert.ok(!legacy!.outcomes.some((o) => o.id === 'image_keywords'), 'off under /legacy/**');
+    assert.equal(fresh!.outcomes.find((o) => o.id === 'image_keywords')?.passed, true);
+    // a whole-URL glob too
+    const q = project({ ...base, assertMatrix: [{ matchingUrlPattern: 'http://127.0.0.1:*/legacy/*.html', assertions: { image_keywords: 'off' } }] }, files);
+    assert.equal((await run(['--config', q.config])).code, 0);
+  });
+
+  test('a budget over its maximum fails the run, naming the figure and the value', async () => {
+    const body = page('<p>' + 'words '.repeat(200) + '</p>');
+    const p = project({ serve: '.', urls: ['/index.html'], budgets: { html_size: 500, 'resources.images': 5 } }, { 'index.html': body });
+    const r = await run(['--config', p.config, '--json', p.json]);
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    const out = read(p.json).pages[0]!;
+    assert.equal(out.figures.html_size, Buffer.byteLength(body));
+    assert.equal(out.outcomes.find((o) => o.id === 'html_size')?.passed, false);
+    assert.equal(out.outcomes.find((o) => o.id === 'resources.images')?.passed, true);
+    assert.match(r.stdout, new RegExp(`FAIL\\s+html_size\\s+${Buffer.byteLength(body)}\\s+≤ 500`));
+  });
+
+  test('runs: 3 judges the median of the three load times', async () => {
+    slowHits = 0;
+    const p = project({ urls: [`${site.origin}/slow`], runs: 3, assertions: { load_time: ['error', { max: 450 }] } });
+    const r = await run(['--config', p.config, '--json', p.json], { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1' });
+    const out = read(p.json).pages[0]!;
+    const times = out.runs.map((x) => x.load_time!);
+    assert.equal(times.length, 3);
+    // each run took at least its delay; the slow one is over the budget, the median is not
+    assert.ok(times[0]! >= 40 && times[1]! >= 600 && times[2]! >= 200, times.join(', '));
+    assert.equal(out.figures.load_time, [...times].sort((a, b) => a - b)[1]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stderr, /run 3 of 3/);
+  });
+
+  test('start: the command is spawned, waited for, audited and killed with its children', async () => {
+    const port = await new Promise<number>((ok) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => ok(port));
+      });
+    });
+    const pids = join(dir, `pids-${port}`);
+    // a shell that starts a child server (the grandchild must die too)
+    const server = `require('fs').appendFileSync(${JSON.stringify(pids)}, process.pid + '\\n'); setTimeout(() => require('http').createServer((q, s) => { s.writeHead(200, {'content-type': 'text/html'}); s.end(${JSON.stringify(page('<p>started</p>'))}); }).listen(${port}, '127.0.0.1'), 300)`;
+    const p = project({
+      start: { command: `${JSON.stringify(process.execPath)} -e ${JSON.stringify(server)}; sleep 30`, url: `http://127.0.0.1:${port}/` },
+      urls: ['/'],
+      assertions: { 'categories.seo': ['error', { min: 1 }] },
+    });
+    const r = await run(['--config', p.config, '--json', p.json]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.equal(read(p.json).pages[0]!.url, `http://127.0.0.1:${port}/`);
+    const pid = Number(readFileSync(pids, 'utf8').trim());
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((ok) => setTimeout(ok, 100));
+    assert.equal(alive(), false, `the started server (pid ${pid}) was not stopped`);
+  });
+
+  test('crawl: site findings asserted (a broken link fails), its pages audited too', async () => {
+    const p = project(
+      { serve: 'www', crawl: { start: '/', max_pages: 10 }, assertions: { broken_links: 'error' } },
+      {
+        'www/index.html': page('<a href="/about.html">About us</a> <a href="/gone.html">Old page</a>'),
+        'www/about.html': page('<a href="/">Home page</a>'),
+      },
+    );
+    const r = await run(['--config', p.config, '--json', p.json]);
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    const out = read(p.json);
+    assert.deepEqual(out.pages.map((x) => new URL(x.url).pathname).sort(), ['/', '/about.html']);
+    const broken = out.site!.outcomes.find((o) => o.id === 'broken_links');
+    assert.equal(broken?.passed, false);
+    assert.ok((broken?.actual ?? 0) >= 1);
+    assert.match(r.stdout, /FAIL\s+broken_links/);
+  });
+
+  test('exit 2 for a bad config, naming the key path and what it allows', async () => {
+    const bad = project({ urls: ['https://example.invalid/'], assertions: { image_keywords: 'fatal' } });
+    let r = await run(['--config', bad.config]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /assertions\.image_keywords: must be "off", "warn", "error", or \[level/);
+
+    // the rest in this process (the same function the command calls): every problem at once
+    const known = { checks: checks.map((c) => c.id), findings: FINDINGS.map((f) => f.id) };
+    const problems = (file: string) => {
+      try {
+        loadCiConfig(file, known, dir);
+      } catch (err) {
+        assert.ok(err instanceof CliError && err.code === 2, String(err));
+        return err.message;
+      }
+      return assert.fail(`${file} was accepted`);
+    };
+    assert.match(
+      problems(project({ urlz: ['/'] }).config),
+      /urlz: unknown key; the keys are: \$schema, urls, serve, start, crawl, render, runs, preset, assertions, assertMatrix, budgets, upload/,
+    );
+    const ids = problems(
+      project({
+        urls: ['https://example.invalid/'],
+        assertions: { no_such_check: 'error', image_keywords: ['error', { max: 1 }], lcp: 'error' },
+        budgets: { speed: 3 },
+        assertMatrix: [{ matchingUrlPattern: '/x', assertions: { 'categories.fun': 'warn' } }],
+      }).config,
+    );
+    assert.match(ids, /assertions\.no_such_check: unknown id "no_such_check"/);
+    assert.match(ids, /assertions\.image_keywords: a check takes a level only/);
+    assert.match(ids, /assertions\.lcp: a figure needs bounds/);
+    assert.match(ids, /budgets\.speed: unknown figure/);
+    assert.match(ids, /assertMatrix\[0\]\.assertions\.categories\.fun: unknown id/);
+    const yaml = problems(project('runs: 0\npreset: lax\nstart: {command: x}\n', {}, 'pagegrade.config.yaml').config);
+    assert.match(yaml, /runs: must be >= 1/);
+    assert.match(yaml, /preset: must be one of "pagegrade:recommended", "pagegrade:strict"/);
+    assert.match(yaml, /start\.url: required/);
+    assert.match(problems(project('urls: [1, 2\n', {}, 'pagegrade.config.yml').config), /not valid YAML/);
+    assert.match(problems(project({ serve: 'nowhere' }).config), /serve: "nowhere" is not a folder/);
+    assert.match(problems(project({ urls: ['/about'] }).config), /urls\[0\]: "\/about" is not an absolute http\(s\) URL \(paths need serve or start\)/);
+
+    r = await run(['--config', join(dir, 'missing.json')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--config .*missing\.json: no such file/);
+  });
+
+  test('exit 2 when a URL cannot be audited; upload warns that it is not built yet', async () => {
+    const closed = await new Promise<number>((ok) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => ok(port));
+      });
+    });
+    const p = project({ urls: [`http://127.0.0.1:${closed}/`], upload: { server: 'http://127.0.0.1:1' } });
+    const r = await run(['--config', p.config], { PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1' });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /upload is not built yet/);
+    assert.match(r.stderr, new RegExp(`could not audit http://127\\.0\\.0\\.1:${closed}/`));
+    assert.ok(!existsSync(p.json));
+  });
+
+  test('YAML config with the recommended preset: high-priority checks are errors', async () => {
+    const p = project(
+      `serve: site\npreset: "pagegrade:recommended"\nassertions:\n  https_encryption: "off"\n  text_compression: "off"\n`,
+      { 'site/index.html': '<html><body>no title</body></html>' },
+      'pagegrade.config.yml',
+    );
+    const r = await run(['--config', p.config, '--json', p.json]);
+    assert.equal(r.code, 1, r.stderr + r.stdout);
+    const outcomes = read(p.json).pages[0]!.outcomes;
+    assert.equal(outcomes.find((o) => o.id === 'title')?.level, 'error');
+    assert.ok(!outcomes.some((o) => o.id === 'https_encryption'), 'turned off over the preset');
+  });
+});
