@@ -64,7 +64,12 @@ export const FIGURES: readonly Figure[] = [
     what: 'bytes received: every response of a rendered run; the HTML document on the wire otherwise',
     read: (r) => (rendered(r) ? r.render!.bytes : r.page.sizes.transfer_bytes),
   },
-  { id: 'html_size', unit: 'bytes', what: 'the HTML document, decoded', read: (r) => r.page.sizes.html_bytes },
+  {
+    id: 'html_size',
+    unit: 'bytes',
+    what: 'the HTML document, decoded',
+    read: (r) => r.page.sizes.html_bytes,
+  },
   {
     id: 'requests',
     unit: 'count',
@@ -74,8 +79,18 @@ export const FIGURES: readonly Figure[] = [
         ? r.render!.requests
         : (r.page.requests.total ?? Object.values(r.page.requests).reduce((a, b) => a + b, 0)),
   },
-  { id: 'first_byte', unit: 'ms', what: 'time to the first byte of the page', read: (r) => r.page.timings.ttfb_ms },
-  { id: 'load_time', unit: 'ms', what: 'time to fetch the whole HTML document', read: (r) => r.page.timings.total_ms },
+  {
+    id: 'first_byte',
+    unit: 'ms',
+    what: 'time to the first byte of the page',
+    read: (r) => r.page.timings.ttfb_ms,
+  },
+  {
+    id: 'load_time',
+    unit: 'ms',
+    what: 'time to fetch the whole HTML document',
+    read: (r) => r.page.timings.total_ms,
+  },
   {
     id: 'lcp',
     unit: 'ms',
@@ -97,14 +112,12 @@ export const FIGURES: readonly Figure[] = [
     what: 'total blocking time (lab)',
     read: (r) => labValue(r, 'total_blocking_time'),
   },
-  ...RESOURCE_KINDS.map(
-    (k): Figure => ({
-      id: `resources.${k}`,
-      unit: 'count',
-      what: `${k === 'other' ? 'other subresources' : k} the HTML references`,
-      read: (r) => r.page.requests[k] ?? 0,
-    }),
-  ),
+  ...RESOURCE_KINDS.map((k): Figure => ({
+    id: `resources.${k}`,
+    unit: 'count',
+    what: `${k === 'other' ? 'other subresources' : k} the HTML references`,
+    read: (r) => r.page.requests[k] ?? 0,
+  })),
 ];
 
 export const FIGURE_IDS = FIGURES.map((f) => f.id);
@@ -113,7 +126,8 @@ export const CATEGORY_IDS = CATEGORIES.map((c) => `categories.${c}`);
 /** A preset's level for a check or a site finding of this priority (off: not asserted). */
 export function presetLevel(preset: Preset | null, priority: Priority): Level {
   if (preset === 'pagegrade:strict') return 'error';
-  if (preset === 'pagegrade:recommended') return priority === 'high' ? 'error' : priority === 'medium' ? 'warn' : 'off';
+  if (preset === 'pagegrade:recommended')
+    return priority === 'high' ? 'error' : priority === 'medium' ? 'warn' : 'off';
   return 'off';
 }
 
@@ -138,7 +152,11 @@ export function globMatches(pattern: string, url: string): boolean {
 }
 
 /** The rules for one URL: the base (budgets, then assertions), then each matching matrix entry in order. */
-export function rulesFor(url: string, base: Map<string, Rule>, matrix: readonly MatrixEntry[]): Map<string, Rule> {
+export function rulesFor(
+  url: string,
+  base: Map<string, Rule>,
+  matrix: readonly MatrixEntry[],
+): Map<string, Rule> {
   const out = new Map(base);
   for (const m of matrix) if (globMatches(m.pattern, url)) for (const [id, r] of m.rules) out.set(id, r);
   return out;
@@ -202,7 +220,8 @@ export function evaluatePage(
     const id = `categories.${c}`;
     const rule = rules.get(id);
     if (!rule || rule.level === 'off') continue;
-    const r: Rule = rule.min === undefined && rule.max === undefined ? { ...rule, min: SCORING.bands.decent } : rule;
+    const r: Rule =
+      rule.min === undefined && rule.max === undefined ? { ...rule, min: SCORING.bands.decent } : rule;
     const score = report.categories[c].score;
     out.push({
       id,

@@ -9,9 +9,20 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { CliError } from '../exit-codes.js';
 import { CATEGORY_IDS, FIGURE_IDS, type MatrixEntry, type Rule, type RuleKind } from './assertions.js';
-import { CiConfigSchema, LEVELS, type AssertionValue, type CiConfigFile, type Level, type Preset } from './schema.js';
+import {
+  CiConfigSchema,
+  LEVELS,
+  type AssertionValue,
+  type CiConfigFile,
+  type Level,
+  type Preset,
+} from './schema.js';
 
-export const CONFIG_FILES = ['pagegrade.config.json', 'pagegrade.config.yaml', 'pagegrade.config.yml'] as const;
+export const CONFIG_FILES = [
+  'pagegrade.config.json',
+  'pagegrade.config.yaml',
+  'pagegrade.config.yml',
+] as const;
 
 export interface CiConfig {
   /** the file read */
@@ -41,7 +52,8 @@ export interface KnownIds {
 export function findConfig(explicit: string | undefined, cwd: string): string {
   if (explicit !== undefined) {
     const file = resolve(cwd, explicit);
-    if (!existsSync(file) || !statSync(file).isFile()) throw new CliError(`--config ${explicit}: no such file.`);
+    if (!existsSync(file) || !statSync(file).isFile())
+      throw new CliError(`--config ${explicit}: no such file.`);
     return file;
   }
   for (const name of CONFIG_FILES) {
@@ -93,11 +105,14 @@ function describeErrors(errors: ErrorObject[]): string[] {
   // a choice of forms (anyOf) that failed is said once, at its key, in its own words
   const unions = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
   const kept = errors.filter(
-    (e) => e.keyword === 'anyOf' || !unions.some((u) => e.instancePath === u || e.instancePath.startsWith(`${u}/`)),
+    (e) =>
+      e.keyword === 'anyOf' ||
+      !unions.some((u) => e.instancePath === u || e.instancePath.startsWith(`${u}/`)),
   );
   const lines: string[] = [];
   for (const e of kept) {
-    const schema = e.parentSchema as { description?: string; enum?: unknown[]; properties?: object } | undefined;
+    const schema = e.parentSchema as
+      { description?: string; enum?: unknown[]; properties?: object } | undefined;
     let line: string;
     switch (e.keyword) {
       case 'additionalProperties': {
@@ -176,13 +191,16 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
   const value = parseFile(file, label);
   const errors = validate(value);
   if (errors.length > 0)
-    throw new CliError(`${label} is not a valid pagegrade ci configuration:\n  ${describeErrors(errors).join('\n  ')}`);
+    throw new CliError(
+      `${label} is not a valid pagegrade ci configuration:\n  ${describeErrors(errors).join('\n  ')}`,
+    );
   const c = value as CiConfigFile;
   const problems: string[] = [];
 
   const rules = new Map<string, Rule>();
   for (const [id, max] of Object.entries(c.budgets ?? {})) {
-    if (!FIGURE_IDS.includes(id)) problems.push(`budgets.${id}: unknown figure; the figures are: ${FIGURE_IDS.join(', ')}`);
+    if (!FIGURE_IDS.includes(id))
+      problems.push(`budgets.${id}: unknown figure; the figures are: ${FIGURE_IDS.join(', ')}`);
     else rules.set(id, { kind: 'figure', level: 'error', max });
   }
   for (const [id, r] of readRules('assertions', c.assertions ?? {}, known, problems)) rules.set(id, r);
@@ -191,7 +209,8 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
     rules: readRules(`assertMatrix[${i}].assertions`, m.assertions, known, problems),
   }));
 
-  if (c.serve !== undefined && c.start !== undefined) problems.push('serve, start: give one of them, not both');
+  if (c.serve !== undefined && c.start !== undefined)
+    problems.push('serve, start: give one of them, not both');
   const local = c.serve !== undefined || c.start !== undefined;
   for (const [i, u] of (c.urls ?? []).entries()) {
     if (local && u.startsWith('/')) continue;
@@ -201,8 +220,11 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
       );
   }
   if (c.crawl && !c.crawl.start.startsWith('/') && !/^https?:\/\/[^/]/i.test(c.crawl.start))
-    problems.push(`crawl.start: "${c.crawl.start}" is not an absolute http(s) URL nor a path beginning with /`);
-  if (c.crawl && c.crawl.start.startsWith('/') && !local) problems.push('crawl.start: a path needs serve or start');
+    problems.push(
+      `crawl.start: "${c.crawl.start}" is not an absolute http(s) URL nor a path beginning with /`,
+    );
+  if (c.crawl && c.crawl.start.startsWith('/') && !local)
+    problems.push('crawl.start: a path needs serve or start');
   if (c.start && !/^https?:\/\/[^/]/i.test(c.start.url))
     problems.push(`start.url: "${c.start.url}" is not an absolute http(s) URL`);
   const serve = c.serve === undefined ? null : resolve(dirname(file), c.serve);
@@ -217,7 +239,9 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
     file: label,
     urls: c.urls ?? (local && c.crawl === undefined ? ['/'] : []),
     serve,
-    start: c.start ? { command: c.start.command, url: c.start.url, timeoutMs: c.start.timeout_ms ?? 60_000 } : null,
+    start: c.start
+      ? { command: c.start.command, url: c.start.url, timeoutMs: c.start.timeout_ms ?? 60_000 }
+      : null,
     crawl: c.crawl
       ? {
           start: c.crawl.start,

@@ -64,7 +64,9 @@ const fingerprint = (url: string, id: string) => createHash('sha256').update(`${
 
 /** The failing assertions, with the URL each is about. */
 function failing(r: CiResults): { url: string; o: Outcome }[] {
-  return groupsOf(r).flatMap((g) => g.outcomes.filter((o) => o.passed === false).map((o) => ({ url: g.url, o })));
+  return groupsOf(r).flatMap((g) =>
+    g.outcomes.filter((o) => o.passed === false).map((o) => ({ url: g.url, o })),
+  );
 }
 
 interface CodeQualityIssue {

@@ -5,10 +5,22 @@ import { table } from '../table.js';
 import { failedErrors, type CiResults, type Outcome } from './assertions.js';
 
 /** Each group of outcomes the reports show: one per URL, and the crawl's site findings. */
-export function groupsOf(r: CiResults): { name: string; url: string; score: number | null; outcomes: Outcome[] }[] {
-  const out = r.pages.map((p) => ({ name: p.url, url: p.url, score: p.score as number | null, outcomes: p.outcomes }));
+export function groupsOf(
+  r: CiResults,
+): { name: string; url: string; score: number | null; outcomes: Outcome[] }[] {
+  const out = r.pages.map((p) => ({
+    name: p.url,
+    url: p.url,
+    score: p.score as number | null,
+    outcomes: p.outcomes,
+  }));
   if (r.site)
-    out.push({ name: `site findings of the crawl from ${r.site.url}`, url: r.site.url, score: null, outcomes: r.site.outcomes });
+    out.push({
+      name: `site findings of the crawl from ${r.site.url}`,
+      url: r.site.url,
+      score: null,
+      outcomes: r.site.outcomes,
+    });
   return out;
 }
 
@@ -42,9 +54,15 @@ export function terminalTable(r: CiResults, colour: boolean): string {
           safeText(`${o.title}: ${o.message}`).slice(0, 160),
         ]),
       ];
-      for (const line of table(rows).split('\n').map((l) => `  ${l}`))
+      for (const line of table(rows)
+        .split('\n')
+        .map((l) => `  ${l}`))
         lines.push(
-          line.startsWith('  FAIL') ? c('red', line) : line.startsWith('  WARN') ? c('yellow', line) : c('dim', line),
+          line.startsWith('  FAIL')
+            ? c('red', line)
+            : line.startsWith('  WARN')
+              ? c('yellow', line)
+              : c('dim', line),
         );
     }
     lines.push(
@@ -89,7 +107,13 @@ export function markdownSummary(r: CiResults): string {
   }
   const failing = groups.flatMap((g) => g.outcomes.filter((o) => o.passed === false).map((o) => ({ g, o })));
   if (failing.length > 0) {
-    out.push('', '### Failing assertions', '', '| Level | URL | Assertion | Actual | Expected | What |', '| --- | --- | --- | ---: | --- | --- |');
+    out.push(
+      '',
+      '### Failing assertions',
+      '',
+      '| Level | URL | Assertion | Actual | Expected | What |',
+      '| --- | --- | --- | ---: | --- | --- |',
+    );
     for (const { g, o } of failing)
       out.push(
         `| ${o.level} | ${cell(g.url)} | \`${o.id}\` | ${value(o)} | ${cell(o.expected)} | ${cell(`${o.title}: ${o.message}`)} |`,

@@ -139,7 +139,8 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
 
     const results: CiResults = { config: ci.file, pages, site };
     if (opts.junit) write(opts.junit, junitXml(results), '--junit');
-    if (opts.codequality) write(opts.codequality, `${JSON.stringify(codeQuality(results), null, 2)}\n`, '--codequality');
+    if (opts.codequality)
+      write(opts.codequality, `${JSON.stringify(codeQuality(results), null, 2)}\n`, '--codequality');
     if (opts.sarif) write(opts.sarif, `${JSON.stringify(sarifLog(results), null, 2)}\n`, '--sarif');
     if (opts.json) write(opts.json, `${JSON.stringify(results, null, 2)}\n`, '--json');
     const markdown = opts.markdown || process.env.GITHUB_STEP_SUMMARY ? markdownSummary(results) : null;

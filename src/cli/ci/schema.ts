@@ -87,7 +87,11 @@ export const CiConfigSchema = Type.Object(
             description: 'the start page: a URL, or a path on the `serve` or `start` site',
           }),
           max_pages: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 10_000, description: 'at most this many pages (default 100)' }),
+            Type.Integer({
+              minimum: 1,
+              maximum: 10_000,
+              description: 'at most this many pages (default 100)',
+            }),
           ),
           max_depth: Type.Optional(
             Type.Integer({ minimum: 0, maximum: 100, description: 'links followed this far (default 10)' }),
@@ -101,7 +105,9 @@ export const CiConfigSchema = Type.Object(
       ),
     ),
     render: Type.Optional(
-      Type.Boolean({ description: 'render every page in headless Chromium (LCP, CLS, TBT …); default false' }),
+      Type.Boolean({
+        description: 'render every page in headless Chromium (LCP, CLS, TBT …); default false',
+      }),
     ),
     runs: Type.Optional(
       Type.Integer({

@@ -66,7 +66,10 @@ export async function serveFolder(root: string): Promise<Served> {
     if (file === null) {
       const notFound = fileFor(root, '/404.html');
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-      if (notFound === null || req.method === 'HEAD') res.end(req.method === 'HEAD' ? undefined : '<!doctype html><title>Not found</title><h1>Not found</h1>');
+      if (notFound === null || req.method === 'HEAD')
+        res.end(
+          req.method === 'HEAD' ? undefined : '<!doctype html><title>Not found</title><h1>Not found</h1>',
+        );
       else createReadStream(notFound).pipe(res);
       return;
     }
@@ -98,10 +101,14 @@ export interface Started {
 /** One request to the URL: does anything answer (any HTTP status)? */
 function answers(url: string): Promise<boolean> {
   return new Promise((ok) => {
-    const req = (url.startsWith('https:') ? httpsRequest : request)(url, { method: 'GET', timeout: 2000 }, (res) => {
-      res.resume();
-      ok(true);
-    });
+    const req = (url.startsWith('https:') ? httpsRequest : request)(
+      url,
+      { method: 'GET', timeout: 2000 },
+      (res) => {
+        res.resume();
+        ok(true);
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => ok(false));
     req.end();
@@ -138,7 +145,8 @@ export async function startCommand(command: string, url: string, timeoutMs: numb
   child.on('error', (err) => (ended = err.message));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (ended !== null) throw new CliError(`start.command "${command}" ended (${ended}) before ${url} answered.`);
+    if (ended !== null)
+      throw new CliError(`start.command "${command}" ended (${ended}) before ${url} answered.`);
     if (await answers(url)) break;
     if (Date.now() > deadline) {
       await stopGroup(child);
@@ -163,15 +171,21 @@ export async function crawlSite(
   url: string,
   o: { maxPages?: number; maxDepth?: number; render: boolean },
 ): Promise<CrawlResult> {
-  const [{ analyze }, { createJobEngine }, { silentLog }, { jobKinds }, { createServices }, { createDb, migrate }] =
-    await Promise.all([
-      import('../../analyzer/index.js'),
-      import('../../jobs/index.js'),
-      import('../../jobs/kind-tools.js'),
-      import('../../jobs/kinds/index.js'),
-      import('../../services/index.js'),
-      import('../../store/database.js'),
-    ]);
+  const [
+    { analyze },
+    { createJobEngine },
+    { silentLog },
+    { jobKinds },
+    { createServices },
+    { createDb, migrate },
+  ] = await Promise.all([
+    import('../../analyzer/index.js'),
+    import('../../jobs/index.js'),
+    import('../../jobs/kind-tools.js'),
+    import('../../jobs/kinds/index.js'),
+    import('../../services/index.js'),
+    import('../../store/database.js'),
+  ]);
   const renderer = o.render ? (await import('../../render/index.js')).rendererFromConfig(config) : null;
   const handle = createDb('sqlite::memory:');
   let engine: Awaited<ReturnType<typeof createJobEngine>> | null = null;
