@@ -14,6 +14,8 @@ import { checks } from '../../src/analyzer/checks/index.js';
 import { FINDINGS } from '../../src/crawl/findings/index.js';
 import { loadCiConfig } from '../../src/cli/ci/config.js';
 import { CliError } from '../../src/cli/exit-codes.js';
+import { BROWSER_CHECK_IDS } from '../../src/analyzer/rendered.js';
+import { chromiumSkip } from '../helpers/chromium.js';
 
 interface Results {
   pages: {
@@ -309,4 +311,39 @@ describe('pagegrade ci', () => {
     assert.equal(outcomes.find((o) => o.id === 'title')?.level, 'error');
     assert.ok(!outcomes.some((o) => o.id === 'https_encryption'), 'turned off over the preset');
   });
+
+  test(
+    'render: the lab figures are measured and budgeted; every browser check is an id the config may name',
+    { skip: chromiumSkip },
+    async () => {
+      const p = project(
+        {
+          serve: 'site',
+          render: true,
+          preset: 'pagegrade:strict',
+          budgets: { lcp: 60_000, cls: 1, tbt: 60_000, requests: 0 },
+        },
+        {
+          'site/index.html': page('<p>Rendered</p><img src="/a.png" alt="A picture" width="10" height="10">'),
+        },
+      );
+      const r = await run(['--config', p.config, '--json', p.json]);
+      assert.ok(r.code === 0 || r.code === 1, r.stderr + r.stdout);
+      const out = read(p.json).pages[0]!;
+      assert.equal(typeof out.figures.lcp, 'number', 'lcp measured');
+      assert.equal(typeof out.figures.cls, 'number', 'cls measured');
+      assert.equal(typeof out.figures.tbt, 'number', 'tbt measured');
+      const by = Object.fromEntries(out.outcomes.map((o) => [o.id, o]));
+      assert.equal(by.lcp?.passed, true);
+      // the browser requested the image (the page's HTML it was handed): over a budget of 0
+      assert.ok(out.figures.requests! >= 1, String(out.figures.requests));
+      assert.equal(by.requests?.passed, false);
+      // strict asserts every check of the rendered report: the browser checks among them
+      const registry = new Set(checks.map((c) => c.id));
+      const browser = out.outcomes.filter(
+        (o) => !registry.has(o.id) && !o.id.includes('.') && !(o.id in out.figures),
+      );
+      assert.deepEqual(browser.map((o) => o.id).sort(), [...BROWSER_CHECK_IDS].sort());
+    },
+  );
 });
