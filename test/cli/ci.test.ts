@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
@@ -51,6 +53,36 @@ function project(
   }
   writeFileSync(join(root, name), typeof config === 'string' ? config : JSON.stringify(config));
   return { root, config: join(root, name), json: join(root, 'results.json') };
+}
+
+const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
+
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+
+/** A shell command starting a server on the port (after 300 ms) that writes its pid, and "slow" when /slow is asked (never answered). */
+function starter(port: number, pids: string): string {
+  const code = `const fs = require('fs'); fs.appendFileSync(${JSON.stringify(pids)}, process.pid + '\\n'); setTimeout(() => require('http').createServer((q, s) => { if (q.url === '/slow') return fs.appendFileSync(${JSON.stringify(pids)}, 'slow\\n'); s.writeHead(200, {'content-type': 'text/html'}); s.end(${JSON.stringify(page('<p>started</p>'))}); }).listen(${port}, '127.0.0.1'), 300)`;
+  return `${JSON.stringify(process.execPath)} -e ${JSON.stringify(code)}`;
+}
+
+/** Has the process ended (within 5 s)? */
+async function gone(pid: number): Promise<boolean> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 50 && alive(); i++) await new Promise((ok) => setTimeout(ok, 100));
+  return !alive();
 }
 
 const run = (args: string[], env: Record<string, string> = {}) =>
@@ -181,20 +213,11 @@ describe('pagegrade ci', () => {
   });
 
   test('start: the command is spawned, waited for, audited and killed with its children', async () => {
-    const port = await new Promise<number>((ok) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = s.address() as { port: number };
-        s.close(() => ok(port));
-      });
-    });
+    const port = await freePort();
     const pids = join(dir, `pids-${port}`);
-    // a shell that starts a child server (the grandchild must die too)
-    const server = `require('fs').appendFileSync(${JSON.stringify(pids)}, process.pid + '\\n'); setTimeout(() => require('http').createServer((q, s) => { s.writeHead(200, {'content-type': 'text/html'}); s.end(${JSON.stringify(page('<p>started</p>'))}); }).listen(${port}, '127.0.0.1'), 300)`;
     const p = project({
-      start: {
-        command: `${JSON.stringify(process.execPath)} -e ${JSON.stringify(server)}; sleep 30`,
-        url: `http://127.0.0.1:${port}/`,
-      },
+      // the shell waits on a child server: the grandchild must die too
+      start: { command: `${starter(port, pids)}; sleep 30`, url: `http://127.0.0.1:${port}/` },
       urls: ['/'],
       assertions: { 'categories.seo': ['error', { min: 1 }] },
     });
@@ -202,16 +225,31 @@ describe('pagegrade ci', () => {
     assert.equal(r.code, 0, r.stderr + r.stdout);
     assert.equal(read(p.json).pages[0]!.url, `http://127.0.0.1:${port}/`);
     const pid = Number(readFileSync(pids, 'utf8').trim());
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((ok) => setTimeout(ok, 100));
-    assert.equal(alive(), false, `the started server (pid ${pid}) was not stopped`);
+    assert.equal(await gone(pid), true, `the started server (pid ${pid}) was not stopped`);
+  });
+
+  test('start: a server left in the background by the shell is waited for, and killed when the CI cancels the run (SIGTERM)', async () => {
+    const port = await freePort();
+    const pids = join(dir, `pids-${port}`);
+    const p = project({
+      start: { command: `${starter(port, pids)} &`, url: `http://127.0.0.1:${port}/` },
+      urls: ['/slow'],
+    });
+    const child = spawn(process.execPath, [bin, 'ci', '--config', p.config], {
+      env: { ...process.env, CI: 'true' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((ok) => child.on('close', (code) => ok(code)));
+    // the audit of /slow has begun: the server saw it (it never answers)
+    for (let i = 0; i < 300 && !(existsSync(pids) && readFileSync(pids, 'utf8').includes('slow')); i++)
+      await new Promise((ok) => setTimeout(ok, 100));
+    assert.match(readFileSync(pids, 'utf8'), /slow/, stderr);
+    child.kill('SIGTERM');
+    assert.equal(await closed, 143, stderr);
+    const pid = Number(readFileSync(pids, 'utf8').split('\n')[0]);
+    assert.equal(await gone(pid), true, `the background server (pid ${pid}) was not stopped`);
   });
 
   test('crawl: site findings asserted (a broken link fails), its pages audited too', async () => {

@@ -78,6 +78,11 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
   if (unavailable !== null) throw new CliError(`render: ${unavailable}`);
   let served: Served | null = null;
   let started: Started | null = null;
+  // Ctrl-C, or the CI cancelling the job: exit at once; the started command's process group is
+  // killed on the way out (targets.ts)
+  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     if (ci.serve !== null) served = await serveFolder(ci.serve);
     if (ci.start !== null) started = await startCommand(ci.start.command, ci.start.url, ci.start.timeoutMs);
@@ -156,6 +161,8 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
     process.stdout.write(terminalTable(results, useColour(process.stdout, process.env)));
     return failedErrors(results).length > 0 ? EXIT.failedGate : EXIT.ok;
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await renderer?.close().catch(() => {});
     await started?.stop().catch(() => {});
     await served?.close().catch(() => {});

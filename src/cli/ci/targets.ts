@@ -115,46 +115,65 @@ function answers(url: string): Promise<boolean> {
   });
 }
 
+/** Signals the whole process group of the command (the shell and what it started). */
+function signalGroup(child: ChildProcess, s: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, s);
+  } catch {
+    // the group is gone
+  }
+}
+
 /** Stops the command and everything it started: its process group, SIGTERM, then SIGKILL after 5 s. */
 async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  const signal = (s: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, s);
-    } catch {
-      // the group is gone
-    }
-  };
-  signal('SIGTERM');
-  const timer = setTimeout(() => signal('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-  // children that outlived the shell are in the same group
-  signal('SIGKILL');
+  if (child.pid === undefined) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  // what the shell started in the background is in the same group, and may outlive it
+  signalGroup(child, 'SIGTERM');
+  await new Promise((r) => setTimeout(r, 100));
+  signalGroup(child, 'SIGKILL');
 }
 
 /**
  * Runs the command in a shell, in a process group of its own (its output goes to stderr), and
- * waits until `url` answers; exit 2 if the command ends first or the wait times out.
+ * waits until `url` answers; exit 2 if the command fails first or the wait times out. A shell
+ * that ends with exit code 0 (a server started in the background) is waited for until the time
+ * is up. When this process ends in any way (an error, Ctrl-C, SIGTERM from the CI), the group
+ * is killed.
  */
 export async function startCommand(command: string, url: string, timeoutMs: number): Promise<Started> {
   const child = spawn(command, { shell: true, detached: true, stdio: ['ignore', 2, 2] });
-  let ended: string | null = null;
-  child.on('exit', (code, signal) => (ended = signal ?? `exit code ${code}`));
-  child.on('error', (err) => (ended = err.message));
+  const onExit = () => signalGroup(child, 'SIGKILL');
+  process.on('exit', onExit);
+  const stop = async () => {
+    await stopGroup(child);
+    process.off('exit', onExit);
+  };
+  let failed: string | null = null;
+  child.on('exit', (code, signal) => {
+    if (code !== 0) failed = signal ?? `exit code ${code}`;
+  });
+  child.on('error', (err) => (failed = err.message));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (ended !== null)
-      throw new CliError(`start.command "${command}" ended (${ended}) before ${url} answered.`);
+    if (failed !== null) {
+      await stop();
+      throw new CliError(`start.command "${command}" ended (${failed}) before ${url} answered.`);
+    }
     if (await answers(url)) break;
     if (Date.now() > deadline) {
-      await stopGroup(child);
+      await stop();
       throw new CliError(`start.url ${url} did not answer within ${timeoutMs} ms of starting "${command}".`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { origin: new URL(url).origin, stop: () => stopGroup(child) };
+  return { origin: new URL(url).origin, stop };
 }
 
 export interface CrawlResult {
