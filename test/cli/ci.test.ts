@@ -317,6 +317,12 @@ describe('pagegrade ci', () => {
       /urls\[0\]: "\/about" is not an absolute http\(s\) URL \(paths need serve or start\)/,
     );
 
+    const help = await run(['--help']);
+    assert.equal(help.code, 0);
+    for (const option of ['--config', '--junit', '--codequality', '--sarif', '--markdown', '--json'])
+      assert.ok(help.stdout.includes(option), option);
+    assert.match(help.stdout, /2 {4}the configuration is wrong \(the message names the key\)/);
+
     r = await run(['--config', join(dir, 'missing.json')]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--config .*missing\.json: no such file/);

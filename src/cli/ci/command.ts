@@ -6,10 +6,11 @@ import type { Command } from 'commander';
 
 const CI_EXIT_CODES = `
 Exit codes:
-  0  every error-level assertion holds (warnings are printed, they do not fail)
-  1  an error-level assertion fails
-  2  the configuration is wrong (the message names the key), or a URL, the served folder,
-     the start command or the crawl could not be used`;
+  0    every error-level assertion holds (warnings are printed, they do not fail)
+  1    an error-level assertion fails
+  2    the configuration is wrong (the message names the key), or a URL, the served folder,
+       the start command or the crawl could not be used
+  130  stopped by Ctrl-C (143: by SIGTERM); a started command is killed with its process group`;
 
 export function registerCiCommand(program: Command): void {
   program
