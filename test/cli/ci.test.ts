@@ -18,6 +18,8 @@ import { loadCiConfig } from '../../src/cli/ci/config.js';
 import { CliError } from '../../src/cli/exit-codes.js';
 import { BROWSER_CHECK_IDS } from '../../src/analyzer/rendered.js';
 import { chromiumSkip } from '../helpers/chromium.js';
+import { useColour } from '../../src/cli/ci/runner.js';
+import { Ajv } from 'ajv';
 
 interface Results {
   pages: {
@@ -390,4 +392,34 @@ describe('pagegrade ci', () => {
       assert.deepEqual(browser.map((o) => o.id).sort(), [...BROWSER_CHECK_IDS].sort());
     },
   );
+
+  test("docs/ci.md's examples are valid configurations by the published schema and the command's own reading", () => {
+    const doc = readFileSync(new URL('../../docs/ci.md', import.meta.url), 'utf8');
+    const json = /```json\n([\s\S]*?)```/.exec(doc)![1]!;
+    const yaml = /```yaml\n(serve:[\s\S]*?)```/.exec(doc)![1]!;
+    const validate = new Ajv({ strict: false }).compile(
+      JSON.parse(readFileSync(new URL('../../docs/ci.schema.json', import.meta.url), 'utf8')) as object,
+    );
+    assert.ok(validate(JSON.parse(json)), JSON.stringify(validate.errors));
+    const known = { checks: checks.map((c) => c.id), findings: FINDINGS.map((f) => f.id) };
+    for (const [name, text] of [
+      ['pagegrade.config.json', json],
+      ['pagegrade.config.yaml', yaml],
+    ] as const) {
+      const p = project(text, { 'dist/index.html': page('') }, name);
+      const c = loadCiConfig(p.config, known, p.root);
+      assert.ok(c.serve?.endsWith('/dist'), name);
+      assert.equal(c.rules.get('categories.seo')?.min, 90, name);
+    }
+  });
+
+  test('colours only on a terminal: never under CI nor with NO_COLOR', () => {
+    const tty = { isTTY: true, hasColors: () => true } as unknown as NodeJS.WriteStream;
+    const pipe = { isTTY: false, hasColors: () => false } as unknown as NodeJS.WriteStream;
+    assert.equal(useColour(tty, {}), true);
+    assert.equal(useColour(tty, { NO_COLOR: '1' }), false);
+    assert.equal(useColour(tty, { CI: 'true' }), false);
+    assert.equal(useColour(tty, { CI: 'false' }), true);
+    assert.equal(useColour(pipe, {}), false);
+  });
 });
