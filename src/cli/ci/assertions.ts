@@ -86,7 +86,7 @@ export const FIGURES: readonly Figure[] = [
     read: (r) => r.page.timings.ttfb_ms,
   },
   {
-    id: 'load_time',
+    id: 'load_time_ms',
     unit: 'ms',
     what: 'time to fetch the whole HTML document',
     read: (r) => r.page.timings.total_ms,
