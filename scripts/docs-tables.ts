@@ -14,6 +14,8 @@ import { CATEGORIES, PRIORITIES, RESULTS } from '../src/analyzer/types.js';
 import { CATEGORY_NAMES } from '../src/analyzer/vocabulary.js';
 import { ACCESS, type AccessRule } from '../src/services/access/table.js';
 import { ROLES, type Role } from '../src/services/accounts/types.js';
+import { FIGURES } from '../src/cli/ci/assertions.js';
+import { configJsonSchema } from '../src/cli/ci/schema.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -93,12 +95,75 @@ function accessTable(): string {
   return out.join('\n');
 }
 
+interface JsonSchemaNode {
+  type?: string;
+  description?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  items?: JsonSchemaNode;
+  patternProperties?: Record<string, JsonSchemaNode>;
+  anyOf?: JsonSchemaNode[];
+}
+
+function typeOf(n: JsonSchemaNode): string {
+  if (n.enum) return n.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
+  if (n.anyOf) return 'level or [level, {min, max}]';
+  if (n.type === 'array')
+    return n.items?.type === 'object' ? 'array of objects' : `array of ${n.items?.type ?? 'values'}s`;
+  if (n.type === 'object' && n.patternProperties) {
+    const v = Object.values(n.patternProperties)[0]!;
+    return `object: id → ${v.anyOf ? 'assertion' : (v.type ?? 'value')}`;
+  }
+  const range =
+    n.minimum !== undefined && n.maximum !== undefined
+      ? ` ${n.minimum}–${n.maximum}`
+      : n.minimum !== undefined
+        ? ` ≥ ${n.minimum}`
+        : '';
+  return `${n.type ?? 'any'}${range}`;
+}
+
+/** docs/ci.md's configuration reference: every key of the JSON Schema (nested keys dotted). */
+function ciConfigTable(): string {
+  const out = ['| key | type | what |', '|---|---|---|'];
+  const walk = (props: Record<string, JsonSchemaNode>, prefix: string, required: string[]) => {
+    for (const [key, node] of Object.entries(props)) {
+      const name = `${prefix}${key}`;
+      const req = required.includes(key) ? ' (required)' : '';
+      out.push(`| \`${name}\` | ${cell(typeOf(node))}${req} | ${cell(node.description ?? '')} |`);
+      if (node.type === 'object' && node.properties) walk(node.properties, `${name}.`, node.required ?? []);
+      if (node.type === 'array' && node.items?.properties)
+        walk(node.items.properties, `${name}[].`, node.items.required ?? []);
+    }
+  };
+  const root = configJsonSchema() as JsonSchemaNode;
+  walk(root.properties ?? {}, '', root.required ?? []);
+  return out.join('\n');
+}
+
+/** docs/ci.md's figures: what a budget or a figure assertion may name. */
+function ciFiguresTable(): string {
+  return [
+    '| figure | unit | what | measured |',
+    '|---|---|---|---|',
+    ...FIGURES.map(
+      (f) =>
+        `| \`${f.id}\` | ${f.unit} | ${cell(f.what)} | ${f.rendered ? 'rendered runs (`render: true`)' : 'every run'} |`,
+    ),
+  ].join('\n');
+}
+
 /** Generated sections by name: `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` in a doc. */
 const SECTIONS: Record<string, () => string> = {
   checks: checkTable,
   scoring: scoringTables,
   layers: layersTable,
   access: accessTable,
+  'ci-config': ciConfigTable,
+  'ci-figures': ciFiguresTable,
 };
 
 /** The docs files that carry generated sections. */
@@ -132,4 +197,24 @@ export function layersState(): { file: string; committed: string; generated: str
   const file = 'docs/architecture.md';
   const committed = readFileSync(join(ROOT, file), 'utf8');
   return { file, committed, generated: regenerate(committed, file) };
+}
+
+/** docs/ci.md (its generated sections) and docs/ci.schema.json: committed and generated. */
+export function ciDocsState(): { file: string; committed: string; generated: string }[] {
+  const read = (file: string) => {
+    try {
+      return readFileSync(join(ROOT, file), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const md = read('docs/ci.md');
+  return [
+    { file: 'docs/ci.md', committed: md, generated: regenerate(md, 'docs/ci.md') },
+    {
+      file: 'docs/ci.schema.json',
+      committed: read('docs/ci.schema.json'),
+      generated: `${JSON.stringify(configJsonSchema(), null, 2)}\n`,
+    },
+  ];
 }

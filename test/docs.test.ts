@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { docsState, regenerate, ROOT } from '../scripts/docs-tables.js';
+import { ciDocsState, docsState, regenerate, ROOT } from '../scripts/docs-tables.js';
 import { checks } from '../src/analyzer/checks/index.js';
 
 test('docs: the committed generated sections are current (run npm run docs)', () => {
@@ -16,6 +16,28 @@ test('docs: the committed generated sections are current (run npm run docs)', ()
       `${file} is stale: its generated sections differ from the code. Run npm run docs and commit the result.`,
     );
   }
+});
+
+test('docs: docs/ci.md and docs/ci.schema.json match the ci schema and figures (run npm run docs)', () => {
+  for (const { file, committed, generated } of ciDocsState())
+    assert.ok(committed === generated, `${file} is stale: run npm run docs and commit the result.`);
+  const [md, schema] = ciDocsState();
+  assert.match(md!.committed, /\| `assertMatrix\[\]\.matchingUrlPattern` \|/);
+  assert.match(md!.committed, /\| `resources\.images` \| count \|/);
+  assert.deepEqual(Object.keys((JSON.parse(schema!.committed) as { properties: object }).properties), [
+    '$schema',
+    'urls',
+    'serve',
+    'start',
+    'crawl',
+    'render',
+    'runs',
+    'preset',
+    'assertions',
+    'assertMatrix',
+    'budgets',
+    'upload',
+  ]);
 });
 
 test('docs: the check table has one row per registered check, and generation is deterministic', () => {

@@ -25,6 +25,16 @@ export { AXE_IMPACTS, type RenderInfo, type RenderOutcome } from './types.js';
 /** Lab thresholds (the values Lighthouse and Core Web Vitals call "good"). */
 export const LAB_LIMITS = { lcp_ms: 2500, cls: 0.1, tbt_ms: 200 } as const;
 
+/** The ids of the checks browserChecks judges (`pagegrade ci` accepts them in its assertions). */
+export const BROWSER_CHECK_IDS = [
+  'console_errors',
+  'failed_requests',
+  'largest_contentful_paint',
+  'cumulative_layout_shift',
+  'total_blocking_time',
+  'javascript_indexing',
+] as const;
+
 function check(
   id: string,
   category: CheckResult['category'],

@@ -5,6 +5,7 @@
 import { runProgram } from './program.js';
 import { registerAuditCommand } from './audit.js';
 import { registerCrawlCommand } from './crawl.js';
+import { registerCiCommand } from './ci/command.js';
 import { registerUserCommands, registerKeyCommands, registerOrganizationCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerWorkerCommands } from './worker.js';
@@ -12,6 +13,7 @@ import { registerWorkerCommands } from './worker.js';
 runProgram((program) => {
   registerAuditCommand(program);
   registerCrawlCommand(program);
+  registerCiCommand(program);
   registerUserCommands(program);
   registerKeyCommands(program);
   registerOrganizationCommands(program);

@@ -1,0 +1,32 @@
+// `pagegrade ci [--config FILE] [--junit FILE] [--codequality FILE] [--sarif FILE] [--markdown
+// FILE] [--json FILE]`: audits what pagegrade.config.json (or .yaml, or --config) names and
+// judges its assertions and budgets, for a CI job (docs/ci.md). Registered here with commander
+// alone; runner.ts and what it uses load when the command runs.
+import type { Command } from 'commander';
+
+const CI_EXIT_CODES = `
+Exit codes:
+  0    every error-level assertion holds (warnings are printed, they do not fail)
+  1    an error-level assertion fails
+  2    the configuration is wrong (the message names the key), or a URL, the served folder,
+       the start command or the crawl could not be used
+  130  stopped by Ctrl-C (143: by SIGTERM); a started command is killed with its process group`;
+
+export function registerCiCommand(program: Command): void {
+  program
+    .command('ci')
+    .description(
+      'Audit the pages a configuration file names and judge its assertions and budgets (docs/ci.md; exit codes below).',
+    )
+    .option('--config <file>', 'the configuration (default: pagegrade.config.json, .yaml or .yml here)')
+    .option('--junit <file>', 'write JUnit XML: a testsuite per URL, a testcase per assertion')
+    .option('--codequality <file>', 'write a GitLab Code Quality report (JSON)')
+    .option('--sarif <file>', 'write SARIF 2.1.0 (GitHub code scanning)')
+    .option('--markdown <file>', 'write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)')
+    .option('--json <file>', "write the results as JSON (every URL's figures, runs and assertions)")
+    .addHelpText('after', CI_EXIT_CODES)
+    .action(async (opts: Record<string, string | undefined>) => {
+      const { runCi } = await import('./runner.js');
+      process.exitCode = await runCi(opts, process.cwd());
+    });
+}
