@@ -1,0 +1,191 @@
+// The cluster test (`npm run test:cluster`, scripts/test-cluster.mjs; docs/testing.md and
+// docs/scale.md "Cluster test"): the built service on hosts in network namespaces
+// (test/cluster/cluster.ts), crawling a latency-bound generated site while hosts are cut off,
+// killed, and while Redis and PostgreSQL go away. Every figure is printed. Not part of the
+// normal suite (scripts/run-tests.mjs runs *.test.ts only).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { api } from '../helpers/service-process.js';
+import { Cluster, KEY, LATENCY_MS, PAGE_LEASE_MS, PAGE_SLOTS, SLOW_LATENCY_MS } from './cluster.js';
+import { setLink } from './netns.js';
+
+const PAGES = Number(process.env.PAGEGRADE_CLUSTER_PAGES ?? 300);
+/** the pages/s comparison: a smaller site at SLOW_LATENCY_MS, so that it is bound by the latency, not the (shared) CPU */
+const SPEED_PAGES = Number(process.env.PAGEGRADE_CLUSTER_SPEED_PAGES ?? 90);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const say = (line: string) => console.log(`# cluster: ${line}`);
+
+const c = new Cluster(2000);
+
+interface LogEntry {
+  path: string;
+  from: string;
+  id: string | null;
+  start: number;
+  end: number | null;
+  body: string | null;
+}
+
+async function log(origin: string): Promise<LogEntry[]> {
+  const res = await fetch(`${origin}/__log`);
+  return (await res.json()) as LogEntry[];
+}
+
+const pageEntries = (entries: LogEntry[], prefix: string) =>
+  entries.filter((e) => e.path === `/${prefix}/` || e.path.startsWith(`/${prefix}/n/`));
+
+async function startCrawl(prefix: string, pages: number, origin = c.api1): Promise<number> {
+  const res = await api(origin, KEY, 'POST', '/api/v1/batches', {
+    url: `${c.web}/${prefix}/`,
+    mode: 'crawl',
+    max_pages: String(pages),
+    max_depth: '10',
+  });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  return res.body.data.id as number;
+}
+
+interface Batch {
+  status: string;
+  progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
+}
+
+async function batch(id: number, origin = c.api2): Promise<Batch> {
+  const res = await api(origin, KEY, 'GET', `/api/v1/batches/${id}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data as Batch;
+}
+
+async function waitBatch(id: number, timeoutMs: number): Promise<Batch> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const b = await batch(id).catch(() => null);
+    if (b && !['queued', 'running'].includes(b.status)) return b;
+    if (Date.now() > deadline) throw new Error(`batch ${id} not finished in ${timeoutMs} ms: ${JSON.stringify(b)}`);
+    await sleep(250);
+  }
+}
+
+/** Resolves when the web host has served `n` pages of the prefix. */
+async function waitPages(prefix: string, n: number, timeoutMs = 60_000): Promise<LogEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = pageEntries(await log(c.web), prefix);
+    if (entries.length >= n) return entries;
+    if (Date.now() > deadline) throw new Error(`only ${entries.length} pages of /${prefix}/ served in ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/**
+ * Every page of the crawl audited exactly once to completion: the batch done with `pages`
+ * audited, one report per page in the database with one run (none added by a second audit),
+ * and each page requested from the web host at least once. Answers the web host's entries.
+ */
+async function assertOnce(prefix: string, id: number, pages: number): Promise<LogEntry[]> {
+  const b = await waitBatch(id, 120_000);
+  assert.equal(b.status, 'done', JSON.stringify(b));
+  assert.equal(b.progress.audited, pages, JSON.stringify(b.progress));
+  assert.equal(b.progress.failed, 0, JSON.stringify(b.progress));
+  const states = await c.sql<{ state: string; n: string }>(
+    'SELECT state, count(*) AS n FROM batch_pages WHERE batch_id = $1 GROUP BY state',
+    [id],
+  );
+  assert.deepEqual(states.map((s) => [s.state, Number(s.n)]), [['done', pages]]);
+  const [reports] = await c.sql<{ n: string; runs: string; max: number }>(
+    `SELECT count(*) AS n, max(run_number) AS max,
+            (SELECT count(*) FROM report_runs rr JOIN reports r2 ON r2.id = rr.report_id WHERE r2.url LIKE $1) AS runs
+       FROM reports WHERE url LIKE $1`,
+    [`${c.web}/${prefix}/%`],
+  );
+  assert.equal(Number(reports!.n), pages, 'one report per page');
+  assert.equal(Number(reports!.max), 1, 'no page audited twice to completion (a second run)');
+  assert.equal(Number(reports!.runs), 0, 'no earlier runs');
+  const entries = pageEntries(await log(c.web), prefix);
+  const paths = new Set(entries.map((e) => e.path));
+  assert.equal(paths.size, pages, 'every page requested from the web host');
+  return entries;
+}
+
+function perHost(entries: LogEntry[]): string {
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.from, (counts.get(e.from) ?? 0) + 1);
+  return [...counts].sort().map(([h, n]) => `${h}: ${n}`).join(', ');
+}
+
+function rate(entries: LogEntry[]): { seconds: number; perSecond: number } {
+  const starts = entries.map((e) => e.start);
+  const seconds = (Math.max(...starts) - Math.min(...starts)) / 1000;
+  return { seconds, perSecond: (entries.length - 1) / seconds };
+}
+
+const repeated = (entries: LogEntry[]) => {
+  const n = new Map<string, number>();
+  for (const e of entries) n.set(e.path, (n.get(e.path) ?? 0) + 1);
+  return [...n.values()].filter((v) => v > 1).length;
+};
+
+before(async () => {
+  const t0 = Date.now();
+  await c.up();
+  await c.startWorker('w1');
+  say(`up in ${((Date.now() - t0) / 1000).toFixed(1)} s (temp folder ${c.dir}); site latency ${LATENCY_MS} ms, ${PAGE_SLOTS} pages at once per worker host, page lease ${PAGE_LEASE_MS} ms`);
+});
+
+after(async () => {
+  await c.down(process.env.PAGEGRADE_CLUSTER_KEEP === '1');
+});
+
+test('a crawl is audited exactly once, and three worker hosts crawl ≥ 2.5× as fast as one', async () => {
+  const one = await startCrawl('slowa', SPEED_PAGES);
+  const oneEntries = await assertOnce('slowa', one, SPEED_PAGES);
+  const r1 = rate(oneEntries);
+  say(`1 worker host, ${SLOW_LATENCY_MS} ms a page: ${SPEED_PAGES} pages in ${r1.seconds.toFixed(1)} s = ${r1.perSecond.toFixed(2)} pages/s; requests: ${oneEntries.length} for ${SPEED_PAGES} pages; by host: ${perHost(oneEntries)}`);
+  assert.equal(oneEntries.length, SPEED_PAGES, 'each page requested once');
+
+  await Promise.all([c.startWorker('w2'), c.startWorker('w3')]);
+  const three = await startCrawl('slowb', SPEED_PAGES, c.api2);
+  const threeEntries = await assertOnce('slowb', three, SPEED_PAGES);
+  const r3 = rate(threeEntries);
+  say(`3 worker hosts, ${SLOW_LATENCY_MS} ms a page: ${SPEED_PAGES} pages in ${r3.seconds.toFixed(1)} s = ${r3.perSecond.toFixed(2)} pages/s (${(r3.perSecond / r1.perSecond).toFixed(2)}× one host); requests: ${threeEntries.length} for ${SPEED_PAGES} pages; by host: ${perHost(threeEntries)}`);
+  assert.equal(threeEntries.length, SPEED_PAGES, 'each page requested once');
+  assert.ok(r3.perSecond >= 2.5 * r1.perSecond, `3 hosts ${r3.perSecond.toFixed(2)} pages/s < 2.5 × ${r1.perSecond.toFixed(2)}`);
+
+  // the same at 100 ms a page and more pages: every page once (the speed there is the shared CPU's)
+  const big = await startCrawl('b', PAGES);
+  const bigEntries = await assertOnce('b', big, PAGES);
+  const rb = rate(bigEntries);
+  say(`3 worker hosts, ${LATENCY_MS} ms a page: ${PAGES} pages in ${rb.seconds.toFixed(1)} s = ${rb.perSecond.toFixed(1)} pages/s; requests: ${bigEntries.length} for ${PAGES} pages; by host: ${perHost(bigEntries)}`);
+  assert.equal(bigEntries.length, PAGES, 'each page requested once');
+});
+
+test('a worker host cut off mid-crawl: its pages are taken over after the lease, none lost or audited twice; it rejoins', async () => {
+  const w2 = c.procs.get('w2')!;
+  const id = await startCrawl('c', PAGES);
+  await waitPages('c', Math.round(PAGES / 4));
+  setLink(c.hosts.w2, false);
+  const cutAt = Date.now();
+  const before = pageEntries(await log(c.web), 'c');
+  const inFlight = before.filter((e) => e.from === c.address('w2') && e.start > cutAt - 2 * LATENCY_MS - 500);
+  say(`w2 cut off after ${before.length} pages served; its requests in the last moment: ${inFlight.length}`);
+  await sleep(PAGE_LEASE_MS * 2 + 2000);
+  const during = pageEntries(await log(c.web), 'c').filter((e) => e.start > cutAt);
+  assert.ok(during.length > 0, 'the other hosts went on');
+  // (a request already on its way when the link went down may arrive just after)
+  const late = during.filter((e) => e.from === c.address('w2') && e.start > cutAt + 500);
+  assert.equal(late.length, 0, 'nothing from the cut-off host');
+  setLink(c.hosts.w2, true);
+  say(`w2 back after ${((Date.now() - cutAt) / 1000).toFixed(1)} s; meanwhile ${during.length} pages by ${perHost(during)}`);
+  const entries = await assertOnce('c', id, PAGES);
+  const taken = new Set(before.filter((e) => e.from === c.address('w2')).map((e) => e.path));
+  const again = entries.filter((e) => e.start > cutAt && taken.has(e.path));
+  say(`crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice; ${again.length} of w2's pages requested again by ${perHost(again) || 'none'}); by host: ${perHost(entries)}`);
+  assert.ok(w2.alive(), `w2 still running:\n${w2.output()}`);
+
+  // rejoined: it takes pages of the next crawl
+  const next = await startCrawl('c2', 60);
+  const nextEntries = await assertOnce('c2', next, 60);
+  const fromW2 = nextEntries.filter((e) => e.from === c.address('w2')).length;
+  say(`after rejoining, w2 audited ${fromW2} of the next crawl's 60 pages (by host: ${perHost(nextEntries)})`);
+  assert.ok(fromW2 > 0, 'the host that came back works again');
+});
