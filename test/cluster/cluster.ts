@@ -17,7 +17,7 @@ import { createBridge, createHost, execIn, killStarted, removeAll, runIn, type H
 export const KEY = 'pgc_cluster_test_key_0123456789abcdef';
 export const LATENCY_MS = Number(process.env.PAGEGRADE_CLUSTER_LATENCY_MS ?? 100);
 /** the latency of the pages/s comparison's site (prefixes starting with `slow`) */
-export const SLOW_LATENCY_MS = Number(process.env.PAGEGRADE_CLUSTER_SLOW_LATENCY_MS ?? 600);
+export const SLOW_LATENCY_MS = Number(process.env.PAGEGRADE_CLUSTER_SLOW_LATENCY_MS ?? 1500);
 export const HOOK_DELAY_MS = 300;
 /** per worker host: batch pages at once */
 export const PAGE_SLOTS = 2;
@@ -43,6 +43,8 @@ export class Cluster {
   readonly hosts = {} as Record<HostName, Host>;
   readonly procs = new Map<string, HostProcess>();
   readonly databaseUrl = `postgres://postgres@${ADDRESSES.data}:5432/pagegrade`;
+  /** the services' URL: a session idle in a transaction (its host cut off) is ended after 3 s */
+  readonly serviceDatabaseUrl = `${this.databaseUrl}?idle_in_transaction_session_timeout=3000`;
   readonly redisUrl = `redis://${ADDRESSES.data}:6379`;
   readonly web = `http://${ADDRESSES.web}:8080`;
   readonly hook = `http://${ADDRESSES.hook}:8080`;
@@ -112,7 +114,7 @@ export class Cluster {
     return {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: this.databaseUrl,
+      DATABASE_URL: this.serviceDatabaseUrl,
       REDIS_URL: this.redisUrl,
       PAGEGRADE_BOOTSTRAP_KEY: KEY,
       PAGEGRADE_SESSION_SECRET: 'cluster-test-session-secret-0123456789abcdef',
