@@ -9,7 +9,9 @@
 // whatever happened; the test itself kills the processes it started and removes its temp folder.
 // Arguments are passed to node --test (e.g. --test-name-pattern=cut). The run is stopped after PAGEGRADE_CLUSTER_TIMEOUT_MS (default 6 min).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
@@ -59,6 +61,11 @@ function cleanup() {
     if (name?.startsWith('pgc-') && name !== 'pgc-br') spawnSync('ip', ['link', 'del', name], { stdio: 'ignore' });
   }
   spawnSync('ip', ['link', 'del', 'pgc-br'], { stdio: 'ignore' });
+  // the test's temp folders (PostgreSQL's data, Redis's file, the logs): a killed run leaves its own
+  for (const name of readdirSync(tmpdir())) {
+    if (name.startsWith('pagegrade-cluster-') && process.env.PAGEGRADE_CLUSTER_KEEP !== '1')
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
 }
 
 cleanup();

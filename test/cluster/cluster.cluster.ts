@@ -9,9 +9,9 @@ import { api } from '../helpers/service-process.js';
 import { Cluster, KEY, LATENCY_MS, PAGE_LEASE_MS, PAGE_SLOTS, SLOW_LATENCY_MS } from './cluster.js';
 import { setLink } from './netns.js';
 
-const PAGES = Number(process.env.PAGEGRADE_CLUSTER_PAGES ?? 300);
+const PAGES = Number(process.env.PAGEGRADE_CLUSTER_PAGES ?? 150);
 /** the pages/s comparison: a smaller site at SLOW_LATENCY_MS, so that it is bound by the latency, not the (shared) CPU */
-const SPEED_PAGES = Number(process.env.PAGEGRADE_CLUSTER_SPEED_PAGES ?? 45);
+const SPEED_PAGES = Number(process.env.PAGEGRADE_CLUSTER_SPEED_PAGES ?? 36);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => console.log(`# cluster: ${line}`);
 
@@ -84,6 +84,13 @@ async function waitPages(prefix: string, n: number, timeoutMs = 60_000): Promise
  */
 async function assertOnce(prefix: string, id: number, pages: number): Promise<LogEntry[]> {
   const b = await waitBatch(id, 120_000);
+  if (b.progress.failed > 0) {
+    const failed = await c.sql<{ url: string; error: string }>(
+      `SELECT url, error FROM batch_pages WHERE batch_id = $1 AND state <> 'done'`,
+      [id],
+    );
+    say(`batch ${id}: pages not done: ${JSON.stringify(failed)}`);
+  }
   assert.equal(b.status, 'done', JSON.stringify(b));
   assert.equal(b.progress.audited, pages, JSON.stringify(b.progress));
   assert.equal(b.progress.failed, 0, JSON.stringify(b.progress));
@@ -187,10 +194,10 @@ test('a worker host cut off mid-crawl: its pages are taken over after the lease,
   assert.ok(w2.alive(), `w2 still running:\n${w2.output()}`);
 
   // rejoined: it takes pages of the next crawl
-  const next = await startCrawl('c2', 60);
-  const nextEntries = await assertOnce('c2', next, 60);
+  const next = await startCrawl('c2', 30);
+  const nextEntries = await assertOnce('c2', next, 30);
   const fromW2 = nextEntries.filter((e) => e.from === c.address('w2')).length;
-  say(`after rejoining, w2 audited ${fromW2} of the next crawl's 60 pages (by host: ${perHost(nextEntries)})`);
+  say(`after rejoining, w2 audited ${fromW2} of the next crawl's 30 pages (by host: ${perHost(nextEntries)})`);
   assert.ok(fromW2 > 0, 'the host that came back works again');
 });
 
@@ -256,11 +263,95 @@ test('a worker host killed (kill -9) mid-crawl and mid-delivery: every page and 
 
   // w3 comes back and works again
   const back = await c.startWorker('w3');
-  const next = await startCrawl('d2', 60);
-  const nextEntries = await assertOnce('d2', next, 60);
+  const next = await startCrawl('d2', 30);
+  const nextEntries = await assertOnce('d2', next, 30);
   const fromW3 = nextEntries.filter((e) => e.from === c.address('w3')).length;
-  say(`restarted, w3 audited ${fromW3} of the next crawl's 60 pages`);
+  say(`restarted, w3 audited ${fromW3} of the next crawl's 30 pages`);
   assert.ok(back.alive() && fromW3 > 0, 'the restarted host works');
   const del = await api(c.api1, KEY, 'DELETE', `/api/v1/webhooks/${hook.body.data.id}`);
   assert.ok(del.status === 204 || del.status === 200, String(del.status));
+});
+
+/** GETs a batch and the report list through both API hosts every 250 ms until stopped: the statuses seen (and `slowest ms`). */
+function pollReads(batchId: number): { stop(): Promise<Map<string, number>> } {
+  const seen = new Map<string, number>();
+  let slowest = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await Promise.all(
+        [c.api1, c.api2].flatMap((origin) =>
+          [`/api/v1/batches/${batchId}`, '/api/v1/reports?per_page=10'].map(async (path) => {
+            const t0 = Date.now();
+            const status = await api(origin, KEY, 'GET', path).then(
+              (r) => String(r.status),
+              (err: Error) => `error ${err.name}`,
+            );
+            seen.set(status, (seen.get(status) ?? 0) + 1);
+            slowest = Math.max(slowest, Date.now() - t0);
+          }),
+        ),
+      );
+      await sleep(250);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      say(`reads: the slowest answer took ${slowest} ms`);
+      return seen;
+    },
+  };
+}
+
+const REDIS_DOWN_MS = Number(process.env.PAGEGRADE_CLUSTER_REDIS_DOWN_MS ?? 30_000);
+
+test('Redis away for 30 s mid-crawl: the API answers reads, the workers reconnect, the crawl finishes', async () => {
+  const id = await startCrawl('e', PAGES);
+  await waitPages('e', Math.round(PAGES / 4));
+  const redis = c.procs.get('redis')!;
+  await redis.stop(10_000); // SIGTERM: Redis writes its append-only file and exits
+  const downAt = Date.now();
+  const reads = pollReads(id);
+  await sleep(REDIS_DOWN_MS);
+  const during = await reads.stop();
+  const pagesDuring = pageEntries(await log(c.web), 'e').filter((e) => e.start > downAt + 2000).length;
+  c.startRedis();
+  const upAt = Date.now();
+  say(`Redis down ${((upAt - downAt) / 1000).toFixed(1)} s: reads through the API hosts answered ${JSON.stringify(Object.fromEntries(during))}; pages requested meanwhile: ${pagesDuring}`);
+  const firstAfter = await waitPages('e', pageEntries(await log(c.web), 'e').length + 1, 60_000);
+  const resumed = Math.min(...firstAfter.filter((e) => e.start >= upAt).map((e) => e.start)) - upAt;
+  const entries = await assertOnce('e', id, PAGES);
+  say(`workers resumed ${resumed} ms after Redis was back; crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice); by host: ${perHost(entries)}`);
+  assert.deepEqual([...during.keys()], ['200'], 'every read answered 200 while Redis was away');
+  for (const w of ['w1', 'w2', 'w3']) assert.ok(c.procs.get(w)?.alive() ?? true, `${w} still running`);
+});
+
+test('PostgreSQL restarted mid-crawl: requests in flight get 503 (never 500), the service recovers, nothing lost', async () => {
+  const id = await startCrawl('f', PAGES, c.api2);
+  await waitPages('f', Math.round(PAGES / 4));
+  const reads = pollReads(id);
+  await sleep(500);
+  const postgres = c.procs.get('postgres')!;
+  const downAt = Date.now();
+  postgres.kill('SIGINT'); // fast shutdown: sessions ended, then a clean stop
+  await postgres.exited;
+  await sleep(2000);
+  c.startPostgres();
+  await c.waitForPostgres();
+  const upAt = Date.now();
+  await sleep(3000);
+  const seen = await reads.stop();
+  say(`PostgreSQL down ${((upAt - downAt) / 1000).toFixed(1)} s: reads through the API hosts answered ${JSON.stringify(Object.fromEntries(seen))}`);
+  assert.ok(!seen.has('500'), 'no 500');
+  assert.ok([...seen.keys()].every((s) => s === '200' || s === '503'), `only 200 and 503: ${[...seen.keys()].join(', ')}`);
+  assert.ok(seen.has('503'), 'the requests while it was down were told 503');
+  // recovered without a restart: both API hosts answer again
+  for (const origin of [c.api1, c.api2]) assert.equal((await api(origin, KEY, 'GET', `/api/v1/batches/${id}`)).status, 200);
+  const entries = await assertOnce('f', id, PAGES);
+  say(`crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice); by host: ${perHost(entries)}`);
+  for (const p of ['api1', 'api2', 'w1', 'w2', 'w3']) assert.ok(c.procs.get(p)?.alive() ?? true, `${p} still running`);
+  const stacks = ['api1', 'api2'].map((p) => (c.procs.get(p)!.output().match(/"statusCode":500|unexpected error/g) ?? []).length);
+  say(`API log lines of a 500: api1 ${stacks[0]}, api2 ${stacks[1]}`);
 });

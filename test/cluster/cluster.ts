@@ -69,10 +69,7 @@ export class Cluster {
     execIn(this.hosts.data, ['initdb', '-D', this.pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], 'postgres');
     appendFileSync(join(this.pgData, 'pg_hba.conf'), 'host all all 10.77.0.0/24 trust\n');
     this.startPostgres();
-    this.start('redis', 'data', [
-      'redis-server', '--bind', ADDRESSES.data, '--port', '6379', '--save', '', '--appendonly', 'yes',
-      '--appendfsync', 'everysec', '--dir', this.dir, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no',
-    ]);
+    this.startRedis();
     const hosts = new URL('./hosts.mjs', import.meta.url).pathname;
     this.start('web', 'web', [process.execPath, hosts, 'site', ADDRESSES.web, '8080', String(LATENCY_MS), String(this.sitePages), String(SLOW_LATENCY_MS)]);
     this.start('hook', 'hook', [process.execPath, hosts, 'hook', ADDRESSES.hook, '8080', String(HOOK_DELAY_MS)]);
@@ -84,6 +81,14 @@ export class Cluster {
     this.pool = new pg.Pool({ connectionString: this.databaseUrl, max: 2 });
     this.pool.on('error', () => {});
     await Promise.all([this.startApi('api1'), this.startApi('api2')]);
+  }
+
+  /** Redis on the data host, with its append-only file in the temp folder (kept across restarts) */
+  startRedis(): HostProcess {
+    return this.start('redis', 'data', [
+      'redis-server', '--bind', ADDRESSES.data, '--port', '6379', '--save', '', '--appendonly', 'yes',
+      '--appendfsync', 'everysec', '--dir', this.dir, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no',
+    ]);
   }
 
   startPostgres(): HostProcess {

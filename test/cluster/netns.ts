@@ -112,7 +112,9 @@ export function runIn(
 ): HostProcess {
   const logFile = join(options.dir, `${label}.log`);
   const out = createWriteStream(logFile);
-  const argv = ['netns', 'exec', host.ns, ...(options.user ? ['runuser', '-u', options.user, '--'] : []), ...command];
+  // setpriv execs the program as the user (runuser would stay its parent and keep the signals)
+  const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--'] : [];
+  const argv = ['netns', 'exec', host.ns, ...asUser, ...command];
   const child = spawn('ip', argv, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
