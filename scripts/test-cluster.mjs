@@ -24,12 +24,14 @@ function skip(reason) {
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 if (process.platform !== 'linux') skip(`network namespaces are Linux only (this is ${process.platform})`);
-if (process.getuid?.() !== 0) skip('not root: making network namespaces and veth pairs needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN)');
+if (process.getuid?.() !== 0)
+  skip('not root: making network namespaces and veth pairs needs root (CAP_SYS_ADMIN, CAP_NET_ADMIN)');
 if (!has('ip')) skip('iproute2 is not installed (no `ip` command)');
 for (const cmd of ['initdb', 'postgres', 'redis-server', 'setpriv']) {
   if (!has(cmd)) skip(`${cmd} is not on PATH (the data host runs its own PostgreSQL and Redis)`);
 }
-if (spawnSync('id', ['-u', 'postgres'], { stdio: 'ignore' }).status !== 0) skip('no `postgres` user to run initdb and PostgreSQL as');
+if (spawnSync('id', ['-u', 'postgres'], { stdio: 'ignore' }).status !== 0)
+  skip('no `postgres` user to run initdb and PostgreSQL as');
 
 function cleanup() {
   let list = '';
@@ -38,7 +40,10 @@ function cleanup() {
   } catch {
     return;
   }
-  for (const ns of list.split('\n').map((l) => l.split(' ')[0]).filter((n) => n?.startsWith('pgc-'))) {
+  for (const ns of list
+    .split('\n')
+    .map((l) => l.split(' ')[0])
+    .filter((n) => n?.startsWith('pgc-'))) {
     let pids = [];
     try {
       pids = execFileSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' }).split('\n').filter(Boolean);
@@ -58,7 +63,8 @@ function cleanup() {
   const links = spawnSync('ip', ['-o', 'link'], { encoding: 'utf8' }).stdout ?? '';
   for (const line of links.split('\n')) {
     const name = /^\d+: ([^@:]+)/.exec(line)?.[1];
-    if (name?.startsWith('pgc-') && name !== 'pgc-br') spawnSync('ip', ['link', 'del', name], { stdio: 'ignore' });
+    if (name?.startsWith('pgc-') && name !== 'pgc-br')
+      spawnSync('ip', ['link', 'del', name], { stdio: 'ignore' });
   }
   spawnSync('ip', ['link', 'del', 'pgc-br'], { stdio: 'ignore' });
   // the test's temp folders (PostgreSQL's data, Redis's file, the logs): a killed run leaves its own
@@ -70,7 +76,8 @@ function cleanup() {
 
 cleanup();
 const probe = spawnSync('ip', ['netns', 'add', 'pgc-probe'], { encoding: 'utf8' });
-if (probe.status !== 0) skip(`cannot make a network namespace: ${(probe.stderr || probe.error?.message || '').trim()}`);
+if (probe.status !== 0)
+  skip(`cannot make a network namespace: ${(probe.stderr || probe.error?.message || '').trim()}`);
 spawnSync('ip', ['netns', 'del', 'pgc-probe'], { stdio: 'ignore' });
 
 // the cluster runs the built service
@@ -83,10 +90,14 @@ const files = readdirSync('test/cluster')
   .map((f) => `test/cluster/${f}`);
 const timeoutMs = Number(process.env.PAGEGRADE_CLUSTER_TIMEOUT_MS ?? 360_000);
 const started = Date.now();
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files], {
-  stdio: 'inherit',
-  env: process.env,
-});
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=1', ...process.argv.slice(2), ...files],
+  {
+    stdio: 'inherit',
+    env: process.env,
+  },
+);
 const timer = setTimeout(() => {
   console.error(`cluster test: stopped after ${timeoutMs} ms`);
   child.kill('SIGKILL');
@@ -101,6 +112,8 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 child.on('exit', (code, signal) => {
   clearTimeout(timer);
   cleanup();
-  console.log(`cluster test: ${code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `cluster test: ${code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   process.exit(code ?? (signal ? 1 : 0));
 });

@@ -16,7 +16,15 @@ export const isApiPath = (url: string) =>
   url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Socket errors of a connection to PostgreSQL or Redis that is refused, reset or lost. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 /** pg's own messages when its connection ends or cannot be made (they carry no code). */
 const PG_CONNECTION_MESSAGES =
   /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection is closed)/;
@@ -40,9 +48,15 @@ export function isStoreUnavailable(err: unknown): boolean {
 
 /** 503 with Retry-After: the store is away for a moment (a restart); the client tries again. */
 export const storeUnavailable = () =>
-  new AppError(503, 'unavailable', 'The service cannot reach its database right now; try again in a few seconds.', undefined, {
-    'Retry-After': '5',
-  });
+  new AppError(
+    503,
+    'unavailable',
+    'The service cannot reach its database right now; try again in a few seconds.',
+    undefined,
+    {
+      'Retry-After': '5',
+    },
+  );
 
 /** Any thrown value → the AppError the client sees (null: an unexpected fault, a 500). */
 export function toAppError(err: unknown, request?: FastifyRequest): AppError | null {

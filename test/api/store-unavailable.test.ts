@@ -11,7 +11,13 @@ import pg from 'pg';
 import { buildTestApp } from '../helpers/app.js';
 import { postgresDialect } from '../helpers/db.js';
 import { freePort } from '../helpers/service-process.js';
-import { ADMIN_POSTGRES_URL, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES, skipUnlessRequired, withPg } from '../helpers/services.js';
+import {
+  ADMIN_POSTGRES_URL,
+  POSTGRES_UNAVAILABLE,
+  REQUIRE_POSTGRES,
+  skipUnlessRequired,
+  withPg,
+} from '../helpers/services.js';
 import { isStoreUnavailable } from '../../src/web/errors.js';
 
 test('PostgreSQL: a request whose session is ended mid-query answers 503 with Retry-After; the next is served', async (t) => {
@@ -74,9 +80,10 @@ test('the errors of a refused connection and an ended session mean "unavailable"
   if (skipUnlessRequired(t, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES)) return;
   // nothing listens on this port
   const port = await freePort();
-  const refused = await new pg.Client({ host: '127.0.0.1', port, user: 'x', database: 'x' })
-    .connect()
-    .then(() => null, (err: unknown) => err);
+  const refused = await new pg.Client({ host: '127.0.0.1', port, user: 'x', database: 'x' }).connect().then(
+    () => null,
+    (err: unknown) => err,
+  );
   assert.equal((refused as { code?: string }).code, 'ECONNREFUSED');
   assert.ok(isStoreUnavailable(refused));
 
@@ -84,13 +91,24 @@ test('the errors of a refused connection and an ended session mean "unavailable"
   const c = new pg.Client({ connectionString: ADMIN_POSTGRES_URL });
   c.on('error', () => {});
   await c.connect();
-  const ended = await c.query('SELECT pg_terminate_backend(pg_backend_pid())').then(() => null, (err: unknown) => err);
+  const ended = await c.query('SELECT pg_terminate_backend(pg_backend_pid())').then(
+    () => null,
+    (err: unknown) => err,
+  );
   assert.ok(isStoreUnavailable(ended), String(ended));
-  const after = await c.query('SELECT 1').then(() => null, (err: unknown) => err);
+  const after = await c.query('SELECT 1').then(
+    () => null,
+    (err: unknown) => err,
+  );
   assert.ok(isStoreUnavailable(after), `the ended client's next query: ${String(after)}`);
   await c.end().catch(() => {});
 
-  const syntax = await withPg(ADMIN_POSTGRES_URL, (db) => db.query('SELEC 1').then(() => null, (err: unknown) => err));
+  const syntax = await withPg(ADMIN_POSTGRES_URL, (db) =>
+    db.query('SELEC 1').then(
+      () => null,
+      (err: unknown) => err,
+    ),
+  );
   assert.equal((syntax as { code?: string }).code, '42601');
   assert.equal(isStoreUnavailable(syntax), false);
   assert.equal(isStoreUnavailable(new Error('boom')), false);

@@ -61,7 +61,8 @@ async function waitBatch(id: number, timeoutMs: number): Promise<Batch> {
   for (;;) {
     const b = await batch(id).catch(() => null);
     if (b && !['queued', 'running'].includes(b.status)) return b;
-    if (Date.now() > deadline) throw new Error(`batch ${id} not finished in ${timeoutMs} ms: ${JSON.stringify(b)}`);
+    if (Date.now() > deadline)
+      throw new Error(`batch ${id} not finished in ${timeoutMs} ms: ${JSON.stringify(b)}`);
     await sleep(250);
   }
 }
@@ -72,7 +73,8 @@ async function waitPages(prefix: string, n: number, timeoutMs = 60_000): Promise
   for (;;) {
     const entries = pageEntries(await log(c.web), prefix);
     if (entries.length >= n) return entries;
-    if (Date.now() > deadline) throw new Error(`only ${entries.length} pages of /${prefix}/ served in ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${entries.length} pages of /${prefix}/ served in ${timeoutMs} ms`);
     await sleep(100);
   }
 }
@@ -98,7 +100,10 @@ async function assertOnce(prefix: string, id: number, pages: number): Promise<Lo
     'SELECT state, count(*) AS n FROM batch_pages WHERE batch_id = $1 GROUP BY state',
     [id],
   );
-  assert.deepEqual(states.map((s) => [s.state, Number(s.n)]), [['done', pages]]);
+  assert.deepEqual(
+    states.map((s) => [s.state, Number(s.n)]),
+    [['done', pages]],
+  );
   const [reports] = await c.sql<{ n: string; runs: string; max: number }>(
     `SELECT count(*) AS n, max(run_number) AS max,
             (SELECT count(*) FROM report_runs rr JOIN reports r2 ON r2.id = rr.report_id WHERE r2.url LIKE $1) AS runs
@@ -117,7 +122,10 @@ async function assertOnce(prefix: string, id: number, pages: number): Promise<Lo
 function perHost(entries: LogEntry[]): string {
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.from, (counts.get(e.from) ?? 0) + 1);
-  return [...counts].sort().map(([h, n]) => `${h}: ${n}`).join(', ');
+  return [...counts]
+    .sort()
+    .map(([h, n]) => `${h}: ${n}`)
+    .join(', ');
 }
 
 /**
@@ -140,7 +148,9 @@ before(async () => {
   const t0 = Date.now();
   await c.up();
   await c.startWorker('w1');
-  say(`up in ${((Date.now() - t0) / 1000).toFixed(1)} s (temp folder ${c.dir}); site latency ${LATENCY_MS} ms, ${PAGE_SLOTS} pages at once per worker host, page lease ${PAGE_LEASE_MS} ms`);
+  say(
+    `up in ${((Date.now() - t0) / 1000).toFixed(1)} s (temp folder ${c.dir}); site latency ${LATENCY_MS} ms, ${PAGE_SLOTS} pages at once per worker host, page lease ${PAGE_LEASE_MS} ms`,
+  );
 });
 
 after(async () => {
@@ -151,17 +161,23 @@ test('a crawl is audited exactly once, and three worker hosts crawl ≥ 2.5× as
   const one = await startCrawl('slowa', SPEED_PAGES);
   const oneEntries = await assertOnce('slowa', one, SPEED_PAGES);
   const r1 = rate(oneEntries);
-  say(`1 worker host, ${SLOW_LATENCY_MS} ms a page: ${SPEED_PAGES} pages in ${r1.seconds.toFixed(1)} s = ${r1.perSecond.toFixed(2)} pages/s; requests: ${oneEntries.length} for ${SPEED_PAGES} pages; by host: ${perHost(oneEntries)}`);
+  say(
+    `1 worker host, ${SLOW_LATENCY_MS} ms a page: ${SPEED_PAGES} pages in ${r1.seconds.toFixed(1)} s = ${r1.perSecond.toFixed(2)} pages/s; requests: ${oneEntries.length} for ${SPEED_PAGES} pages; by host: ${perHost(oneEntries)}`,
+  );
   assert.equal(oneEntries.length, SPEED_PAGES, 'each page requested once');
 
   await Promise.all([c.startWorker('w2'), c.startWorker('w3')]);
   const three = await startCrawl('slowb', SPEED_PAGES, c.api2);
   const threeEntries = await assertOnce('slowb', three, SPEED_PAGES);
   const r3 = rate(threeEntries);
-  say(`3 worker hosts, ${SLOW_LATENCY_MS} ms a page: ${SPEED_PAGES} pages in ${r3.seconds.toFixed(1)} s = ${r3.perSecond.toFixed(2)} pages/s (${(r3.perSecond / r1.perSecond).toFixed(2)}× one host); requests: ${threeEntries.length} for ${SPEED_PAGES} pages; by host: ${perHost(threeEntries)}`);
+  say(
+    `3 worker hosts, ${SLOW_LATENCY_MS} ms a page: ${SPEED_PAGES} pages in ${r3.seconds.toFixed(1)} s = ${r3.perSecond.toFixed(2)} pages/s (${(r3.perSecond / r1.perSecond).toFixed(2)}× one host); requests: ${threeEntries.length} for ${SPEED_PAGES} pages; by host: ${perHost(threeEntries)}`,
+  );
   assert.equal(threeEntries.length, SPEED_PAGES, 'each page requested once');
-  assert.ok(r3.perSecond >= 2.5 * r1.perSecond, `3 hosts ${r3.perSecond.toFixed(2)} pages/s < 2.5 × ${r1.perSecond.toFixed(2)}`);
-
+  assert.ok(
+    r3.perSecond >= 2.5 * r1.perSecond,
+    `3 hosts ${r3.perSecond.toFixed(2)} pages/s < 2.5 × ${r1.perSecond.toFixed(2)}`,
+  );
 });
 
 test('a worker host cut off mid-crawl: its pages are taken over after the lease, none lost or audited twice; it rejoins', async () => {
@@ -180,31 +196,42 @@ test('a worker host cut off mid-crawl: its pages are taken over after the lease,
   say(`while w2 was cut off: ${during.length} pages, the longest pause between two requests ${longest} ms`);
   // the others never wait for the lost host for long: at worst its lease, or the end of its
   // transaction (idle_in_transaction_session_timeout, 3 s here)
-  assert.ok(during.length >= 20, `the other hosts went on: ${during.length} pages in ${PAGE_LEASE_MS * 2 + 2000} ms`);
+  assert.ok(
+    during.length >= 20,
+    `the other hosts went on: ${during.length} pages in ${PAGE_LEASE_MS * 2 + 2000} ms`,
+  );
   assert.ok(longest <= PAGE_LEASE_MS + 3000, `no long stall: ${longest} ms`);
   // (a request already on its way when the link went down may arrive just after)
   const late = during.filter((e) => e.from === c.address('w2') && e.start > cutAt + 500);
   assert.equal(late.length, 0, 'nothing from the cut-off host');
   setLink(c.hosts.w2, true);
-  say(`w2 back after ${((Date.now() - cutAt) / 1000).toFixed(1)} s; meanwhile ${during.length} pages by ${perHost(during)}`);
+  say(
+    `w2 back after ${((Date.now() - cutAt) / 1000).toFixed(1)} s; meanwhile ${during.length} pages by ${perHost(during)}`,
+  );
   const entries = await assertOnce('c', id, PAGES);
   const taken = new Set(before.filter((e) => e.from === c.address('w2')).map((e) => e.path));
   const again = entries.filter((e) => e.start > cutAt && taken.has(e.path));
-  say(`crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice; ${again.length} of w2's pages requested again by ${perHost(again) || 'none'}); by host: ${perHost(entries)}`);
+  say(
+    `crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice; ${again.length} of w2's pages requested again by ${perHost(again) || 'none'}); by host: ${perHost(entries)}`,
+  );
   assert.ok(w2.alive(), `w2 still running:\n${w2.output()}`);
 
   // rejoined: it takes pages of the next crawl
   const next = await startCrawl('c2', 30);
   const nextEntries = await assertOnce('c2', next, 30);
   const fromW2 = nextEntries.filter((e) => e.from === c.address('w2')).length;
-  say(`after rejoining, w2 audited ${fromW2} of the next crawl's 30 pages (by host: ${perHost(nextEntries)})`);
+  say(
+    `after rejoining, w2 audited ${fromW2} of the next crawl's 30 pages (by host: ${perHost(nextEntries)})`,
+  );
   assert.ok(fromW2 > 0, 'the host that came back works again');
 });
 
 async function hookEntries(batchId: number): Promise<LogEntry[]> {
   return (await log(c.hook)).filter((e) => {
     try {
-      return (JSON.parse(e.body ?? '{}') as { data?: { batch?: { id?: number } } }).data?.batch?.id === batchId;
+      return (
+        (JSON.parse(e.body ?? '{}') as { data?: { batch?: { id?: number } } }).data?.batch?.id === batchId
+      );
     } catch {
       return false;
     }
@@ -233,12 +260,16 @@ test('a worker host killed (kill -9) mid-crawl and mid-delivery: every page and 
   await w3.exited;
   const pagesThen = pageEntries(await log(c.web), 'd');
   const inFlight = pagesThen.filter((e) => e.from === c.address('w3') && e.end === null);
-  say(`w3 killed with ${open.length} deliveries and ${inFlight.length} page requests in flight (${pagesThen.length} pages served)`);
+  say(
+    `w3 killed with ${open.length} deliveries and ${inFlight.length} page requests in flight (${pagesThen.length} pages served)`,
+  );
   assert.ok(open.length > 0, 'w3 was delivering when it was killed');
 
   const entries = await assertOnce('d', id, PAGES);
   const again = entries.filter((e) => e.start > killedAt && inFlight.some((f) => f.path === e.path));
-  say(`crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice; w3's pages in flight requested again by ${perHost(again) || 'none'}); by host: ${perHost(entries)}`);
+  say(
+    `crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice; w3's pages in flight requested again by ${perHost(again) || 'none'}); by host: ${perHost(entries)}`,
+  );
 
   // every delivery completes: one delivered row per page, and each message received
   const waitUntil = Date.now() + 60_000;
@@ -256,10 +287,18 @@ test('a worker host killed (kill -9) mid-crawl and mid-delivery: every page and 
   const received = await hookEntries(id);
   const ids = new Set(received.map((e) => e.id));
   const resent = received.filter((e) => e.start > killedAt && open.some((o) => o.id === e.id));
-  say(`deliveries: ${JSON.stringify(rows.map((r) => [r.status, Number(r.n)]))}; ${received.length} requests received for ${ids.size} messages; w3's open deliveries sent again by ${perHost(resent) || 'none'}`);
-  assert.deepEqual(rows.map((r) => [r.status, Number(r.n)]), [['delivered', PAGES]]);
+  say(
+    `deliveries: ${JSON.stringify(rows.map((r) => [r.status, Number(r.n)]))}; ${received.length} requests received for ${ids.size} messages; w3's open deliveries sent again by ${perHost(resent) || 'none'}`,
+  );
+  assert.deepEqual(
+    rows.map((r) => [r.status, Number(r.n)]),
+    [['delivered', PAGES]],
+  );
   assert.equal(ids.size, PAGES, 'every message received');
-  assert.ok(open.every((o) => resent.some((r) => r.id === o.id)), 'each delivery w3 had in flight was sent again');
+  assert.ok(
+    open.every((o) => resent.some((r) => r.id === o.id)),
+    'each delivery w3 had in flight was sent again',
+  );
 
   // w3 comes back and works again
   const back = await c.startWorker('w3');
@@ -319,11 +358,15 @@ test('Redis away for 30 s mid-crawl: the API answers reads, the workers reconnec
   const pagesDuring = pageEntries(await log(c.web), 'e').filter((e) => e.start > downAt + 2000).length;
   c.startRedis();
   const upAt = Date.now();
-  say(`Redis down ${((upAt - downAt) / 1000).toFixed(1)} s: reads through the API hosts answered ${JSON.stringify(Object.fromEntries(during))}; pages requested meanwhile: ${pagesDuring}`);
+  say(
+    `Redis down ${((upAt - downAt) / 1000).toFixed(1)} s: reads through the API hosts answered ${JSON.stringify(Object.fromEntries(during))}; pages requested meanwhile: ${pagesDuring}`,
+  );
   const firstAfter = await waitPages('e', pageEntries(await log(c.web), 'e').length + 1, 60_000);
   const resumed = Math.min(...firstAfter.filter((e) => e.start >= upAt).map((e) => e.start)) - upAt;
   const entries = await assertOnce('e', id, PAGES);
-  say(`workers resumed ${resumed} ms after Redis was back; crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice); by host: ${perHost(entries)}`);
+  say(
+    `workers resumed ${resumed} ms after Redis was back; crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice); by host: ${perHost(entries)}`,
+  );
   assert.deepEqual([...during.keys()], ['200'], 'every read answered 200 while Redis was away');
   for (const w of ['w1', 'w2', 'w3']) assert.ok(c.procs.get(w)?.alive() ?? true, `${w} still running`);
 });
@@ -343,15 +386,32 @@ test('PostgreSQL restarted mid-crawl: requests in flight get 503 (never 500), th
   const upAt = Date.now();
   await sleep(3000);
   const seen = await reads.stop();
-  say(`PostgreSQL down ${((upAt - downAt) / 1000).toFixed(1)} s: reads through the API hosts answered ${JSON.stringify(Object.fromEntries(seen))}`);
+  say(
+    `PostgreSQL down ${((upAt - downAt) / 1000).toFixed(1)} s: reads through the API hosts answered ${JSON.stringify(Object.fromEntries(seen))}`,
+  );
   assert.ok(!seen.has('500'), 'no 500');
-  assert.ok([...seen.keys()].every((s) => s === '200' || s === '503'), `only 200 and 503: ${[...seen.keys()].join(', ')}`);
+  assert.ok(
+    [...seen.keys()].every((s) => s === '200' || s === '503'),
+    `only 200 and 503: ${[...seen.keys()].join(', ')}`,
+  );
   assert.ok(seen.has('503'), 'the requests while it was down were told 503');
   // recovered without a restart: both API hosts answer again
-  for (const origin of [c.api1, c.api2]) assert.equal((await api(origin, KEY, 'GET', `/api/v1/batches/${id}`)).status, 200);
+  for (const origin of [c.api1, c.api2])
+    assert.equal((await api(origin, KEY, 'GET', `/api/v1/batches/${id}`)).status, 200);
   const entries = await assertOnce('f', id, PAGES);
-  say(`crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice); by host: ${perHost(entries)}`);
-  for (const p of ['api1', 'api2', 'w1', 'w2', 'w3']) assert.ok(c.procs.get(p)?.alive() ?? true, `${p} still running`);
-  const stacks = ['api1', 'api2'].map((p) => (c.procs.get(p)!.output().match(/"statusCode":500|unexpected error/g) ?? []).length);
+  say(
+    `crawl done: ${entries.length} requests for ${PAGES} pages (${repeated(entries)} pages requested twice); by host: ${perHost(entries)}`,
+  );
+  for (const p of ['api1', 'api2', 'w1', 'w2', 'w3'])
+    assert.ok(c.procs.get(p)?.alive() ?? true, `${p} still running`);
+  const stacks = ['api1', 'api2'].map(
+    (p) =>
+      (
+        c.procs
+          .get(p)!
+          .output()
+          .match(/"statusCode":500|unexpected error/g) ?? []
+      ).length,
+  );
   say(`API log lines of a 500: api1 ${stacks[0]}, api2 ${stacks[1]}`);
 });

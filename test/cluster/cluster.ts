@@ -12,7 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
-import { createBridge, createHost, execIn, killStarted, removeAll, runIn, type Host, type HostProcess } from './netns.js';
+import {
+  createBridge,
+  createHost,
+  execIn,
+  killStarted,
+  removeAll,
+  runIn,
+  type Host,
+  type HostProcess,
+} from './netns.js';
 
 export const KEY = 'pgc_cluster_test_key_0123456789abcdef';
 export const LATENCY_MS = Number(process.env.PAGEGRADE_CLUSTER_LATENCY_MS ?? 100);
@@ -62,17 +71,38 @@ export class Cluster {
   async up(): Promise<void> {
     removeAll();
     createBridge();
-    for (const [name, address] of Object.entries(ADDRESSES)) this.hosts[name as HostName] = createHost(name, address);
+    for (const [name, address] of Object.entries(ADDRESSES))
+      this.hosts[name as HostName] = createHost(name, address);
     mkdirSync(this.pgData);
     chownSync(this.pgData, pgUid(), pgGid());
     chmodSync(this.dir, 0o755);
-    execIn(this.hosts.data, ['initdb', '-D', this.pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], 'postgres');
+    execIn(
+      this.hosts.data,
+      ['initdb', '-D', this.pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+      'postgres',
+    );
     appendFileSync(join(this.pgData, 'pg_hba.conf'), 'host all all 10.77.0.0/24 trust\n');
     this.startPostgres();
     this.startRedis();
     const hosts = new URL('./hosts.mjs', import.meta.url).pathname;
-    this.start('web', 'web', [process.execPath, hosts, 'site', ADDRESSES.web, '8080', String(LATENCY_MS), String(this.sitePages), String(SLOW_LATENCY_MS)]);
-    this.start('hook', 'hook', [process.execPath, hosts, 'hook', ADDRESSES.hook, '8080', String(HOOK_DELAY_MS)]);
+    this.start('web', 'web', [
+      process.execPath,
+      hosts,
+      'site',
+      ADDRESSES.web,
+      '8080',
+      String(LATENCY_MS),
+      String(this.sitePages),
+      String(SLOW_LATENCY_MS),
+    ]);
+    this.start('hook', 'hook', [
+      process.execPath,
+      hosts,
+      'hook',
+      ADDRESSES.hook,
+      '8080',
+      String(HOOK_DELAY_MS),
+    ]);
     await this.waitForPostgres();
     const admin = new pg.Client({ connectionString: this.databaseUrl.replace(/pagegrade$/, 'postgres') });
     await admin.connect();
@@ -86,22 +116,56 @@ export class Cluster {
   /** Redis on the data host, with its append-only file in the temp folder (kept across restarts) */
   startRedis(): HostProcess {
     return this.start('redis', 'data', [
-      'redis-server', '--bind', ADDRESSES.data, '--port', '6379', '--save', '', '--appendonly', 'yes',
-      '--appendfsync', 'everysec', '--dir', this.dir, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no',
+      'redis-server',
+      '--bind',
+      ADDRESSES.data,
+      '--port',
+      '6379',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--dir',
+      this.dir,
+      '--maxmemory-policy',
+      'noeviction',
+      '--protected-mode',
+      'no',
     ]);
   }
 
   startPostgres(): HostProcess {
-    return this.start('postgres', 'data', [
-      'postgres', '-D', this.pgData, '-c', `listen_addresses=${ADDRESSES.data}`, '-c', 'port=5432',
-      '-c', `unix_socket_directories=${this.pgData}`, '-c', 'fsync=off', '-c', 'max_connections=200',
-    ], 'postgres');
+    return this.start(
+      'postgres',
+      'data',
+      [
+        'postgres',
+        '-D',
+        this.pgData,
+        '-c',
+        `listen_addresses=${ADDRESSES.data}`,
+        '-c',
+        'port=5432',
+        '-c',
+        `unix_socket_directories=${this.pgData}`,
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=200',
+      ],
+      'postgres',
+    );
   }
 
   async waitForPostgres(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const c = new pg.Client({ connectionString: this.databaseUrl.replace(/pagegrade$/, 'postgres'), connectionTimeoutMillis: 1000 });
+      const c = new pg.Client({
+        connectionString: this.databaseUrl.replace(/pagegrade$/, 'postgres'),
+        connectionTimeoutMillis: 1000,
+      });
       c.on('error', () => {});
       try {
         await c.connect();
@@ -109,7 +173,8 @@ export class Cluster {
         return;
       } catch (err) {
         await c.end().catch(() => {});
-        if (Date.now() > deadline) throw new Error(`PostgreSQL not up: ${String(err)}\n${this.procs.get('postgres')?.output()}`);
+        if (Date.now() > deadline)
+          throw new Error(`PostgreSQL not up: ${String(err)}\n${this.procs.get('postgres')?.output()}`);
         await sleep(200);
       }
     }
@@ -140,26 +205,52 @@ export class Cluster {
     };
   }
 
-  start(label: string, host: HostName, command: string[], user?: string, env?: Record<string, string>): HostProcess {
-    const p = runIn(this.hosts[host], label, command, { dir: this.dir, ...(user ? { user } : {}), ...(env ? { env } : {}) });
+  start(
+    label: string,
+    host: HostName,
+    command: string[],
+    user?: string,
+    env?: Record<string, string>,
+  ): HostProcess {
+    const p = runIn(this.hosts[host], label, command, {
+      dir: this.dir,
+      ...(user ? { user } : {}),
+      ...(env ? { env } : {}),
+    });
     this.procs.set(label, p);
     return p;
   }
 
   async startApi(name: 'api1' | 'api2'): Promise<HostProcess> {
-    const p = this.start(name, name, [process.execPath, 'dist/server.js'], undefined, this.env(name, {
-      HOST: ADDRESSES[name],
-      PORT: '8080',
-      PAGEGRADE_WORKER: '0',
-      PAGEGRADE_PUBLIC_URL: `http://${ADDRESSES[name]}:8080`,
-    }));
+    const p = this.start(
+      name,
+      name,
+      [process.execPath, 'dist/server.js'],
+      undefined,
+      this.env(name, {
+        HOST: ADDRESSES[name],
+        PORT: '8080',
+        PAGEGRADE_WORKER: '0',
+        PAGEGRADE_PUBLIC_URL: `http://${ADDRESSES[name]}:8080`,
+      }),
+    );
     await waitHttp(`http://${ADDRESSES[name]}:8080/healthz`, p);
     return p;
   }
 
   /** `pagegrade worker` on the host; resolves once its start-up line is printed (or after 10 s). */
-  async startWorker(name: 'w1' | 'w2' | 'w3', extra: Record<string, string> = {}, prefix: string[] = []): Promise<HostProcess> {
-    const p = this.start(name, name, [...prefix, process.execPath, 'bin/pagegrade.js', 'worker'], undefined, this.env(name, { LOG_LEVEL: 'info', ...extra }));
+  async startWorker(
+    name: 'w1' | 'w2' | 'w3',
+    extra: Record<string, string> = {},
+    prefix: string[] = [],
+  ): Promise<HostProcess> {
+    const p = this.start(
+      name,
+      name,
+      [...prefix, process.execPath, 'bin/pagegrade.js', 'worker'],
+      undefined,
+      this.env(name, { LOG_LEVEL: 'info', ...extra }),
+    );
     const deadline = Date.now() + 20_000;
     while (!/workers started/.test(p.output()) && Date.now() < deadline) {
       if (!p.alive()) throw new Error(`worker ${name} exited:\n${p.output()}`);

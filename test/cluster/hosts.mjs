@@ -22,7 +22,8 @@ const log = [];
 
 function page(prefix, i) {
   const links = [];
-  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < pages; c++) links.push(`<li><a href="/${prefix}/n/${c}">Page ${c}</a></li>`);
+  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < pages; c++)
+    links.push(`<li><a href="/${prefix}/n/${c}">Page ${c}</a></li>`);
   const self = i === 0 ? `/${prefix}/` : `/${prefix}/n/${i}`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Cluster site ${prefix} page ${i}</title>
@@ -52,28 +53,31 @@ const server = createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     if (mode === 'hook') entry.body = Buffer.concat(chunks).toString();
-    setTimeout(() => {
-      entry.end = Date.now();
-      if (mode === 'hook') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
-        return;
-      }
-      if (req.url === '/robots.txt') {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('User-agent: *\nAllow: /\n');
-        return;
-      }
-      const m = /^\/([a-z0-9]+)\/(?:n\/(\d+))?$/.exec(req.url ?? '');
-      const i = m ? Number(m[2] ?? 0) : -1;
-      if (!m || i >= pages) {
-        res.writeHead(404, { 'content-type': 'text/plain' });
-        res.end('not found');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(page(m[1], i));
-    }, req.url?.startsWith('/slow') ? slowMs : waitMs);
+    setTimeout(
+      () => {
+        entry.end = Date.now();
+        if (mode === 'hook') {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('ok');
+          return;
+        }
+        if (req.url === '/robots.txt') {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('User-agent: *\nAllow: /\n');
+          return;
+        }
+        const m = /^\/([a-z0-9]+)\/(?:n\/(\d+))?$/.exec(req.url ?? '');
+        const i = m ? Number(m[2] ?? 0) : -1;
+        if (!m || i >= pages) {
+          res.writeHead(404, { 'content-type': 'text/plain' });
+          res.end('not found');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(page(m[1], i));
+      },
+      req.url?.startsWith('/slow') ? slowMs : waitMs,
+    );
   });
 });
 server.keepAliveTimeout = 30_000;

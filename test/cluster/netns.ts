@@ -113,7 +113,9 @@ export function runIn(
   const logFile = join(options.dir, `${label}.log`);
   const out = createWriteStream(logFile);
   // setpriv execs the program as the user (runuser would stay its parent and keep the signals)
-  const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--'] : [];
+  const asUser = options.user
+    ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--']
+    : [];
   const argv = ['netns', 'exec', host.ns, ...asUser, ...command];
   const child = spawn('ip', argv, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', ...options.env },
@@ -164,8 +166,12 @@ export function killStarted(): void {
 
 /** Runs a command inside the host to its end (setup steps: initdb, pg_ctl). */
 export function execIn(host: Host, command: string[], user?: string): string {
-  return execFileSync('ip', ['netns', 'exec', host.ns, ...(user ? ['runuser', '-u', user, '--'] : []), ...command], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return execFileSync(
+    'ip',
+    ['netns', 'exec', host.ns, ...(user ? ['runuser', '-u', user, '--'] : []), ...command],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
 }

@@ -6,7 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createDb, PG_IDLE_IN_TRANSACTION_MS } from '../../src/store/database.js';
-import { createTempDatabase, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES, skipUnlessRequired } from '../helpers/services.js';
+import {
+  createTempDatabase,
+  POSTGRES_UNAVAILABLE,
+  REQUIRE_POSTGRES,
+  skipUnlessRequired,
+} from '../helpers/services.js';
 
 test('PostgreSQL: a session idle in its transaction is ended after the timeout and its locks freed', async (t) => {
   if (skipUnlessRequired(t, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES)) return;
@@ -16,7 +21,9 @@ test('PostgreSQL: a session idle in its transaction is ended after the timeout a
   url.searchParams.set('idle_in_transaction_session_timeout', '500');
   const short = createDb(url.toString());
   try {
-    const shown = await sql<{ v: string }>`SELECT current_setting('idle_in_transaction_session_timeout') AS v`.execute(plain.db);
+    const shown = await sql<{
+      v: string;
+    }>`SELECT current_setting('idle_in_transaction_session_timeout') AS v`.execute(plain.db);
     assert.equal(shown.rows[0]!.v, `${PG_IDLE_IN_TRANSACTION_MS / 1000}s`, 'the default is on every session');
     await sql`CREATE TABLE t (id int PRIMARY KEY, n int)`.execute(plain.db);
     await sql`INSERT INTO t VALUES (1, 0)`.execute(plain.db);
@@ -43,7 +50,11 @@ test('PostgreSQL: a session idle in its transaction is ended after the timeout a
     assert.ok(waited >= 300 && waited < 5000, `the lock was freed after ${waited} ms`);
     release();
     const outcome = await held;
-    assert.match(outcome, /idle-in-transaction timeout|terminat|connection error/i, 'the stuck transaction failed');
+    assert.match(
+      outcome,
+      /idle-in-transaction timeout|terminat|connection error/i,
+      'the stuck transaction failed',
+    );
     const rows = await sql<{ n: number }>`SELECT n FROM t WHERE id = 1`.execute(plain.db);
     assert.equal(rows.rows[0]!.n, 1, 'the stuck transaction did not commit');
     // the pool goes on with a fresh session
