@@ -46,6 +46,8 @@ export interface Config {
   readonly webhookRetryMs: number;
   /** PAGEGRADE_WEBHOOK_LEASE_MS: an attempt's lease (renewed while it runs): after a crash its delivery is sent again within this (default 15 s) */
   readonly webhookLeaseMs: number;
+  /** PAGEGRADE_BATCH_PAGE_LEASE_MS: a batch page's lease (renewed while it runs): after a crash or a lost host its page is taken up again within this (default 15 s) */
+  readonly batchPageLeaseMs: number;
   // ── jobs (docs/jobs.md) ──
   /** PAGEGRADE_WORKER: `npm start` runs the job workers too (default); false = API only */
   readonly worker: boolean;
@@ -324,6 +326,7 @@ export function configFromEnv(env: Env): Config {
     webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
     webhookRetryMs: int(env, 'PAGEGRADE_WEBHOOK_RETRY_MS', 30_000, 100, 3_600_000),
     webhookLeaseMs: int(env, 'PAGEGRADE_WEBHOOK_LEASE_MS', 15_000, 1000, 600_000),
+    batchPageLeaseMs: int(env, 'PAGEGRADE_BATCH_PAGE_LEASE_MS', 15_000, 1000, 600_000),
     worker: bool(env, 'PAGEGRADE_WORKER', true),
     queueEngine: queueEngine(env, redisUrl),
     jobConcurrency: jobConcurrency(env),

@@ -366,6 +366,9 @@ export { sqlitePath } from './database-url.js';
  */
 const loadPg = (): typeof PgModule => createRequire(import.meta.url)('pg') as typeof PgModule;
 
+/** PostgreSQL ends a session idle inside a transaction after this long (its locks released). */
+export const PG_IDLE_IN_TRANSACTION_MS = 30_000;
+
 export function createDb(databaseUrl: string): DatabaseHandle {
   if (databaseUrl.startsWith('sqlite:')) {
     const path = sqlitePath(databaseUrl);
@@ -386,9 +389,22 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     };
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const pool = new (loadPg().Pool)({ connectionString: databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({
+      connectionString: databaseUrl,
+      max: 10,
+      // a process cut off from the database (a host that lost the network) mid-transaction would
+      // hold its row locks until TCP gives up, hours later, and every other process waiting on
+      // them (a batch's row) would stall: PostgreSQL ends such a session after this long idle
+      // in its transaction (docs/scale.md). The URL may set another value:
+      // ?idle_in_transaction_session_timeout=<ms> (0 = off)
+      idle_in_transaction_session_timeout: PG_IDLE_IN_TRANSACTION_MS,
+    });
     // an idle client's error (server restart) must not crash the process; the next query reconnects
     pool.on('error', () => {});
+    // nor one that arrives while a client is checked out between two queries of a transaction
+    // (the session ended by the server: the idle-in-transaction timeout, a restart): pg emits it
+    // on the client, where nothing else listens; the transaction's next query then fails
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

@@ -96,3 +96,25 @@ test('backoff: min(maxMs, baseMs × 2^(n−1)), ±20 %', () => {
     60_000,
   );
 });
+
+test('PAGEGRADE_BATCH_PAGE_LEASE_MS: a batch page lease of 15 s, or as set; the workers run batch.page with it', async () => {
+  const { jobKinds, jobKindsFor } = await import('../../src/jobs/kinds/index.js');
+  const c = configFromEnv({});
+  assert.equal(c.batchPageLeaseMs, 15_000);
+  assert.equal(jobKindsFor(c), jobKinds, 'the defaults: the kinds as they are');
+  const d = configFromEnv({ PAGEGRADE_BATCH_PAGE_LEASE_MS: '4000' });
+  assert.equal(d.batchPageLeaseMs, 4000);
+  const kinds = jobKindsFor(d);
+  const page = kinds.find((k) => k.kind === 'batch.page')!;
+  assert.equal(page.leaseMs, 4000);
+  assert.equal(page.concurrency, 8);
+  assert.deepEqual(
+    kinds.filter((k) => k.kind !== 'batch.page'),
+    jobKinds.filter((k) => k.kind !== 'batch.page'),
+    'the other kinds unchanged',
+  );
+  assert.throws(
+    () => configFromEnv({ PAGEGRADE_BATCH_PAGE_LEASE_MS: '500' }),
+    isConfigError('PAGEGRADE_BATCH_PAGE_LEASE_MS', /./),
+  );
+});

@@ -8,7 +8,7 @@ import type { RecurringTask } from '../worker.js';
 import { scheduleRun, schedulesDue } from './schedule-run.js';
 import { webhookDeliver, webhookDeliverFor } from './webhook-deliver.js';
 import { batchDiscover } from './batch-discover.js';
-import { batchPage } from './batch-page.js';
+import { batchPage, batchPageKind } from './batch-page.js';
 
 /** What the application's handlers receive as `deps`. */
 export type AppJobDeps = JobDeps<Services>;
@@ -22,14 +22,18 @@ export const jobKinds: readonly AnyJobKind[] = [
 
 /**
  * The kinds as a process's workers run them: `jobKinds` with the configured timing
- * (PAGEGRADE_WEBHOOK_RETRY_MS, PAGEGRADE_WEBHOOK_LEASE_MS).
+ * (PAGEGRADE_WEBHOOK_RETRY_MS, PAGEGRADE_WEBHOOK_LEASE_MS, PAGEGRADE_BATCH_PAGE_LEASE_MS).
  */
 export function jobKindsFor(config: {
   webhookRetryMs?: number;
   webhookLeaseMs?: number;
+  batchPageLeaseMs?: number;
 }): readonly AnyJobKind[] {
   const webhooks = webhookDeliverFor(config);
-  return webhooks === webhookDeliver ? jobKinds : jobKinds.map((k) => (k === webhookDeliver ? webhooks : k));
+  const pageLease = config.batchPageLeaseMs ?? batchPage.leaseMs;
+  const pages = pageLease === batchPage.leaseMs ? batchPage : batchPageKind({ leaseMs: pageLease });
+  if (webhooks === webhookDeliver && pages === batchPage) return jobKinds;
+  return jobKinds.map((k) => (k === webhookDeliver ? webhooks : k === batchPage ? (pages as AnyJobKind) : k));
 }
 
 /** Run by every worker process (each must be safe when several processes run it at once). */
