@@ -19,11 +19,13 @@ import { decodeBody, isHtmlMediaType, looksLikeHtml, parseContentType } from './
 import { defaultLookup, type GuardPolicy } from './connect.js';
 import { timeoutError, toFetchError } from './errors.js';
 import { classifyAddress } from './guard.js';
+import { ConnectionPool } from './pool.js';
 import { fetchResource, Session, type ResourceResult } from './session.js';
 import { EXTRA_CAPS, fetchExtra, fetchSiteFiles } from './site-files.js';
 
 export { classifyAddress, normalizeHost } from './guard.js';
 export { checkTarget, postGuarded, type GuardOptions } from './send.js';
+export { ConnectionPool, type ConnectionPoolOptions } from './pool.js';
 export { sitemapFromRobots } from './site-files.js';
 export type { SiteHeaders } from './site-headers.js';
 
@@ -91,7 +93,8 @@ export async function fetchPage(
   // the extras' own, shorter limit (set once the page is in)
   const extrasLimit = new AbortController();
   const extrasSignal = AbortSignal.any([pageSignal, extrasLimit.signal]);
-  const session = new Session(policy, timeoutMs, { page: pageSignal, extra: extrasSignal }, options.tlsCa);
+  const pool = options.connections instanceof ConnectionPool ? options.connections : undefined;
+  const session = new Session(policy, timeoutMs, { page: pageSignal, extra: extrasSignal }, options.tlsCa, pool);
   let extrasTimer: NodeJS.Timeout | undefined;
 
   // the site files start with the page, for the requested URL's origin; if redirects end on
