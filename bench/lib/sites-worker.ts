@@ -5,7 +5,8 @@
 //
 // Environment: SITES_ROOT (the file URL of dist/ or src/ to import the app from), SITES_ORIGIN,
 // SITES_PAGES, SITES_MODE (batch | direct), SITES_DELAY_MS and SITES_CONCURRENCY
-// (PAGEGRADE_CRAWL_DELAY_MS / PAGEGRADE_CRAWL_CONCURRENCY for batches); SITES_MEM_TRACE=1 prints
+// (PAGEGRADE_CRAWL_DELAY_MS / PAGEGRADE_CRAWL_CONCURRENCY for batches), SITES_BATCH_MODE
+// (sitemap, the default, from SITES_ORIGIN/sitemap.xml; or crawl, from SITES_ORIGIN/); SITES_MEM_TRACE=1 prints
 // process.memoryUsage() every 5 s to stderr. Sends {type:'result', pages, failed, ms, maxRssKb}
 // and exits. bench/sites.ts runs this file as plain JavaScript under `node` when dist/ is current
 // (no tsx loader in the measured process: it alone holds ~45 MB), as `npm start` runs.
@@ -44,6 +45,7 @@ const pages = Number(process.env.SITES_PAGES);
 const mode = process.env.SITES_MODE;
 const delayMs = Number(process.env.SITES_DELAY_MS ?? 250);
 const concurrency = Number(process.env.SITES_CONCURRENCY ?? 2);
+const crawlMode = process.env.SITES_BATCH_MODE === 'crawl';
 if (!origin || !process.send || !pages) {
   console.error('bench/lib/sites-worker.ts is started by bench/sites.ts');
   process.exit(2);
@@ -106,13 +108,13 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number }> {
     const { organization: owner } = await services.users.create('bench');
     const t0 = performance.now();
     const created = await services.batches.create(owner.id, {
-      url: `${origin}/sitemap.xml`,
-      mode: 'sitemap',
+      url: crawlMode ? `${origin}/` : `${origin}/sitemap.xml`,
+      mode: crawlMode ? 'crawl' : 'sitemap',
       maxPages: pages,
     });
     let b = created;
     while (!['done', 'cancelled', 'failed'].includes(b.status)) {
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
       b = await services.batches.get(owner.id, created.id);
     }
     const ms = performance.now() - t0;

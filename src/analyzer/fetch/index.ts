@@ -51,6 +51,9 @@ export const DEFAULT_USER_AGENT = `Pagegrade/${PACKAGE.version} (+https://github
 
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
+/** Why the site files still in flight stop when the fetch ends: one reason for all (abort() without one makes a DOMException, with its stack, every page). */
+const FETCH_ENDED = new DOMException('the fetch has ended', 'AbortError');
+
 const formatBytes = (n: number) =>
   n >= 1024 * 1024
     ? `${Number.isInteger(n / 1048576) ? n / 1048576 : (n / 1048576).toFixed(1)} MB`
@@ -204,7 +207,7 @@ export async function fetchPage(
     };
   } finally {
     clearTimeout(budgetTimer);
-    extrasLimit.abort();
+    extrasLimit.abort(FETCH_ENDED);
     if (extrasTimer) clearTimeout(extrasTimer);
     // let in-flight extras settle (they are aborted above) before the sockets are closed
     if (siteExtras) await Promise.allSettled([siteExtras]);
