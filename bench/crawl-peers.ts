@@ -18,6 +18,7 @@
 //   npx tsx bench/crawl-peers.ts [--rounds 3] [--pages 1001] [--concurrency 8] [--latency 0,50]
 //                                [--only pagegrade|linkinator|bare] [--cpu-prof DIR]
 import { fork } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,8 @@ interface Result {
   broken?: number;
   links?: number;
   ms: number;
+  /** CPU time (user + system) of the measured process during the crawl */
+  cpuMs: number;
   maxRssKb: number;
 }
 interface Run {
@@ -56,6 +59,8 @@ interface Run {
   r: Result;
   connections: number;
   requests: number;
+  /** requests in flight at once, at most (the concurrency asked for is CONCURRENCY) */
+  inFlight: number;
   load: number;
 }
 
@@ -130,6 +135,8 @@ const homePage = (
 
 const runs: Run[] = [];
 const rate = (r: Result) => (r.pages / r.ms) * 1000;
+/** CPU ms a page: on a shared machine steadier than the wall time */
+const cpuPage = (r: Result) => r.cpuMs / r.pages;
 const mb = (kb: number) => Math.round(kb / 1024);
 
 for (let round = 1; round <= ROUNDS; round++) {
@@ -146,21 +153,28 @@ for (let round = 1; round <= ROUNDS; round++) {
     });
     let connections = 0;
     let requests = 0;
+    let open = 0;
+    let inFlight = 0;
     site.server.on('connection', () => (connections += 1));
-    site.server.on('request', () => (requests += 1));
+    site.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+      requests += 1;
+      inFlight = Math.max(inFlight, ++open);
+      res.once('close', () => (open -= 1));
+    });
     try {
       // the order turns each round: no tool always runs first (or after the same one)
       const order = TOOLS.map((_, i) => TOOLS[(i + round - 1) % TOOLS.length]!);
       for (const tool of order) {
         connections = 0;
         requests = 0;
+        inFlight = 0;
         const load = loadavg()[0]!;
         const r = await run(tool, site.origin);
         // the connections still open are the next run's to count anew
         site.server.closeAllConnections();
-        runs.push({ tool, latency, round, r, connections, requests, load });
+        runs.push({ tool, latency, round, r, connections, requests, inFlight, load });
         console.error(
-          `round ${round}, ${latency} ms, ${tool}: ${r.pages} pages in ${(r.ms / 1000).toFixed(2)} s = ${rate(r).toFixed(1)} pages/s, ${requests} requests over ${connections} connections, peak RSS ${mb(r.maxRssKb)} MB (load ${load.toFixed(1)})${r.failed ? `, ${r.failed} failed` : ''}${r.broken ? `, ${r.broken} broken` : ''}`,
+          `round ${round}, ${latency} ms, ${tool}: ${r.pages} pages in ${(r.ms / 1000).toFixed(2)} s = ${rate(r).toFixed(1)} pages/s, CPU ${cpuPage(r).toFixed(2)} ms a page, ${requests} requests (${inFlight} at once at most) over ${connections} connections, peak RSS ${mb(r.maxRssKb)} MB (load ${load.toFixed(1)})${r.failed ? `, ${r.failed} failed` : ''}${r.broken ? `, ${r.broken} broken` : ''}`,
         );
       }
     } finally {
@@ -192,8 +206,14 @@ for (const latency of LATENCIES) {
     if (mine.length === 0) continue;
     const secs = mine.map((x) => x.r.ms / 1000);
     console.log(
-      `| ${latency} ms | ${tool} | ${median(secs).toFixed(2)} s (${range(secs, (x) => x.toFixed(2))}) | ${median(mine.map((x) => rate(x.r))).toFixed(1)} | ${range(
+      `| ${latency} ms | ${tool} | ${median(secs).toFixed(2)} s (${range(secs, (x) => x.toFixed(2))}) | ${median(mine.map((x) => rate(x.r))).toFixed(1)} | ${median(mine.map((x) => cpuPage(x.r))).toFixed(2)} ms (${range(
+        mine.map((x) => cpuPage(x.r)),
+        (x) => x.toFixed(2),
+      )}) | ${range(
         mine.map((x) => x.requests),
+        String,
+      )} | ${range(
+        mine.map((x) => x.inFlight),
         String,
       )} | ${range(
         mine.map((x) => x.connections),

@@ -12,6 +12,7 @@ const paths = ['/', ...Array.from({ length: total - 1 }, (_, i) => `/p/${i}`)];
 const dispatcher = new Agent({ connections: concurrency });
 let next = 0;
 let failed = 0;
+const c0 = process.cpuUsage();
 const t0 = performance.now();
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
@@ -24,8 +25,10 @@ await Promise.all(
   }),
 );
 const ms = performance.now() - t0;
+const cpu = process.cpuUsage(c0);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 await dispatcher.close();
 process.send(
-  { type: 'result', pages: paths.length, failed, ms, maxRssKb: process.resourceUsage().maxRSS },
+  { type: 'result', pages: paths.length, failed, ms, cpuMs, maxRssKb: process.resourceUsage().maxRSS },
   () => process.exit(0),
 );
