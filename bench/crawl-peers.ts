@@ -19,13 +19,14 @@
 //                                [--only pagegrade|linkinator|bare] [--cpu-prof DIR]
 import { fork } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { gardenPage, startBenchSite } from './lib/bench-site.js';
+import { summarise } from './lib/profile-summary.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -244,4 +245,10 @@ if (TOOLS.length === 3) {
       `| ${latency} ms | ${median(vsLink).toFixed(2)}× (${range(vsLink, (x) => x.toFixed(2))}) (${tl}) | ${median(vsBare).toFixed(2)}× (${range(vsBare, (x) => x.toFixed(2))}) (${tb}) |`,
     );
   }
+}
+
+// --cpu-prof: where Pagegrade's time went, per profile written
+if (CPU_PROF) {
+  for (const f of readdirSync(CPU_PROF).filter((n) => n.endsWith('.cpuprofile')))
+    console.log(`\n${f}\n\n${summarise(join(CPU_PROF, f), 30)}`);
 }

@@ -25,7 +25,7 @@ import { EXTRA_CAPS, fetchExtra, fetchSiteFiles } from './site-files.js';
 
 export { classifyAddress, normalizeHost } from './guard.js';
 export { checkTarget, postGuarded, type GuardOptions } from './send.js';
-export { ConnectionPool, type ConnectionPoolOptions } from './pool.js';
+export { ConnectionPool } from './pool.js';
 export { sitemapFromRobots } from './site-files.js';
 export type { SiteHeaders } from './site-headers.js';
 
