@@ -198,9 +198,9 @@ console.log(
   )}${COMPILED ? '' : ' (Pagegrade from the sources through tsx)'}\n`,
 );
 console.log(
-  '| latency | tool | time (median; range) | pages/s (median) | requests | connections | peak RSS |',
+  '| latency | tool | time (median; range) | pages/s (median) | CPU a page (median; range) | requests | at once, at most | connections | peak RSS |',
 );
-console.log('|---:|---|---:|---:|---:|---:|---:|');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const latency of LATENCIES) {
   for (const tool of TOOLS) {
     const mine = runs.filter((x) => x.latency === latency && x.tool === tool);
