@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
-import { startBenchSite } from './lib/bench-site.js';
+import { gardenPage as page, startBenchSite } from './lib/bench-site.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -30,30 +30,6 @@ const BIG = flag('--big', 10_000);
 const SKIP_BIG = args.includes('--skip-big');
 /** --cpu-prof DIR: each measured process writes a V8 CPU profile there (where the time goes) */
 const CPU_PROF = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1]! : null;
-
-const PARAGRAPH =
-  'Balcony gardens reward patience: a south-facing rail gives tomatoes the sun they need, while herbs such as mint and parsley prefer the morning light and a deep pot that keeps their roots cool through the afternoon. ';
-
-function page(i: number, total: number): string {
-  const links = Array.from({ length: 20 }, (_, k) => (i * 31 + k * 7 + 1) % total)
-    .map((n) => `<li><a href="/p/${n}">Guide ${n}: containers, soil and light</a></li>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Balcony gardening guide ${i} — Loopback Gardens</title>
-<meta name="description" content="Part ${i} of the balcony gardening guide: what to grow, which containers to pick, how much light and water each plant needs.">
-<link rel="canonical" href="/p/${i}">
-<link rel="icon" href="/favicon.ico">
-</head><body>
-<header><nav><a href="/">Home</a> <a href="/p/0">Start</a></nav></header>
-<main><h1>Balcony gardening guide, part ${i}</h1>
-${Array.from({ length: 40 }, (_, k) => `<p>${PARAGRAPH}(${i}.${k})</p>`).join('\n')}
-<img src="/favicon.ico" alt="A small logo" width="16" height="16">
-<h2>Read next</h2><ul>${links}</ul></main>
-<footer><p>Loopback Gardens</p></footer>
-</body></html>`;
-}
 
 interface Result {
   pages: number;

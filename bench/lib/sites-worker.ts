@@ -5,8 +5,9 @@
 //
 // Environment: SITES_ROOT (the file URL of dist/ or src/ to import the app from), SITES_ORIGIN,
 // SITES_PAGES, SITES_MODE (batch | direct), SITES_DELAY_MS and SITES_CONCURRENCY
-// (PAGEGRADE_CRAWL_DELAY_MS / PAGEGRADE_CRAWL_CONCURRENCY for batches); SITES_MEM_TRACE=1 prints
-// process.memoryUsage() every 5 s to stderr. Sends {type:'result', pages, failed, ms, maxRssKb}
+// (PAGEGRADE_CRAWL_DELAY_MS / PAGEGRADE_CRAWL_CONCURRENCY for batches), SITES_BATCH_MODE
+// (sitemap, the default, from SITES_ORIGIN/sitemap.xml; or crawl, from SITES_ORIGIN/); SITES_MEM_TRACE=1 prints
+// process.memoryUsage() every 5 s to stderr. Sends {type:'result', pages, failed, ms, cpuMs, maxRssKb}
 // and exits. bench/sites.ts runs this file as plain JavaScript under `node` when dist/ is current
 // (no tsx loader in the measured process: it alone holds ~45 MB), as `npm start` runs.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +45,7 @@ const pages = Number(process.env.SITES_PAGES);
 const mode = process.env.SITES_MODE;
 const delayMs = Number(process.env.SITES_DELAY_MS ?? 250);
 const concurrency = Number(process.env.SITES_CONCURRENCY ?? 2);
+const crawlMode = process.env.SITES_BATCH_MODE === 'crawl';
 if (!origin || !process.send || !pages) {
   console.error('bench/lib/sites-worker.ts is started by bench/sites.ts');
   process.exit(2);
@@ -63,9 +65,16 @@ const send = (m: object) => new Promise<void>((r) => process.send!(m, () => r())
 /** the same number of audits at once as the batch workers run (batch.page: 8) */
 const SLOTS = 8;
 
-async function direct(): Promise<{ pages: number; failed: number; ms: number }> {
+/** CPU time (user + system) since `from`, ms */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1000;
+};
+
+async function direct(): Promise<{ pages: number; failed: number; ms: number; cpuMs: number }> {
   let next = 0;
   let failed = 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: SLOTS }, async () => {
@@ -75,10 +84,10 @@ async function direct(): Promise<{ pages: number; failed: number; ms: number }> 
       }
     }),
   );
-  return { pages, failed, ms: performance.now() - t0 };
+  return { pages, failed, ms: performance.now() - t0, cpuMs: cpuSince(c0) };
 }
 
-async function batch(): Promise<{ pages: number; failed: number; ms: number }> {
+async function batch(): Promise<{ pages: number; failed: number; ms: number; cpuMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'pagegrade-bench-sites-'));
   const handle = createDb(`sqlite:${join(dir, 'pagegrade.db')}`);
   try {
@@ -104,22 +113,24 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number }> {
     });
     const workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
     const { organization: owner } = await services.users.create('bench');
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const created = await services.batches.create(owner.id, {
-      url: `${origin}/sitemap.xml`,
-      mode: 'sitemap',
+      url: crawlMode ? `${origin}/` : `${origin}/sitemap.xml`,
+      mode: crawlMode ? 'crawl' : 'sitemap',
       maxPages: pages,
     });
     let b = created;
     while (!['done', 'cancelled', 'failed'].includes(b.status)) {
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
       b = await services.batches.get(owner.id, created.id);
     }
     const ms = performance.now() - t0;
+    const cpuMs = cpuSince(c0);
     await workers.stop();
     await engine.close();
     if (b.status !== 'done') throw new Error(`the batch ended ${b.status}: ${b.error}`);
-    return { pages: b.progress.audited, failed: b.progress.failed, ms };
+    return { pages: b.progress.audited, failed: b.progress.failed, ms, cpuMs };
   } finally {
     await handle.close();
     rmSync(dir, { recursive: true, force: true });

@@ -205,6 +205,17 @@ export interface FetchOptions {
    * requests on that origin, per hop, never to a redirect's other origin.
    */
   siteHeaders?: SiteHeaders;
+  /**
+   * Connections kept between fetches (createConnectionPool, fetch/pool.ts; a batch's crawl):
+   * the page's requests reuse them, each new one opened through the address guard; without it
+   * each fetch opens its own and closes them at its end.
+   */
+  connections?: KeptConnections;
+}
+
+/** A pool of kept connections (fetch/pool.ts ConnectionPool): closed by whoever made it. */
+export interface KeptConnections {
+  close(): Promise<void>;
 }
 
 /** robots.txt, the sitemap, the 404 probe and the favicon of a site, as the fetcher records them. */

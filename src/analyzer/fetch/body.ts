@@ -89,7 +89,8 @@ export async function readBody(
   let decodedBytes = 0;
   let truncated = false;
   const chunks: Buffer[] = [];
-  const stop = new LimitExceeded('decoded');
+  // made only when a body is cut: an Error's stack costs every page's read otherwise (a crawl's profile)
+  let stop: LimitExceeded | null = null;
   const stages = decoders(contentEncoding) ?? [];
 
   async function* countWire(src: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
@@ -107,7 +108,7 @@ export async function readBody(
         if (room > 0) chunks.push(chunk.subarray(0, room));
         decodedBytes = maxBytes;
         truncated = true;
-        throw stop;
+        throw (stop = new LimitExceeded('decoded'));
       }
       decodedBytes += chunk.length;
       chunks.push(chunk);
@@ -118,7 +119,7 @@ export async function readBody(
       signal,
     });
   } catch (err) {
-    if (err !== stop) throw err;
+    if (stop === null || err !== stop) throw err;
   }
   return { body: Buffer.concat(chunks), transferBytes, truncated };
 }

@@ -19,11 +19,13 @@ import { decodeBody, isHtmlMediaType, looksLikeHtml, parseContentType } from './
 import { defaultLookup, type GuardPolicy } from './connect.js';
 import { timeoutError, toFetchError } from './errors.js';
 import { classifyAddress } from './guard.js';
+import { ConnectionPool } from './pool.js';
 import { fetchResource, Session, type ResourceResult } from './session.js';
 import { EXTRA_CAPS, fetchExtra, fetchSiteFiles } from './site-files.js';
 
 export { classifyAddress, normalizeHost } from './guard.js';
 export { checkTarget, postGuarded, type GuardOptions } from './send.js';
+export { ConnectionPool } from './pool.js';
 export { sitemapFromRobots } from './site-files.js';
 export type { SiteHeaders } from './site-headers.js';
 
@@ -48,6 +50,9 @@ export const EXTRAS_GRACE_MS = 1000;
 export const DEFAULT_USER_AGENT = `Pagegrade/${PACKAGE.version} (+https://github.com/pagegrade/pagegrade)`;
 
 const PAGE_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+/** Why the site files still in flight stop when the fetch ends: one reason for all (abort() without one makes a DOMException, with its stack, every page). */
+const FETCH_ENDED = new DOMException('the fetch has ended', 'AbortError');
 
 const formatBytes = (n: number) =>
   n >= 1024 * 1024
@@ -91,7 +96,8 @@ export async function fetchPage(
   // the extras' own, shorter limit (set once the page is in)
   const extrasLimit = new AbortController();
   const extrasSignal = AbortSignal.any([pageSignal, extrasLimit.signal]);
-  const session = new Session(policy, timeoutMs, { page: pageSignal, extra: extrasSignal }, options.tlsCa);
+  const pool = options.connections instanceof ConnectionPool ? options.connections : undefined;
+  const session = new Session(policy, timeoutMs, { page: pageSignal, extra: extrasSignal }, options.tlsCa, pool);
   let extrasTimer: NodeJS.Timeout | undefined;
 
   // the site files start with the page, for the requested URL's origin; if redirects end on
@@ -201,7 +207,7 @@ export async function fetchPage(
     };
   } finally {
     clearTimeout(budgetTimer);
-    extrasLimit.abort();
+    extrasLimit.abort(FETCH_ENDED);
     if (extrasTimer) clearTimeout(extrasTimer);
     // let in-flight extras settle (they are aborted above) before the sockets are closed
     if (siteExtras) await Promise.allSettled([siteExtras]);

@@ -14,6 +14,7 @@ import {
   type Resolved,
 } from './connect.js';
 import { normalizeHost } from './guard.js';
+import type { ConnectionPool } from './pool.js';
 import { withSiteHeaders, type SiteHeaders } from './site-headers.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -34,6 +35,19 @@ interface DispatcherEntry {
   info: ConnectionInfo;
 }
 
+/** A connection for one request: its dispatcher, what its connector learned, and its release. */
+interface Opened {
+  dispatcher: Dispatcher;
+  info: ConnectionInfo;
+  /** a kept connection (ConnectionPool) rather than the fetch's own */
+  kept: boolean;
+  /** the host's DNS time for this request, once its headers are in (a kept connection reused: 0) */
+  dnsMs(): number | null;
+  release(): void;
+}
+
+const noop = () => undefined;
+
 /** One fetchPage call's connections and DNS answers; everything is closed at the end. */
 export class Session {
   private readonly dispatchers = new Map<string, DispatcherEntry>();
@@ -45,11 +59,25 @@ export class Session {
     /** DNS lookups and the page's connections end with the page's signal; site files' connections with theirs */
     private readonly signals: Record<'page' | 'extra', AbortSignal>,
     private readonly tlsCa?: string | Buffer,
+    /** the page's connections are taken from it (kept between fetches) when given */
+    private readonly pool?: ConnectionPool,
   ) {}
 
-  async open(url: URL, kind: 'page' | 'extra'): Promise<{ entry: DispatcherEntry; dnsMs: number | null }> {
+  async open(url: URL, kind: 'page' | 'extra', signal: AbortSignal): Promise<Opened> {
     const host = normalizeHost(url.hostname);
     if (!host) throw new FetchError('invalid_url', `The URL ${url.href} has an invalid host.`);
+    if (kind === 'page' && this.pool) {
+      // DNS and the guard run in the pool's connector, for each new connection
+      const lease = await this.pool.acquire(url.origin, host, this.policy, signal, this.tlsCa);
+      const info = lease.info;
+      return {
+        dispatcher: lease.client,
+        info,
+        kept: true,
+        dnsMs: () => (host.family !== 0 ? null : info.fresh ? info.dnsMs : 0),
+        release: lease.release,
+      };
+    }
     let pending = this.dns.get(host.host);
     if (!pending) {
       pending = resolveHost(host, this.policy, this.signals.page);
@@ -76,7 +104,7 @@ export class Session {
       entry = { dispatcher, info };
       this.dispatchers.set(key, entry);
     }
-    return { entry, dnsMs };
+    return { dispatcher: entry.dispatcher, info: entry.info, kept: false, dnsMs: () => dnsMs, release: noop };
   }
 
   async close(): Promise<void> {
@@ -84,6 +112,9 @@ export class Session {
     this.dispatchers.clear();
   }
 }
+
+/** A kept connection the server closed while it sat idle: the request never reached it. */
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE']);
 
 export interface ResourceOptions {
   kind: 'page' | 'extra';
@@ -122,85 +153,108 @@ export async function fetchResource(
 ): Promise<ResourceResult> {
   const redirects: { url: string; status: number }[] = [];
   let url = new URL(startUrl);
+  // one retry of a request sent over a kept connection that turned out closed (as browsers do for a GET)
+  let retried = false;
   for (;;) {
     const hopStart = performance.now();
-    const { entry, dnsMs } = await session.open(url, o.kind);
-    entry.info.fresh = false;
-    const res = await entry.dispatcher.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: 'GET',
-      // per hop: a redirect to another origin does not take the site's headers along
-      headers: withSiteHeaders(url, o.headers, o.siteHeaders),
-      signal: o.signal,
-    });
-    const ttfbMs = performance.now() - hopStart;
-    const headers = flattenHeaders(res.headers);
-    const location = headers['location'];
-    if (REDIRECT_STATUSES.has(res.statusCode) && location) {
-      await res.body.dump({ signal: o.signal, limit: 65536 }).catch(() => undefined);
-      redirects.push({ url: url.href, status: res.statusCode });
-      let next: URL;
+    const conn = await session.open(url, o.kind, o.signal);
+    try {
+      conn.info.fresh = false;
+      let res: Dispatcher.ResponseData;
       try {
-        next = new URL(location, url);
-      } catch {
-        throw new FetchError(
-          'invalid_url',
-          `The page at ${url.href} redirects to an invalid URL (${location}).`,
-        );
+        res = await conn.dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          // per hop: a redirect to another origin does not take the site's headers along
+          headers: withSiteHeaders(url, o.headers, o.siteHeaders),
+          signal: o.signal,
+        });
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (
+          conn.kept &&
+          !conn.info.fresh &&
+          !retried &&
+          !o.signal.aborted &&
+          CLOSED_CODES.has(String(code))
+        ) {
+          retried = true;
+          continue;
+        }
+        throw err;
       }
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-        throw new FetchError(
-          'invalid_url',
-          `The page at ${url.href} redirects to ${next.href}, which is not an http or https URL.`,
-        );
+      const ttfbMs = performance.now() - hopStart;
+      const headers = flattenHeaders(res.headers);
+      const location = headers['location'];
+      if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+        await res.body.dump({ signal: o.signal, limit: 65536 }).catch(() => undefined);
+        redirects.push({ url: url.href, status: res.statusCode });
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new FetchError(
+            'invalid_url',
+            `The page at ${url.href} redirects to an invalid URL (${location}).`,
+          );
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new FetchError(
+            'invalid_url',
+            `The page at ${url.href} redirects to ${next.href}, which is not an http or https URL.`,
+          );
+        }
+        if (redirects.length > o.maxRedirects) {
+          throw new FetchError(
+            'too_many_redirects',
+            `The page at ${startUrl} redirects more than ${o.maxRedirects} times (the last hop was ${url.href}).`,
+          );
+        }
+        next.hash = '';
+        // credentials in a Location are never sent; dropped so that no report shows them
+        next.username = '';
+        next.password = '';
+        const refused = o.redirectCheck?.(next.href) ?? null;
+        if (refused !== null) {
+          throw new FetchError(
+            'redirect_refused',
+            `The page at ${url.href} redirects to ${next.href}, which is not followed: ${refused}.`,
+          );
+        }
+        url = next;
+        continue;
       }
-      if (redirects.length > o.maxRedirects) {
-        throw new FetchError(
-          'too_many_redirects',
-          `The page at ${startUrl} redirects more than ${o.maxRedirects} times (the last hop was ${url.href}).`,
-        );
-      }
-      next.hash = '';
-      // credentials in a Location are never sent; dropped so that no report shows them
-      next.username = '';
-      next.password = '';
-      const refused = o.redirectCheck?.(next.href) ?? null;
-      if (refused !== null) {
-        throw new FetchError(
-          'redirect_refused',
-          `The page at ${url.href} redirects to ${next.href}, which is not followed: ${refused}.`,
-        );
-      }
-      url = next;
-      continue;
-    }
-    o.onFinalHeaders?.(url, res.statusCode, headers);
-    const fresh = entry.info.fresh;
-    const hop = {
-      dnsMs,
-      connectMs: fresh ? entry.info.connectMs : 0,
-      tlsMs: url.protocol === 'https:' ? (fresh ? entry.info.tlsMs : 0) : null,
-      ttfbMs,
-    };
-    const httpVersion = entry.info.alpn === 'h2' ? '2' : '1.1';
-    if (o.headersOnly) {
-      // drop the body: destroying it ends the connection, and its abort error is expected
-      res.body.on('error', () => undefined);
-      res.body.destroy();
-      return {
-        finalUrl: url.href,
-        status: res.statusCode,
-        headers,
-        redirects,
-        body: Buffer.alloc(0),
-        transferBytes: 0,
-        truncated: false,
-        httpVersion,
-        hop,
+      o.onFinalHeaders?.(url, res.statusCode, headers);
+      const fresh = conn.info.fresh;
+      const hop = {
+        dnsMs: conn.dnsMs(),
+        connectMs: fresh ? conn.info.connectMs : 0,
+        tlsMs: url.protocol === 'https:' ? (fresh ? conn.info.tlsMs : 0) : null,
+        ttfbMs,
       };
+      const httpVersion = conn.info.alpn === 'h2' ? '2' : '1.1';
+      if (o.headersOnly) {
+        // drop the body: destroying it ends the connection, and its abort error is expected
+        res.body.on('error', () => undefined);
+        res.body.destroy();
+        return {
+          finalUrl: url.href,
+          status: res.statusCode,
+          headers,
+          redirects,
+          body: Buffer.alloc(0),
+          transferBytes: 0,
+          truncated: false,
+          httpVersion,
+          hop,
+        };
+      }
+      const read = await readBody(res.body, headers['content-encoding'], o.maxBytes, o.truncate, o.signal);
+      return { finalUrl: url.href, status: res.statusCode, headers, redirects, ...read, httpVersion, hop };
+    } finally {
+      // a kept connection goes back once its body is read or dropped
+      conn.release();
     }
-    const read = await readBody(res.body, headers['content-encoding'], o.maxBytes, o.truncate, o.signal);
-    return { finalUrl: url.href, status: res.statusCode, headers, redirects, ...read, httpVersion, hop };
   }
 }

@@ -31,11 +31,11 @@ export function admissible(b: BatchRow, robots: Robots, url: string): string | n
 
 /**
  * Fills the batch's window: marks queued pages `fetching` and enqueues their jobs, in one
- * transaction that holds the batch's lock; finishes the batch when nothing is left.
+ * transaction that holds the batch's lock; finishes the batch when nothing is left (then true).
  */
-export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<void> {
+export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<boolean> {
   const b = await findBatch(trx, batchId, null, true);
-  if (!b || b.status !== 'running') return;
+  if (!b || b.status !== 'running') return false;
   const now = d.iso();
   if (Date.now() >= b.deadlineAt) {
     const n = await skipQueuedPages(trx, batchId, 'The batch reached its time budget.', now);
@@ -46,7 +46,9 @@ export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<void
   for (const p of next) {
     await enqueueJob(d.ctx.queue, BATCH_PAGE, { batchId, pageId: p.id }, { key: `${batchId}:${p.id}`, trx });
   }
-  if (inFlight + next.length === 0) await finish(d, trx, batchId, 'done');
+  if (inFlight + next.length > 0) return false;
+  await finish(d, trx, batchId, 'done');
+  return true;
 }
 
 /**

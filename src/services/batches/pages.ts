@@ -22,7 +22,7 @@ import { storeCrawledPage } from '../audit/store.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { addLinks, addRedirectTarget, pump } from './frontier.js';
 import { siteHeadersOf } from './request-settings.js';
-import type { SiteHeaders } from '../../analyzer/fetch/index.js';
+import { ConnectionPool, type SiteHeaders } from '../../analyzer/fetch/index.js';
 
 /** batches whose parsed robots.txt and site files a process keeps (the oldest goes first) */
 const SITE_CACHE_SIZE = 8;
@@ -34,11 +34,20 @@ interface Site {
   rules: IgnoreRule[];
   /** the project's crawl request settings as request headers, or why they cannot be used */
   request: Awaited<ReturnType<typeof siteHeadersOf>>;
+  /** the batch's pages' connections, kept between its pages (docs/fetcher.md "Connections kept") */
+  connections: ConnectionPool;
 }
 
 export function createPageProcessor(d: BatchDeps) {
   const { db } = d.ctx;
   const siteCache = new Map<number, Site>();
+  /** a batch's entry leaves the cache: its kept connections close (those in use when their page ends) */
+  const forget = (batchId: number) => {
+    const site = siteCache.get(batchId);
+    if (!site) return;
+    siteCache.delete(batchId);
+    void site.connections.close();
+  };
 
   /**
    * A running batch's robots.txt (parsed) and site files, read once per batch in this process:
@@ -58,8 +67,16 @@ export function createPageProcessor(d: BatchDeps) {
       siteFiles: row?.siteFiles ? (JSON.parse(row.siteFiles) as SiteFiles) : undefined,
       rules: b.project === null ? [] : await projectRules(from, b.userId, b.project),
       request: await siteHeadersOf(d, b),
+      // at most the batch's pages in flight (+2, for a page whose connection is still closing)
+      connections: new ConnectionPool({ perOrigin: d.perSite + 2, timeoutMs: d.ctx.config.fetchTimeoutMs }),
     };
-    if (siteCache.size >= SITE_CACHE_SIZE) siteCache.delete(siteCache.keys().next().value!);
+    // another page of the batch read it meanwhile: one copy (and one pool) per batch
+    const raced = siteCache.get(b.id);
+    if (raced) {
+      void site.connections.close();
+      return raced;
+    }
+    if (siteCache.size >= SITE_CACHE_SIZE) forget(siteCache.keys().next().value!);
     siteCache.set(b.id, site);
     return site;
   }
@@ -98,16 +115,22 @@ export function createPageProcessor(d: BatchDeps) {
 
   async function processPage(batchId: number, pageId: number, signal?: AbortSignal): Promise<void> {
     const b = await findBatch(db, batchId, null);
-    if (!b) return;
+    if (!b) return forget(batchId);
+    // an ended batch's connections close here (at the latest, each closes itself when idle)
+    if (b.status !== 'running') forget(batchId);
     const page = await findPage(db, batchId, pageId);
     if (!page || page.state !== 'fetching' || b.status !== 'running') return closeStale(batchId, pageId);
-    // politeness: the site's next request slot (a minimum delay between requests)
-    const slot = await withTransaction(db, async (trx) => {
-      await findBatch(trx, batchId, null, true);
-      return reserveSlot(trx, batchId, Date.now());
-    });
-    const wait = slot - Date.now();
-    if (wait > 0) await sleep(wait, signal);
+    // politeness: the site's next request slot (a minimum delay between requests); a batch with no
+    // delay has no slots to reserve, and saves the page a transaction (issue 24 §4: a third of
+    // a page's commits)
+    if (b.delayMs > 0) {
+      const slot = await withTransaction(db, async (trx) => {
+        await findBatch(trx, batchId, null, true);
+        return reserveSlot(trx, batchId, Date.now());
+      });
+      const wait = slot - Date.now();
+      if (wait > 0) await sleep(wait, signal);
+    }
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 
     const options = optionsOf(b);
@@ -143,6 +166,7 @@ export function createPageProcessor(d: BatchDeps) {
           maxBytes: d.ctx.config.fetchMaxBytes,
           ...(siteFiles ? { siteFiles } : {}),
           ...(signal ? { signal } : {}),
+          connections: site.connections,
           onArtifacts: (a) => {
             artifacts = a;
           },
@@ -182,6 +206,7 @@ export function createPageProcessor(d: BatchDeps) {
     // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
     const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;
 
+    let ended = false;
     await withTransaction(db, async (trx) => {
       const current = await findBatch(trx, batchId, null, true);
       const p = await findPage(trx, batchId, pageId);
@@ -252,8 +277,10 @@ export function createPageProcessor(d: BatchDeps) {
         // crawl: the links found (and the canonical target) join the frontier, within the limits
         await addLinks(trx, current, site.robots, page, facts, now);
       }
-      await pump(d, trx, batchId);
+      ended = await pump(d, trx, batchId);
     });
+    // the batch's last page: its kept connections close now
+    if (ended) forget(batchId);
   }
 
   /**
