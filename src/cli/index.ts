@@ -8,6 +8,7 @@ import { registerCrawlCommand } from './crawl.js';
 import { registerUserCommands, registerKeyCommands, registerOrganizationCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerWorkerCommands } from './worker.js';
+import { registerMcpCommand } from './mcp.js';
 
 runProgram((program) => {
   registerAuditCommand(program);
@@ -17,4 +18,5 @@ runProgram((program) => {
   registerOrganizationCommands(program);
   registerMigrateCommand(program);
   registerWorkerCommands(program);
+  registerMcpCommand(program);
 });
