@@ -26,8 +26,8 @@ const TOOL_NAMES = [
 ];
 
 /** the tool's answer as JSON (its text content) */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (r: CallToolResult) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's JSON, read by the asserts
   JSON.parse((r.content[0] as { text: string }).text) as Record<string, any>;
 
 describeEachDialect('MCP over streamable HTTP', (dialect) => {

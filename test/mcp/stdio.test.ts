@@ -22,7 +22,8 @@ import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpe
 const bin = fileURLToPath(new URL('../../bin/pagegrade.js', import.meta.url));
 
 const json = (r: CallToolResult) =>
-  JSON.parse((r.content[0] as { text: string }).text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's JSON, read by the asserts
+  JSON.parse((r.content[0] as { text: string }).text) as Record<string, any>;
 
 for (const dialect of dialects) {
   describe(`pagegrade mcp over stdio [${dialect.name}]`, { skip: dialect.skip }, () => {
