@@ -197,6 +197,14 @@ describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
     await nav;
     const id = Number(/\/reports\/(\d+)$/.exec(page.url())![1]);
     assert.equal(await page.textContent('.summary__url'), `${h.fixture.origin}/slow`);
+    // the owner's page on a phone: the score on the first screen, the schedule form below it
+    // (issue 23 §5)
+    await page.setViewportSize({ width: 390, height: 844 });
+    const gauge = (await page.locator('.summary__gauge').boundingBox())!;
+    const scheduleBox = (await page.locator('#schedule').boundingBox())!;
+    assert.ok(gauge.y + gauge.height <= 844, `the score is on the first screen (${gauge.y})`);
+    assert.ok(scheduleBox.y > gauge.y + gauge.height, 'the schedule form comes after the score');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // re-run
     await page.goto(`${base}/dashboard`);
