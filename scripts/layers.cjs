@@ -20,6 +20,7 @@ const LAYERS = [
   { floor: 8, room: 'views', paths: ['src/views/'], holds: 'HTML views shared by the pages and the PDFs' },
   { floor: 9, room: 'web', paths: ['src/web/'], holds: 'what the API and the dashboard share per resource (CSV, PDF, requests)' },
   { floor: 10, room: 'http', paths: ['src/http/'], holds: 'the JSON API: routes per resource, plugins' },
+  { floor: 10, room: 'mcp', paths: ['src/mcp/'], holds: 'the MCP server for agents: tools over stdio and streamable HTTP' },
   { floor: 10, room: 'pages', paths: ['src/pages/'], holds: 'the dashboard and report pages' },
   { floor: 11, room: 'app', paths: ['src/app.ts'], holds: 'the Fastify app: API and pages composed' },
   { floor: 11, room: 'cli', paths: ['src/cli/'], holds: 'the pagegrade command' },

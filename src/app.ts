@@ -25,6 +25,7 @@ import { scheduleRoutes } from './http/routes/schedules/index.js';
 import { batchRoutes } from './http/routes/batches/index.js';
 import { brandingRoutes } from './http/routes/branding/index.js';
 import { pagesPlugin } from './pages/plugin.js';
+import { mcpRoutes } from './mcp/http.js';
 import { registerMetrics } from './http/plugins/metrics.js';
 import { registerEtags } from './http/plugins/etag.js';
 import { registerFiniteNumbers } from './http/plugins/finite.js';
@@ -167,6 +168,18 @@ export async function buildApp(
     },
     { prefix: API_PREFIX },
   );
+
+  // MCP over streamable HTTP (docs/mcp.md): the API's Bearer keys and per-key rate limit in
+  // front; each tool call is checked against the access table by the MCP server itself
+  await app.register(async (mcp) => {
+    registerAuth(mcp, deps.services);
+    await registerRateLimit(mcp, {
+      max: config.rateLimit,
+      ...(deps.rateLimitWindowMs ? { timeWindow: deps.rateLimitWindowMs } : {}),
+      redis: deps.redis ?? null,
+    });
+    await mcp.register(mcpRoutes, { services: deps.services, publicUrl: config.publicUrl });
+  });
 
   await registerOpenApiRoutes(app);
 

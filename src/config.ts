@@ -310,7 +310,7 @@ export function configFromEnv(env: Env): Config {
     databaseUrl,
     publicUrl,
     bootstrapKey,
-    rateLimit: int(env, 'PAGEGRADE_RATE_LIMIT', 60, 0, 1_000_000),
+    rateLimit: int(env, 'PAGEGRADE_RATE_LIMIT', 240, 0, 1_000_000),
     allowPrivateHosts: bool(env, 'PAGEGRADE_ALLOW_PRIVATE_HOSTS', false),
     fetchTimeoutMs: int(env, 'PAGEGRADE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
     fetchMaxBytes: int(env, 'PAGEGRADE_FETCH_MAX_BYTES', 5_242_880, 1024, 1_073_741_824),

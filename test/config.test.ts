@@ -10,7 +10,7 @@ test('defaults are those of SPEC §6', () => {
   assert.equal(c.databaseUrl, 'sqlite:./data/pagegrade.db');
   assert.equal(c.publicUrl, 'http://127.0.0.1:8080');
   assert.equal(c.bootstrapKey, null);
-  assert.equal(c.rateLimit, 60);
+  assert.equal(c.rateLimit, 240);
   assert.equal(c.allowPrivateHosts, false);
   assert.equal(c.fetchTimeoutMs, 10_000);
   assert.equal(c.fetchMaxBytes, 5_242_880);

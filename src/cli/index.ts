@@ -9,6 +9,7 @@ import { registerCiCommand } from './ci/command.js';
 import { registerUserCommands, registerKeyCommands, registerOrganizationCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerWorkerCommands } from './worker.js';
+import { registerMcpCommand } from './mcp.js';
 
 runProgram((program) => {
   registerAuditCommand(program);
@@ -19,4 +20,5 @@ runProgram((program) => {
   registerOrganizationCommands(program);
   registerMigrateCommand(program);
   registerWorkerCommands(program);
+  registerMcpCommand(program);
 });

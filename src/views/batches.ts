@@ -122,7 +122,7 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
     </div>
     <div class="field field--grow">
       <label for="batch-url">Start page, sitemap or site</label>
-      <input id="batch-url" name="url" type="url" inputmode="url" maxlength="2048" placeholder="https://example.com/" value="${f.url}"${invalid(e, 'url', 'batch-url-error')}>
+      <input id="batch-url" name="url" type="text" inputmode="url" autocomplete="url" autocapitalize="none" spellcheck="false" maxlength="2048" placeholder="https://example.com/" value="${f.url}"${invalid(e, 'url', 'batch-url-error')}>
       <p class="field__hint" id="batch-url-hint">Crawl: the page to start from. Sitemap: a sitemap, a sitemap index or the site's root. A list: may stay empty (the first URL's site).</p>
       ${fieldError(e, 'url', 'batch-url-error')}
     </div>

@@ -110,7 +110,7 @@ function createForm(csrf: string, state: CreateFormState): SafeHtml {
     <input type="hidden" name="_csrf" value="${csrf}">
     <div class="field field--grow">
       <label for="create-url">Page URL</label>
-      <input id="create-url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://example.com/" value="${state.url}"${urlErr ? html` aria-invalid="true" aria-describedby="create-url-error"` : ''}>
+      <input id="create-url" name="url" type="text" inputmode="url" autocomplete="url" autocapitalize="none" spellcheck="false" required maxlength="2048" placeholder="https://example.com/" value="${state.url}"${urlErr ? html` aria-invalid="true" aria-describedby="create-url-error"` : ''}>
       ${fieldErrors(state.errors, 'url', 'create-url-error')}
     </div>
     <div class="field">

@@ -20,6 +20,8 @@ const PAD = { left: 34, right: 58, top: 14, bottom: 30 };
 const LABEL_ALL_UP_TO = 14;
 
 const day = (iso: string) => formatDate(iso).slice(0, 10);
+/** HH:MM (UTC) */
+const time = (iso: string) => formatDate(iso).slice(11, 16);
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The score of each run kept, oldest to newest; failed runs as crosses on the baseline. */
@@ -45,9 +47,14 @@ function scoreChart(runsNewestFirst: RunSummary[]): SafeHtml {
   const first = completed[0];
   const failed = runs.length - completed.length;
   const failedText = failed ? `${plural(failed, 'failed run')}.` : '';
+  const oldest = runs[0];
+  const latest = runs[n - 1];
+  // runs of one day (an hour apart): the axis and the description say the times (issue 23 §5)
+  const oneDay = oldest !== undefined && latest !== undefined && day(oldest.generatedAt) === day(latest.generatedAt);
+  const on = (iso: string) => (oneDay ? `${day(iso)} ${time(iso)} UTC` : day(iso));
   const desc =
     first && newest
-      ? `Score of ${plural(completed.length, 'completed run')}, from ${first.s} on ${day(first.r.generatedAt)} to ${newest.s} on ${day(newest.r.generatedAt)}${failed ? `; ${failedText}` : '.'}`
+      ? `Score of ${plural(completed.length, 'completed run')}, from ${first.s} on ${on(first.r.generatedAt)} to ${newest.s} on ${on(newest.r.generatedAt)}${failed ? `; ${failedText}` : '.'}`
       : failedText;
 
   const points = runs.map((r, i) => {
@@ -69,8 +76,6 @@ function scoreChart(runsNewestFirst: RunSummary[]): SafeHtml {
     (v) =>
       html`<line class="chart__grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${f(y(v))}" y2="${f(y(v))}"/><text class="chart__axis" x="${PAD.left - 6}" y="${f(y(v) + 4)}" text-anchor="end">${v}</text>`,
   );
-  const oldest = runs[0];
-  const latest = runs[n - 1];
   return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="history-chart-title history-chart-desc">
 <title id="history-chart-title">Score over time</title>
 <desc id="history-chart-desc">${desc}</desc>
@@ -78,8 +83,8 @@ ${bandRects}
 ${grid}
 ${completed.length > 1 ? html`<polyline class="chart__line" points="${line}"/>` : ''}
 ${points}
-${oldest ? html`<text class="chart__axis" x="${PAD.left}" y="${H - 8}" text-anchor="start">${day(oldest.generatedAt)}</text>` : ''}
-${latest && n > 1 ? html`<text class="chart__axis" x="${W - PAD.right}" y="${H - 8}" text-anchor="end">${day(latest.generatedAt)}</text>` : ''}
+${oldest ? html`<text class="chart__axis" x="${PAD.left}" y="${H - 8}" text-anchor="start">${oneDay && n > 1 ? `${day(oldest.generatedAt)} ${time(oldest.generatedAt)}` : day(oldest.generatedAt)}</text>` : ''}
+${latest && n > 1 ? html`<text class="chart__axis" x="${W - PAD.right}" y="${H - 8}" text-anchor="end">${oneDay ? `${time(latest.generatedAt)} UTC` : day(latest.generatedAt)}</text>` : ''}
 </svg>`;
 }
 
@@ -106,8 +111,8 @@ function checkItem(c: CheckChange, kind: string): SafeHtml {
 const runName = (r: RunSummary) =>
   html`run ${r.number} (<time datetime="${r.generatedAt}">${formatDate(r.generatedAt)}</time>)`;
 
-/** "Changed since the last run": two runs compared, in words. */
-function changesPanel(changes: ReportDiff): SafeHtml {
+/** "Changed since the last run" (or two chosen runs compared), in words. */
+function changesPanel(changes: ReportDiff, chosen = false): SafeHtml {
   const d = changes.diff;
   const categories = CATEGORIES.filter((c) => d.categories[c].delta !== 0);
   const lists = LISTS.filter(([key]) => d.checks[key].length > 0);
@@ -126,16 +131,65 @@ function changesPanel(changes: ReportDiff): SafeHtml {
   const regression = changes.regression
     ? html`<p class="alert alert--error history__regression"><strong>Regression:</strong> ${d.result.change === 'worse' ? 'the result dropped' : 'a high-priority check newly failed'}.</p>`
     : '';
-  return html`<div class="panel history__changes">
-  <h3 class="panel__title">Changed since the last run</h3>
+  return html`<div class="panel history__changes" id="history-changes">
+  <h3 class="panel__title">${chosen ? `Run ${changes.from.number} compared with run ${changes.to.number}` : 'Changed since the last run'}</h3>
   <p class="muted">From ${runName(changes.from)} to ${runName(changes.to)}.</p>
   ${regression}
-  ${d.changed ? html`${scores}${checkLists}${facts}` : html`<p class="history__none">Nothing changed since the last run.</p>`}
+  ${d.changed ? html`${scores}${checkLists}${facts}` : html`<p class="history__none">Nothing changed ${chosen ? 'between these runs' : 'since the last run'}.</p>`}
+</div>`;
+}
+
+/** What the page asked of the history: a run shown, two runs compared (or why they could not be). */
+export interface HistoryView {
+  reportId: number;
+  /** the run whose results the page shows (default: the current one) */
+  shown?: number | undefined;
+  /** two chosen runs compared (the page's `from` and `to`) */
+  compared?: ReportDiff | undefined;
+  /** why the chosen runs could not be compared */
+  compareError?: string | undefined;
+}
+
+/** The runs kept, each with a link to view it; and a form to compare two of them (GET). */
+function runsPanel(h: ReportHistory, v: HistoryView): SafeHtml {
+  const completed = h.runs.filter((r) => r.status === 'completed');
+  const current = h.runs.find((r) => r.current);
+  const from = v.compared?.from.number ?? h.changes?.from.number ?? completed[1]?.number;
+  const to = v.compared?.to.number ?? current?.number;
+  const option = (r: RunSummary, selected: number | undefined) =>
+    html`<option value="${r.number}"${r.number === selected ? html` selected` : ''}>Run ${r.number} · ${formatDate(r.generatedAt)} · ${r.score ?? ''}</option>`;
+  const shown = v.shown ?? current?.number;
+  const rows = h.runs.map((r) => {
+    const what =
+      r.status === 'completed' && r.score !== null && r.result !== null
+        ? html`${r.score} (${RESULT_LABELS[r.result]})`
+        : html`<span class="muted">failed: ${r.error ?? ''}</span>`;
+    const link =
+      r.status !== 'completed'
+        ? ''
+        : r.number === shown
+          ? html`<strong>Shown</strong>`
+          : html`<a href="/reports/${v.reportId}${r.current ? '' : `?run=${r.number}`}">${r.current ? 'View (current)' : 'View'}</a>`;
+    return html`<tr><td>Run ${r.number}${r.current ? ' (current)' : ''}</td><td><time datetime="${r.generatedAt}">${formatDate(r.generatedAt)}</time></td><td>${what}</td><td>${link}</td></tr>`;
+  });
+  const form =
+    completed.length > 1
+      ? html`<form class="history__compare" method="get" action="/reports/${v.reportId}#history-changes">
+    <label>Compare run <select name="from">${completed.map((r) => option(r, from))}</select></label>
+    <label>with run <select name="to">${completed.map((r) => option(r, to))}</select></label>
+    <button type="submit" class="button button--small">Compare</button>
+  </form>`
+      : '';
+  return html`<div class="panel history__runs no-print">
+  <h3 class="panel__title">Runs</h3>
+  ${v.compareError ? html`<p class="alert alert--error" role="alert">${v.compareError}</p>` : ''}
+  ${form}
+  <div class="table-wrap"><table class="history__table"><thead><tr><th scope="col">Run</th><th scope="col">Audited</th><th scope="col">Score</th><th scope="col"><span class="visually-hidden">Open</span></th></tr></thead><tbody>${rows}</tbody></table></div>
 </div>`;
 }
 
 /** The report page's history section; nothing for a report audited once. */
-export function historySection(h: ReportHistory): SafeHtml | '' {
+export function historySection(h: ReportHistory, v?: HistoryView): SafeHtml | '' {
   if (h.runs.length < 2) return '';
   const current = h.runs.find((r) => r.current);
   const failedNotice =
@@ -151,7 +205,8 @@ export function historySection(h: ReportHistory): SafeHtml | '' {
     ${scoreChart(h.runs)}
     <p class="muted history__caption">${plural(h.total, 'run')} kept${shown}. A cross marks a re-audit that could not fetch the page.</p>
   </div>
-  ${h.changes ? changesPanel(h.changes) : ''}
+  ${v?.compared ? changesPanel(v.compared, true) : h.changes ? changesPanel(h.changes) : ''}
+  ${v ? runsPanel(h, v) : ''}
 </section>`;
 }
 

@@ -248,8 +248,10 @@ export interface ReportViewOptions {
   history?: SafeHtml | '';
   /** the owner's CSRF token, for the Re-run form (owner only) */
   csrf?: string;
-  /** the schedule section (views/schedule.ts, owner only), placed after the owner bar */
+  /** the schedule section (views/schedule.ts, owner only), placed after the score and the fixes */
   schedule?: SafeHtml | '';
+  /** a notice above the report (an older run shown) */
+  notice?: SafeHtml | '';
 }
 
 // --- sections (each a function, in page order) ----------------------------------------------
@@ -418,14 +420,16 @@ export function categorySection(report: StoredReport, cat: (typeof CATEGORIES)[n
 }
 
 export function reportView(report: StoredReport, opts: ReportViewOptions): SafeHtml {
+  // the score first, then the owner's schedule form (on a phone it would fill the first screen)
   return html`${ownerBarSection(report, opts)}
-${opts.schedule ?? ''}
+${opts.notice ?? ''}
 <article class="report">
 <div class="first-page">
 ${summarySection(report)}
 ${categoriesSection(report)}
 ${fixFirstSection(report)}
 </div>
+${opts.schedule ?? ''}
 ${factsSection(report)}
 ${opts.history ?? ''}
 ${renderSection(report)}

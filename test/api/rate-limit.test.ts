@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { buildApp, type App } from '../../src/app.js';
 import { createRedis, closeRedis, type RedisClient } from '../../src/store/redis.js';
 import { DIALECTS, PUBLIC_URL, createHarness, type Harness } from '../helpers/api-harness.js';
+import { configFromEnv } from '../../src/config.js';
 import { clearRedisPrefix, randomId, REDIS_URL, redisUnavailable, skipUnlessRequired } from '../helpers/services.js';
 
 const LIMIT = 3;
@@ -74,6 +75,27 @@ describe('rate limit (in memory)', () => {
     const res = await h.request({ url: '/api/v1/reports', headers: h.alice.auth });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['x-ratelimit-remaining'], String(LIMIT - 1));
+  });
+});
+
+describe('rate limit default (issue 23 §5)', () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness(DIALECTS[0]!, { rateLimit: configFromEnv({}).rateLimit });
+  });
+  after(() => h.close());
+
+  test("the default is 240 a minute: a script's 70 quick requests are all answered", async () => {
+    const statuses: number[] = [];
+    let last = '';
+    for (let i = 0; i < 70; i++) {
+      const res = await h.request({ url: '/api/v1/reports', headers: h.alice.auth });
+      statuses.push(res.statusCode);
+      last = String(res.headers['x-ratelimit-remaining']);
+    }
+    assert.deepEqual(statuses, Array<number>(70).fill(200));
+    assert.equal(h.recorded.at(-1)?.status, 200);
+    assert.equal(last, String(240 - 70));
   });
 });
 

@@ -123,7 +123,25 @@ forEachDialect('schedules API', (h) => {
       const body = res.json() as { errors: Record<string, string[]> };
       assert.deepEqual(Object.keys(body.errors), ['every']);
       assert.match(body.errors.every![0]!, /hourly, daily, weekly, or a cron expression of 5 fields/);
+      // our words only, never the cron library's (issue 23 §5)
+      assert.doesNotMatch(
+        body.errors.every![0]!,
+        /five, six, or seven|5-part|configuration|Invalid value|CronPattern/,
+      );
     }
+    const says = async (every: string) =>
+      ((await put({ every })).json() as { errors: Record<string, string[]> }).errors.every![0]!;
+    const FORMS =
+      'The every field must be hourly, daily, weekly, or a cron expression of 5 fields (minute hour day-of-month month day-of-week), e.g. "30 6 * * 1-5"';
+    assert.equal(await says('fortnightly'), `${FORMS}; "fortnightly" is not one of them.`);
+    assert.equal(await says('0 0 * * * *'), `${FORMS}; "0 0 * * * *" has 6 fields, not 5.`);
+    assert.equal(await says('0 6 * *'), `${FORMS}; "0 6 * *" has 4 fields, not 5.`);
+    assert.equal(await says('61 * * * *'), `${FORMS}; in "61 * * * *" the minute "61" is not valid (0-59).`);
+    assert.equal(
+      await says('0 6 * * MON-XYZ'),
+      `${FORMS}; in "0 6 * * MON-XYZ" the day of the week "MON-XYZ" is not valid (0-7 or SUN-SAT, 0 and 7 being Sunday).`,
+    );
+    assert.equal(await says('0 0 31 2 *'), `${FORMS}; "0 0 31 2 *" never runs.`);
     const res = await put({ every: 'daily', timezone: 'Mars/Base' });
     assert.equal(res.statusCode, 422);
     const body = res.json() as { errors: Record<string, string[]> };

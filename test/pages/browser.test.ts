@@ -169,6 +169,16 @@ describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
     await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Audit page")')]);
     assert.ok(await page.locator('#create-url-error').isVisible());
 
+    // a web address without its scheme is not refused by the browser (the field is text, not
+    // type=url): the server answers, suggesting the full address (issue 23 §5)
+    await page.fill('#create-url', 'example.com/page');
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Audit page")')]);
+    assert.match(
+      String(await page.textContent('#create-url-error')),
+      /did you mean https:\/\/example\.com\/page\?/,
+    );
+    assert.equal(await page.inputValue('#create-url'), 'example.com/page');
+
     // create a slow page: the form shows its busy state while the audit runs
     await page.fill('#create-url', `${h.fixture.origin}/slow`);
     const nav = page.waitForURL(/\/reports\/\d+$/, { timeout: 15_000 });
@@ -187,6 +197,14 @@ describeEachDialect('pages in headless Chromium', { skip }, (dialect) => {
     await nav;
     const id = Number(/\/reports\/(\d+)$/.exec(page.url())![1]);
     assert.equal(await page.textContent('.summary__url'), `${h.fixture.origin}/slow`);
+    // the owner's page on a phone: the score on the first screen, the schedule form below it
+    // (issue 23 §5)
+    await page.setViewportSize({ width: 390, height: 844 });
+    const gauge = (await page.locator('.summary__gauge').boundingBox())!;
+    const scheduleBox = (await page.locator('#schedule').boundingBox())!;
+    assert.ok(gauge.y + gauge.height <= 844, `the score is on the first screen (${gauge.y})`);
+    assert.ok(scheduleBox.y > gauge.y + gauge.height, 'the schedule form comes after the score');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // re-run
     await page.goto(`${base}/dashboard`);

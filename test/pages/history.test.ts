@@ -52,7 +52,7 @@ describeEachDialect('report history on the pages', (dialect) => {
     assert.equal(count(body, /<polyline class="chart__line"/g), 1);
     assert.match(
       body,
-      /<desc id="history-chart-desc">Score of 2 completed runs, from \d+ on \d{4}-\d\d-\d\d to \d+ on \d{4}-\d\d-\d\d; 1 failed run\.<\/desc>/,
+      /<desc id="history-chart-desc">Score of 2 completed runs, from \d+ on \d{4}-\d\d-\d\d \d\d:\d\d UTC to \d+ on \d{4}-\d\d-\d\d \d\d:\d\d UTC; 1 failed run\.<\/desc>/,
     );
     assert.match(body, /<title>Run 3 · [^<]+ · failed: [^<]+<\/title>/);
     // the failed re-audit is said, with its reason
@@ -73,6 +73,62 @@ describeEachDialect('report history on the pages', (dialect) => {
     assert.match(body, /HTML size: ([\d.]+ kB → [\d.]+ kB|[\d,]+ B → [\d,]+ B)</);
     assert.ok(!/<script>(?!<\/script>)/.test(body), 'no inline script');
     assert.ok(!/ style=/.test(body), 'no inline style');
+  });
+
+  test('runs of one day: the chart says their times; an older run viewed; two chosen runs compared', async () => {
+    h.fixture.route('/day', html(goodPage(origin)));
+    const r = await h.report(h.alice, '/day');
+    h.fixture.route('/day', html(goodPage(origin).replace(/<title>[^<]*<\/title>\n/, '')));
+    await h.services.reports.update(h.alice.id, r.id, { results: true });
+    h.fixture.route('/day', html(goodPage(origin).replace('<h1>', '<h1>Again: ')));
+    await h.services.reports.update(h.alice.id, r.id, { results: true });
+    const runs = (await h.services.reports.runs(h.alice.id, r.id, {})).items;
+    const [run3, run2, run1] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+    const hhmm = (iso: string) => iso.slice(11, 16);
+
+    const page = await new Browser(h.app).get(`/reports/${r.id}`);
+    assert.equal(page.statusCode, 200);
+    // both ends of the axis on one day: the date and time on the left, the time on the right
+    assert.match(
+      page.body,
+      new RegExp(`text-anchor="start">${run1.generatedAt.slice(0, 10)} ${hhmm(run1.generatedAt)}</text>`),
+    );
+    assert.match(page.body, new RegExp(`text-anchor="end">${hhmm(run3.generatedAt)} UTC</text>`));
+    // the runs with a link to each, and the compare form (GET, no script needed)
+    assert.ok(page.body.includes(`<a href="/reports/${r.id}?run=1">View</a>`));
+    assert.ok(page.body.includes(`<a href="/reports/${r.id}?run=2">View</a>`));
+    assert.match(
+      page.body,
+      new RegExp(`<form class="history__compare" method="get" action="/reports/${r.id}#history-changes">`),
+    );
+    assert.match(
+      page.body,
+      /<select name="from"><option value="3">[^<]*<\/option><option value="2" selected>/,
+    );
+
+    // run 1 in place of the current results, said above them
+    const old = await new Browser(h.app).get(`/reports/${r.id}?run=1`);
+    assert.equal(old.statusCode, 200);
+    assert.match(old.body, /You are looking at run 1 of this report, audited <time/);
+    assert.ok(old.body.includes(`aria-label="Score ${run1.score} out of 100`), 'run 1 score in the gauge');
+    assert.ok(
+      old.body.includes('<td><strong>Shown</strong></td>') || old.body.includes('<strong>Shown</strong>'),
+    );
+    const missing = await new Browser(h.app).get(`/reports/${r.id}?run=99`);
+    assert.equal(missing.statusCode, 404);
+
+    // run 1 compared with run 3 (two chosen runs), as the API's diff
+    const cmp = await new Browser(h.app).get(`/reports/${r.id}?from=1&to=3`);
+    assert.equal(cmp.statusCode, 200);
+    assert.ok(cmp.body.includes('Run 1 compared with run 3'));
+    assert.match(cmp.body, /From run 1 \(<time[^>]*>[^<]+<\/time>\) to run 3/);
+    const api = await h.services.reports.diff(h.alice.id, r.id, { from: 1, to: 3 });
+    assert.ok(cmp.body.includes(`${api.diff.score.from} → <strong>${api.diff.score.to}</strong>`));
+    const bad = await new Browser(h.app).get(`/reports/${r.id}?from=99&to=3`);
+    assert.equal(bad.statusCode, 200);
+    assert.match(bad.body, /<p class="alert alert--error" role="alert">[^<]+<\/p>/);
+    assert.ok(run2.number === 2);
+    assert.ok(!/ style=/.test(old.body + cmp.body), 'no inline style');
   });
 
   test('text of the audited page in the changes is escaped', async () => {

@@ -470,6 +470,13 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
     assert.ok(!badScheme.body.includes('The url must'));
     const hint = await b.post('/dashboard/reports', { _csrf: token, url: 'example.com', privacy: '0' });
     assert.ok(hint.body.includes('— did you mean https://example.com/?'), hint.body);
+    // the field is text with a URL keyboard, so that the browser sends `example.com/page` to the
+    // server (type=url would refuse it before the suggestion could answer: issue 23 §5)
+    assert.match(hint.body, /<input id="create-url" name="url" type="text" inputmode="url"/);
+    assert.doesNotMatch(hint.body, /type="url"/);
+    const bare = await b.post('/dashboard/reports', { _csrf: token, url: 'example.com/page', privacy: '0' });
+    assert.equal(bare.statusCode, 422);
+    assert.ok(bare.body.includes('— did you mean https://example.com/page?'), bare.body);
     const noPw = await b.post('/dashboard/reports', {
       _csrf: token,
       url: `${h.site('one')}/`,

@@ -30,6 +30,11 @@ describeEachDialect('schedule on the report page', (dialect) => {
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /id="schedule-title">Schedule</);
     assert.match(page.body, /Not scheduled/);
+    // the score first, the schedule form below it and the fixes (issue 23 §5: on a phone the
+    // form filled the first screen)
+    const gauge = page.body.indexOf('class="summary__gauge"');
+    assert.ok(gauge > 0 && gauge < page.body.indexOf('id="schedule"'), 'the score comes before the schedule');
+    assert.ok(page.body.indexOf('id="schedule"') < page.body.indexOf('class="facts facts--page"'));
     const token = await b.csrf(`/reports/${r.id}`);
 
     // without the CSRF token: refused, nothing stored
@@ -112,7 +117,7 @@ describeEachDialect('schedule on the report page', (dialect) => {
     assert.match(res.body, /id="schedule-cron"[^>]*aria-invalid="true"/);
     assert.match(
       res.body,
-      /id="schedule-cron-error">The cron expression must have 5 fields \(minute hour day-of-month month day-of-week\), e\.g\. &quot;30 6 \* \* 1-5&quot;; &quot;61 \* \* \* \*&quot; is not valid/,
+      /id="schedule-cron-error">The cron expression must have 5 fields \(minute hour day-of-month month day-of-week\), e\.g\. &quot;30 6 \* \* 1-5&quot;; in &quot;61 \* \* \* \*&quot; the minute &quot;61&quot; is not valid \(0-59\)\.</,
     );
     assert.match(res.body, /value="61 \* \* \* \*"/, 'the form is refilled');
     assert.doesNotMatch(res.body, /The every field/, 'in the form’s words');

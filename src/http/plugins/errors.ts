@@ -7,9 +7,14 @@ import { AppError, notFound } from '../../errors.js';
 import { isApiPath, toAppError } from '../../web/errors.js';
 import { htmlErrorPage } from '../html-error.js';
 
-/** The API and the health check answer errors as JSON; every other path as an HTML page. */
+/** The API, MCP and the health check answer errors as JSON; every other path as an HTML page. */
 const wantsJson = (url: string) =>
-  isApiPath(url) || url === '/healthz' || url.startsWith('/healthz?') || url === '/metrics';
+  isApiPath(url) ||
+  url === '/healthz' ||
+  url.startsWith('/healthz?') ||
+  url === '/metrics' ||
+  url === '/mcp' ||
+  url.startsWith('/mcp?');
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);

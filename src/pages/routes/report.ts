@@ -11,7 +11,7 @@ import { passwordView } from '../../views/forms.js';
 import { AppError, notFound } from '../../errors.js';
 import { pdfDisposition, reportPdf } from '../../web/reports.js';
 import { pdfUnavailableView } from '../../views/pdf.js';
-import { historySection } from '../../views/history.js';
+import { historySection, type HistoryView } from '../../views/history.js';
 import { formatDate, printStylesheet, reportView } from '../../views/report.js';
 import { scheduleFormOf, scheduleSection, type ScheduleFormState } from '../../views/schedule.js';
 
@@ -30,7 +30,8 @@ export async function sendReportPage(
   const { services } = ctx;
   const { report, access } = found;
   const viewer = await ctx.viewerFor(request, reply);
-  const history = historySection(await services.reports.pageHistory(report));
+  const past = await pastRuns(ctx, request, report);
+  const history = historySection(await services.reports.pageHistory(report), past.view);
   if (access === 'public') reply.header('cache-control', 'private, no-cache');
   const owner = access === 'owner';
   const done = owner && status === 200 ? rawQuery(request, ['done']).done : undefined;
@@ -56,9 +57,80 @@ export async function sendReportPage(
     status,
     `Report for ${report.url}`,
     viewer,
-    html`${notice}${reportView(report, { owner, history, schedule, ...(owner && viewer.csrf && can('reports.write') ? { csrf: viewer.csrf } : {}) })}`,
+    html`${notice}${reportView(past.report, { owner, history, schedule, notice: past.notice, ...(owner && viewer.csrf && can('reports.write') ? { csrf: viewer.csrf } : {}) })}`,
     { loginNext: `/reports/${report.id}`, printCss: `/reports/${report.id}/print.css` },
   );
+}
+
+const RUN_NUMBER = /^[1-9][0-9]{0,9}$/;
+const runParam = (v: string | undefined) => (v !== undefined && RUN_NUMBER.test(v) ? Number(v) : undefined);
+
+/**
+ * An older run shown in place of the current results (`?run=N`), and two runs compared
+ * (`?from=A&to=B`): what the API's /runs/{run} and /diff give, on the page, for whoever may see
+ * the report (the history is part of it). A run not kept is the not-found page; runs that cannot
+ * be compared (failed, not kept) say why above the runs.
+ */
+async function pastRuns(
+  ctx: PageContext,
+  request: FastifyRequest,
+  report: StoredReport,
+): Promise<{ report: StoredReport; view: HistoryView; notice: SafeHtml | '' }> {
+  const q = rawQuery(request, ['run', 'from', 'to']);
+  const owner = report.userId;
+  const view: HistoryView = { reportId: report.id };
+  let shown = report;
+  let notice: SafeHtml | '' = '';
+  const n = runParam(q.run);
+  if (q.run !== undefined) {
+    if (n === undefined) throw notFound('No such run.');
+    const run = await ctx.services.reports.run(owner, report.id, n);
+    if (!run.current) {
+      view.shown = n;
+      if (
+        run.status === 'completed' &&
+        run.results &&
+        run.page &&
+        run.score !== null &&
+        run.result !== null
+      ) {
+        shown = {
+          ...report,
+          results: run.results,
+          page: run.page,
+          score: run.score,
+          result: run.result,
+          categories: run.categories ?? report.categories,
+          generatedAt: run.generatedAt,
+          finalUrl: run.finalUrl ?? report.finalUrl,
+          // a run keeps no rendered facts: only the current results have them
+          render: null,
+        };
+        notice = html`<p class="alert alert--info no-print" role="status">
+          You are looking at run ${n} of this report, audited
+          <time datetime="${run.generatedAt}">${formatDate(run.generatedAt)}</time>.
+          <a href="/reports/${report.id}">See the current results</a>.
+        </p>`;
+      } else {
+        notice = html`<p class="alert alert--error no-print" role="status">
+          Run ${n} could not fetch the page: ${run.error ?? 'no reason was recorded.'} The current results are
+          shown.
+        </p>`;
+      }
+    }
+  }
+  const [from, to] = [runParam(q.from), runParam(q.to)];
+  if ((q.from !== undefined && from === undefined) || (q.to !== undefined && to === undefined)) {
+    view.compareError = 'Choose two runs to compare.';
+  } else if (from !== undefined || to !== undefined) {
+    try {
+      view.compared = await ctx.services.reports.diff(owner, report.id, { from, to });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 422) throw err;
+      view.compareError = Object.values(err.fields ?? {}).flat()[0] ?? err.message;
+    }
+  }
+  return { report: shown, view, notice };
 }
 
 export function reportPageRoutes(app: FastifyInstance, ctx: PageContext): void {

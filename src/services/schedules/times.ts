@@ -56,6 +56,32 @@ export function checkTimezone(timezone: string): string {
   return resolved;
 }
 
+/** The five fields of a cron expression, in order, with what each accepts. */
+const CRON_FIELDS = [
+  ['minute', '0-59'],
+  ['hour', '0-23'],
+  ['day of the month', '1-31'],
+  ['month', '1-12 or JAN-DEC'],
+  ['day of the week', '0-7 or SUN-SAT, 0 and 7 being Sunday'],
+] as const;
+
+/** Why a cron expression the library refused is wrong, in our words: the count, or the field. */
+function cronFault(e: string): string {
+  const parts = e.split(' ');
+  if (parts.length === 1) return `"${e}" is not one of them.`;
+  if (parts.length !== 5) return `"${e}" has ${parts.length} field${parts.length === 1 ? '' : 's'}, not 5.`;
+  for (let i = 0; i < 5; i++) {
+    const alone = parts.map((p, j) => (j === i ? p : '*')).join(' ');
+    try {
+      cron(alone, 'UTC');
+    } catch {
+      const [name, range] = CRON_FIELDS[i]!;
+      return `in "${e}" the ${name} "${parts[i]}" is not valid (${range}).`;
+    }
+  }
+  return `"${e}" is not a valid cron expression.`;
+}
+
 /** `every` normalised (a preset, or the cron expression with single spaces), or a 422 under `every`. */
 export function checkEvery(every: string, timezone: string): string {
   const e = every.trim().replace(/\s+/g, ' ');
@@ -67,9 +93,9 @@ export function checkEvery(every: string, timezone: string): string {
   let c: Cron;
   try {
     c = cron(e, timezone);
-  } catch (err) {
-    const reason = err instanceof Error ? err.message.replace(/^CronPattern: /, '') : String(err);
-    throw invalid(`"${e}" is not valid (${reason}).`);
+  } catch {
+    // our words, never the library's (its own contradict each other: issue 23 §5)
+    throw invalid(cronFault(e));
   }
   if (c.nextRun(new Date()) === null) throw invalid(`"${e}" never runs.`);
   return e;
