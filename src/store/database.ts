@@ -392,11 +392,9 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     const pool = new (loadPg().Pool)({
       connectionString: databaseUrl,
       max: 10,
-      // a process cut off from the database (a host that lost the network) mid-transaction would
-      // hold its row locks until TCP gives up, hours later, and every other process waiting on
-      // them (a batch's row) would stall: PostgreSQL ends such a session after this long idle
-      // in its transaction (docs/scale.md). The URL may set another value:
-      // ?idle_in_transaction_session_timeout=<ms> (0 = off)
+      // a host cut off mid-transaction would hold its row locks (a batch's row) until TCP gives
+      // up, hours later: PostgreSQL ends such a session after this long idle in its transaction
+      // (docs/scale.md); the URL may set ?idle_in_transaction_session_timeout=<ms> (0 = off)
       idle_in_transaction_session_timeout: PG_IDLE_IN_TRANSACTION_MS,
     });
     // an idle client's error (server restart) must not crash the process; the next query reconnects

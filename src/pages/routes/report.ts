@@ -106,16 +106,11 @@ async function pastRuns(
           // a run keeps no rendered facts: only the current results have them
           render: null,
         };
-        notice = html`<p class="alert alert--info no-print" role="status">
-          You are looking at run ${n} of this report, audited
-          <time datetime="${run.generatedAt}">${formatDate(run.generatedAt)}</time>.
-          <a href="/reports/${report.id}">See the current results</a>.
-        </p>`;
+        // prettier-ignore
+        notice = html`<p class="alert alert--info no-print" role="status">You are looking at run ${n} of this report, audited <time datetime="${run.generatedAt}">${formatDate(run.generatedAt)}</time>. <a href="/reports/${report.id}">See the current results</a>.</p>`;
       } else {
-        notice = html`<p class="alert alert--error no-print" role="status">
-          Run ${n} could not fetch the page: ${run.error ?? 'no reason was recorded.'} The current results are
-          shown.
-        </p>`;
+        // prettier-ignore
+        notice = html`<p class="alert alert--error no-print" role="status">Run ${n} could not fetch the page: ${run.error ?? 'no reason was recorded.'} The current results are shown.</p>`;
       }
     }
   }
