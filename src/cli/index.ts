@@ -7,12 +7,14 @@ import { registerAuditCommand } from './audit.js';
 import { registerCrawlCommand } from './crawl.js';
 import { registerUserCommands, registerKeyCommands, registerOrganizationCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
+import { registerPeopleCommands } from './people.js';
 import { registerWorkerCommands } from './worker.js';
 
 runProgram((program) => {
   registerAuditCommand(program);
   registerCrawlCommand(program);
   registerUserCommands(program);
+  registerPeopleCommands(program);
   registerKeyCommands(program);
   registerOrganizationCommands(program);
   registerMigrateCommand(program);

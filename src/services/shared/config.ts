@@ -41,4 +41,8 @@ export interface ServicesConfig {
   readonly crawlTrackingParams?: readonly string[];
   /** PAGEGRADE_SECRET_KEY as 64 hex digits: encrypts the projects' crawl secrets; null/absent = unset */
   readonly secretKey?: string | null;
+  /** PAGEGRADE_SMTP_URL: reset links by email (src/services/signin/mail.ts); null/absent = no email */
+  readonly smtpUrl?: string | null;
+  /** PAGEGRADE_SMTP_FROM */
+  readonly smtpFrom?: string;
 }
