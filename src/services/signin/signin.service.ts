@@ -18,7 +18,13 @@ import {
 import { getSetting, putSetting } from '../../store/settings.repository.js';
 import { findCredentials, findUserByEmail, findUserById, updateUser } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
-import { hashPassword, needsRehash, PERSON_SCRYPT, verifyPassword } from '../shared/secrets.js';
+import {
+  hashPassword,
+  needsRehash,
+  PERSON_SCRYPT,
+  verifyPassword,
+  type ScryptParams,
+} from '../shared/secrets.js';
 import type { AuthServices, UsersServices } from '../accounts/types.js';
 import { createSecondFactor } from './totp.js';
 import {
@@ -57,11 +63,8 @@ export function checkNewPassword(password: string, field = 'password'): void {
 }
 
 /** A password's hash with the people's parameters (scrypt N=2^17, r=8, p=1). */
-export const hashPersonPassword = (password: string): Promise<string> =>
-  hashPassword(password, PERSON_SCRYPT);
-
-// a hash to verify against when the email is unknown, so that the answer takes as long
-let decoy: Promise<string> | null = null;
+export const hashPersonPassword = (password: string, params: ScryptParams = PERSON_SCRYPT): Promise<string> =>
+  hashPassword(password, params);
 
 export function createSignInServices(
   ctx: Pick<ServiceContext, 'db' | 'config' | 'now'>,
@@ -69,6 +72,10 @@ export function createSignInServices(
 ): SignInServices {
   const { db } = ctx;
   const iso = () => ctx.now().toISOString();
+  const cost = ctx.config.passwordScrypt ?? PERSON_SCRYPT;
+  const hashOf = (password: string) => hashPersonPassword(password, cost);
+  // a hash to verify against when the email is unknown, so that the answer takes as long
+  let decoy: Promise<string> | null = null;
   const publicUrl = (ctx.config.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 
   async function open(
@@ -114,14 +121,14 @@ export function createSignInServices(
       const user = normal === null ? null : await findUserByEmail(db, normal);
       const creds = user ? await findCredentials(db, user.id) : null;
       if (!user || !creds?.passwordHash || password.length > PASSWORD_MAX) {
-        decoy ??= hashPersonPassword(randomBytes(16).toString('hex'));
+        decoy ??= hashOf(randomBytes(16).toString('hex'));
         await verifyPassword(password.slice(0, PASSWORD_MAX), await decoy);
         return { ok: false, reason: 'invalid' };
       }
       if (!(await verifyPassword(password, creds.passwordHash)) || user.disabledAt !== null)
         return { ok: false, reason: 'invalid' };
-      if (needsRehash(creds.passwordHash, PERSON_SCRYPT))
-        await updateUser(db, user.id, { passwordHash: await hashPersonPassword(password) });
+      if (needsRehash(creds.passwordHash, cost))
+        await updateUser(db, user.id, { passwordHash: await hashOf(password) });
       const [first] = await listMemberships(db, user.id);
       if (!first) return { ok: false, reason: 'no_organization' };
       const session = await open(user.id, first.orgId, null, creds.totpEnabled ? 'totp' : 'active');
@@ -234,7 +241,7 @@ export function createSignInServices(
       }
       checkNewPassword(next);
       await updateUser(db, row.userId, {
-        passwordHash: await hashPersonPassword(next),
+        passwordHash: await hashOf(next),
         ...(newEmail !== null ? { email: newEmail } : {}),
       });
       // every other session of the person ends; this one goes on
@@ -265,7 +272,7 @@ export function createSignInServices(
     async resetPassword(token, password) {
       checkNewPassword(password);
       if (typeof token !== 'string' || token.length < 20 || token.length > 100) return false;
-      const hash = await hashPersonPassword(password);
+      const hash = await hashOf(password);
       return withTransaction(db, async (trx) => {
         const userId = await usePasswordReset(trx, sha256(token), iso());
         if (userId === null) return false;
@@ -302,7 +309,7 @@ export function createSignInServices(
       // the name is checked by users.create (422 `name`)
       const { user, organization } = await accounts.users.create(input.name.trim(), {
         email,
-        passwordHash: await hashPersonPassword(input.password),
+        passwordHash: await hashOf(input.password),
       });
       return open(user.id, organization.id, null, 'active');
     },
