@@ -100,11 +100,6 @@ export async function revokeUserSessions(
   return Number(res.numUpdatedRows);
 }
 
-/** Forgets sessions that ended more than a day before `before` (kept a while for nothing else). */
-export async function deleteOldSessions(db: Db, before: string): Promise<void> {
-  await db.deleteFrom('sessions').where('expires_at', '<', before).execute();
-}
-
 // --- password reset links ------------------------------------------------------------------
 
 export async function insertPasswordReset(
@@ -170,14 +165,4 @@ export async function useRecoveryCode(db: Db, userId: number, hash: string, now:
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
-}
-
-export async function countRecoveryCodes(db: Db, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('recovery_codes')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
