@@ -179,7 +179,7 @@ export function signupView(o: {
     <p>You get an organisation of your own, which you own.</p>
     <form method="post" action="/signup" class="stack">
       ${hidden(o.csrf)} ${field('email', 'Email', 'email', 'username', o.values?.email ?? '')}
-      ${field('name', 'Name (letters, digits, . _ @ -; also your organisation’s name)', 'text', 'nickname', o.values?.name ?? '')}
+      ${field('name', "Name (letters, digits, . _ @ -; also your organisation's name)", 'text', 'nickname', o.values?.name ?? '')}
       ${field('password', 'Password (8 characters or more)', 'password', 'new-password')}
       <button type="submit" class="button button--primary">Create the account</button>
     </form>
