@@ -83,7 +83,8 @@ function layersTable(): string {
 
 /** docs/teams.md's roles table: the access table (src/services/access/table.ts), one row an operation. */
 function accessTable(): string {
-  const mark = (op: AccessRule, role: Role) => (ROLES.indexOf(role) >= ROLES.indexOf(op.role) ? 'yes' : '–');
+  const mark = (op: AccessRule, role: Role) =>
+    ROLES.indexOf(role) < ROLES.indexOf(op.role) ? '–' : op.instanceAdmin ? 'instance admin' : 'yes';
   const out = [
     `| operation | what | key scope | ${ROLES.join(' | ')} |`,
     `|---|---|---|${ROLES.map(() => '---').join('|')}|`,

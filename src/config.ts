@@ -103,6 +103,10 @@ export interface Config {
    * null = unset: settings with a secret are refused (docs/sites.md)
    */
   readonly secretKey: string | null;
+  /** PAGEGRADE_SMTP_URL: smtp:// or smtps:// URL (user and password in it) for reset links by email; null = none */
+  readonly smtpUrl: string | null;
+  /** PAGEGRADE_SMTP_FROM: the sender of those emails (default `Pagegrade <pagegrade@localhost>`) */
+  readonly smtpFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -348,6 +352,8 @@ export function configFromEnv(env: Env): Config {
     crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),
     crawlTrackingParams: trackingParams(env),
     secretKey: secretKey(env),
+    smtpUrl: smtpUrl(env),
+    smtpFrom: str(env, 'PAGEGRADE_SMTP_FROM') ?? 'Pagegrade <pagegrade@localhost>',
   });
 }
 
@@ -364,6 +370,24 @@ function secretKey(env: Env): string | null {
     'PAGEGRADE_SECRET_KEY',
     'must be 32 bytes written as 64 hex digits or in base64 (e.g. the output of `openssl rand -hex 32`)',
   );
+}
+
+/** PAGEGRADE_SMTP_URL: an smtp:// or smtps:// URL. */
+function smtpUrl(env: Env): string | null {
+  const raw = str(env, 'PAGEGRADE_SMTP_URL');
+  if (raw === null) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || !['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname)
+    throw new ConfigError(
+      'PAGEGRADE_SMTP_URL',
+      'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587',
+    );
+  return raw;
 }
 
 function metricsToken(env: Env): string | null {

@@ -23,8 +23,8 @@ const HOW_TO_POINT =
  * `existing`: the command only reads or changes what exists, so a missing SQLite file is an
  * error (where it looked, how to point it elsewhere) instead of a new empty database.
  */
-async function withServices<T>(
-  fn: (services: Pick<Services, 'users' | 'keys' | 'organizations'>) => Promise<T>,
+export async function withServices<T>(
+  fn: (services: Pick<Services, 'users' | 'keys' | 'organizations' | 'signin' | 'admin'>) => Promise<T>,
   { existing }: { existing: boolean },
 ): Promise<T> {
   const config = loadCliConfig();
@@ -35,13 +35,21 @@ async function withServices<T>(
       `no database at ${file} (DATABASE_URL=${config.databaseUrl}${process.env.DATABASE_URL ? '' : ', the default'}): nothing to show or change there. ${HOW_TO_POINT}`,
     );
   }
-  const [{ createDb, migrate }, { createAccountServices }, { createOrganizationServices }, { AppError }] =
-    await Promise.all([
-      import('../store/database.js'),
-      import('../services/accounts/accounts.service.js'),
-      import('../services/organizations/organizations.service.js'),
-      import('../errors.js'),
-    ]);
+  const [
+    { createDb, migrate },
+    { createAccountServices },
+    { createOrganizationServices },
+    { createSignInServices },
+    { createAdminServices },
+    { AppError },
+  ] = await Promise.all([
+    import('../store/database.js'),
+    import('../services/accounts/accounts.service.js'),
+    import('../services/organizations/organizations.service.js'),
+    import('../services/signin/signin.service.js'),
+    import('../services/admin/admin.service.js'),
+    import('../errors.js'),
+  ]);
   process.stderr.write(`Using the ${where}.\n`);
   const handle = createDb(config.databaseUrl);
   try {
@@ -52,9 +60,15 @@ async function withServices<T>(
     }
     const ctx = { db: handle.db, config, now: () => new Date() };
     const accounts = createAccountServices(ctx);
+    const signin = createSignInServices(ctx, accounts);
     return await fn({
       ...accounts,
       organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+      signin,
+      admin: createAdminServices(ctx, {
+        keysChanged: accounts.auth.keysChanged,
+        totpDisable: signin.totpDisable,
+      }),
     });
   } catch (err) {
     if (err instanceof AppError) throw new CliError(err.message.replace(/\.$/, ''));
@@ -125,10 +139,14 @@ export function registerUserCommands(program: Command): void {
     .command('create')
     .description('Create a user and its first API key (the key is printed once, alone on the last line).')
     .argument('<name>', 'the new user\'s name (letters, digits, ".", "_", "@", "-")')
-    .action(async (name: string) => {
+    .option('--email <email>', 'their email (they sign in with it; stored lower-case)')
+    .option('--password-stdin', 'read their password from standard input (one line)')
+    .action(async (name: string, opts: { email?: string; passwordStdin?: boolean }) => {
+      const { signInOptions } = await import('./sign-in-options.js');
+      const extra = await signInOptions(opts);
       await withServices(
         async (s) => {
-          const { user, key } = await s.users.create(name);
+          const { user, key } = await s.users.create(name, extra);
           process.stdout.write(
             `Created user "${user.name}" (id ${user.id}), owner of the organization "${key.info.orgName}", with key ${key.info.id} (${key.info.prefix}…).\n` +
               `The API key is shown this once; keep it safe:\n${key.key}\n`,

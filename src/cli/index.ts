@@ -8,6 +8,7 @@ import { registerCrawlCommand } from './crawl.js';
 import { registerCiCommand } from './ci/command.js';
 import { registerUserCommands, registerKeyCommands, registerOrganizationCommands } from './accounts.js';
 import { registerMigrateCommand } from './migrate.js';
+import { registerPeopleCommands } from './people.js';
 import { registerWorkerCommands } from './worker.js';
 import { registerMcpCommand } from './mcp.js';
 
@@ -16,6 +17,7 @@ runProgram((program) => {
   registerCrawlCommand(program);
   registerCiCommand(program);
   registerUserCommands(program);
+  registerPeopleCommands(program);
   registerKeyCommands(program);
   registerOrganizationCommands(program);
   registerMigrateCommand(program);

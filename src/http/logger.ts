@@ -19,13 +19,17 @@ export function genReqId(req: IncomingMessage): string {
  * of a request). Fastify's `incoming request` line is not written: it doubled the logging
  * cost of a request and said nothing the completed line does not.
  */
+/** A URL as logged: a password reset link's token is a secret, never written (docs/teams.md). */
+export const loggedUrl = (url: string): string =>
+  url.replace(/^\/reset-password\/[^/?#]+/, '/reset-password/[redacted]');
+
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
     const fields = {
       method: request.method,
-      url: request.url,
+      url: loggedUrl(request.url),
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 1000) / 1000,
       remoteAddress: request.ip,

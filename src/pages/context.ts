@@ -3,18 +3,15 @@
 // the form helpers. Built once by src/pages/plugin.ts; a route file receives it and adds its
 // routes — a new dashboard page is one file under routes/, one view under views/, one test.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../services/accounts/types.js';
+import type { SessionViewer } from '../services/signin/types.js';
 import type { Services } from '../services/types.js';
 import type { SafeHtml } from '../views/html.js';
 import type { CookieKit } from './session.js';
 import type { AttemptStore } from './throttle.js';
 import type { Viewer } from '../views/layout.js';
 
-/** The signed-in user of a request (a valid session whose key is not revoked). */
-export interface SignedIn extends Actor {
-  keyId: number;
-  name: string;
-}
+/** The signed-in person of a request (a session that still holds; src/services/signin). */
+export type SignedIn = SessionViewer;
 
 export interface SendOptions {
   /** class on <main>, e.g. "narrow" for forms */

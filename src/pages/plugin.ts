@@ -16,6 +16,8 @@ import { registerCsrf } from './plugins/csrf.js';
 import { registerPageAccess } from './plugins/access.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
+import { accountPageRoutes } from './routes/account.js';
+import { adminPageRoutes } from './routes/admin.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
 import { brandingPageRoutes } from './routes/branding.js';
@@ -85,6 +87,8 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);
+  accountPageRoutes(app, ctx);
+  adminPageRoutes(app, ctx);
   brandingPageRoutes(app, ctx);
   memberPageRoutes(app, ctx);
   homeRoutes(app, ctx);

@@ -11,7 +11,7 @@ export const ACCESS_COOKIE = 'pg_access';
 /** the same pass for the report's PDF, /reports/{id}.pdf (a cookie of path /reports/{id} is not sent there) */
 export const ACCESS_PDF_COOKIE = 'pg_access_pdf';
 
-/** A signed-in session lasts 7 days (and ends earlier when its API key is revoked or at /logout). */
+/** A signed-in session lasts 7 days (and ends earlier at /logout, when its key is revoked, its person disabled…). */
 export const SESSION_TTL_S = 7 * 24 * 3600;
 /** A password pass lasts 12 hours at most (and is a browser-session cookie). */
 export const ACCESS_TTL_S = 12 * 3600;
@@ -55,11 +55,13 @@ export function serializeCookie(name: string, value: string, a: CookieAttributes
   return out;
 }
 
+/**
+ * The session cookie: the person's id and the session's random id (its SHA-256 is the
+ * `sessions` row; src/services/signin). Signed, so that a made-up value is never looked up.
+ */
 export interface Session {
   userId: number;
-  keyId: number;
-  /** unix seconds */
-  expiresAt: number;
+  token: string;
 }
 
 function derive(secret: string, purpose: string): Buffer {
@@ -123,19 +125,16 @@ export class CookieKit {
 
   // --- session -------------------------------------------------------------------------
 
-  /** The signed session in the request, when its signature holds and it has not expired. */
+  /** The signed session in the request (whether it still holds is the services' decision). */
   readSession(request: FastifyRequest): Session | null {
     const value = this.unsign(this.cookies(request)[SESSION_COOKIE], this.sessionKey);
-    const m = value === null ? null : /^s1\.(\d{1,15})\.(\d{1,15})\.(\d{1,12})\.[\w-]+$/.exec(value);
-    if (!m) return null;
-    const session = { userId: Number(m[1]), keyId: Number(m[2]), expiresAt: Number(m[3]) };
-    return session.expiresAt > this.now() ? session : null;
+    const m = value === null ? null : /^s2\.(\d{1,15})\.([\w-]{20,100})$/.exec(value);
+    return m ? { userId: Number(m[1]), token: m[2]! } : null;
   }
 
-  startSession(reply: FastifyReply, userId: number, keyId: number): void {
-    const expiresAt = this.now() + SESSION_TTL_S;
-    const nonce = randomBytes(9).toString('base64url');
-    const value = fastifyCookie.sign(`s1.${userId}.${keyId}.${expiresAt}.${nonce}`, this.sessionKey);
+  /** A new session's cookie (the id is always a new one: src/services/signin opens a new row). */
+  startSession(reply: FastifyReply, userId: number, token: string): void {
+    const value = fastifyCookie.sign(`s2.${userId}.${token}`, this.sessionKey);
     this.set(reply, SESSION_COOKIE, value, '/', SESSION_TTL_S);
   }
 

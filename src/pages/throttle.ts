@@ -67,6 +67,13 @@ export const PASSWORD_RULE: ThrottleRule = { limit: 5, windowMs: 60_000 };
 /** Wrong API keys at /login: 10 a minute per client IP. */
 export const LOGIN_RULE: ThrottleRule = { limit: 10, windowMs: 60_000 };
 
+/** Wrong passwords for one account at /login: 10 in 15 minutes, whatever the address. */
+export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: 15 * 60_000 };
+/** Wrong second-factor codes: 5 in 5 minutes per person (and the address's LOGIN_RULE). */
+export const TOTP_RULE: ThrottleRule = { limit: 5, windowMs: 5 * 60_000 };
+/** Reset-link requests and sign-ups: 5 in 15 minutes per client IP. */
+export const RESET_RULE: ThrottleRule = { limit: 5, windowMs: 15 * 60_000 };
+
 /** Seconds to wait when `key` has used up its attempts, else null. */
 export async function blockedFor(
   store: AttemptStore,

@@ -16,6 +16,9 @@ import { createReportEvents } from './reports/events.js';
 import { createBrandingServices } from './branding/branding.service.js';
 import { createPdfServices } from './pdf/pdf.service.js';
 import { createOrganizationServices } from './organizations/organizations.service.js';
+import { createSignInServices } from './signin/signin.service.js';
+import { createMailServices } from './signin/mail.js';
+import { createAdminServices } from './admin/admin.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -65,6 +68,7 @@ export function createServices(deps: ServicesDeps): Services {
   const reports = { ...createReportServices(ctx), ...createHistoryServices(ctx) };
   const batches = createBatchServices(ctx, webhooks);
   const projects = createProjectServices(ctx, batches);
+  const signin = createSignInServices(ctx, accounts);
   return {
     ...accounts,
     // what an API key may do (scopes, projects) is applied here, around the owner-level services
@@ -77,6 +81,9 @@ export function createServices(deps: ServicesDeps): Services {
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),
     organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+    signin,
+    mail: createMailServices(ctx, signin),
+    admin: createAdminServices(ctx, { keysChanged: accounts.auth.keysChanged, totpDisable: signin.totpDisable }),
   };
 }
 

@@ -22,6 +22,9 @@ import type { ProjectsServices } from './projects/types.js';
 import type { WebhooksServices } from './webhooks/types.js';
 import type { SchedulesServices } from './schedules/types.js';
 import type { OrganizationServices } from './organizations/types.js';
+import type { SignInServices } from './signin/types.js';
+import type { MailServices } from './signin/mail.js';
+import type { AdminServices } from './admin/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -65,4 +68,10 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   pdf: PdfServices;
   /** organisations, members and roles (src/services/organizations; docs/teams.md) */
   organizations: OrganizationServices;
+  /** passwords, dashboard sessions, reset links, the second factor, sign-up (src/services/signin; docs/teams.md) */
+  signin: SignInServices;
+  /** reset links by email when SMTP is configured */
+  mail: MailServices;
+  /** the instance admin's (src/services/admin; docs/teams.md) */
+  admin: AdminServices;
 }

@@ -31,6 +31,47 @@ export interface UsersTable {
   /** the instance admin (the first user, or one the CLI made admin) */
   is_admin: ColumnType<boolean | number, boolean | number | undefined, boolean | number>;
   disabled_at: NullableTimestamp;
+  /** unique, lower-case (2026-12-01T01-signin); null for a person made without one */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `scrypt$N$r$p$salt$hash` (src/services/signin/passwords.ts); null: no password */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the TOTP secret, encrypted (src/services/shared/secrets.ts encryptSecret) */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** set once the second factor is confirmed with a code; null: off (a secret may wait for its code) */
+  totp_enabled_at: NullableTimestamp;
+  /** the last TOTP time step accepted (a code is never accepted twice) */
+  totp_last_step: ColumnType<number | string | null, number | null | undefined, number | null>;
+}
+
+/** A dashboard session (the cookie holds the random id; this row its SHA-256). */
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  /** the organisation it acts in (a person's choice; a key's session: the key's) */
+  org_id: number | null;
+  /** a session opened with an API key (it ends with the key) */
+  key_id: number | null;
+  /** `totp`: the password was right, the second factor is still to come */
+  stage: ColumnType<'active' | 'totp', 'active' | 'totp' | undefined, 'active' | 'totp'>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+/** A password reset link (its token's SHA-256): single use, expiring. */
+export interface PasswordResetsTable {
+  id: string;
+  user_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+/** A second factor's recovery code (its SHA-256): single use. */
+export interface RecoveryCodesTable {
+  user_id: number;
+  hash: string;
+  used_at: NullableTimestamp;
 }
 
 /** A person's role in an organisation; `projects` (JSON array) limits a viewer to those projects. */

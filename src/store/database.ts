@@ -21,7 +21,14 @@ import { migrations } from './migrations/index.js';
 import type { KeyChangeWatch } from './key-changes.js';
 import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
-import type { MembershipsTable, OrganizationsTable, UsersTable } from './account-tables.js';
+import type {
+  MembershipsTable,
+  OrganizationsTable,
+  PasswordResetsTable,
+  RecoveryCodesTable,
+  SessionsTable,
+  UsersTable,
+} from './account-tables.js';
 export type { MembershipsTable } from './account-tables.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
@@ -330,6 +337,9 @@ export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
   memberships: MembershipsTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  recovery_codes: RecoveryCodesTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;

@@ -1,7 +1,7 @@
 // settings: small key/value facts the service keeps (e.g. the generated session secret).
 import type { Db } from './database.js';
 
-async function getSetting(db: Db, key: string): Promise<string | null> {
+export async function getSetting(db: Db, key: string): Promise<string | null> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value ?? null;
 }
@@ -14,4 +14,13 @@ export async function ensureSetting(db: Db, key: string, value: string): Promise
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
   return (await getSetting(db, key)) ?? value;
+}
+
+/** Stores `value` under `key`, replacing what was there. */
+export async function putSetting(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
 }

@@ -4,23 +4,6 @@ import { html, type SafeHtml } from './html.js';
 /** The form field that carries the CSRF token (src/pages/plugins/csrf.ts checks it). */
 export const CSRF_FIELD = '_csrf';
 
-export function loginView(o: { csrf: string; next: string; error?: string | null }): SafeHtml {
-  return html`<section class="card form-card" aria-labelledby="login-title">
-  <h1 id="login-title">Sign in</h1>
-  <p>Sign in with one of your API keys to see your reports, including private ones. Keys are issued with <code>npx pagegrade keys create</code>.</p>
-  ${o.error ? html`<p class="alert alert--error" role="alert" id="login-error">${o.error}</p>` : ''}
-  <form method="post" action="/login" class="stack">
-    <input type="hidden" name="_csrf" value="${o.csrf}">
-    <input type="hidden" name="next" value="${o.next}">
-    <div class="field">
-      <label for="api-key">API key</label>
-      <input id="api-key" name="key" type="password" required autocomplete="off" spellcheck="false" autocapitalize="off"${o.error ? html` aria-describedby="login-error" aria-invalid="true"` : ''}>
-    </div>
-    <button type="submit" class="button button--primary">Sign in</button>
-  </form>
-</section>`;
-}
-
 export function passwordView(o: { id: number; csrf: string; error?: string | null }): SafeHtml {
   return html`<section class="card form-card" aria-labelledby="password-title">
   <h1 id="password-title">This report is protected</h1>

@@ -16,7 +16,7 @@ export interface KeysData {
   csrf: string;
   flash: Flash | null;
   /** the key this browser signed in with */
-  currentKeyId: number;
+  currentKeyId: number | null;
   /** the secret of the key just created (shown this once) */
   created: { info: ApiKeyInfo; key: string } | null;
   form: KeyFormState;
@@ -94,7 +94,7 @@ function secretBox(c: { info: ApiKeyInfo; key: string }): SafeHtml {
   </section>`;
 }
 
-function keyRow(k: ApiKeyInfo, csrf: string, currentKeyId: number, canWrite: boolean): SafeHtml {
+function keyRow(k: ApiKeyInfo, csrf: string, currentKeyId: number | null, canWrite: boolean): SafeHtml {
   const scope = k.scopes.includes('write') ? 'write' : 'read';
   const projects = k.projects ? k.projects.join(', ') : 'all projects';
   const expired = k.expiresAt !== null && Date.parse(k.expiresAt) <= Date.now();

@@ -21,6 +21,24 @@ export interface Viewer {
   csrf: string | null;
   /** what the access table lets them do (absent: signed out, nothing) */
   can?: Can;
+  /** the instance admin (the header links the admin page) */
+  isAdmin?: boolean;
+  /** the organisation the session acts in, and the others the person may switch to (none: no switcher) */
+  org?: { id: number; choices: { id: number; name: string; role: string }[] };
+}
+
+/** The header's organisation switcher (a person in several organisations). */
+function orgSwitcher(v: Viewer): SafeHtml | string {
+  const choices = v.org?.choices ?? [];
+  if (choices.length < 2) return '';
+  return html`<form method="post" action="/dashboard/organization" class="inline-form org-switcher">
+            <input type="hidden" name="_csrf" value="${v.csrf ?? ''}">
+            <label for="org-switch" class="visually-hidden">Organization</label>
+            <select id="org-switch" name="org">${choices.map(
+              (c) => html`<option value="${String(c.id)}"${c.id === v.org!.id ? html` selected` : ''}>${c.name} (${c.role})</option>`,
+            )}</select>
+            <button type="submit" class="link-button">Switch</button>
+          </form>`;
 }
 
 export interface LayoutOptions {
@@ -53,6 +71,9 @@ export function layout(o: LayoutOptions): SafeHtml {
       ? html`<a href="/dashboard">Dashboard</a>
           <a href="/dashboard/projects">Projects</a>
           ${link('batches.read', '/dashboard/batches', 'Batches')}${link('schedules.read', '/dashboard/schedules', 'Schedules')}${link('webhooks.read', '/dashboard/webhooks', 'Webhooks')}${link('account.read', '/dashboard/keys', 'API keys')}${link('members.read', '/dashboard/members', 'Members')}${link('branding.read', '/dashboard/branding', 'Branding')}<a href="/docs">API reference</a>
+          <a href="/dashboard/account">Account</a>
+          ${o.viewer.isAdmin ? html`<a href="/dashboard/admin">Admin</a>` : ''}
+          ${orgSwitcher(o.viewer)}
           <form method="post" action="/logout" class="inline-form">
             <input type="hidden" name="_csrf" value="${o.viewer.csrf ?? ''}">
             <button type="submit" class="link-button">Sign out <span class="visually-hidden">(${o.viewer.name})</span></button>

@@ -69,10 +69,12 @@ export async function chromiumSession(
     },
     async signIn(page, key, next) {
       await page.goto(next ? `${base}/login?next=${next}` : `${base}/login`);
+      // the API key's form is folded under the email and password one (docs/teams.md "Signing in")
+      await page.click('summary:has-text("API key")');
       await page.fill('#api-key', key);
       await Promise.all([
         page.waitForURL(`${base}${next ?? '/dashboard'}`),
-        page.click('button[type=submit]:has-text("Sign in")'),
+        page.click('button[type=submit]:has-text("Sign in with the key")'),
       ]);
     },
     async close() {

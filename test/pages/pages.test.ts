@@ -301,7 +301,7 @@ describeEachDialect('sign-in, CSRF and the dashboard', (dialect) => {
     const v = b.cookies.get('pg_session')!.value;
     const tampered = await h.app.inject({
       url: '/dashboard',
-      headers: { cookie: `pg_session=${v.replace(/^s1\.\d+/, `s1.${h.bob.id}`)}` },
+      headers: { cookie: `pg_session=${v.replace(/^s2\.\d+/, `s2.${h.bob.id}`)}` },
     });
     assert.equal(tampered.statusCode, 303);
     assert.match(String(tampered.headers.location), /^\/login\?next=/);

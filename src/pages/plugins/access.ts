@@ -11,7 +11,7 @@ import { denial, isOperation, type Operation } from '../../services/access/table
 import type { PageContext, SignedIn } from '../context.js';
 
 /** The operations whose pages show a project-limited viewer only their projects. */
-const PROJECT_SCOPED = ['reports', 'projects', 'account'] as const;
+const PROJECT_SCOPED = ['reports', 'projects', 'account', 'security'] as const;
 
 /** The rooms of the dashboard whose pages take their room's operation. */
 const ROOMS = ['batches', 'projects', 'schedules', 'branding', 'webhooks', 'reports', 'members'] as const;

@@ -1,8 +1,9 @@
-// Who is signed in: the signed session cookie (src/pages/session.ts) names a user and the key
-// the session was opened with; the services decide whether that still holds (the key exists,
-// is the user's and is not revoked). Checked once per request.
+// Who is signed in: the signed session cookie (src/pages/session.ts) names a server-side session
+// (src/services/signin), which the services resolve at every request: a person's session acts in
+// its chosen organisation with that membership's role; a key's session as the key. Ended,
+// expired, a person disabled, a membership removed or a key revoked: signed out. Checked once
+// per request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
 import type { Services } from '../../services/types.js';
 import type { PageContext, SignedIn } from '../context.js';
 import type { CookieKit } from '../session.js';
@@ -20,12 +21,8 @@ export function createViewers(
       p = (async () => {
         const s = kit.readSession(request);
         if (!s) return null;
-        try {
-          return await services.auth.session(s.userId, s.keyId);
-        } catch (err) {
-          if (err instanceof AppError && err.status === 404) return null;
-          throw err;
-        }
+        const v = await services.signin.resolve(s.token);
+        return v && v.memberId === s.userId ? v : null;
       })();
       viewers.set(request, p);
     }
@@ -36,14 +33,16 @@ export function createViewers(
     viewerOf,
     async viewerFor(request, reply) {
       const v = await viewerOf(request);
-      return v
-        ? {
-            name: v.name,
-            csrf: kit.csrfToken(request, reply, v.memberId),
-            // what the views show: only what the access table lets this viewer do
-            can: (op) => pageDenial(v, op) === null,
-          }
-        : { name: null, csrf: null };
+      if (!v) return { name: null, csrf: null };
+      const orgs = v.keyId === null ? await services.signin.organizationsOf(v.memberId) : [];
+      return {
+        name: v.name,
+        csrf: kit.csrfToken(request, reply, v.memberId),
+        isAdmin: v.isAdmin,
+        org: { id: v.orgId, choices: orgs.length > 1 ? orgs : [] },
+        // what the views show: only what the access table lets this viewer do
+        can: (op) => pageDenial(v, op) === null,
+      };
     },
     async requireViewer(request: FastifyRequest, reply: FastifyReply) {
       const v = await viewerOf(request);

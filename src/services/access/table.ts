@@ -18,6 +18,8 @@ export interface AccessRule {
   scope: KeyScope;
   /** what it covers (the docs' table) */
   what: string;
+  /** only the instance admin (users.is_admin), whatever their role in the organisation */
+  instanceAdmin?: true;
 }
 
 export const ACCESS = {
@@ -71,6 +73,23 @@ export const ACCESS = {
     scope: 'write',
     what: 'make or unmake owners, remove an owner (never the last)',
   },
+  'security.own': {
+    role: 'viewer',
+    scope: 'read',
+    what: "one's own password and second factor, and switching to another of one's organisations (dashboard)",
+  },
+  'instance.read': {
+    role: 'viewer',
+    scope: 'read',
+    what: 'the instance admin page: every person and organisation, their usage (instance admin only)',
+    instanceAdmin: true,
+  },
+  'instance.write': {
+    role: 'viewer',
+    scope: 'write',
+    what: "disable or enable a person, reset a second factor, set the sign-up mode (instance admin only)",
+    instanceAdmin: true,
+  },
 } as const satisfies Record<string, AccessRule>;
 
 export type Operation = keyof typeof ACCESS;
@@ -98,9 +117,13 @@ export function operationOf(
 }
 
 /** Whether the actor may: null, or the reason it may not. */
-export function denial(actor: Pick<Actor, 'role' | 'scopes'>, op: Operation | null): string | null {
+export function denial(
+  actor: Pick<Actor, 'role' | 'scopes'> & { isAdmin?: boolean },
+  op: Operation | null,
+): string | null {
   if (op === null) return 'Forbidden: this operation has no access rule.';
   const rule: AccessRule = ACCESS[op];
+  if (rule.instanceAdmin && actor.isAdmin !== true) return 'Forbidden: this needs the instance admin.';
   if (!roleAtLeast(actor.role, rule.role))
     return `Forbidden: this needs the ${rule.role} role or higher in the organization (yours: ${actor.role}).`;
   if (!actor.scopes.includes(rule.scope))
@@ -109,7 +132,7 @@ export function denial(actor: Pick<Actor, 'role' | 'scopes'>, op: Operation | nu
 }
 
 /** Throws 403 (naming the role or scope needed) unless the actor may. */
-export function authorize(actor: Pick<Actor, 'role' | 'scopes'>, op: Operation | null): void {
+export function authorize(actor: Pick<Actor, 'role' | 'scopes'> & { isAdmin?: boolean }, op: Operation | null): void {
   const reason = denial(actor, op);
   if (reason !== null) throw forbidden(reason);
 }

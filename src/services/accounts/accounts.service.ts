@@ -15,6 +15,7 @@ import {
 import { ensureSetting } from '../../store/settings.repository.js';
 import {
   countUsers,
+  findUserByEmail,
   findUserById,
   findUserByName,
   insertUser,
@@ -267,7 +268,7 @@ export function createAccountServices(
     },
 
     users: {
-      async create(name: string, options: { key?: string | undefined } = {}) {
+      async create(name: string, options: Parameters<OwnerServices['users']['create']>[1] = {}) {
         if (!NAME_RE.test(name) || /^\d+$/.test(name)) {
           throw validationError({
             name: [
@@ -280,12 +281,18 @@ export function createAccountServices(
         }
         if ((await findUserByName(db, name)) || (await findOrgByName(db, name)))
           throw validationError({ name: [`The name "${name}" is already taken.`] });
+        if (options.email && (await findUserByEmail(db, options.email)))
+          throw validationError({ email: [`The email ${options.email} belongs to another account.`] });
         try {
           return await withTransaction(db, async (trx) => {
             const now = iso();
             // the first person on the instance is its admin
             const first = (await countUsers(trx)) === 0;
-            const user: User = await insertUser(trx, name, now, { isAdmin: first });
+            const user: User = await insertUser(trx, name, now, {
+              isAdmin: first,
+              email: options.email ?? null,
+              passwordHash: options.passwordHash ?? null,
+            });
             // and the owner of an organisation of their own, of the same name
             const org = await insertOrg(trx, name, now);
             await insertMembership(trx, {

@@ -101,7 +101,13 @@ export interface UsersServices {
    */
   create(
     name: string,
-    options?: { key?: string | undefined },
+    options?: {
+      key?: string | undefined;
+      /** lower-case and checked by the caller (src/services/signin) */
+      email?: string | null | undefined;
+      /** a password hash made by the caller (src/services/signin/passwords.ts) */
+      passwordHash?: string | null | undefined;
+    },
   ): Promise<{ user: User; key: IssuedKey; organization: { id: number; name: string } }>;
   /** by name, or by id when `nameOrId` is all digits (a name is tried first) */
   find(nameOrId: string | number): Promise<User | null>;

@@ -41,4 +41,13 @@ export interface ServicesConfig {
   readonly crawlTrackingParams?: readonly string[];
   /** PAGEGRADE_SECRET_KEY as 64 hex digits: encrypts the projects' crawl secrets; null/absent = unset */
   readonly secretKey?: string | null;
+  /** PAGEGRADE_SMTP_URL: reset links by email (src/services/signin/mail.ts); null/absent = no email */
+  readonly smtpUrl?: string | null;
+  /**
+   * scrypt's cost for people's passwords (default PERSON_SCRYPT: N=2^17, r=8, p=1, OWASP's); a
+   * seam for tests, which sign in many times — never lower in a service
+   */
+  readonly passwordScrypt?: { N: number; r: number; p: number };
+  /** PAGEGRADE_SMTP_FROM */
+  readonly smtpFrom?: string;
 }

@@ -54,10 +54,33 @@ function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptO
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** scrypt's cost parameters; a stored hash names its own, so they can be raised later. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * People's passwords: OWASP's Password Storage Cheat Sheet (scrypt: N=2^17, r=8, p=1; 128 MiB a
+ * hash). A report's password keeps the lighter default (it guards one page, not an account).
+ */
+export const PERSON_SCRYPT: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = { N, r: R, p: P },
+): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, KEYLEN, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+  const maxmem = 128 * params.N * params.r * 2;
+  const hash = await scrypt(password, salt, KEYLEN, { ...params, maxmem });
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+}
+
+/** true when a stored hash was made with weaker parameters than `params` (hash again at the next sign-in) */
+export function needsRehash(stored: string, params: ScryptParams): boolean {
+  const parts = stored.split('$');
+  return Number(parts[1]) < params.N || Number(parts[2]) < params.r || Number(parts[3]) < params.p;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -68,7 +91,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(parts[5]!, 'base64url');
   if (!Number.isInteger(n) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0)
     return false;
-  const actual = await scrypt(password, salt, expected.length, { N: n, r, p, maxmem: 256 * 1024 * 1024 });
+  // never more than 2^20 (1 GiB): a stored value cannot make a verification exhaust memory
+  if (n > 2 ** 20 || r > 16 || p > 16) return false;
+  const actual = await scrypt(password, salt, expected.length, { N: n, r, p, maxmem: 128 * n * r * 2 });
   return timingSafeEqual(actual, expected);
 }
 

@@ -1,0 +1,73 @@
+// The instance admin's page (/dashboard/admin): every person (email, organisations, admin,
+// disabled, second factor) with disable/enable and second-factor reset, every organisation with
+// this month's usage, and the sign-up mode.
+import { html, type SafeHtml } from './html.js';
+import { CSRF_FIELD } from './forms.js';
+import type { AdminOrganization, AdminUser } from '../services/admin/types.js';
+
+export interface AdminPage {
+  csrf: string;
+  users: AdminUser[];
+  organizations: AdminOrganization[];
+  signupMode: string;
+  modes: readonly string[];
+  /** the signed-in admin (cannot disable themselves here) */
+  selfId: number;
+  notice?: string | null;
+  error?: string | null;
+}
+
+const hidden = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
+
+function userRow(u: AdminUser, p: AdminPage): SafeHtml {
+  const action = (path: string, label: string, confirm: string) =>
+    html`<form method="post" action="/dashboard/admin/users/${String(u.id)}/${path}" class="inline-form">${hidden(p.csrf)}<button type="submit" class="link-button" data-confirm="${confirm}">${label}</button></form>`;
+  return html`<tr>
+    <td>${u.name}${u.email ? html`<br><span class="muted">${u.email}</span>` : ''}</td>
+    <td>${u.organizations.map((o, i) => html`${i > 0 ? ', ' : ''}${o.name} (${o.role})`)}</td>
+    <td>${u.isAdmin ? 'yes' : 'no'}</td>
+    <td>${u.disabledAt ? html`disabled <span class="muted">${u.disabledAt.slice(0, 10)}</span>` : 'active'}</td>
+    <td>${u.totpEnabled ? 'on' : 'off'}</td>
+    <td>${
+      u.id === p.selfId
+        ? html`<span class="muted">you</span>`
+        : u.disabledAt
+          ? action('enable', `Enable ${u.name}`, `Enable ${u.name}?`)
+          : action('disable', `Disable ${u.name}`, `Disable ${u.name}? Their sessions and keys stop at once.`)
+    }${u.totpEnabled ? html` ${action('totp-reset', 'Reset second factor', `Turn ${u.name}'s second factor off?`)}` : ''}</td>
+  </tr>`;
+}
+
+export function adminView(p: AdminPage): SafeHtml {
+  return html`<h1>Instance admin</h1>
+  ${p.notice ? html`<p class="alert alert--success" role="status">${p.notice}</p>` : ''}
+  ${p.error ? html`<p class="alert alert--error" role="alert">${p.error}</p>` : ''}
+  <section class="card" aria-labelledby="signup-title">
+    <h2 id="signup-title">Sign-up</h2>
+    <form method="post" action="/dashboard/admin/signup" class="inline-form">
+      ${hidden(p.csrf)}
+      <label for="signup-mode">Who may create an account</label>
+      <select id="signup-mode" name="mode">${p.modes.map(
+        (m) => html`<option value="${m}"${m === p.signupMode ? html` selected` : ''}>${m}</option>`,
+      )}</select>
+      <button type="submit" class="button">Save</button>
+    </form>
+    <p class="muted">closed: nobody; invite: only by invitation (for now the same as closed); open: anyone, with an organisation of their own.</p>
+  </section>
+  <section aria-labelledby="people-title">
+    <h2 id="people-title">People (${String(p.users.length)})</h2>
+    <table class="table">
+      <thead><tr><th scope="col">Person</th><th scope="col">Organizations</th><th scope="col">Admin</th><th scope="col">State</th><th scope="col">2FA</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${p.users.map((u) => userRow(u, p))}</tbody>
+    </table>
+  </section>
+  <section aria-labelledby="orgs-title">
+    <h2 id="orgs-title">Organizations (${String(p.organizations.length)})</h2>
+    <table class="table">
+      <thead><tr><th scope="col">Organization</th><th scope="col">Members</th><th scope="col">Reports</th><th scope="col">Crawls this month</th><th scope="col">Pages audited this month</th></tr></thead>
+      <tbody>${p.organizations.map(
+        (o) => html`<tr><td>${o.name}</td><td>${String(o.members)}</td><td>${String(o.reports)}</td><td>${String(o.crawls)}</td><td>${String(o.pagesAudited)}</td></tr>`,
+      )}</tbody>
+    </table>
+  </section>`;
+}
