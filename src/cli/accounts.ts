@@ -35,13 +35,19 @@ async function withServices<T>(
       `no database at ${file} (DATABASE_URL=${config.databaseUrl}${process.env.DATABASE_URL ? '' : ', the default'}): nothing to show or change there. ${HOW_TO_POINT}`,
     );
   }
-  const [{ createDb, migrate }, { createAccountServices }, { createOrganizationServices }, { AppError }] =
-    await Promise.all([
-      import('../store/database.js'),
-      import('../services/accounts/accounts.service.js'),
-      import('../services/organizations/organizations.service.js'),
-      import('../errors.js'),
-    ]);
+  const [
+    { createDb, migrate },
+    { createAccountServices },
+    { createOrganizationServices },
+    { AppError },
+    { actingAs },
+  ] = await Promise.all([
+    import('../store/database.js'),
+    import('../services/accounts/accounts.service.js'),
+    import('../services/organizations/organizations.service.js'),
+    import('../errors.js'),
+    import('../services/shared/audit-log.js'),
+  ]);
   process.stderr.write(`Using the ${where}.\n`);
   const handle = createDb(config.databaseUrl);
   try {
@@ -52,10 +58,11 @@ async function withServices<T>(
     }
     const ctx = { db: handle.db, config, now: () => new Date() };
     const accounts = createAccountServices(ctx);
-    return await fn({
-      ...accounts,
-      organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
-    });
+    // the audit log records what a command changes as done by "cli"
+    const cli = { actor: 'cli', userId: null, keyId: null, ip: null } as const;
+    return await actingAs(cli, () =>
+      fn({ ...accounts, organizations: createOrganizationServices(ctx, accounts.auth.keysChanged) }),
+    );
   } catch (err) {
     if (err instanceof AppError) throw new CliError(err.message.replace(/\.$/, ''));
     throw err;

@@ -16,6 +16,7 @@ import { registerCsrf } from './plugins/csrf.js';
 import { registerPageAccess } from './plugins/access.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
+import { auditLogPageRoutes } from './routes/audit-log.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
 import { brandingPageRoutes } from './routes/branding.js';
@@ -83,5 +84,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);
   brandingPageRoutes(app, ctx);
+  auditLogPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

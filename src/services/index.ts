@@ -16,6 +16,7 @@ import { createReportEvents } from './reports/events.js';
 import { createBrandingServices } from './branding/branding.service.js';
 import { createPdfServices } from './pdf/pdf.service.js';
 import { createOrganizationServices } from './organizations/organizations.service.js';
+import { createAuditLogServices } from './audit-log/audit-log.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -77,6 +78,7 @@ export function createServices(deps: ServicesDeps): Services {
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),
     organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+    auditLog: createAuditLogServices(ctx),
   };
 }
 

@@ -22,6 +22,7 @@ import type { ProjectsServices } from './projects/types.js';
 import type { WebhooksServices } from './webhooks/types.js';
 import type { SchedulesServices } from './schedules/types.js';
 import type { OrganizationServices } from './organizations/types.js';
+import type { AuditLogServices } from './audit-log/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -65,4 +66,6 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   pdf: PdfServices;
   /** organisations, members and roles (src/services/organizations; docs/teams.md) */
   organizations: OrganizationServices;
+  /** the organisations' audit logs (src/services/audit-log; docs/teams.md "Audit log") */
+  auditLog: AuditLogServices;
 }

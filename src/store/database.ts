@@ -21,7 +21,13 @@ import { migrations } from './migrations/index.js';
 import type { KeyChangeWatch } from './key-changes.js';
 import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
-import type { MembershipsTable, OrganizationsTable, UsersTable } from './account-tables.js';
+import type {
+  AuditLogTable,
+  MembershipsTable,
+  OrganizationsTable,
+  SharesTable,
+  UsersTable,
+} from './account-tables.js';
 export type { MembershipsTable } from './account-tables.js';
 
 /** Dates: ISO strings on SQLite, Date objects from PostgreSQL's timestamptz; written as ISO strings. */
@@ -324,6 +330,8 @@ export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
   memberships: MembershipsTable;
+  audit_log: AuditLogTable;
+  shares: SharesTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;

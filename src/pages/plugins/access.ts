@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { denial, isOperation, type Operation } from '../../services/access/table.js';
+import { actingAs } from '../../services/shared/audit-log.js';
 import type { PageContext } from '../context.js';
 
 /** The operations whose pages show a project-limited viewer only their projects. */
@@ -54,6 +55,18 @@ export function registerPageAccess(
         403,
         'forbidden',
         `Forbidden: you are limited to projects (${viewer.projects.join(', ')}); this page needs access to every project.`,
+      );
+  });
+  // the audit log's requester for what a signed-in page changes: the member, the session's key, the address
+  app.addHook('preHandler', (request, _reply, done) => {
+    ctx
+      .viewerOf(request)
+      .then(
+        (v) =>
+          v
+            ? actingAs({ actor: 'member', userId: v.memberId, keyId: v.keyId, ip: request.ip }, done)
+            : done(),
+        done,
       );
   });
 }

@@ -3,6 +3,8 @@
 // and an optional "prepared for" line. The API (PUT /api/v1/account/branding) and the
 // dashboard's form share these rules and their messages. An SVG logo is only ever shown as an
 // <img> from a data: URL (never inlined), so its scripts never run.
+import { withTransaction } from '../../store/database.js';
+import { diffFields, recordChange } from '../shared/audit-log.js';
 import { forbidden, validationError, type FieldErrors } from '../../errors.js';
 import {
   deleteBranding,
@@ -178,14 +180,42 @@ export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>):
         }
       }
       if (Object.keys(errors).length > 0) throw validationError(errors);
-      await saveBranding(db, actor.orgId, values, ctx.now().toISOString());
+      await withTransaction(db, async (trx) => {
+        await saveBranding(trx, actor.orgId, values, ctx.now().toISOString());
+        const was = {
+          name: row?.name ?? null,
+          contact: row?.contact ?? null,
+          preparedFor: row?.preparedFor ?? null,
+          accentColor: row?.accentColor ?? null,
+        };
+        const changes: Record<string, unknown> = diffFields(was, {
+          name: values.name,
+          contact: values.contact,
+          preparedFor: values.preparedFor,
+          accentColor: values.accentColor,
+        });
+        // the logo: whether one is set, never its bytes
+        if ((row?.logoData ?? null) !== values.logoData)
+          changes.logo = values.logoData === null ? 'cleared' : 'set';
+        await recordChange(trx, ctx.now(), actor.orgId, {
+          action: 'branding.changed',
+          target: { type: 'branding', id: null },
+          changes,
+        });
+      });
       return present(await findBranding(db, actor.orgId));
     },
     async clear(who) {
       const actor = actorOf(who);
       requireScope(actor, 'write');
       requireEveryProject(actor);
-      await deleteBranding(db, actor.orgId);
+      await withTransaction(db, async (trx) => {
+        await deleteBranding(trx, actor.orgId);
+        await recordChange(trx, ctx.now(), actor.orgId, {
+          action: 'branding.deleted',
+          target: { type: 'branding', id: null },
+        });
+      });
     },
     async ofReport(reportId) {
       return present(await findBrandingOfReport(db, reportId));

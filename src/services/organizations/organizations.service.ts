@@ -18,6 +18,7 @@ import { findOrgById, findOrgByName, insertOrg, listOrgs } from '../../store/org
 import { findUserById, findUserByName } from '../../store/users.repository.js';
 import { authorize } from '../access/table.js';
 import { projectLimit } from '../shared/project-limit.js';
+import { diffFields, recordChange } from '../shared/audit-log.js';
 import { ROLES, type Actor, type Role } from '../accounts/types.js';
 import type { Member, MemberChange, Organization, OrganizationServices } from './types.js';
 
@@ -86,6 +87,13 @@ export function createOrganizationServices(
           role: ['The last owner of the organization stays an owner: make another owner first.'],
         });
       await updateMembership(trx, orgId, userId, next);
+      const changes = diffFields({ role: m.role, projects: m.projects }, next);
+      if (Object.keys(changes).length > 0)
+        await recordChange(trx, ctx.now(), orgId, {
+          action: changes.role ? 'member.role_changed' : 'member.projects_changed',
+          target: { type: 'member', id: userId },
+          changes: { name: m.userName, ...changes },
+        });
       return { ...m, ...next };
     });
     await keysChanged();
@@ -102,6 +110,11 @@ export function createOrganizationServices(
           user: ['The last owner of the organization cannot leave it: make another owner first.'],
         });
       await deleteMembership(trx, orgId, userId);
+      await recordChange(trx, ctx.now(), orgId, {
+        action: 'member.removed',
+        target: { type: 'member', id: userId },
+        changes: { name: m.userName, role: m.role },
+      });
     });
     await keysChanged();
   }
@@ -148,7 +161,14 @@ export function createOrganizationServices(
       const taken = () => validationError({ user: [`${user.name} is already a member of ${org.name}.`] });
       if (await findMembership(db, org.id, user.id)) throw taken();
       try {
-        await insertMembership(db, { orgId: org.id, userId: user.id, ...next, createdAt: iso() });
+        await withTransaction(db, async (trx) => {
+          await insertMembership(trx, { orgId: org.id, userId: user.id, ...next, createdAt: iso() });
+          await recordChange(trx, ctx.now(), org.id, {
+            action: 'member.added',
+            target: { type: 'member', id: user.id },
+            changes: { name: user.name, ...next },
+          });
+        });
       } catch (err) {
         // lost a race on the primary key
         if (await findMembership(db, org.id, user.id)) throw taken();

@@ -1,5 +1,6 @@
 // Reports: audit and store, show, list, update (privacy, password, re-audit), delete. The
 // history (runs, re-audits, diffs) is history.service.ts.
+import { recordChange } from '../shared/audit-log.js';
 import type { AuditReport } from '../../analyzer/types.js';
 import { normalizeUrl } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
@@ -207,6 +208,11 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       if (project === null) throw reportNotFound();
       await withTransaction(db, async (trx) => {
         if (!(await removeReport(trx, userId, id, project))) throw reportNotFound();
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'report.deleted',
+          target: { type: 'report', id },
+          changes: { project },
+        });
       });
     },
 

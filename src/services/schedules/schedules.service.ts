@@ -12,6 +12,7 @@
 //   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
 //   already finished, or whose run is already in the history, is not run again. A project's
 //   schedule (same table, same claim) starts a crawl instead: ./project-schedules.ts.
+import { recordChange } from '../shared/audit-log.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { renderUnavailable } from '../audit/audit.js';
 import { withTransaction } from '../../store/database.js';
@@ -176,7 +177,15 @@ export function createScheduleServices(
     },
 
     async delete(userId, reportId) {
-      if (await deleteScheduleOfReport(db, reportId, userId)) return;
+      const deleted = await withTransaction(db, async (trx) => {
+        if (!(await deleteScheduleOfReport(trx, reportId, userId))) return false;
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'schedule.deleted',
+          target: { type: 'report', id: reportId },
+        });
+        return true;
+      });
+      if (deleted) return;
       await ownedReport(userId, reportId);
       throw scheduleNotFound();
     },

@@ -24,6 +24,7 @@ import * as projectIssues from './2026-11-29T04-project-issues.js';
 import * as projectSchedules from './2026-11-29T05-project-schedules.js';
 import * as keyChanges from './2026-11-29T06-key-changes.js';
 import * as organizations from './2026-11-30T02-organizations.js';
+import * as auditLog from './2026-12-01T02-audit-log.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T05-project-schedules': projectSchedules,
   '2026-11-29T06-key-changes': keyChanges,
   '2026-11-30T02-organizations': organizations,
+  '2026-12-01T02-audit-log': auditLog,
 };
