@@ -332,6 +332,42 @@ export function registerOrganizationCommands(program: Command): void {
       );
     });
 
+  orgs
+    .command('quota')
+    .description(
+      "Set an organization's quotas (docs/teams.md \"Quotas\"): a whole number from 1, or none to clear; left out: kept.",
+    )
+    .argument('<org>', "the organization's name or id")
+    .option('--reports-per-month <n>', 'reports made a calendar month (UTC), or none')
+    .option('--pages-per-crawl <n>', "a crawl's max_pages at most, or none")
+    .option('--schedules <n>', 'schedules at most, or none')
+    .action(
+      async (org: string, opts: { reportsPerMonth?: string; pagesPerCrawl?: string; schedules?: string }) => {
+        const value = (flag: string, raw: string | undefined): number | null | undefined => {
+          if (raw === undefined) return undefined;
+          if (raw === 'none') return null;
+          if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647)
+            throw new CliError(`${flag} must be a whole number from 1, or none; got "${raw}"`);
+          return Number(raw);
+        };
+        const change = {
+          reportsPerMonth: value('--reports-per-month', opts.reportsPerMonth),
+          pagesPerCrawl: value('--pages-per-crawl', opts.pagesPerCrawl),
+          schedules: value('--schedules', opts.schedules),
+        };
+        await withServices(
+          async (s) => {
+            const q = await s.organizations.setQuotas(org, change);
+            const show = (n: number | null) => (n === null ? 'none' : String(n));
+            process.stdout.write(
+              `Quotas of ${org}: reports per month ${show(q.reportsPerMonth)}, pages per crawl ${show(q.pagesPerCrawl)}, schedules ${show(q.schedules)}.\n`,
+            );
+          },
+          { existing: true },
+        );
+      },
+    );
+
   const members = program.command('members').description("Manage an organization's members and their roles.");
   members
     .command('list')

@@ -20,7 +20,8 @@ import { authorize } from '../access/table.js';
 import { projectLimit } from '../shared/project-limit.js';
 import { diffFields, recordChange } from '../shared/audit-log.js';
 import { ROLES, type Actor, type Role } from '../accounts/types.js';
-import type { Member, MemberChange, Organization, OrganizationServices } from './types.js';
+import type { Member, MemberChange, Organization, OrganizationServices, Quotas } from './types.js';
+import { getQuotas, setQuotas } from '../../store/quotas.repository.js';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@ -]{0,63}$/;
 const toMember = (m: MembershipRow): Member => ({
@@ -122,7 +123,7 @@ export function createOrganizationServices(
   return {
     async show(actor) {
       const org = await orgOf(actor.orgId);
-      return { ...org, role: actor.role };
+      return { ...org, role: actor.role, quotas: await getQuotas(db, org.id) };
     },
     async members(actor) {
       return (await listMembers(db, actor.orgId)).map(toMember);
@@ -186,6 +187,39 @@ export function createOrganizationServices(
       const org = await orgOf(orgRef);
       const user = await userOf(userRef);
       return change(org.id, user.id, c, null);
+    },
+    async setQuotas(orgRef, change) {
+      const org = await orgOf(orgRef);
+      const errors: Record<string, string[]> = {};
+      const fields = {
+        reportsPerMonth: 'reports_per_month',
+        pagesPerCrawl: 'pages_per_crawl',
+        schedules: 'schedules',
+      } as const;
+      for (const [k, field] of Object.entries(fields) as [keyof Quotas, string][]) {
+        const v = change[k];
+        if (v !== undefined && v !== null && (!Number.isSafeInteger(v) || v < 1 || v > 2_147_483_647))
+          errors[field] = [`The ${field} quota must be a whole number from 1, or none.`];
+      }
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      return withTransaction(db, async (trx) => {
+        const before = await getQuotas(trx, org.id);
+        const next: Quotas = {
+          reportsPerMonth:
+            change.reportsPerMonth === undefined ? before.reportsPerMonth : change.reportsPerMonth,
+          pagesPerCrawl: change.pagesPerCrawl === undefined ? before.pagesPerCrawl : change.pagesPerCrawl,
+          schedules: change.schedules === undefined ? before.schedules : change.schedules,
+        };
+        await setQuotas(trx, org.id, next);
+        const changes = diffFields({ ...before }, { ...next });
+        if (Object.keys(changes).length > 0)
+          await recordChange(trx, ctx.now(), org.id, {
+            action: 'organization.quotas_changed',
+            target: { type: 'organization', id: org.id },
+            changes,
+          });
+        return next;
+      });
     },
     async removeFrom(orgRef, userRef) {
       const org = await orgOf(orgRef);

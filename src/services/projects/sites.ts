@@ -1,6 +1,7 @@
 // A project as a site (docs/sites.md, "Projects as sites"): its page (latest crawl, site
 // score), its settings (PUT creates the project before its first report, PATCH changes some),
 // and "crawl now" (a batch with its settings, through the batches feature's face).
+import { requireScheduleQuota } from '../shared/quotas.js';
 import { diffFields, recordChange } from '../shared/audit-log.js';
 import { bandOf } from '../../analyzer/scoring.js';
 import { projectName } from '../../analyzer/url.js';
@@ -141,6 +142,8 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         now: ctx.now().toISOString(),
       });
       if (created) await adjustOrgCounters(trx, userId, { projects: 1 });
+      const hadSchedule = row !== null && decodeSettings(secretKey, row, false).settings.schedule !== null;
+      if (next.settings.schedule !== null && !hadSchedule) await requireScheduleQuota(trx, userId);
       // the audit log: what changed in the clear settings (secrets: only set or cleared)
       const was = row === null ? DEFAULT_SETTINGS : decodeSettings(secretKey, row, false).settings;
       const changes: Record<string, unknown> = diffFields({ ...was }, { ...next.settings }, ['ignore']);

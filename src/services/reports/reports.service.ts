@@ -1,5 +1,6 @@
 // Reports: audit and store, show, list, update (privacy, password, re-audit), delete. The
 // history (runs, re-audits, diffs) is history.service.ts.
+import { requireReportQuota } from '../shared/quotas.js';
 import { recordChange } from '../shared/audit-log.js';
 import type { AuditReport } from '../../analyzer/types.js';
 import { normalizeUrl } from '../../analyzer/url.js';
@@ -161,6 +162,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     async create(userId, input) {
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2 && !input.password) throw validationError({ password: [PASSWORD_REQUIRED] });
+      await requireReportQuota(db, userId, ctx.now());
       const report = await audit(userId, input.url, input.render === true);
       const passwordHash = privacy === 2 ? await hashPassword(input.password!) : null;
       const now = iso();

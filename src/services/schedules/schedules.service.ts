@@ -12,6 +12,7 @@
 //   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
 //   already finished, or whose run is already in the history, is not run again. A project's
 //   schedule (same table, same claim) starts a crawl instead: ./project-schedules.ts.
+import { requireScheduleQuota } from '../shared/quotas.js';
 import { recordChange } from '../shared/audit-log.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { renderUnavailable } from '../audit/audit.js';
@@ -149,6 +150,7 @@ export function createScheduleServices(
       }
       const now = ctx.now();
       const existing = await findScheduleOfReport(db, reportId, userId);
+      if (!existing) await requireScheduleQuota(db, userId);
       // the jitter depends on the id: a new schedule's next run is computed once it has one
       const provisional = nextRun({ id: existing?.id ?? 0, every, timezone }, now);
       const id = await upsertSchedule(db, {
