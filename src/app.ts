@@ -22,6 +22,7 @@ import { webhookRoutes } from './http/routes/webhooks/index.js';
 import { accountRoutes } from './http/routes/account/index.js';
 import { organizationRoutes } from './http/routes/organization/index.js';
 import { auditLogRoutes } from './http/routes/audit-log/index.js';
+import { shareRoutes } from './http/routes/shares/index.js';
 import { scheduleRoutes } from './http/routes/schedules/index.js';
 import { batchRoutes } from './http/routes/batches/index.js';
 import { brandingRoutes } from './http/routes/branding/index.js';
@@ -165,6 +166,7 @@ export async function buildApp(
       // the organisation and its members (a project-limited key gets 403)
       await api.register(organizationRoutes, routeDeps);
       await api.register(auditLogRoutes, routeDeps);
+      await api.register(shareRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

@@ -17,6 +17,7 @@ import { registerPageAccess } from './plugins/access.js';
 import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
 import { auditLogPageRoutes } from './routes/audit-log.js';
+import { sharedPageRoutes } from './routes/shared.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
 import { brandingPageRoutes } from './routes/branding.js';
@@ -85,5 +86,6 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   keyPageRoutes(app, ctx);
   brandingPageRoutes(app, ctx);
   auditLogPageRoutes(app, ctx);
+  sharedPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

@@ -17,6 +17,7 @@ import { createBrandingServices } from './branding/branding.service.js';
 import { createPdfServices } from './pdf/pdf.service.js';
 import { createOrganizationServices } from './organizations/organizations.service.js';
 import { createAuditLogServices } from './audit-log/audit-log.service.js';
+import { createShareServices } from './shares/shares.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -79,6 +80,7 @@ export function createServices(deps: ServicesDeps): Services {
     pdf: createPdfServices(ctx),
     organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
     auditLog: createAuditLogServices(ctx),
+    shares: createShareServices(ctx),
   };
 }
 

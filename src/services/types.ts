@@ -23,6 +23,7 @@ import type { WebhooksServices } from './webhooks/types.js';
 import type { SchedulesServices } from './schedules/types.js';
 import type { OrganizationServices } from './organizations/types.js';
 import type { AuditLogServices } from './audit-log/types.js';
+import type { SharesServices } from './shares/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -68,4 +69,6 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   organizations: OrganizationServices;
   /** the organisations' audit logs (src/services/audit-log; docs/teams.md "Audit log") */
   auditLog: AuditLogServices;
+  /** share links to a report or a project's latest crawl (src/services/shares; docs/teams.md) */
+  shares: SharesServices;
 }
