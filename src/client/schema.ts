@@ -8218,6 +8218,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expires_in_days": 7
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Days the link works, 1 to 90.
@@ -8244,7 +8249,7 @@ export interface operations {
                      *         "created_at": "2026-11-30T10:00:00.000Z",
                      *         "expires_at": "2026-12-07T10:00:00.000Z",
                      *         "revoked_at": null,
-                     *         "url": "https://pagegrade.example.com/s/3q2-7w…"
+                     *         "url": "https://pagegrade.example.com/s/3q2-7wK9xZbQm4Yt1uVn8sEoLpR6dHcJ0aFgWiTe5Nk"
                      *       }
                      *     }
                      */
@@ -12970,6 +12975,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expires_in_days": 7
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Days the link works, 1 to 90.
@@ -12996,7 +13006,7 @@ export interface operations {
                      *         "created_at": "2026-11-30T10:00:00.000Z",
                      *         "expires_at": "2026-12-07T10:00:00.000Z",
                      *         "revoked_at": null,
-                     *         "url": "https://pagegrade.example.com/s/3q2-7w…"
+                     *         "url": "https://pagegrade.example.com/s/3q2-7wK9xZbQm4Yt1uVn8sEoLpR6dHcJ0aFgWiTe5Nk"
                      *       }
                      *     }
                      */

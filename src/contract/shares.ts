@@ -43,7 +43,7 @@ export const ShareCreatedEnvelope = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ data: { ...example, url: 'https://pagegrade.example.com/s/3q2-7w…' } }],
+    examples: [{ data: { ...example, url: 'https://pagegrade.example.com/s/3q2-7wK9xZbQm4Yt1uVn8sEoLpR6dHcJ0aFgWiTe5Nk' } }],
   },
 );
 

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { requireAuth } from '../../plugins/auth.js';
-import { errorResponses } from '../../../contract/common.js';
+import { errorResponses, withExample } from '../../../contract/common.js';
 import { ReportParams } from '../../../contract/reports/requests.js';
 import { ProjectParams } from '../../../contract/projects.js';
 import {
@@ -36,7 +36,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         tags,
         security,
         params: ReportParams,
-        body: Type.Optional(CreateShareBody),
+        body: Type.Optional(withExample(CreateShareBody, { expires_in_days: 7 })),
         response: { 201: ShareCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
       },
     },
@@ -62,7 +62,7 @@ export const shareRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         tags,
         security,
         params: ProjectParams,
-        body: Type.Optional(CreateShareBody),
+        body: Type.Optional(withExample(CreateShareBody, { expires_in_days: 7 })),
         response: { 201: ShareCreatedEnvelope, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
       },
     },
