@@ -21,6 +21,8 @@ import { runRoutes } from './http/routes/history/index.js';
 import { webhookRoutes } from './http/routes/webhooks/index.js';
 import { accountRoutes } from './http/routes/account/index.js';
 import { organizationRoutes } from './http/routes/organization/index.js';
+import { auditLogRoutes } from './http/routes/audit-log/index.js';
+import { shareRoutes } from './http/routes/shares/index.js';
 import { scheduleRoutes } from './http/routes/schedules/index.js';
 import { batchRoutes } from './http/routes/batches/index.js';
 import { brandingRoutes } from './http/routes/branding/index.js';
@@ -164,6 +166,8 @@ export async function buildApp(
       await api.register(brandingRoutes, routeDeps);
       // the organisation and its members (a project-limited key gets 403)
       await api.register(organizationRoutes, routeDeps);
+      await api.register(auditLogRoutes, routeDeps);
+      await api.register(shareRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

@@ -38,6 +38,8 @@ export interface Config {
   readonly userAgent: string | null;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT, default 100) */
   readonly historyLimit: number;
+  /** days an audit log entry is kept (PAGEGRADE_AUDIT_LOG_RETENTION_DAYS, default 365) */
+  readonly auditLogRetentionDays: number;
   /** PAGEGRADE_WEBHOOK_TIMEOUT_MS: one webhook delivery attempt's time limit (default 10 s) */
   readonly webhookTimeoutMs: number;
   /** PAGEGRADE_WEBHOOK_DISABLE_AFTER: deliveries failed for good in a row before a webhook is disabled (default 5) */
@@ -326,6 +328,7 @@ export function configFromEnv(env: Env): Config {
     keyCacheMs: int(env, 'PAGEGRADE_KEY_CACHE_MS', 10_000, 0, 300_000),
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
     historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
+    auditLogRetentionDays: int(env, 'PAGEGRADE_AUDIT_LOG_RETENTION_DAYS', 365, 1, 36_500),
     webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),
     webhookRetryMs: int(env, 'PAGEGRADE_WEBHOOK_RETRY_MS', 30_000, 100, 3_600_000),

@@ -42,6 +42,7 @@ export async function withServices<T>(
     { createSignInServices },
     { createAdminServices },
     { AppError },
+    { actingAs },
   ] = await Promise.all([
     import('../store/database.js'),
     import('../services/accounts/accounts.service.js'),
@@ -49,6 +50,7 @@ export async function withServices<T>(
     import('../services/signin/signin.service.js'),
     import('../services/admin/admin.service.js'),
     import('../errors.js'),
+    import('../services/shared/audit-log.js'),
   ]);
   process.stderr.write(`Using the ${where}.\n`);
   const handle = createDb(config.databaseUrl);
@@ -61,15 +63,19 @@ export async function withServices<T>(
     const ctx = { db: handle.db, config, now: () => new Date() };
     const accounts = createAccountServices(ctx);
     const signin = createSignInServices(ctx, accounts);
-    return await fn({
-      ...accounts,
-      organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
-      signin,
-      admin: createAdminServices(ctx, {
-        keysChanged: accounts.auth.keysChanged,
-        totpDisable: signin.totpDisable,
+    // the audit log records what a command changes as done by "cli"
+    const cli = { actor: 'cli', userId: null, keyId: null, ip: null } as const;
+    return await actingAs(cli, () =>
+      fn({
+        ...accounts,
+        organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+        signin,
+        admin: createAdminServices(ctx, {
+          keysChanged: accounts.auth.keysChanged,
+          totpDisable: signin.totpDisable,
+        }),
       }),
-    });
+    );
   } catch (err) {
     if (err instanceof AppError) throw new CliError(err.message.replace(/\.$/, ''));
     throw err;
@@ -342,6 +348,42 @@ export function registerOrganizationCommands(program: Command): void {
         { existing: false },
       );
     });
+
+  orgs
+    .command('quota')
+    .description(
+      "Set an organization's quotas (docs/teams.md \"Quotas\"): a whole number from 1, or none to clear; left out: kept.",
+    )
+    .argument('<org>', "the organization's name or id")
+    .option('--reports-per-month <n>', 'reports made a calendar month (UTC), or none')
+    .option('--pages-per-crawl <n>', "a crawl's max_pages at most, or none")
+    .option('--schedules <n>', 'schedules at most, or none')
+    .action(
+      async (org: string, opts: { reportsPerMonth?: string; pagesPerCrawl?: string; schedules?: string }) => {
+        const value = (flag: string, raw: string | undefined): number | null | undefined => {
+          if (raw === undefined) return undefined;
+          if (raw === 'none') return null;
+          if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647)
+            throw new CliError(`${flag} must be a whole number from 1, or none; got "${raw}"`);
+          return Number(raw);
+        };
+        const change = {
+          reportsPerMonth: value('--reports-per-month', opts.reportsPerMonth),
+          pagesPerCrawl: value('--pages-per-crawl', opts.pagesPerCrawl),
+          schedules: value('--schedules', opts.schedules),
+        };
+        await withServices(
+          async (s) => {
+            const q = await s.organizations.setQuotas(org, change);
+            const show = (n: number | null) => (n === null ? 'none' : String(n));
+            process.stdout.write(
+              `Quotas of ${org}: reports per month ${show(q.reportsPerMonth)}, pages per crawl ${show(q.pagesPerCrawl)}, schedules ${show(q.schedules)}.\n`,
+            );
+          },
+          { existing: true },
+        );
+      },
+    );
 
   const members = program.command('members').description("Manage an organization's members and their roles.");
   members

@@ -217,6 +217,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's audit log
+         * @description Every change to members, roles, keys, webhooks, branding, project settings and ignore rules, and every deletion, newest first: who (member, key, `cli` or `system`), when, from which address, the action, its target and what changed (never a secret). Filter by `action`, `actor_user_id`, `target_type`, `since` and `until`. Admins and owners; kept for PAGEGRADE_AUDIT_LOG_RETENTION_DAYS (default 365).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization/members": {
         parameters: {
             query?: never;
@@ -259,6 +279,26 @@ export interface paths {
          * @description Admins change roles up to admin and a viewer's projects; making, changing or unmaking an owner takes an owner (403); the last owner stays one (422). Only a viewer can be limited to projects (422 otherwise). The member's API keys follow at their next request.
          */
         patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v1/organization/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's share links
+         * @description Every share link of the organisation, newest first, revoked and expired ones too (never their tokens).
+         */
+        get: operations["listShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/projects": {
@@ -413,6 +453,26 @@ export interface paths {
         get: operations["listProjectIssues"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a project's latest crawl by a link
+         * @description A read-only link to the project’s latest crawl (`/s/<token>`), as `POST /reports/{id}/shares`.
+         */
+        post: operations["shareProject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -577,6 +637,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a report by a link
+         * @description A read-only link to the report’s page (`/s/<token>`) for anyone who has it, without an account — also for a private or password-protected report — until it expires (`expires_in_days`, 1 to 90, default 7) or is revoked. The answer shows the link once.
+         */
+        post: operations["shareReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/schedules": {
         parameters: {
             query?: never;
@@ -592,6 +672,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shares/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share link
+         * @description The link stops working at once (its page is the same 404 as a missing one).
+         */
+        delete: operations["revokeShare"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4196,7 +4296,12 @@ export interface operations {
                      *         "id": 1,
                      *         "name": "acme-agency",
                      *         "created_at": "2026-11-01T09:30:00.000Z",
-                     *         "role": "admin"
+                     *         "role": "admin",
+                     *         "quotas": {
+                     *           "reports_per_month": 500,
+                     *           "pages_per_crawl": 1000,
+                     *           "schedules": null
+                     *         }
                      *       }
                      *     }
                      */
@@ -4209,6 +4314,12 @@ export interface operations {
                             created_at: string;
                             id: number;
                             name: string;
+                            /** @description The limits the instance admin set (`pagegrade orgs quota`; docs/teams.md "Quotas"). */
+                            quotas: {
+                                pages_per_crawl: number | null;
+                                reports_per_month: number | null;
+                                schedules: number | null;
+                            };
                             /**
                              * @description `viewer` reads; `member` also audits, crawls and edits reports and projects; `admin` also manages members, keys, webhooks and branding; `owner` everything, and the owners (docs/teams.md).
                              * @enum {string}
@@ -4247,6 +4358,214 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this action, e.g. `member.role_changed`. */
+                action?: string;
+                /** @description Only changes made by this member. */
+                actor_user_id?: number;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+                /** @description Only entries at or after this time. */
+                since?: string;
+                /** @description Only changes of this kind of target, e.g. `project`, `member`, `key`. */
+                target_type?: string;
+                /** @description Only entries before this time. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "at": "2026-11-30T10:15:00.000Z",
+                     *           "actor": "key",
+                     *           "actor_user_id": 3,
+                     *           "actor_key_id": 7,
+                     *           "ip": "203.0.113.9",
+                     *           "action": "member.role_changed",
+                     *           "target": {
+                     *             "type": "member",
+                     *             "id": "4"
+                     *           },
+                     *           "changes": {
+                     *             "name": "client-anna",
+                     *             "role": {
+                     *               "from": "member",
+                     *               "to": "viewer"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example.com/api/v1/organization/audit-log?page=1",
+                     *         "last": "https://pagegrade.example.com/api/v1/organization/audit-log?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example.com/api/v1/organization/audit-log"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description What happened, e.g. `member.role_changed`, `report.deleted`. */
+                            action: string;
+                            /**
+                             * @description Who made it: `member` (signed in to the dashboard), `key` (an API key), `cli` (the pagegrade command), `system` (a job).
+                             * @enum {string}
+                             */
+                            actor: "member" | "key" | "cli" | "system";
+                            actor_key_id: number | null;
+                            actor_user_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the change was made.
+                             */
+                            at: string;
+                            /** @description What changed (`{field: {from, to}}` and the like); secrets only as `set` or `cleared`. */
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            ip: string | null;
+                            /** @description What was changed. */
+                            target: {
+                                id: string | null;
+                                type: string;
+                            };
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -4720,6 +5039,120 @@ export interface operations {
                      *           "The per_page must be one of: 10, 25, 50, 100."
                      *         ]
                      *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "kind": "report",
+                     *           "report_id": 42,
+                     *           "project": null,
+                     *           "created_at": "2026-11-30T10:00:00.000Z",
+                     *           "expires_at": "2026-12-07T10:00:00.000Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was made.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it stops working.
+                             */
+                            expires_at: string;
+                            id: number;
+                            /** @description `report`: one report; `project`: the project’s latest crawl. */
+                            kind: "report" | "project";
+                            project: string | null;
+                            report_id: number | null;
+                            revoked_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
                      *     }
                      */
                     "application/json": {
@@ -8252,6 +8685,227 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    shareProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in_days": 7
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Days the link works, 1 to 90.
+                     * @default 7
+                     */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "kind": "report",
+                     *         "report_id": 42,
+                     *         "project": null,
+                     *         "created_at": "2026-11-30T10:00:00.000Z",
+                     *         "expires_at": "2026-12-07T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "url": "https://pagegrade.example.com/s/3q2-7wK9xZbQm4Yt1uVn8sEoLpR6dHcJ0aFgWiTe5Nk"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was made.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it stops working.
+                             */
+                            expires_at: string;
+                            id: number;
+                            /** @description `report`: one report; `project`: the project’s latest crawl. */
+                            kind: "report" | "project";
+                            project: string | null;
+                            report_id: number | null;
+                            revoked_at: string | null;
+                            /**
+                             * Format: uri
+                             * @description The link (`/s/<token>`): shown this once; only a hash of its token is kept.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
                      *     }
                      */
                     "application/json": {
@@ -12849,6 +13503,227 @@ export interface operations {
             };
         };
     };
+    shareReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Report id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in_days": 7
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Days the link works, 1 to 90.
+                     * @default 7
+                     */
+                    expires_in_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "kind": "report",
+                     *         "report_id": 42,
+                     *         "project": null,
+                     *         "created_at": "2026-11-30T10:00:00.000Z",
+                     *         "expires_at": "2026-12-07T10:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "url": "https://pagegrade.example.com/s/3q2-7wK9xZbQm4Yt1uVn8sEoLpR6dHcJ0aFgWiTe5Nk"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description When it was made.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When it stops working.
+                             */
+                            expires_at: string;
+                            id: number;
+                            /** @description `report`: one report; `project`: the project’s latest crawl. */
+                            kind: "report" | "project";
+                            project: string | null;
+                            report_id: number | null;
+                            revoked_at: string | null;
+                            /**
+                             * Format: uri
+                             * @description The link (`/s/<token>`): shown this once; only a hash of its token is kept.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     listSchedules: {
         parameters: {
             query?: {
@@ -13075,6 +13950,107 @@ export interface operations {
                      *           "The per_page must be one of: 10, 25, 50, 100."
                      *         ]
                      *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The share link's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
                      *     }
                      */
                     "application/json": {

@@ -70,6 +70,24 @@ export const OrganizationEnvelope = Type.Object(
         name: Type.String(),
         created_at: dateTime('When the organisation was made.'),
         role: Role,
+        quotas: Type.Object(
+          {
+            reports_per_month: nullable(
+              Type.Integer({ minimum: 1, description: 'Reports a calendar month (UTC); null: no limit.' }),
+            ),
+            pages_per_crawl: nullable(
+              Type.Integer({ minimum: 1, description: "A crawl's max_pages at most; null: no limit." }),
+            ),
+            schedules: nullable(
+              Type.Integer({ minimum: 1, description: 'Schedules at most; null: no limit.' }),
+            ),
+          },
+          {
+            additionalProperties: false,
+            description:
+              'The limits the instance admin set (`pagegrade orgs quota`; docs/teams.md "Quotas").',
+          },
+        ),
       },
       { additionalProperties: false },
     ),
@@ -77,7 +95,15 @@ export const OrganizationEnvelope = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { data: { id: 1, name: 'acme-agency', created_at: '2026-11-01T09:30:00.000Z', role: 'admin' } },
+      {
+        data: {
+          id: 1,
+          name: 'acme-agency',
+          created_at: '2026-11-01T09:30:00.000Z',
+          role: 'admin',
+          quotas: { reports_per_month: 500, pages_per_crawl: 1000, schedules: null },
+        },
+      },
     ],
   },
 );
@@ -103,10 +129,18 @@ export const presentMember = (m: Member): Static<typeof MemberSchema> => ({
 });
 
 export const presentOrganization = (
-  o: Organization & { role: (typeof ROLE_NAMES)[number] },
+  o: Organization & {
+    role: (typeof ROLE_NAMES)[number];
+    quotas: { reportsPerMonth: number | null; pagesPerCrawl: number | null; schedules: number | null };
+  },
 ): Static<typeof OrganizationEnvelope>['data'] => ({
   id: o.id,
   name: o.name,
   created_at: o.createdAt,
   role: o.role,
+  quotas: {
+    reports_per_month: o.quotas.reportsPerMonth,
+    pages_per_crawl: o.quotas.pagesPerCrawl,
+    schedules: o.quotas.schedules,
+  },
 });

@@ -22,6 +22,8 @@ export interface SendOptions {
   printCss?: string;
   /** reloads the page every N seconds when scripts are off (a batch that is running) */
   refreshWithoutScript?: number;
+  /** a share link's page: no navigation, no sign-in, no link into the dashboard */
+  shared?: boolean;
 }
 
 export interface PageContext {

@@ -18,6 +18,8 @@ import { createErrorPages, registerErrorPages } from './plugins/errors.js';
 import { createViewers } from './plugins/session.js';
 import { accountPageRoutes } from './routes/account.js';
 import { adminPageRoutes } from './routes/admin.js';
+import { auditLogPageRoutes } from './routes/audit-log.js';
+import { sharedPageRoutes } from './routes/shared.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
 import { brandingPageRoutes } from './routes/branding.js';
@@ -91,5 +93,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   adminPageRoutes(app, ctx);
   brandingPageRoutes(app, ctx);
   memberPageRoutes(app, ctx);
+  auditLogPageRoutes(app, ctx);
+  sharedPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

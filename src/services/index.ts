@@ -19,6 +19,8 @@ import { createOrganizationServices } from './organizations/organizations.servic
 import { createSignInServices } from './signin/signin.service.js';
 import { createMailServices } from './signin/mail.js';
 import { createAdminServices } from './admin/admin.service.js';
+import { createAuditLogServices } from './audit-log/audit-log.service.js';
+import { createShareServices } from './shares/shares.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -84,6 +86,8 @@ export function createServices(deps: ServicesDeps): Services {
     signin,
     mail: createMailServices(ctx, signin),
     admin: createAdminServices(ctx, { keysChanged: accounts.auth.keysChanged, totpDisable: signin.totpDisable }),
+    auditLog: createAuditLogServices(ctx),
+    shares: createShareServices(ctx),
   };
 }
 

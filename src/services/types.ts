@@ -25,6 +25,8 @@ import type { OrganizationServices } from './organizations/types.js';
 import type { SignInServices } from './signin/types.js';
 import type { MailServices } from './signin/mail.js';
 import type { AdminServices } from './admin/types.js';
+import type { AuditLogServices } from './audit-log/types.js';
+import type { SharesServices } from './shares/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -74,4 +76,8 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   mail: MailServices;
   /** the instance admin's (src/services/admin; docs/teams.md) */
   admin: AdminServices;
+  /** the organisations' audit logs (src/services/audit-log; docs/teams.md "Audit log") */
+  auditLog: AuditLogServices;
+  /** share links to a report or a project's latest crawl (src/services/shares; docs/teams.md) */
+  shares: SharesServices;
 }

@@ -21,6 +21,10 @@ export interface OrganizationsTable {
   bad_count: Generated<number>;
   /** bumped with every change of the report counters (a version of the organisation's report set) */
   reports_version: Generated<number>;
+  /** quotas (null: none): audits stored a calendar month (UTC), pages a crawl, schedules */
+  quota_reports_per_month: Generated<number | null>;
+  quota_pages_per_crawl: Generated<number | null>;
+  quota_schedules: Generated<number | null>;
 }
 
 /** A person: a member of one or more organisations. */
@@ -81,4 +85,34 @@ export interface MembershipsTable {
   role: 'owner' | 'admin' | 'member' | 'viewer';
   projects: string | null;
   created_at: Timestamp;
+}
+
+/** One change in an organisation (docs/teams.md "Audit log"). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  org_id: number;
+  at: Timestamp;
+  actor: 'member' | 'key' | 'cli' | 'system';
+  actor_user_id: number | null;
+  actor_key_id: number | null;
+  ip: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  /** JSON object of what changed (never a secret) */
+  changes: string;
+}
+
+/** A share link (docs/teams.md "Share links"): a report, or a project's latest crawl. */
+export interface SharesTable {
+  id: Generated<number>;
+  org_id: number;
+  /** hex SHA-256 of the token */
+  token_hash: string;
+  report_id: number | null;
+  project: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
 }

@@ -22,11 +22,13 @@ import type { KeyChangeWatch } from './key-changes.js';
 import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type {
+  AuditLogTable,
   MembershipsTable,
   OrganizationsTable,
   PasswordResetsTable,
   RecoveryCodesTable,
   SessionsTable,
+  SharesTable,
   UsersTable,
 } from './account-tables.js';
 export type { MembershipsTable } from './account-tables.js';
@@ -340,6 +342,8 @@ export interface Database {
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   recovery_codes: RecoveryCodesTable;
+  audit_log: AuditLogTable;
+  shares: SharesTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;

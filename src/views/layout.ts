@@ -54,6 +54,8 @@ export interface LayoutOptions {
   printCss?: string;
   /** reloads the page every N seconds when scripts are off (a batch that is running) */
   refreshWithoutScript?: number;
+  /** a share link's page: no navigation, no sign-in, no link into the dashboard */
+  shared?: boolean;
 }
 
 const FAVICON =
@@ -98,8 +100,8 @@ ${o.printCss ? html`<link rel="stylesheet" href="${o.printCss}" media="print">
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
   <div class="site-header__inner">
-    <a class="brand" href="${o.viewer.name !== null ? '/dashboard' : '/login'}"><span class="brand__mark" aria-hidden="true"></span>Pagegrade</a>
-    <nav class="site-nav" aria-label="Main">${nav}</nav>
+    ${o.shared ? html`<span class="brand"><span class="brand__mark" aria-hidden="true"></span>Pagegrade</span>` : html`<a class="brand" href="${o.viewer.name !== null ? '/dashboard' : '/login'}"><span class="brand__mark" aria-hidden="true"></span>Pagegrade</a>
+    <nav class="site-nav" aria-label="Main">${nav}</nav>`}
   </div>
 </header>
 <main id="main" class="${o.mainClass ?? ''}" tabindex="-1">

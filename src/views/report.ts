@@ -252,6 +252,8 @@ export interface ReportViewOptions {
   schedule?: SafeHtml | '';
   /** a notice above the report (an older run shown) */
   notice?: SafeHtml | '';
+  /** shown through a share link: no link to the report's own addresses (its PDF) */
+  shared?: boolean;
 }
 
 // --- sections (each a function, in page order) ----------------------------------------------
@@ -278,7 +280,8 @@ export function ownerBarSection(report: StoredReport, opts: ReportViewOptions): 
 }
 
 /** Page one's head: the page's title and URL, the date, the score and its band. */
-export function summarySection(report: StoredReport): SafeHtml {
+/** `shared`: a share link's page (no link to the report's own addresses). */
+export function summarySection(report: StoredReport, shared = false): SafeHtml {
   const title = pageTitle(report);
   return html`<header class="summary band-${report.result}">
   <div class="summary__gauge">
@@ -294,7 +297,7 @@ export function summarySection(report: StoredReport): SafeHtml {
       <div><dt>Audited</dt><dd><time datetime="${report.generatedAt}">${formatDate(report.generatedAt)}</time></dd></div>
       <div><dt>Result</dt><dd>${RESULT_LABELS[report.result]}, ${report.score} out of 100</dd></div>
     </dl>
-    <p class="summary__actions no-print"><a class="button button--small" href="/reports/${report.id}.pdf">PDF</a> <a class="button button--small" href="/reports/${report.id}.pdf?download=1">Download PDF</a> <button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
+    <p class="summary__actions no-print">${shared ? '' : html`<a class="button button--small" href="/reports/${report.id}.pdf">PDF</a> <a class="button button--small" href="/reports/${report.id}.pdf?download=1">Download PDF</a> `}<button type="button" class="button button--small" data-print hidden>Print or save as PDF</button></p>
   </div>
 </header>`;
 }
@@ -425,7 +428,7 @@ export function reportView(report: StoredReport, opts: ReportViewOptions): SafeH
 ${opts.notice ?? ''}
 <article class="report">
 <div class="first-page">
-${summarySection(report)}
+${summarySection(report, opts.shared === true)}
 ${categoriesSection(report)}
 ${fixFirstSection(report)}
 </div>

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../errors.js';
 import { denial, operationOf, type Operation } from '../../services/access/table.js';
+import { actingAs } from '../../services/shared/audit-log.js';
 import type { AuthContext } from '../../services/accounts/types.js';
 import type { Services } from '../../services/types.js';
 
@@ -93,6 +94,7 @@ export function registerKeyBackstop(app: FastifyInstance, recorded: AccessRoute[
           `Forbidden: this API key is limited to projects (${auth.projects.join(', ')}); this operation needs a key for every project.`,
         ),
       );
-    done();
+    // the audit log's requester for what this request changes: the key, its member, the address
+    actingAs({ actor: 'key', userId: auth.memberId, keyId: auth.keyId, ip: request.ip }, done);
   });
 }

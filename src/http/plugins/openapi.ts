@@ -37,6 +37,7 @@ export async function registerOpenApi(
         { name: 'projects', description: 'Reports grouped by site' },
         { name: 'account', description: 'The API key and its user' },
         { name: 'organization', description: 'The organisation, its members and their roles' },
+        { name: 'shares', description: 'Read-only links to a report or a project’s latest crawl, expiring and revocable' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
         { name: 'schedules', description: 'Scheduled re-audits of reports' },

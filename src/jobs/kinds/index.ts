@@ -9,6 +9,7 @@ import { scheduleRun, schedulesDue } from './schedule-run.js';
 import { webhookDeliver, webhookDeliverFor } from './webhook-deliver.js';
 import { batchDiscover } from './batch-discover.js';
 import { batchPage, batchPageKind } from './batch-page.js';
+import { auditLogPrune } from './audit-log-prune.js';
 
 /** What the application's handlers receive as `deps`. */
 export type AppJobDeps = JobDeps<Services>;
@@ -40,5 +41,5 @@ export function jobKindsFor(config: {
 export function recurringTasksFor(config: {
   schedulerTickMs?: number;
 }): readonly RecurringTask<AppJobDeps>[] {
-  return [schedulesDue(config.schedulerTickMs)];
+  return [schedulesDue(config.schedulerTickMs), auditLogPrune()];
 }

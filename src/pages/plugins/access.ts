@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { denial, isOperation, type Operation } from '../../services/access/table.js';
+import { actingAs } from '../../services/shared/audit-log.js';
 import type { PageContext, SignedIn } from '../context.js';
 
 /** The operations whose pages show a project-limited viewer only their projects. */
@@ -61,5 +62,17 @@ export function registerPageAccess(
     if (!viewer) return;
     const refused = pageDenial(viewer, op);
     if (refused !== null) throw new AppError(403, 'forbidden', refused);
+  });
+  // the audit log's requester for what a signed-in page changes: the member, the session's key, the address
+  app.addHook('preHandler', (request, _reply, done) => {
+    ctx
+      .viewerOf(request)
+      .then(
+        (v) =>
+          v
+            ? actingAs({ actor: 'member', userId: v.memberId, keyId: v.keyId, ip: request.ip }, done)
+            : done(),
+        done,
+      );
   });
 }

@@ -90,6 +90,17 @@ export const ACCESS = {
     what: "disable or enable a person, reset a second factor, set the sign-up mode (instance admin only)",
     instanceAdmin: true,
   },
+  'audit-log.read': {
+    role: 'admin',
+    scope: 'read',
+    what: "the organisation's audit log: who changed what, when and from where",
+  },
+  'shares.read': { role: 'member', scope: 'read', what: "the organisation's share links" },
+  'shares.write': {
+    role: 'member',
+    scope: 'write',
+    what: "share a report or a project's latest crawl by an expiring link; revoke a share link",
+  },
 } as const satisfies Record<string, AccessRule>;
 
 export type Operation = keyof typeof ACCESS;

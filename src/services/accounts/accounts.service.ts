@@ -26,6 +26,7 @@ import { findOrgByName, insertOrg } from '../../store/organizations.repository.j
 import { findMembership, insertMembership, listMemberships } from '../../store/memberships.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { projectLimit } from '../shared/project-limit.js';
+import { recordChange } from '../shared/audit-log.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from '../shared/secrets.js';
 import { getOrgCounters, findOrgById } from '../../store/organizations.repository.js';
 import { findProject } from '../../store/projects.repository.js';
@@ -84,6 +85,40 @@ export function createAccountServices(
       ...options,
     });
     return { id, key };
+  }
+
+  /** A new key and its audit log entry, in one transaction (never the key itself). */
+  function issueRecorded(
+    member: { userId: number; orgId: number },
+    options: { scopes: KeyScope[]; projects: string[] | null; expiresAt: string | null },
+  ): Promise<{ id: number; key: string }> {
+    return withTransaction(db, async (trx) => {
+      const issued = await issueKey(trx, member, iso(), undefined, options);
+      await recordChange(trx, ctx.now(), member.orgId, {
+        action: 'key.created',
+        target: { type: 'key', id: issued.id },
+        changes: {
+          user_id: member.userId,
+          scopes: options.scopes,
+          projects: options.projects,
+          expires_at: options.expiresAt,
+        },
+      });
+      return issued;
+    });
+  }
+
+  /** Revokes a key and records it, in one transaction; false when there is no such key. */
+  function revokeRecorded(key: { id: number; orgId: number; userId: number }): Promise<boolean> {
+    return withTransaction(db, async (trx) => {
+      if (!(await revokeKey(trx, key.id, iso()))) return false;
+      await recordChange(trx, ctx.now(), key.orgId, {
+        action: 'key.revoked',
+        target: { type: 'key', id: key.id },
+        changes: { user_id: key.userId },
+      });
+      return true;
+    });
   }
 
   /** A new key's options, checked (422 naming each invalid field). */
@@ -337,16 +372,13 @@ export function createAccountServices(
       async create(user: string | number, options: KeyOptions = {}) {
         const owner = await requireUser(user);
         const member = await memberOf(owner, options.org);
-        const { id, key } = await issueKey(db, member, iso(), undefined, keyOptions(options, member.role));
+        const { id, key } = await issueRecorded(member, keyOptions(options, member.role));
         return { info: await keyInfo(id), key };
       },
       async createOwn(who: Principal, options: KeyOptions = {}) {
         const actor = managingActor(who);
-        const { id, key } = await issueKey(
-          db,
+        const { id, key } = await issueRecorded(
           { userId: actor.memberId, orgId: actor.orgId },
-          iso(),
-          undefined,
           keyOptions(options, actor.role),
         );
         return { info: await keyInfo(id), key };
@@ -360,7 +392,7 @@ export function createAccountServices(
         const key = await findKeyById(db, keyId);
         if (!key || key.orgId !== actor.orgId || (actor.memberId !== null && key.userId !== actor.memberId))
           throw notFound(`No such key: ${keyId}.`);
-        await revokeKey(db, keyId, iso());
+        await revokeRecorded(key);
         await keysChanged();
         return keyInfo(keyId);
       },
@@ -374,7 +406,8 @@ export function createAccountServices(
         return listKeys(db, actor.memberId, actor.orgId);
       },
       async revoke(keyId: number) {
-        if (!(await revokeKey(db, keyId, iso()))) throw notFound(`No such key: ${keyId}.`);
+        const key = await findKeyById(db, keyId);
+        if (!key || !(await revokeRecorded(key))) throw notFound(`No such key: ${keyId}.`);
         await keysChanged();
         return keyInfo(keyId);
       },

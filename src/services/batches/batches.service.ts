@@ -18,6 +18,8 @@
 // A batch with `render` makes each page a rendered audit through the audit service's render
 // hook (the process's pool: pages wait in line for it, their jobs' leases renewed meanwhile),
 // and its crawl follows the rendered DOM's links as well (docs/rendering.md).
+import { requirePagesQuota } from '../shared/quotas.js';
+import { recordChange } from '../shared/audit-log.js';
 import { validationError } from '../../errors.js';
 import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
@@ -70,6 +72,7 @@ export function createBatchServices(
       const maxPages = input.maxPages ?? DEFAULT_MAX_PAGES;
       if (maxPages > d.maxPagesLimit)
         throw validationError({ max_pages: [`The max_pages may not be greater than ${d.maxPagesLimit}.`] });
+      await requirePagesQuota(db, userId, maxPages);
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2)
         throw validationError({ privacy: ['The privacy of a batch is 0 (public) or 1 (private).'] });
@@ -150,6 +153,11 @@ export function createBatchServices(
         if (!b) throw batchNotFound();
         if (reports) ids = (await batchReportIds(trx, id, null)).ids;
         await deleteBatch(trx, id);
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'batch.deleted',
+          target: { type: 'batch', id },
+          changes: { url: b.url, reports_deleted: reports ? ids.length : 0 },
+        });
       });
       let reportsDeleted = 0;
       for (const reportId of ids) {

@@ -3,6 +3,8 @@
 // and an optional "prepared for" line. The API (PUT /api/v1/account/branding) and the
 // dashboard's form share these rules and their messages. An SVG logo is only ever shown as an
 // <img> from a data: URL (never inlined), so its scripts never run.
+import { withTransaction } from '../../store/database.js';
+import { diffFields, recordChange } from '../shared/audit-log.js';
 import { forbidden, notFound, validationError, type FieldErrors } from '../../errors.js';
 import {
   deleteBranding,
@@ -215,15 +217,44 @@ export function createBrandingServices(ctx: Pick<ServiceContext, 'db' | 'now'>):
       const actor = actorOf(who);
       requireScope(actor, 'write');
       requireEveryProject(actor);
-      const values = validated(input, await findBranding(db, actor.orgId));
-      await saveBranding(db, actor.orgId, values, ctx.now().toISOString());
+      const row = await findBranding(db, actor.orgId);
+      const values = validated(input, row);
+      await withTransaction(db, async (trx) => {
+        await saveBranding(trx, actor.orgId, values, ctx.now().toISOString());
+        const was = {
+          name: row?.name ?? null,
+          contact: row?.contact ?? null,
+          preparedFor: row?.preparedFor ?? null,
+          accentColor: row?.accentColor ?? null,
+        };
+        const changes: Record<string, unknown> = diffFields(was, {
+          name: values.name,
+          contact: values.contact,
+          preparedFor: values.preparedFor,
+          accentColor: values.accentColor,
+        });
+        // the logo: whether one is set, never its bytes
+        if ((row?.logoData ?? null) !== values.logoData)
+          changes.logo = values.logoData === null ? 'cleared' : 'set';
+        await recordChange(trx, ctx.now(), actor.orgId, {
+          action: 'branding.changed',
+          target: { type: 'branding', id: null },
+          changes,
+        });
+      });
       return present(await findBranding(db, actor.orgId));
     },
     async clear(who) {
       const actor = actorOf(who);
       requireScope(actor, 'write');
       requireEveryProject(actor);
-      await deleteBranding(db, actor.orgId);
+      await withTransaction(db, async (trx) => {
+        await deleteBranding(trx, actor.orgId);
+        await recordChange(trx, ctx.now(), actor.orgId, {
+          action: 'branding.deleted',
+          target: { type: 'branding', id: null },
+        });
+      });
     },
     async getProject(who, name) {
       const actor = actorOf(who);

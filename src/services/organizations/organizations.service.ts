@@ -18,8 +18,10 @@ import { findOrgById, findOrgByName, insertOrg, listOrgs } from '../../store/org
 import { findUserById, findUserByName } from '../../store/users.repository.js';
 import { authorize } from '../access/table.js';
 import { projectLimit } from '../shared/project-limit.js';
+import { diffFields, recordChange } from '../shared/audit-log.js';
 import { ROLES, type Actor, type Role } from '../accounts/types.js';
-import type { Member, MemberChange, Organization, OrganizationServices } from './types.js';
+import type { Member, MemberChange, Organization, OrganizationServices, Quotas } from './types.js';
+import { getQuotas, setQuotas } from '../../store/quotas.repository.js';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@ -]{0,63}$/;
 const toMember = (m: MembershipRow): Member => ({
@@ -86,6 +88,13 @@ export function createOrganizationServices(
           role: ['The last owner of the organization stays an owner: make another owner first.'],
         });
       await updateMembership(trx, orgId, userId, next);
+      const changes = diffFields({ role: m.role, projects: m.projects }, next);
+      if (Object.keys(changes).length > 0)
+        await recordChange(trx, ctx.now(), orgId, {
+          action: changes.role ? 'member.role_changed' : 'member.projects_changed',
+          target: { type: 'member', id: userId },
+          changes: { name: m.userName, ...changes },
+        });
       return { ...m, ...next };
     });
     await keysChanged();
@@ -102,6 +111,11 @@ export function createOrganizationServices(
           user: ['The last owner of the organization cannot leave it: make another owner first.'],
         });
       await deleteMembership(trx, orgId, userId);
+      await recordChange(trx, ctx.now(), orgId, {
+        action: 'member.removed',
+        target: { type: 'member', id: userId },
+        changes: { name: m.userName, role: m.role },
+      });
     });
     await keysChanged();
   }
@@ -109,7 +123,7 @@ export function createOrganizationServices(
   return {
     async show(actor) {
       const org = await orgOf(actor.orgId);
-      return { ...org, role: actor.role };
+      return { ...org, role: actor.role, quotas: await getQuotas(db, org.id) };
     },
     async members(actor) {
       return (await listMembers(db, actor.orgId)).map(toMember);
@@ -148,7 +162,14 @@ export function createOrganizationServices(
       const taken = () => validationError({ user: [`${user.name} is already a member of ${org.name}.`] });
       if (await findMembership(db, org.id, user.id)) throw taken();
       try {
-        await insertMembership(db, { orgId: org.id, userId: user.id, ...next, createdAt: iso() });
+        await withTransaction(db, async (trx) => {
+          await insertMembership(trx, { orgId: org.id, userId: user.id, ...next, createdAt: iso() });
+          await recordChange(trx, ctx.now(), org.id, {
+            action: 'member.added',
+            target: { type: 'member', id: user.id },
+            changes: { name: user.name, ...next },
+          });
+        });
       } catch (err) {
         // lost a race on the primary key
         if (await findMembership(db, org.id, user.id)) throw taken();
@@ -166,6 +187,39 @@ export function createOrganizationServices(
       const org = await orgOf(orgRef);
       const user = await userOf(userRef);
       return change(org.id, user.id, c, null);
+    },
+    async setQuotas(orgRef, change) {
+      const org = await orgOf(orgRef);
+      const errors: Record<string, string[]> = {};
+      const fields = {
+        reportsPerMonth: 'reports_per_month',
+        pagesPerCrawl: 'pages_per_crawl',
+        schedules: 'schedules',
+      } as const;
+      for (const [k, field] of Object.entries(fields) as [keyof Quotas, string][]) {
+        const v = change[k];
+        if (v !== undefined && v !== null && (!Number.isSafeInteger(v) || v < 1 || v > 2_147_483_647))
+          errors[field] = [`The ${field} quota must be a whole number from 1, or none.`];
+      }
+      if (Object.keys(errors).length > 0) throw validationError(errors);
+      return withTransaction(db, async (trx) => {
+        const before = await getQuotas(trx, org.id);
+        const next: Quotas = {
+          reportsPerMonth:
+            change.reportsPerMonth === undefined ? before.reportsPerMonth : change.reportsPerMonth,
+          pagesPerCrawl: change.pagesPerCrawl === undefined ? before.pagesPerCrawl : change.pagesPerCrawl,
+          schedules: change.schedules === undefined ? before.schedules : change.schedules,
+        };
+        await setQuotas(trx, org.id, next);
+        const changes = diffFields({ ...before }, { ...next });
+        if (Object.keys(changes).length > 0)
+          await recordChange(trx, ctx.now(), org.id, {
+            action: 'organization.quotas_changed',
+            target: { type: 'organization', id: org.id },
+            changes,
+          });
+        return next;
+      });
     },
     async removeFrom(orgRef, userRef) {
       const org = await orgOf(orgRef);

@@ -12,9 +12,13 @@ export interface MemberChange {
   projects?: string[] | null | undefined;
 }
 
+/** An organisation's quotas (null: none); docs/teams.md "Quotas". */
+export type { Quotas } from '../../store/quotas.repository.js';
+import type { Quotas } from '../../store/quotas.repository.js';
+
 export interface OrganizationServices {
-  /** the actor's organisation and its role there */
-  show(actor: Actor): Promise<Organization & { role: Role }>;
+  /** the actor's organisation, its role there and its quotas */
+  show(actor: Actor): Promise<Organization & { role: Role; quotas: Quotas }>;
   /** the actor's organisation's members, by the date they joined */
   members(actor: Actor): Promise<Member[]>;
   /**
@@ -43,4 +47,9 @@ export interface OrganizationServices {
   setMemberOf(org: string | number, user: string | number, change: MemberChange): Promise<Member>;
   /** as removeMember, by the instance */
   removeFrom(org: string | number, user: string | number): Promise<void>;
+  /**
+   * sets the quotas given (null clears one; undefined keeps it); 422 naming a field that is not
+   * a whole number from 1. Recorded in the audit log.
+   */
+  setQuotas(org: string | number, change: Partial<Quotas>): Promise<Quotas>;
 }

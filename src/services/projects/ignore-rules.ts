@@ -3,6 +3,7 @@
 // settings' `ignore`), and the project's issue states (docs/sites.md, "Issue states and ignore
 // rules"). The rules live in the project's settings (settings.ts); the states are written when
 // a crawl ends (src/services/batches/issue-states.ts).
+import { recordChange } from '../shared/audit-log.js';
 import { projectName } from '../../analyzer/url.js';
 import { notFound, validationError, type FieldErrors } from '../../errors.js';
 import { withTransaction, type Db } from '../../store/database.js';
@@ -81,6 +82,11 @@ export function createIgnoreRuleServices(ctx: ServiceContext): RuleServices {
         by,
         at,
       );
+      await recordChange(trx, ctx.now(), userId, {
+        action: next.action === 'add' ? 'project.ignore_rule_added' : 'project.ignore_rule_removed',
+        target: { type: 'project', id: project },
+        changes: { rule: next.rule },
+      });
       return next.rule;
     });
   }

@@ -19,6 +19,7 @@ import {
   getOrgCounters,
 } from '../../store/organizations.repository.js';
 import { ReportsListCache } from '../shared/list-cache.js';
+import { recordChange } from '../shared/audit-log.js';
 import type { ServiceContext } from '../shared/context.js';
 import { resolveProjectsQuery } from '../../contract/lists.js';
 import type { ListProjectsQuery } from '../../contract/lists.js';
@@ -105,6 +106,11 @@ export function createProjectServices(
           good: -deleted.good,
           decent: -deleted.decent,
           bad: -deleted.bad,
+        });
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'project.deleted',
+          target: { type: 'project', id: project },
+          changes: { reports_deleted: reportsDeleted },
         });
         return { reportsDeleted };
       });

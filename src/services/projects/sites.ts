@@ -1,6 +1,8 @@
 // A project as a site (docs/sites.md, "Projects as sites"): its page (latest crawl, site
 // score), its settings (PUT creates the project before its first report, PATCH changes some),
 // and "crawl now" (a batch with its settings, through the batches feature's face).
+import { requireScheduleQuota } from '../shared/quotas.js';
+import { diffFields, recordChange } from '../shared/audit-log.js';
 import { bandOf } from '../../analyzer/scoring.js';
 import { projectName } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
@@ -104,6 +106,9 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
     };
   }
 
+  const sameRules = (a: { rule_id: string }[], b: { rule_id: string }[]) =>
+    a.length === b.length && a.every((r, i) => r.rule_id === b[i]!.rule_id);
+
   const touchesSecrets = (b: ProjectSettingsBody) =>
     b.headers !== undefined || b.cookies !== undefined || b.basic_auth !== undefined;
 
@@ -137,13 +142,26 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         now: ctx.now().toISOString(),
       });
       if (created) await adjustOrgCounters(trx, userId, { projects: 1 });
+      const hadSchedule = row !== null && decodeSettings(secretKey, row, false).settings.schedule !== null;
+      if (next.settings.schedule !== null && !hadSchedule) await requireScheduleQuota(trx, userId);
+      // the audit log: what changed in the clear settings (secrets: only set or cleared)
+      const was = row === null ? DEFAULT_SETTINGS : decodeSettings(secretKey, row, false).settings;
+      const changes: Record<string, unknown> = diffFields({ ...was }, { ...next.settings }, ['ignore']);
+      if (!sameRules(was.ignore, next.settings.ignore))
+        changes.ignore_rules = { from: was.ignore.length, to: next.settings.ignore.length };
+      for (const secret of ['headers', 'cookies', 'basic_auth'] as const)
+        if (body[secret] !== undefined) changes[`${secret}_values`] = body[secret];
+      if (created || Object.keys(changes).length > 0)
+        await recordChange(trx, ctx.now(), userId, {
+          action: created ? 'project.created' : 'project.settings_changed',
+          target: { type: 'project', id: project },
+          changes,
+        });
       // its schedule row follows its `schedule` setting, in this transaction (docs/sites.md "Scheduled crawls")
       await syncProjectSchedule(trx, ctx.now(), { userId, project, schedule: next.settings.schedule });
       // a change of the ignore rules is logged with who made it (./ignore-rules.ts)
       const before = replace || row === null ? [] : base.settings.ignore;
-      const same = (a: { rule_id: string }[], b: { rule_id: string }[]) =>
-        a.length === b.length && a.every((r, i) => r.rule_id === b[i]!.rule_id);
-      if (!same(before, next.settings.ignore))
+      if (!sameRules(before, next.settings.ignore))
         await logRuleChange(
           trx,
           userId,

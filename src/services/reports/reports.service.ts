@@ -1,5 +1,7 @@
 // Reports: audit and store, show, list, update (privacy, password, re-audit), delete. The
 // history (runs, re-audits, diffs) is history.service.ts.
+import { requireReportQuota } from '../shared/quotas.js';
+import { recordChange } from '../shared/audit-log.js';
 import type { AuditReport } from '../../analyzer/types.js';
 import { normalizeUrl } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
@@ -160,6 +162,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     async create(userId, input) {
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2 && !input.password) throw validationError({ password: [PASSWORD_REQUIRED] });
+      await requireReportQuota(db, userId, ctx.now());
       const report = await audit(userId, input.url, input.render === true);
       const passwordHash = privacy === 2 ? await hashPassword(input.password!) : null;
       const now = iso();
@@ -207,6 +210,11 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       if (project === null) throw reportNotFound();
       await withTransaction(db, async (trx) => {
         if (!(await removeReport(trx, userId, id, project))) throw reportNotFound();
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'report.deleted',
+          target: { type: 'report', id },
+          changes: { project },
+        });
       });
     },
 

@@ -12,6 +12,8 @@
 //   cannot be fetched is a failed run with its reason; the schedule goes on. Idempotent: a slot
 //   already finished, or whose run is already in the history, is not run again. A project's
 //   schedule (same table, same claim) starts a crawl instead: ./project-schedules.ts.
+import { requireScheduleQuota } from '../shared/quotas.js';
+import { recordChange } from '../shared/audit-log.js';
 import { AppError, notFound, validationError } from '../../errors.js';
 import { renderUnavailable } from '../audit/audit.js';
 import { withTransaction } from '../../store/database.js';
@@ -148,6 +150,7 @@ export function createScheduleServices(
       }
       const now = ctx.now();
       const existing = await findScheduleOfReport(db, reportId, userId);
+      if (!existing) await requireScheduleQuota(db, userId);
       // the jitter depends on the id: a new schedule's next run is computed once it has one
       const provisional = nextRun({ id: existing?.id ?? 0, every, timezone }, now);
       const id = await upsertSchedule(db, {
@@ -176,7 +179,15 @@ export function createScheduleServices(
     },
 
     async delete(userId, reportId) {
-      if (await deleteScheduleOfReport(db, reportId, userId)) return;
+      const deleted = await withTransaction(db, async (trx) => {
+        if (!(await deleteScheduleOfReport(trx, reportId, userId))) return false;
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'schedule.deleted',
+          target: { type: 'report', id: reportId },
+        });
+        return true;
+      });
+      if (deleted) return;
       await ownedReport(userId, reportId);
       throw scheduleNotFound();
     },

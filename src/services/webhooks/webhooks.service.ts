@@ -17,6 +17,7 @@ import { checkTarget, postGuarded, DEFAULT_USER_AGENT } from '../../analyzer/fet
 import { isFetchError } from '../audit/audit.js';
 import { notFound, validationError } from '../../errors.js';
 import { withTransaction, type Db } from '../../store/database.js';
+import { diffFields, recordChange } from '../shared/audit-log.js';
 import {
   addWebhookFailure,
   countDeliveries,
@@ -55,6 +56,15 @@ const BODY_IN_ERROR = 200;
 
 const webhookNotFound = () => notFound('No such webhook.');
 const deliveryNotFound = () => notFound('No such delivery.');
+
+/** A webhook URL as the audit log records it: its origin only (the path may hold a token). */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+};
 
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks secret format. */
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -161,13 +171,17 @@ export function createWebhookServices(ctx: ServiceContext): OwnerServices['webho
         throw validationError({ url: [`A user may have at most ${MAX_WEBHOOKS} webhooks.`] });
       }
       const secret = newSecret();
-      const id = await insertWebhook(db, {
-        userId,
-        url,
-        events: unique(input.events),
-        description: input.description ?? '',
-        secret,
-        now: iso(),
+      const events = unique(input.events);
+      const description = input.description ?? '';
+      const id = await withTransaction(db, async (trx) => {
+        const id = await insertWebhook(trx, { userId, url, events, description, secret, now: iso() });
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'webhook.created',
+          target: { type: 'webhook', id },
+          // the signing secret: only that one was made
+          changes: { url: originOf(url), events, description, secret: 'set' },
+        });
+        return id;
       });
       return { webhook: toWebhook(await load(userId, id)), secret };
     },
@@ -185,21 +199,49 @@ export function createWebhookServices(ctx: ServiceContext): OwnerServices['webho
     },
 
     async update(userId, id, input) {
-      await load(userId, id);
+      const before = await load(userId, id);
       const url = input.url !== undefined ? await checkUrl(input.url) : undefined;
-      const ok = await updateWebhook(db, id, userId, {
+      const change = {
         ...(url !== undefined ? { url } : {}),
         ...(input.events !== undefined ? { events: unique(input.events) } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-        now: iso(),
+      };
+      const ok = await withTransaction(db, async (trx) => {
+        if (!(await updateWebhook(trx, id, userId, { ...change, now: iso() }))) return false;
+        const was: Record<string, unknown> = {
+          url: before.url,
+          events: before.events,
+          description: before.description,
+          enabled: before.disabledAt === null,
+        };
+        const changes = diffFields(Object.fromEntries(Object.keys(change).map((k) => [k, was[k]])), change);
+        // a URL may carry a token (a chat's webhook path): only its origin is recorded
+        if (changes.url) changes.url = { from: originOf(before.url), to: originOf(url ?? before.url) };
+        if (Object.keys(changes).length > 0)
+          await recordChange(trx, ctx.now(), userId, {
+            action: 'webhook.changed',
+            target: { type: 'webhook', id },
+            changes,
+          });
+        return true;
       });
       if (!ok) throw webhookNotFound();
       return toWebhook(await load(userId, id));
     },
 
     async delete(userId, id) {
-      if (!(await deleteWebhook(db, id, userId))) throw webhookNotFound();
+      const before = await load(userId, id);
+      const ok = await withTransaction(db, async (trx) => {
+        if (!(await deleteWebhook(trx, id, userId))) return false;
+        await recordChange(trx, ctx.now(), userId, {
+          action: 'webhook.deleted',
+          target: { type: 'webhook', id },
+          changes: { url: originOf(before.url) },
+        });
+        return true;
+      });
+      if (!ok) throw webhookNotFound();
     },
 
     async deliveries(userId, id, { status, page, perPage }) {

@@ -25,6 +25,7 @@ import * as projectSchedules from './2026-11-29T05-project-schedules.js';
 import * as keyChanges from './2026-11-29T06-key-changes.js';
 import * as organizations from './2026-11-30T02-organizations.js';
 import * as signin from './2026-12-01T01-signin.js';
+import * as auditLog from './2026-12-01T02-audit-log.js';
 import * as projectBrandings from './2026-12-01T03-project-brandings.js';
 
 export const migrations: Record<string, Migration> = {
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T06-key-changes': keyChanges,
   '2026-11-30T02-organizations': organizations,
   '2026-12-01T01-signin': signin,
+  '2026-12-01T02-audit-log': auditLog,
   '2026-12-01T03-project-brandings': projectBrandings,
 };

@@ -1,0 +1,56 @@
+// An organisation's quotas (docs/teams.md "Quotas"): the limits set by the instance admin
+// (organizations.quota_*; null: none) and what they count.
+import type { Db } from './database.js';
+import { toNumber } from './sql-helpers.js';
+
+export interface Quotas {
+  reportsPerMonth: number | null;
+  pagesPerCrawl: number | null;
+  schedules: number | null;
+}
+
+export async function getQuotas(db: Db, orgId: number): Promise<Quotas> {
+  const row = await db
+    .selectFrom('organizations')
+    .select(['quota_reports_per_month', 'quota_pages_per_crawl', 'quota_schedules'])
+    .where('id', '=', orgId)
+    .executeTakeFirst();
+  return {
+    reportsPerMonth: row?.quota_reports_per_month ?? null,
+    pagesPerCrawl: row?.quota_pages_per_crawl ?? null,
+    schedules: row?.quota_schedules ?? null,
+  };
+}
+
+export async function setQuotas(db: Db, orgId: number, q: Quotas): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({
+      quota_reports_per_month: q.reportsPerMonth,
+      quota_pages_per_crawl: q.pagesPerCrawl,
+      quota_schedules: q.schedules,
+    })
+    .where('id', '=', orgId)
+    .execute();
+}
+
+/** The organisation's reports made since `since` (ISO). */
+export async function countReportsSince(db: Db, orgId: number, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('org_id', '=', orgId)
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return toNumber(row?.n);
+}
+
+/** The organisation's schedules (a report's and a project's). */
+export async function countOrgSchedules(db: Db, orgId: number): Promise<number> {
+  const row = await db
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return toNumber(row?.n);
+}
