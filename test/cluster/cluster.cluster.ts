@@ -1,13 +1,20 @@
 // The cluster test (`npm run test:cluster`, scripts/test-cluster.mjs; docs/testing.md and
 // docs/scale.md "Cluster test"): the built service on hosts in network namespaces
-// (test/cluster/cluster.ts), crawling a latency-bound generated site while hosts are cut off,
+// (test/helpers/cluster/cluster.ts), crawling a latency-bound generated site while hosts are cut off,
 // killed, and while Redis and PostgreSQL go away. Every figure is printed. Not part of the
 // normal suite (scripts/run-tests.mjs runs *.test.ts only).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api } from '../helpers/service-process.js';
-import { Cluster, KEY, LATENCY_MS, PAGE_LEASE_MS, PAGE_SLOTS, SLOW_LATENCY_MS } from './cluster.js';
-import { setLink } from './netns.js';
+import {
+  Cluster,
+  KEY,
+  LATENCY_MS,
+  PAGE_LEASE_MS,
+  PAGE_SLOTS,
+  SLOW_LATENCY_MS,
+} from '../helpers/cluster/cluster.js';
+import { setLink } from '../helpers/cluster/netns.js';
 
 const PAGES = Number(process.env.PAGEGRADE_CLUSTER_PAGES ?? 150);
 /** the pages/s comparison: a smaller site at SLOW_LATENCY_MS, so that it is bound by the latency, not the (shared) CPU */

@@ -19,7 +19,7 @@ test('the test kit is in one place: every file under test/ that is not a test is
       const rel = relative(TEST_DIR, full).split('\\').join('/');
       if (e.isDirectory()) {
         if (rel !== 'helpers' && e.name !== 'fixtures') walk(full);
-      } else if (/\.(ts|mts|cts|mjs|cjs|js)$/.test(e.name) && !/\.(test|bench)\.ts$/.test(e.name)) {
+      } else if (/\.(ts|mts|cts|mjs|cjs|js)$/.test(e.name) && !/\.(test|bench|cluster)\.ts$/.test(e.name)) {
         outside.push(rel);
       }
     }

@@ -1,5 +1,5 @@
 // The cluster of the cluster test (docs/testing.md, "Cluster test"; docs/scale.md): hosts in
-// network namespaces on 10.77.0.0/24 (test/cluster/netns.ts) running
+// network namespaces on 10.77.0.0/24 (test/helpers/cluster/netns.ts) running
 //   data  .10   its own PostgreSQL (initdb in a temporary folder) and Redis
 //   api1  .11, api2 .12   the built service, PAGEGRADE_WORKER=0
 //   w1–w3 .21–.23         `pagegrade worker` (bin/pagegrade.js, the built bundle)
