@@ -81,7 +81,7 @@ describe(
         // a limited viewer: no batches, schedules, webhooks, branding or members in the nav
         assert.deepEqual(
           controls.nav,
-          ['/dashboard', '/dashboard/projects', '/dashboard/keys', '/docs'],
+          ['/dashboard', '/dashboard/projects', '/dashboard/keys', '/docs', '/dashboard/account'],
           path,
         );
         for (const l of controls.links) links.add(l);
