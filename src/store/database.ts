@@ -23,6 +23,7 @@ import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type {
   AuditLogTable,
+  InvitationsTable,
   MembershipsTable,
   OrganizationsTable,
   PasswordResetsTable,
@@ -344,6 +345,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   audit_log: AuditLogTable;
   shares: SharesTable;
+  invitations: InvitationsTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;
