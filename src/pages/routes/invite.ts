@@ -41,7 +41,7 @@ export function invitePageRoutes(app: FastifyInstance, ctx: PageContext): void {
         : viewer
           ? 'other'
           : 'sign-in';
-    const csrf = kit.csrfToken(request, reply, null);
+    const csrf = kit.csrfToken(request, reply, viewer?.memberId ?? null);
     return ctx.send(
       reply,
       status,
