@@ -90,7 +90,12 @@ describeEachDialect('invitations', (dialect) => {
       ['POST', LIST],
       ['DELETE', `${LIST}/1`],
     ] as const) {
-      const res = await api(keys.member, method, url, method === 'POST' ? { email: 'x@example.com', role: 'member' } : undefined);
+      const res = await api(
+        keys.member,
+        method,
+        url,
+        method === 'POST' ? { email: 'x@example.com', role: 'member' } : undefined,
+      );
       assert.equal(res.statusCode, 403, `${method} ${url}`);
       assert.match(res.json().message as string, /admin role/);
     }
@@ -126,7 +131,10 @@ describeEachDialect('invitations', (dialect) => {
     const again = await invite(keys.admin, { email: 'colleague@example.com', role: 'admin' });
     const list = await api(keys.admin, 'GET', `${LIST}?per_page=10`);
     assert.equal(list.statusCode, 200, list.body);
-    const body = list.json() as { data: { id: number; email: string; state: string }[]; meta: { total: number } };
+    const body = list.json() as {
+      data: { id: number; email: string; state: string }[];
+      meta: { total: number };
+    };
     assert.equal(body.meta.total, 3);
     assert.deepEqual(
       body.data.map((i) => [i.id, i.email, i.state]),
@@ -152,7 +160,11 @@ describeEachDialect('invitations', (dialect) => {
 
   test('the link arrives by email; accepting as a new person makes the account, a session and the limited viewer', async () => {
     const before = mails.length;
-    const made = await invite(keys.admin, { email: 'client@example.com', role: 'viewer', projects: ['Client.example'] });
+    const made = await invite(keys.admin, {
+      email: 'client@example.com',
+      role: 'viewer',
+      projects: ['Client.example'],
+    });
     assert.equal(mails.length, before + 1);
     const mail = mails.at(-1)!;
     assert.deepEqual(mail.to, ['client@example.com']);
@@ -203,7 +215,11 @@ describeEachDialect('invitations', (dialect) => {
     const count = (await t.services.users.list()).length;
     const reused = new Browser(t.app, '10.9.0.3');
     assert.equal((await reused.get(made.path)).statusCode, 410);
-    const replay = await reused.post(made.path, { _csrf: await reused.csrf('/login'), name: 'client2', password: 'client-password-2' });
+    const replay = await reused.post(made.path, {
+      _csrf: await reused.csrf('/login'),
+      name: 'client2',
+      password: 'client-password-2',
+    });
     assert.equal(replay.statusCode, 410);
     assert.match(replay.body, /already used/);
     assert.equal((await t.services.users.list()).length, count);
@@ -216,7 +232,11 @@ describeEachDialect('invitations', (dialect) => {
       email: 'dana@example.com',
       passwordHash: await hashPersonPassword('dana-password-1', LIGHT),
     });
-    const made = await invite(keys.admin, { email: 'dana@example.com', role: 'viewer', projects: ['dana.example'] });
+    const made = await invite(keys.admin, {
+      email: 'dana@example.com',
+      role: 'viewer',
+      projects: ['dana.example'],
+    });
     const b = new Browser(t.app, '10.9.1.1');
     const page = await b.get(made.path);
     assert.equal(page.statusCode, 200);
@@ -264,13 +284,20 @@ describeEachDialect('invitations', (dialect) => {
     });
     const made = await invite(keys.admin, { email: 'fred@example.com', role: 'member' });
     const b = new Browser(t.app, '10.9.2.1');
-    await b.post('/login', { _csrf: await b.csrf('/login'), email: 'eve@example.com', password: 'eve-password-1' });
+    await b.post('/login', {
+      _csrf: await b.csrf('/login'),
+      email: 'eve@example.com',
+      password: 'eve-password-1',
+    });
     const page = await b.get(made.path);
     assert.match(page.body, /This invitation is for fred@example\.com/);
     const csrf = await b.csrf('/logout');
     const res = await b.post(made.path, { _csrf: csrf, action: 'join' });
     assert.equal(res.statusCode, 403);
-    assert.equal((await membersOf('inv-acme')).some(([name]) => name === 'inv-eve' || name === 'inv-fred'), false);
+    assert.equal(
+      (await membersOf('inv-acme')).some(([name]) => name === 'inv-eve' || name === 'inv-fred'),
+      false,
+    );
   });
 
   test('an expired link is 410 and changes nothing; sign-up mode invite still refuses /signup', async () => {
@@ -297,7 +324,11 @@ describeEachDialect('invitations', (dialect) => {
     // with sign-up mode invite, a new person joins by invitation
     const fresh = await invite(keys.admin, { email: 'fresh@example.com', role: 'member' });
     const c = new Browser(t.app, '10.9.3.2');
-    const ok = await c.post(fresh.path, { _csrf: await c.csrf(fresh.path), name: 'fresh', password: 'fresh-password-1' });
+    const ok = await c.post(fresh.path, {
+      _csrf: await c.csrf(fresh.path),
+      name: 'fresh',
+      password: 'fresh-password-1',
+    });
     assert.equal(ok.statusCode, 303);
     await t.services.signin.setSignupMode('closed');
   });
@@ -322,7 +353,11 @@ describeEachDialect('invitations', (dialect) => {
     tokens.push(url[1]!.split('/').at(-1)!);
     const row = /id="invitation-(\d+)"[^]*?page@example\.com/.exec(made.body);
     assert.ok(row, 'the pending invitation is listed');
-    const refused = await admin.post('/dashboard/members/invitations', { _csrf: csrf, email: 'own@example.com', role: 'owner' });
+    const refused = await admin.post('/dashboard/members/invitations', {
+      _csrf: csrf,
+      email: 'own@example.com',
+      role: 'owner',
+    });
     assert.equal(refused.statusCode, 403);
     assert.match(refused.body, /owner role/);
     const revoked = await admin.post(`/dashboard/members/invitations/${row[1]!}/revoke`, { _csrf: csrf });

@@ -19,7 +19,14 @@ export function invitePageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const anonymous = { name: null, csrf: null };
 
   const gone = (reply: FastifyReply, state: 'ok' | 'accepted' | 'revoked' | 'expired' | null) =>
-    ctx.send(reply, 410, 'Invitation not valid', anonymous, inviteGoneView(state === 'ok' ? null : state), narrow);
+    ctx.send(
+      reply,
+      410,
+      'Invitation not valid',
+      anonymous,
+      inviteGoneView(state === 'ok' ? null : state),
+      narrow,
+    );
 
   /** the page for a live invitation (null: gone, sent) */
   async function show(

@@ -28,7 +28,10 @@ export interface InvitationServices {
     input: { email: string; role: string; projects?: string[] | null | undefined },
   ): Promise<{ invitation: Invitation; url: string; emailed: boolean }>;
   /** the organisation's invitations, newest first, one page */
-  list(actor: Actor, page: { page: number; perPage: number }): Promise<{ items: Invitation[]; total: number }>;
+  list(
+    actor: Actor,
+    page: { page: number; perPage: number },
+  ): Promise<{ items: Invitation[]; total: number }>;
   /** the organisation's pending invitations (the members page) */
   pending(actor: Actor): Promise<Invitation[]>;
   /** revokes a pending invitation (404 for another organisation's or a missing one; 422 when no longer pending) */

@@ -12,7 +12,10 @@ export interface MailServices {
   /** emails a reset link to this address when a person has it (nothing, and no error, otherwise) */
   sendResetLink(email: string): Promise<void>;
   /** emails an invitation's link (docs/teams.md "Invitations"); false when SMTP is not configured */
-  sendInvitation(to: string, invitation: { url: string; orgName: string; role: string; expiresAt: string }): Promise<boolean>;
+  sendInvitation(
+    to: string,
+    invitation: { url: string; orgName: string; role: string; expiresAt: string },
+  ): Promise<boolean>;
 }
 
 /** nodemailer, loaded when a first email is sent */
