@@ -375,6 +375,20 @@ describeEachDialect('invitations', (dialect) => {
     assert.equal(forbidden.statusCode, 403);
   });
 
+  test('accepting is throttled as sign-ups: 5 tries in 15 minutes per address', async () => {
+    const made = await invite(keys.admin, { email: 'slow@example.com', role: 'member' });
+    const b = new Browser(t.app, '10.9.5.1');
+    const csrf = await b.csrf(made.path);
+    for (let i = 0; i < 5; i++) {
+      const res = await b.post(made.path, { _csrf: csrf, name: 'slow', password: 'short' });
+      assert.equal(res.statusCode, 422);
+    }
+    const blocked = await b.post(made.path, { _csrf: csrf, name: 'slow', password: 'slow-password-1' });
+    assert.equal(blocked.statusCode, 429);
+    assert.ok(blocked.headers['retry-after']);
+    assert.equal(await t.services.users.find('slow'), null);
+  });
+
   test('the audit log records created, revoked and accepted; the token is never in logs, the audit log or lists', async () => {
     const log = await api(owner.key, 'GET', '/api/v1/organization/audit-log?per_page=100');
     assert.equal(log.statusCode, 200);

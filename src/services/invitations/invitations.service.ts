@@ -241,8 +241,13 @@ export function createInvitationServices(
           expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
         });
         return user.id;
-      }).catch((err: unknown) => {
+      }).catch(async (err: unknown) => {
         if (err === gone) return null;
+        // two accepts at once with the same name or email: the unique columns decide
+        if (await findUserByName(db, name))
+          throw validationError({ name: [`The name "${name}" is already taken.`] });
+        if (await findUserByEmail(db, inv.email))
+          throw forbidden('An account has this email already: sign in to accept the invitation.');
         throw err;
       });
       if (userId === null) return null;
