@@ -23,6 +23,7 @@ import { accountRoutes } from './http/routes/account/index.js';
 import { organizationRoutes } from './http/routes/organization/index.js';
 import { auditLogRoutes } from './http/routes/audit-log/index.js';
 import { shareRoutes } from './http/routes/shares/index.js';
+import { invitationRoutes } from './http/routes/invitations/index.js';
 import { scheduleRoutes } from './http/routes/schedules/index.js';
 import { batchRoutes } from './http/routes/batches/index.js';
 import { brandingRoutes } from './http/routes/branding/index.js';
@@ -168,6 +169,7 @@ export async function buildApp(
       await api.register(organizationRoutes, routeDeps);
       await api.register(auditLogRoutes, routeDeps);
       await api.register(shareRoutes, routeDeps);
+      await api.register(invitationRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },
     { prefix: API_PREFIX },

@@ -237,6 +237,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organization/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's invitations
+         * @description Every invitation of the organisation, newest first, with its state (`pending`, `accepted`, `revoked`, `expired`); never its link. Admins and owners.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by email
+         * @description Invites an email address with a role (a viewer optionally limited to `projects`). The answer carries the link (`url`, `/invite/<token>`, 7 days, single use), shown this once; with SMTP configured it is also emailed. A pending invitation for the same email is replaced (revoked). An existing member is refused (422 `email`); inviting an `owner` takes an owner (403). Admins and owners.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description The link stops working at once (its page answers 410). Another organisation’s invitation is the same 404 as a missing one; one no longer pending is 422.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization/members": {
         parameters: {
             query?: never;
@@ -4541,6 +4585,570 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 5,
+                     *           "email": "client@example.com",
+                     *           "role": "viewer",
+                     *           "projects": [
+                     *             "example.com"
+                     *           ],
+                     *           "state": "pending",
+                     *           "created_by": 1,
+                     *           "created_at": "2026-12-01T10:00:00.000Z",
+                     *           "expires_at": "2026-12-08T10:00:00.000Z",
+                     *           "accepted_at": null,
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example.com/api/v1/organization/invitations?page=1",
+                     *         "last": "https://pagegrade.example.com/api/v1/organization/invitations?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example.com/api/v1/organization/invitations"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accepted_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was made.
+                             */
+                            created_at: string;
+                            created_by: number | null;
+                            /** @description The invited address (lower-case). */
+                            email: string;
+                            /**
+                             * Format: date-time
+                             * @description When the link stops working (7 days after it was made).
+                             */
+                            expires_at: string;
+                            id: number;
+                            projects: string[] | null;
+                            revoked_at: string | null;
+                            /**
+                             * @description The role the person gets on accepting.
+                             * @enum {string}
+                             */
+                            role: "viewer" | "member" | "admin" | "owner";
+                            /**
+                             * @description `pending` until accepted, revoked or expired.
+                             * @enum {string}
+                             */
+                            state: "pending" | "accepted" | "revoked" | "expired";
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "client@example.com",
+                 *       "role": "viewer",
+                 *       "projects": [
+                 *         "example.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The address to invite. */
+                    email: string;
+                    projects?: string[] | null;
+                    /**
+                     * @description The role on accepting; inviting an `owner` takes an owner.
+                     * @enum {string}
+                     */
+                    role: "viewer" | "member" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 5,
+                     *         "email": "client@example.com",
+                     *         "role": "viewer",
+                     *         "projects": [
+                     *           "example.com"
+                     *         ],
+                     *         "state": "pending",
+                     *         "created_by": 1,
+                     *         "created_at": "2026-12-01T10:00:00.000Z",
+                     *         "expires_at": "2026-12-08T10:00:00.000Z",
+                     *         "accepted_at": null,
+                     *         "revoked_at": null,
+                     *         "url": "https://pagegrade.example.com/invite/3q2-7wK9xZbQm4Yt1uVn8sEoLpR6dHcJ0aFgWiTe5Nk",
+                     *         "email_sent": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            accepted_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was made.
+                             */
+                            created_at: string;
+                            created_by: number | null;
+                            /** @description The invited address (lower-case). */
+                            email: string;
+                            /** @description Whether the link was emailed to the address. */
+                            email_sent: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When the link stops working (7 days after it was made).
+                             */
+                            expires_at: string;
+                            id: number;
+                            projects: string[] | null;
+                            revoked_at: string | null;
+                            /**
+                             * @description The role the person gets on accepting.
+                             * @enum {string}
+                             */
+                            role: "viewer" | "member" | "admin" | "owner";
+                            /**
+                             * @description `pending` until accepted, revoked or expired.
+                             * @enum {string}
+                             */
+                            state: "pending" | "accepted" | "revoked" | "expired";
+                            /**
+                             * Format: uri
+                             * @description The invitation link (`/invite/<token>`): shown this once (and emailed when SMTP is configured); only a hash of its token is kept.
+                             */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
                      *     }
                      */
                     "application/json": {

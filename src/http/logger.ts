@@ -19,9 +19,9 @@ export function genReqId(req: IncomingMessage): string {
  * of a request). Fastify's `incoming request` line is not written: it doubled the logging
  * cost of a request and said nothing the completed line does not.
  */
-/** A URL as logged: a password reset link's token is a secret, never written (docs/teams.md). */
+/** A URL as logged: a reset link's and an invitation's tokens are secrets, never written (docs/teams.md). */
 export const loggedUrl = (url: string): string =>
-  url.replace(/^\/reset-password\/[^/?#]+/, '/reset-password/[redacted]');
+  url.replace(/(\/|%2F)(reset-password|invite)(\/|%2F)[^/?#&%]+/gi, '$1$2$3[redacted]');
 
 export class RequestLog extends LogController {
   override incomingRequest(): void {}

@@ -27,6 +27,7 @@ import type { MailServices } from './signin/mail.js';
 import type { AdminServices } from './admin/types.js';
 import type { AuditLogServices } from './audit-log/types.js';
 import type { SharesServices } from './shares/types.js';
+import type { InvitationServices } from './invitations/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -80,4 +81,6 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   auditLog: AuditLogServices;
   /** share links to a report or a project's latest crawl (src/services/shares; docs/teams.md) */
   shares: SharesServices;
+  /** invitations to join an organisation (src/services/invitations; docs/teams.md "Invitations") */
+  invitations: InvitationServices;
 }

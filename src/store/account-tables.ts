@@ -116,3 +116,22 @@ export interface SharesTable {
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
 }
+
+/** An invitation to join an organisation (docs/teams.md "Invitations"); only the token's SHA-256 is kept. */
+export interface InvitationsTable {
+  id: Generated<number>;
+  org_id: number;
+  /** lower-case */
+  email: string;
+  role: 'owner' | 'admin' | 'member' | 'viewer';
+  /** a viewer's projects, JSON; null: every project */
+  projects: string | null;
+  /** hex SHA-256 of the token */
+  token_hash: string;
+  created_by: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  accepted_by: number | null;
+  revoked_at: NullableTimestamp;
+}

@@ -24,6 +24,7 @@ import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables
 import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable } from './work-tables.js';
 import type {
   AuditLogTable,
+  InvitationsTable,
   MembershipsTable,
   OrganizationsTable,
   PasswordResetsTable,
@@ -267,6 +268,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   audit_log: AuditLogTable;
   shares: SharesTable;
+  invitations: InvitationsTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;

@@ -7,6 +7,7 @@ import type { Flash } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
 import type { Can } from './layout.js';
 import { formatDate } from './report.js';
+import { invitationsSection, type InvitationsData } from './invitations.js';
 
 export interface MembersData {
   csrf: string;
@@ -16,6 +17,8 @@ export interface MembersData {
   organization: string;
   flash?: Flash | null;
   members: Member[];
+  /** the invitations' section (admins and owners) */
+  invitations?: Omit<InvitationsData, 'csrf' | 'can'>;
 }
 
 const ROLE_WORDS: Record<Member['role'], string> = {
@@ -78,5 +81,6 @@ ${flash}
 <section class="card" aria-labelledby="members-title">
   <h2 id="members-title">${d.members.length} member${d.members.length === 1 ? '' : 's'}</h2>
   <ul class="project-list">${d.members.map((m) => memberRow(m, d))}</ul>
-</section>`;
+</section>
+${d.invitations ? invitationsSection({ csrf: d.csrf, can: d.can, ...d.invitations }) : ''}`;
 }

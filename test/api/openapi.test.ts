@@ -50,6 +50,7 @@ describe('OpenAPI document and /docs', () => {
     assert.deepEqual(ops.sort(), [
       'DELETE /api/v1/account/branding',
       'DELETE /api/v1/batches/{id}',
+      'DELETE /api/v1/organization/invitations/{id}',
       'DELETE /api/v1/organization/members/{user_id}',
       'DELETE /api/v1/projects/{project}',
       'DELETE /api/v1/projects/{project}/branding',
@@ -68,6 +69,7 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/batches/{id}/failures',
       'GET /api/v1/organization',
       'GET /api/v1/organization/audit-log',
+      'GET /api/v1/organization/invitations',
       'GET /api/v1/organization/members',
       'GET /api/v1/organization/shares',
       'GET /api/v1/projects',
@@ -94,6 +96,7 @@ describe('OpenAPI document and /docs', () => {
       'PATCH /api/v1/webhooks/{id}',
       'POST /api/v1/batches',
       'POST /api/v1/batches/{id}/cancel',
+      'POST /api/v1/organization/invitations',
       'POST /api/v1/projects/{project}/crawls',
       'POST /api/v1/projects/{project}/ignore-rules',
       'POST /api/v1/projects/{project}/shares',

@@ -14,10 +14,12 @@ import { canOf } from '../../views/layout.js';
 import { membersView } from '../../views/members.js';
 
 const MemberParams = Type.Object({ user_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
+const InvitationParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 
 const DONE: Record<string, string> = {
   changed: "The member's role and projects were saved; their API keys follow at once.",
   removed: 'The member was removed; their API keys in this organisation stopped working.',
+  revoked: 'The invitation was revoked: its link no longer works.',
 };
 
 /** the projects field: names separated by commas or spaces; empty lifts the limit (null) */
@@ -38,12 +40,16 @@ export function memberPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     v: SignedIn,
     status: number,
     flash: Flash | null,
+    made: { url: string; email: string; emailed: boolean } | null = null,
   ) {
     const [members, org] = await Promise.all([
       services.organizations.members(v),
       services.organizations.show(v),
     ]);
     const viewer = await ctx.viewerFor(request, reply);
+    const invitations = canOf(viewer)('invitations.read')
+      ? { pending: await services.invitations.pending(v), made }
+      : undefined;
     return ctx.send(
       reply,
       status,
@@ -56,6 +62,7 @@ export function memberPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         organization: org.name,
         flash,
         members,
+        invitations,
       }),
     );
   }
@@ -109,6 +116,47 @@ export function memberPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         return refused(request, reply, v, err);
       }
       return reply.redirect('/dashboard/members?done=removed', 303);
+    },
+  );
+
+  // invitations (docs/teams.md "Invitations"): the link is shown on the page that made it
+  app.post(
+    '/dashboard/members/invitations',
+    { config: { access: 'invitations.write' } },
+    async (request, reply) => {
+      const v = await ctx.requireViewer(request, reply);
+      if (!v) return reply;
+      const body = bodyOf(request);
+      try {
+        const r = await services.invitations.create(v, {
+          email: str(body.email).slice(0, 254),
+          role: str(body.role),
+          projects: projectsOf(str(body.projects)),
+        });
+        return await render(request, reply, v, 200, null, {
+          url: r.url,
+          email: r.invitation.email,
+          emailed: r.emailed,
+        });
+      } catch (err) {
+        return refused(request, reply, v, err);
+      }
+    },
+  );
+
+  app.post<{ Params: { id: number } }>(
+    '/dashboard/members/invitations/:id/revoke',
+    { config: { access: 'invitations.write' }, schema: { params: InvitationParams }, attachValidation: true },
+    async (request, reply) => {
+      const v = await ctx.requireViewer(request, reply);
+      if (!v) return reply;
+      if (request.validationError) return ctx.notFoundPage(request, reply);
+      try {
+        await services.invitations.revoke(v, request.params.id);
+      } catch (err) {
+        return refused(request, reply, v, err);
+      }
+      return reply.redirect('/dashboard/members?done=revoked', 303);
     },
   );
 }

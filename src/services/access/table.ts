@@ -101,6 +101,16 @@ export const ACCESS = {
     scope: 'write',
     what: "share a report or a project's latest crawl by an expiring link; revoke a share link",
   },
+  'invitations.read': {
+    role: 'admin',
+    scope: 'read',
+    what: "the organisation's invitations (never their links)",
+  },
+  'invitations.write': {
+    role: 'admin',
+    scope: 'write',
+    what: 'invite by email with a role (an owner invites owners), revoke an invitation',
+  },
 } as const satisfies Record<string, AccessRule>;
 
 export type Operation = keyof typeof ACCESS;

@@ -11,6 +11,11 @@ export interface MailServices {
   configured(): boolean;
   /** emails a reset link to this address when a person has it (nothing, and no error, otherwise) */
   sendResetLink(email: string): Promise<void>;
+  /** emails an invitation's link (docs/teams.md "Invitations"); false when SMTP is not configured */
+  sendInvitation(
+    to: string,
+    invitation: { url: string; orgName: string; role: string; expiresAt: string },
+  ): Promise<boolean>;
 }
 
 /** nodemailer, loaded when a first email is sent */
@@ -23,6 +28,7 @@ export function createMailServices(
 ): MailServices {
   const url = ctx.config.smtpUrl ?? null;
   let transport: ReturnType<typeof NodemailerModule.createTransport> | null = null;
+  const from = () => ctx.config.smtpFrom ?? 'Pagegrade <pagegrade@localhost>';
   return {
     configured: () => url !== null,
     async sendResetLink(email) {
@@ -33,7 +39,7 @@ export function createMailServices(
       if (!link) return;
       transport ??= loadMailer().createTransport(url);
       await transport.sendMail({
-        from: ctx.config.smtpFrom ?? 'Pagegrade <pagegrade@localhost>',
+        from: from(),
         to,
         subject: 'Set a new Pagegrade password',
         text: [
@@ -45,6 +51,24 @@ export function createMailServices(
           'If it was not you, ignore this email: your password stays as it is.',
         ].join('\n'),
       });
+    },
+    async sendInvitation(to, inv) {
+      if (url === null) return false;
+      transport ??= loadMailer().createTransport(url);
+      await transport.sendMail({
+        from: from(),
+        to,
+        subject: `You are invited to ${inv.orgName} on Pagegrade`,
+        text: [
+          `You are invited to join the organization "${inv.orgName}" on Pagegrade as ${inv.role}.`,
+          '',
+          `Open this link to accept (it works once, until ${inv.expiresAt.slice(0, 10)}):`,
+          inv.url,
+          '',
+          'If you did not expect this invitation, ignore this email.',
+        ].join('\n'),
+      });
+      return true;
     },
   };
 }

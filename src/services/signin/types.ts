@@ -3,7 +3,7 @@
 // second factor with recovery codes, and the instance's sign-up mode.
 import type { Actor, Role } from '../accounts/types.js';
 
-/** `closed` (the default): nobody signs up; `invite`: only through an invitation (for now as closed); `open`: anyone. */
+/** `closed` (the default) and `invite`: nobody signs up, people join by invitation; `open`: anyone. */
 export const SIGNUP_MODES = ['closed', 'invite', 'open'] as const;
 export type SignupMode = (typeof SIGNUP_MODES)[number];
 
