@@ -19,9 +19,14 @@ export function genReqId(req: IncomingMessage): string {
  * of a request). Fastify's `incoming request` line is not written: it doubled the logging
  * cost of a request and said nothing the completed line does not.
  */
-/** A URL as logged: a password reset link's token is a secret, never written (docs/teams.md). */
+/**
+ * A URL as logged: a password reset link's token is a secret, never written (docs/teams.md), nor
+ * a single sign-on callback's query (its authorization code and state).
+ */
 export const loggedUrl = (url: string): string =>
-  url.replace(/^\/reset-password\/[^/?#]+/, '/reset-password/[redacted]');
+  url
+    .replace(/^\/reset-password\/[^/?#]+/, '/reset-password/[redacted]')
+    .replace(/^(\/login\/sso\/callback)\?.*/, '$1?[redacted]');
 
 export class RequestLog extends LogController {
   override incomingRequest(): void {}

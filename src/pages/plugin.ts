@@ -33,6 +33,7 @@ import { ignoreRulePageRoutes } from './routes/ignore-rules.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { ssoRoutes } from './routes/sso.js';
 import { schedulePageRoutes } from './routes/schedules.js';
 import { webhookPageRoutes } from './routes/webhooks.js';
 import { CookieKit } from './session.js';
@@ -79,6 +80,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   assetRoutes(app, ctx, assets);
   reportPageRoutes(app, ctx);
   signInRoutes(app, ctx);
+  ssoRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
   projectPageRoutes(app, ctx);

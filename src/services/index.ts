@@ -21,6 +21,7 @@ import { createMailServices } from './signin/mail.js';
 import { createAdminServices } from './admin/admin.service.js';
 import { createAuditLogServices } from './audit-log/audit-log.service.js';
 import { createShareServices } from './shares/shares.service.js';
+import { createSsoServices } from './sso/sso.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -71,6 +72,7 @@ export function createServices(deps: ServicesDeps): Services {
   const batches = createBatchServices(ctx, webhooks);
   const projects = createProjectServices(ctx, batches);
   const signin = createSignInServices(ctx, accounts);
+  const organizations = createOrganizationServices(ctx, accounts.auth.keysChanged);
   return {
     ...accounts,
     // what an API key may do (scopes, projects) is applied here, around the owner-level services
@@ -82,10 +84,14 @@ export function createServices(deps: ServicesDeps): Services {
     batches,
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),
-    organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+    organizations,
     signin,
+    sso: createSsoServices(ctx, { users: accounts.users, signin, organizations }),
     mail: createMailServices(ctx, signin),
-    admin: createAdminServices(ctx, { keysChanged: accounts.auth.keysChanged, totpDisable: signin.totpDisable }),
+    admin: createAdminServices(ctx, {
+      keysChanged: accounts.auth.keysChanged,
+      totpDisable: signin.totpDisable,
+    }),
     auditLog: createAuditLogServices(ctx),
     shares: createShareServices(ctx),
   };

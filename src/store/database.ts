@@ -23,12 +23,14 @@ import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type {
   AuditLogTable,
+  IdentitiesTable,
   MembershipsTable,
   OrganizationsTable,
   PasswordResetsTable,
   RecoveryCodesTable,
   SessionsTable,
   SharesTable,
+  SsoLoginsTable,
   UsersTable,
 } from './account-tables.js';
 export type { MembershipsTable } from './account-tables.js';
@@ -344,6 +346,8 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   audit_log: AuditLogTable;
   shares: SharesTable;
+  sso_logins: SsoLoginsTable;
+  identities: IdentitiesTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;
