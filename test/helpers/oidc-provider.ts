@@ -6,7 +6,7 @@
 // id) and grants what the client asked for. `signInAt` drives it with fetch and a cookie jar,
 // as a browser would, up to the redirect back to the app.
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -72,7 +72,7 @@ export async function startTestProvider(opts: {
   const accounts = new Map(Object.entries(opts.accounts ?? {}));
   const clientId = opts.clientId ?? 'pagegrade';
   const clientSecret = opts.clientSecret ?? 'a-client-secret-of-the-test-provider-0123456789';
-  let handler: ((req: IncomingMessage, res: import('node:http').ServerResponse) => void) | null = null;
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   const server: Server = createServer((req, res) => handler!(req, res));
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
