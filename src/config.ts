@@ -109,6 +109,26 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** PAGEGRADE_SMTP_FROM: the sender of those emails (default `Pagegrade <pagegrade@localhost>`) */
   readonly smtpFrom: string;
+  /** single sign-on with OpenID Connect (PAGEGRADE_OIDC_*; docs/teams.md "Single sign-on"); null = off */
+  readonly oidc: OidcConfig | null;
+}
+
+/** An automatic membership: a verified email of `domain` joins `organization` (by name) with `role`. */
+export interface OidcDomainRule {
+  readonly domain: string;
+  readonly organization: string;
+  readonly role: 'viewer' | 'member' | 'admin';
+}
+
+/** The issuer (https; http on loopback only), the client (no secret: a public one, PKCE alone), scopes, button name. */
+export interface OidcConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string | null;
+  /** space-separated, with openid and email (default `openid email profile`) */
+  readonly scopes: string;
+  readonly name: string;
+  readonly domains: readonly OidcDomainRule[];
 }
 
 export class ConfigError extends Error {
@@ -357,7 +377,75 @@ export function configFromEnv(env: Env): Config {
     secretKey: secretKey(env),
     smtpUrl: smtpUrl(env),
     smtpFrom: str(env, 'PAGEGRADE_SMTP_FROM') ?? 'Pagegrade <pagegrade@localhost>',
+    oidc: oidc(env),
   });
+}
+
+/** PAGEGRADE_OIDC_*: issuer and client id together, or neither (single sign-on off). */
+function oidc(env: Env): OidcConfig | null {
+  const issuer = str(env, 'PAGEGRADE_OIDC_ISSUER');
+  const clientId = str(env, 'PAGEGRADE_OIDC_CLIENT_ID');
+  if (issuer === null && clientId === null) return null;
+  if (issuer === null || clientId === null) {
+    const missing = issuer === null ? 'PAGEGRADE_OIDC_ISSUER' : 'PAGEGRADE_OIDC_CLIENT_ID';
+    throw new ConfigError(missing, 'must be set too: single sign-on takes the issuer and the client id');
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(issuer);
+  } catch {
+    url = null;
+  }
+  const loopback = url !== null && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (
+    !url ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) ||
+    url.search ||
+    url.hash
+  )
+    throw new ConfigError(
+      'PAGEGRADE_OIDC_ISSUER',
+      `must be an https:// URL (http:// only on 127.0.0.1, localhost or [::1]) without query, got "${issuer}"`,
+    );
+  const scopes = (str(env, 'PAGEGRADE_OIDC_SCOPES') ?? 'openid email profile').split(/\s+/);
+  if (
+    !scopes.includes('openid') ||
+    !scopes.includes('email') ||
+    scopes.some((s) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))
+  )
+    throw new ConfigError(
+      'PAGEGRADE_OIDC_SCOPES',
+      'must be space-separated scopes including openid and email',
+    );
+  return Object.freeze({
+    issuer,
+    clientId,
+    clientSecret: str(env, 'PAGEGRADE_OIDC_CLIENT_SECRET'),
+    scopes: scopes.join(' '),
+    name: str(env, 'PAGEGRADE_OIDC_NAME')?.slice(0, 64) ?? 'single sign-on',
+    domains: oidcDomains(env),
+  });
+}
+
+/** PAGEGRADE_OIDC_DOMAINS: `agency.com=Agency:member,client.com=Client:viewer` (role default member). */
+function oidcDomains(env: Env): readonly OidcDomainRule[] {
+  const raw = str(env, 'PAGEGRADE_OIDC_DOMAINS');
+  if (raw === null) return Object.freeze([]);
+  const out: OidcDomainRule[] = [];
+  for (const part of raw.split(',')) {
+    const m =
+      /^\s*@?([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)\s*=\s*([^:]+?)\s*(?::\s*(viewer|member|admin))?\s*$/i.exec(
+        part,
+      );
+    if (!m || !m[1]!.includes('.') || out.some((r) => r.domain === m[1]!.toLowerCase()))
+      throw new ConfigError(
+        'PAGEGRADE_OIDC_DOMAINS',
+        `must be a comma-separated list of domain=organization[:role] with role viewer, member or admin and each domain once (e.g. "agency.com=Acme Agency:member"), got "${part.trim()}"`,
+      );
+    const role = (m[3]?.toLowerCase() ?? 'member') as OidcDomainRule['role'];
+    out.push({ domain: m[1]!.toLowerCase(), organization: m[2]!, role });
+  }
+  return Object.freeze(out);
 }
 
 /** PAGEGRADE_SECRET_KEY: 32 bytes as 64 hex digits or base64 (either alphabet) → hex. */

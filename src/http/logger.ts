@@ -19,9 +19,14 @@ export function genReqId(req: IncomingMessage): string {
  * of a request). Fastify's `incoming request` line is not written: it doubled the logging
  * cost of a request and said nothing the completed line does not.
  */
-/** A URL as logged: a reset link's and an invitation's tokens are secrets, never written (docs/teams.md). */
+/**
+ * A URL as logged: a reset link's and an invitation's tokens are secrets, never written
+ * (docs/teams.md), nor a single sign-on callback's query (its authorization code and state).
+ */
 export const loggedUrl = (url: string): string =>
-  url.replace(/(\/|%2F)(reset-password|invite)(\/|%2F)[^/?#&%]+/gi, '$1$2$3[redacted]');
+  url
+    .replace(/(\/|%2F)(reset-password|invite)(\/|%2F)[^/?#&%]+/gi, '$1$2$3[redacted]')
+    .replace(/^(\/login\/sso\/callback)\?.*/, '$1?[redacted]');
 
 export class RequestLog extends LogController {
   override incomingRequest(): void {}

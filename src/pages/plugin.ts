@@ -34,6 +34,7 @@ import { projectRoutes } from './routes/projects.js';
 import { reportPageRoutes } from './routes/report.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { invitePageRoutes } from './routes/invite.js';
+import { ssoRoutes } from './routes/sso.js';
 import { schedulePageRoutes } from './routes/schedules.js';
 import { webhookPageRoutes } from './routes/webhooks.js';
 import { CookieKit } from './session.js';
@@ -81,6 +82,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   reportPageRoutes(app, ctx);
   signInRoutes(app, ctx);
   invitePageRoutes(app, ctx);
+  ssoRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   projectRoutes(app, ctx);
   projectPageRoutes(app, ctx);

@@ -10,6 +10,9 @@ export const CSRF_COOKIE = 'pg_csrf';
 export const ACCESS_COOKIE = 'pg_access';
 /** the same pass for the report's PDF, /reports/{id}.pdf (a cookie of path /reports/{id} is not sent there) */
 export const ACCESS_PDF_COOKIE = 'pg_access_pdf';
+/** a single sign-on under way: its state, until the provider's callback (path /login/sso, 10 minutes) */
+export const SSO_COOKIE = 'pg_sso';
+const SSO_TTL_S = 600;
 
 /** A signed-in session lasts 7 days (and ends earlier at /logout, when its key is revoked, its person disabled…). */
 export const SESSION_TTL_S = 7 * 24 * 3600;
@@ -72,6 +75,7 @@ export class CookieKit {
   private readonly sessionKey: Buffer;
   private readonly accessKey: Buffer;
   private readonly csrfKey: Buffer;
+  private readonly ssoKey: Buffer;
 
   constructor(
     secret: string,
@@ -82,6 +86,7 @@ export class CookieKit {
     this.sessionKey = derive(secret, 'session');
     this.accessKey = derive(secret, 'report-access');
     this.csrfKey = derive(secret, 'csrf');
+    this.ssoKey = derive(secret, 'sso');
   }
 
   cookies(request: FastifyRequest): Record<string, string> {
@@ -140,6 +145,22 @@ export class CookieKit {
 
   endSession(reply: FastifyReply): void {
     this.clear(reply, SESSION_COOKIE, '/');
+  }
+
+  // --- a single sign-on under way (src/pages/routes/sso.ts) --------------------------------
+
+  /** the state of the single sign-on this browser started, or null */
+  readSso(request: FastifyRequest): string | null {
+    const value = this.unsign(this.cookies(request)[SSO_COOKIE], this.ssoKey);
+    return value !== null && /^[\w-]{20,200}$/.test(value) ? value : null;
+  }
+
+  startSso(reply: FastifyReply, state: string): void {
+    this.set(reply, SSO_COOKIE, fastifyCookie.sign(state, this.ssoKey), '/login/sso', SSO_TTL_S);
+  }
+
+  endSso(reply: FastifyReply): void {
+    this.clear(reply, SSO_COOKIE, '/login/sso');
   }
 
   // --- password pass for one report ------------------------------------------------------

@@ -22,6 +22,7 @@ import { createAdminServices } from './admin/admin.service.js';
 import { createAuditLogServices } from './audit-log/audit-log.service.js';
 import { createShareServices } from './shares/shares.service.js';
 import { createInvitationServices } from './invitations/invitations.service.js';
+import { createSsoServices } from './sso/sso.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -73,6 +74,7 @@ export function createServices(deps: ServicesDeps): Services {
   const projects = createProjectServices(ctx, batches);
   const signin = createSignInServices(ctx, accounts);
   const mail = createMailServices(ctx, signin);
+  const organizations = createOrganizationServices(ctx, accounts.auth.keysChanged);
   return {
     ...accounts,
     // what an API key may do (scopes, projects) is applied here, around the owner-level services
@@ -84,10 +86,14 @@ export function createServices(deps: ServicesDeps): Services {
     batches,
     branding: createBrandingServices(ctx),
     pdf: createPdfServices(ctx),
-    organizations: createOrganizationServices(ctx, accounts.auth.keysChanged),
+    organizations,
     signin,
     mail,
-    admin: createAdminServices(ctx, { keysChanged: accounts.auth.keysChanged, totpDisable: signin.totpDisable }),
+    sso: createSsoServices(ctx, { users: accounts.users, signin, organizations }),
+    admin: createAdminServices(ctx, {
+      keysChanged: accounts.auth.keysChanged,
+      totpDisable: signin.totpDisable,
+    }),
     auditLog: createAuditLogServices(ctx),
     shares: createShareServices(ctx),
     invitations: createInvitationServices(ctx, {

@@ -28,6 +28,7 @@ import type { AdminServices } from './admin/types.js';
 import type { AuditLogServices } from './audit-log/types.js';
 import type { SharesServices } from './shares/types.js';
 import type { InvitationServices } from './invitations/types.js';
+import type { SsoServices } from './sso/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -73,6 +74,8 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   organizations: OrganizationServices;
   /** passwords, dashboard sessions, reset links, the second factor, sign-up (src/services/signin; docs/teams.md) */
   signin: SignInServices;
+  /** single sign-on with OpenID Connect (src/services/sso; docs/teams.md "Single sign-on") */
+  sso: SsoServices;
   /** reset links by email when SMTP is configured */
   mail: MailServices;
   /** the instance admin's (src/services/admin; docs/teams.md) */

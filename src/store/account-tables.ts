@@ -135,3 +135,25 @@ export interface InvitationsTable {
   accepted_by: number | null;
   revoked_at: NullableTimestamp;
 }
+
+/** A single sign-on under way (2026-12-02T02-sso): keyed by its state's SHA-256; used once. */
+export interface SsoLoginsTable {
+  id: string;
+  code_verifier: string;
+  nonce: string;
+  next_path: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+/** An identity provider's subject linked to a person (single sign-on). */
+export interface IdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  /** the provider's email at the last sign-in */
+  email: string | null;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}

@@ -25,12 +25,14 @@ import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable }
 import type {
   AuditLogTable,
   InvitationsTable,
+  IdentitiesTable,
   MembershipsTable,
   OrganizationsTable,
   PasswordResetsTable,
   RecoveryCodesTable,
   SessionsTable,
   SharesTable,
+  SsoLoginsTable,
   UsersTable,
 } from './account-tables.js';
 export type { MembershipsTable } from './account-tables.js';
@@ -269,6 +271,8 @@ export interface Database {
   audit_log: AuditLogTable;
   shares: SharesTable;
   invitations: InvitationsTable;
+  sso_logins: SsoLoginsTable;
+  identities: IdentitiesTable;
   api_keys: ApiKeysTable;
   reports: ReportsTable;
   report_runs: ReportRunsTable;

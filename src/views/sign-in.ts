@@ -18,11 +18,15 @@ export function loginView(o: {
   notice?: string | null;
   email?: string;
   signup: boolean;
+  /** single sign-on: the button's "Sign in with <name>" and where it starts (docs/teams.md "Single sign-on") */
+  sso?: { name: string; href: string } | null;
 }): SafeHtml {
   return html`<section class="card form-card" aria-labelledby="login-title">
   <h1 id="login-title">Sign in</h1>
   ${o.notice ? html`<p class="alert alert--success" role="status">${o.notice}</p>` : ''}
   ${alert(o.error, 'login-error')}
+  ${o.sso ? html`<p><a class="button button--primary" id="sso" href="${o.sso.href}">Sign in with ${o.sso.name}</a></p>
+  <p>or with your email and password:</p>` : ''}
   <form method="post" action="/login" class="stack">
     ${hidden(o.csrf)}
     <input type="hidden" name="next" value="${o.next}">

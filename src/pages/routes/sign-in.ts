@@ -40,12 +40,14 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext): void {
     const csrf = kit.csrfToken(request, reply, null);
     const notice = NOTICES[rawQuery(request, ['done']).done ?? ''] ?? null;
     const signup = (await services.signin.signupMode()) === 'open';
+    const provider = services.sso.provider();
+    const sso = provider && { name: provider.name, href: `/login/sso?next=${encodeURIComponent(next)}` };
     return ctx.send(
       reply,
       status,
       'Sign in',
       anonymous,
-      loginView({ csrf, next, notice, signup, ...errors }),
+      loginView({ csrf, next, notice, signup, sso, ...errors }),
       narrow,
     );
   };

@@ -1,6 +1,7 @@
 // What every feature's service is built with: the configuration the services read and the
 // analyzer's signature (the real engine, or a stand-in in tests).
 import type { AnalyzeOptions, AuditReport } from '../../analyzer/types.js';
+import type { OidcConfig } from '../../config.js';
 
 export type AnalyzeFn = (url: string, options: AnalyzeOptions) => Promise<AuditReport>;
 
@@ -52,4 +53,6 @@ export interface ServicesConfig {
   readonly passwordScrypt?: { N: number; r: number; p: number };
   /** PAGEGRADE_SMTP_FROM */
   readonly smtpFrom?: string;
+  /** single sign-on with OpenID Connect (PAGEGRADE_OIDC_*; src/services/sso); null/absent = off */
+  readonly oidc?: OidcConfig | null;
 }

@@ -135,6 +135,15 @@ export function createSignInServices(
       return { ok: true, ...session };
     },
 
+    async forPerson(userId) {
+      const user = await findUserById(db, userId);
+      if (!user || user.disabledAt !== null) return { ok: false, reason: 'invalid' };
+      const [first] = await listMemberships(db, user.id);
+      if (!first) return { ok: false, reason: 'no_organization' };
+      // the identity provider was the second factor: no TOTP step
+      return { ok: true, ...(await open(user.id, first.orgId, null, 'active')) };
+    },
+
     async withKey(key) {
       const auth = await accounts.auth.authenticate(key).catch((err: unknown) => {
         if (err instanceof AppError && err.status === 401) return null;

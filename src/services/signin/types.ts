@@ -47,6 +47,11 @@ export interface OrgChoice {
 export interface SignInServices {
   /** email (any case) and password; a new session each time (never an old id) */
   withPassword(email: string, password: string): Promise<SignInOutcome>;
+  /**
+   * A new active session for a person another sign-in vouched for (single sign-on: no password,
+   * no second factor) in their first organisation; `invalid` when disabled or unknown.
+   */
+  forPerson(userId: number): Promise<SignInOutcome>;
   /** an API key (scripts' sessions): a new session acting as that key, or null */
   withKey(key: string): Promise<NewSession | null>;
   /**
