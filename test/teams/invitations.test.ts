@@ -5,9 +5,8 @@
 // accepted, revoked or expired link is a 410 that changes nothing; another organisation's
 // invitation is a 404; the token is never in the logs, the audit log or the list.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp.js';
 import { hashPersonPassword } from '../../src/services/signin/signin.service.js';
 import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.js';
 import { Browser } from '../helpers/browser.js';
@@ -17,32 +16,18 @@ const LIGHT = { N: 2 ** 14, r: 8, p: 1 };
 
 describeEachDialect('invitations', (dialect) => {
   let t: TestApp;
-  let smtp: SMTPServer;
+  let smtp: SmtpReceiver;
   let owner: TestUser;
   let other: TestUser;
   const keys = {} as Record<'admin' | 'member', string>;
-  const mails: { to: string[]; data: string }[] = [];
   const tokens: string[] = [];
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpReceiver();
     t = await buildTestApp(dialect, {
       logLevel: 'info',
       config: {
-        smtpUrl: `smtp://127.0.0.1:${port}`,
+        smtpUrl: smtp.url,
         smtpFrom: 'Pagegrade <noreply@pagegrade.test>',
         passwordScrypt: LIGHT,
       },
@@ -57,7 +42,7 @@ describeEachDialect('invitations', (dialect) => {
   });
   after(async () => {
     await t?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   const api = (key: string, method: string, url: string, body?: unknown) =>
@@ -159,14 +144,14 @@ describeEachDialect('invitations', (dialect) => {
   });
 
   test('the link arrives by email; accepting as a new person makes the account, a session and the limited viewer', async () => {
-    const before = mails.length;
+    const before = smtp.mails.length;
     const made = await invite(keys.admin, {
       email: 'client@example.com',
       role: 'viewer',
       projects: ['Client.example'],
     });
-    assert.equal(mails.length, before + 1);
-    const mail = mails.at(-1)!;
+    assert.equal(smtp.mails.length, before + 1);
+    const mail = smtp.mails.at(-1)!;
     assert.deepEqual(mail.to, ['client@example.com']);
     const text = mail.data.replace(/=\r?\n/g, '');
     assert.ok(text.includes(`/invite/${made.token}`), 'the link is in the email');

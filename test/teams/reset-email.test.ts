@@ -2,9 +2,8 @@
 // "Forgot password" sends the link through a real SMTP server on loopback (smtp-server); the
 // link sets the password once. The page says the same for an unknown address (nothing sent).
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { before, after, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp.js';
 import { hashPersonPassword } from '../../src/services/signin/signin.service.js';
 import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.js';
 import { Browser } from '../helpers/browser.js';
@@ -13,28 +12,14 @@ const LIGHT = { N: 2 ** 14, r: 8, p: 1 };
 
 describeEachDialect('reset links by email (SMTP on loopback)', (dialect) => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const mails: { to: string[]; data: string }[] = [];
+  let smtp: SmtpReceiver;
 
   before(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpReceiver();
     t = await buildTestApp(dialect, {
       logLevel: 'info',
       config: {
-        smtpUrl: `smtp://127.0.0.1:${port}`,
+        smtpUrl: smtp.url,
         smtpFrom: 'Pagegrade <noreply@pagegrade.test>',
         passwordScrypt: LIGHT,
       },
@@ -46,7 +31,7 @@ describeEachDialect('reset links by email (SMTP on loopback)', (dialect) => {
   });
   after(async () => {
     await t?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   test('the link arrives by email, works once, and is never logged', async () => {
@@ -58,9 +43,9 @@ describeEachDialect('reset links by email (SMTP on loopback)', (dialect) => {
     assert.equal(sent.statusCode, 200);
     const none = await b.post('/forgot-password', { _csrf: csrf, email: 'nobody@example.com' });
     assert.equal(sent.body.replace(/value="[^"]+"/g, ''), none.body.replace(/value="[^"]+"/g, ''));
-    assert.equal(mails.length, 1, 'one email: none for an unknown address');
-    assert.deepEqual(mails[0]!.to, ['dana@example.com']);
-    const text = mails[0]!.data.replace(/=\r?\n/g, '');
+    assert.equal(smtp.mails.length, 1, 'one email: none for an unknown address');
+    assert.deepEqual(smtp.mails[0]!.to, ['dana@example.com']);
+    const text = smtp.mails[0]!.data.replace(/=\r?\n/g, '');
     const link = /http:\/\/pagegrade\.test:8080\/reset-password\/([\w-]{43})/.exec(text);
     assert.ok(link, text);
     const path = `/reset-password/${link[1]!}`;
