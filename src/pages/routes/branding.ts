@@ -7,13 +7,45 @@ import { AppError } from '../../errors.js';
 import type { BrandingInput } from '../../services/branding/types.js';
 import { bodyOf, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BRANDING_FORM, formErrors, unplacedErrors } from '../form-words.js';
-import { BRANDING_FIELDS, brandingFormOf, brandingView, type BrandingFormState } from '../../views/branding.js';
+import {
+  BRANDING_FIELDS,
+  brandingFormOf,
+  brandingView,
+  type BrandingFormState,
+} from '../../views/branding.js';
 import type { Flash } from '../../views/dashboard.js';
 
 const DONE: Record<string, string> = {
   saved: 'The branding was saved: your PDFs show it from now on.',
   cleared: 'The branding was cleared: your PDFs have the plain Pagegrade look.',
 };
+
+/**
+ * The branding form as sent (the organisation's and a project's alike): the form's values to
+ * show again, and the service's input. An empty file field keeps the logo; the box removes it.
+ */
+export function readBrandingForm(body: Record<string, unknown>): {
+  form: BrandingFormState;
+  input: BrandingInput;
+} {
+  const form: BrandingFormState = {
+    name: str(body.name),
+    accent_color: str(body.accent_color),
+    contact: str(body.contact),
+    prepared_for: str(body.prepared_for),
+    errors: {},
+  };
+  const input: BrandingInput = {
+    name: form.name,
+    accentColor: form.accent_color,
+    contact: form.contact,
+    preparedFor: form.prepared_for,
+  };
+  const logo = str(body.logo);
+  if (str(body.remove_logo) === '1') input.logo = null;
+  else if (logo !== '') input.logo = logo;
+  return { form, input };
+}
 
 export function brandingPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
@@ -53,24 +85,7 @@ export function brandingPageRoutes(app: FastifyInstance, ctx: PageContext): void
   app.post('/dashboard/branding', async (request, reply) => {
     const v = await ctx.requireViewer(request, reply);
     if (!v) return reply;
-    const body = bodyOf(request);
-    const form: BrandingFormState = {
-      name: str(body.name),
-      accent_color: str(body.accent_color),
-      contact: str(body.contact),
-      prepared_for: str(body.prepared_for),
-      errors: {},
-    };
-    const input: BrandingInput = {
-      name: form.name,
-      accentColor: form.accent_color,
-      contact: form.contact,
-      preparedFor: form.prepared_for,
-    };
-    // an empty file field keeps the logo; the box removes it
-    const logo = str(body.logo);
-    if (str(body.remove_logo) === '1') input.logo = null;
-    else if (logo !== '') input.logo = logo;
+    const { form, input } = readBrandingForm(bodyOf(request));
     try {
       await services.branding.put(v, input);
       return reply.redirect('/dashboard/branding?done=saved', 303);

@@ -6,11 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { ProjectParams } from '../../contract/projects.js';
-import type { BrandingInput } from '../../services/branding/types.js';
-import { bodyOf, str, type PageContext } from '../context.js';
+import { bodyOf, type PageContext } from '../context.js';
 import { BRANDING_FORM, formErrors, unplacedErrors } from '../form-words.js';
-import { BRANDING_FIELDS, type BrandingFormState } from '../../views/branding.js';
+import { BRANDING_FIELDS } from '../../views/branding.js';
 import { renderProjectPage } from './project.js';
+import { readBrandingForm } from './branding.js';
 
 export function projectBrandingPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
@@ -24,24 +24,7 @@ export function projectBrandingPageRoutes(app: FastifyInstance, ctx: PageContext
       if (!v) return reply;
       if (request.validationError) return ctx.notFoundPage(request, reply);
       const project = request.params.project;
-      const body = bodyOf(request);
-      const form: BrandingFormState = {
-        name: str(body.name),
-        accent_color: str(body.accent_color),
-        contact: str(body.contact),
-        prepared_for: str(body.prepared_for),
-        errors: {},
-      };
-      const input: BrandingInput = {
-        name: form.name,
-        accentColor: form.accent_color,
-        contact: form.contact,
-        preparedFor: form.prepared_for,
-      };
-      // an empty file field keeps the logo; the box removes it
-      const logo = str(body.logo);
-      if (str(body.remove_logo) === '1') input.logo = null;
-      else if (logo !== '') input.logo = logo;
+      const { form, input } = readBrandingForm(bodyOf(request));
       try {
         await services.branding.putProject(v, project, input);
       } catch (err) {
