@@ -5,18 +5,13 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { analyze } from '../analyzer/index.js';
 import type { Config } from '../config.js';
 import { batchCsv, batchJson } from '../contract/batches/export.js';
-import { createJobEngine, type JobEngine, type Workers } from '../jobs/index.js';
-import { silentLog } from '../jobs/kind-tools.js';
-import { jobKinds } from '../jobs/kinds/index.js';
 import type { Batch, BatchPageResult } from '../services/batches/types.js';
-import { createServices } from '../services/index.js';
-import { createDb, migrate } from '../store/database.js';
 import { presentBatch, presentSummary } from '../contract/batches/present.js';
 import { checkTarget } from '../analyzer/fetch/index.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { crawlFailure, openLocalCrawl, type LocalCrawl } from './local-crawl.js';
 import { table } from './table.js';
 import { compareWithBaseline, diffText, readBaseline } from './baseline.js';
 import type { CheckTable } from '../crawl/diff.js';
@@ -143,35 +138,21 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
   // the baseline is read before anything is fetched: a wrong file is a usage error (exit 2)
   const checks: CheckTable = new Map();
   const baseline = o.baseline === null ? null : await readBaseline(o.baseline, checks);
-  const handle = createDb('sqlite::memory:');
-  let engine: JobEngine | null = null;
-  let workers: Workers | null = null;
+  let local: LocalCrawl | null = null;
   const progress = await progressOn(process.stderr);
   let interrupted = false;
   let onSignal: (() => void) | null = null;
   try {
-    await migrate(handle.db);
-    engine = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: config.redisPrefix, jobPollMs: 100 },
-      { db: handle.db, kinds: jobKinds },
-    );
-    const services = createServices({
-      db: handle.db,
-      analyze,
-      config,
-      queue: engine.queue,
-      ...(renderer ? { renderer } : {}),
-    });
-    const { user } = await services.users.create('pagegrade-crawl');
-    let batch = await services.batches.create(user.id, {
+    local = await openLocalCrawl(config, renderer, 'pagegrade-crawl');
+    const { services, userId } = local;
+    let batch = await services.batches.create(userId, {
       url,
       mode: o.mode,
       ...(o.maxPages !== undefined ? { maxPages: o.maxPages } : {}),
       ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
       render: o.render,
     });
-    const running = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
-    workers = running;
+    const running = local.startWorkers();
     // Ctrl-C: the batch is cancelled (pages in flight finish) and what was audited is reported
     onSignal = () => {
       if (interrupted) process.exit(130);
@@ -179,12 +160,12 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       process.stderr.write(
         '\nStopping: the pages in progress finish, then the summary (Ctrl-C again to quit).\n',
       );
-      void services.batches.cancel(user.id, batch.id).catch(() => {});
+      void services.batches.cancel(userId, batch.id).catch(() => {});
     };
     process.on('SIGINT', onSignal);
 
     for (;;) {
-      batch = await services.batches.get(user.id, batch.id);
+      batch = await services.batches.get(userId, batch.id);
       progress.update(batch);
       if (TERMINAL.has(batch.status)) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
@@ -192,20 +173,12 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
     progress.stop();
     await running.stop();
 
-    const { pages, findings } = await services.batches.results(user.id, batch.id);
+    const { pages, findings } = await services.batches.results(userId, batch.id);
     if (o.mode === 'sitemap' && batch.progress.discovered === 0 && !interrupted)
       throw new CliError(
         `could not read a sitemap at ${url}: it could not be fetched, or lists no page of this site.`,
       );
-    // the crawl failed: the batch says why; in crawl mode a start page that could not be
-    // fetched or answered an error fails it too (nothing else is reachable from it)
-    const startPage = pages.find((p) => p.url === batch.url);
-    const failure =
-      batch.status === 'failed'
-        ? (batch.error ?? 'the crawl failed')
-        : o.mode === 'crawl' && startPage?.state === 'failed'
-          ? `the start page ${startPage.url}: ${startPage.error ?? 'could not be audited'}`
-          : null;
+    const failure = crawlFailure(batch, pages, o.mode === 'crawl');
 
     // compared with the baseline by the server's own function (a crawl that ended with nothing
     // audited is a failure below, not a diff)
@@ -252,11 +225,8 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
   } finally {
     progress.stop();
     if (onSignal) process.off('SIGINT', onSignal);
-    // (stop is idempotent: a second call after the one above waits for nothing)
-    await workers?.stop().catch(() => {});
-    await engine?.close().catch(() => {});
+    await local?.close();
     await renderer?.close().catch(() => {});
-    await handle.close().catch(() => {});
   }
 }
 

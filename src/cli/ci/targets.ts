@@ -190,68 +190,33 @@ export async function crawlSite(
   url: string,
   o: { maxPages?: number; maxDepth?: number; render: boolean },
 ): Promise<CrawlResult> {
-  const [
-    { analyze },
-    { createJobEngine },
-    { silentLog },
-    { jobKinds },
-    { createServices },
-    { createDb, migrate },
-  ] = await Promise.all([
-    import('../../analyzer/index.js'),
-    import('../../jobs/index.js'),
-    import('../../jobs/kind-tools.js'),
-    import('../../jobs/kinds/index.js'),
-    import('../../services/index.js'),
-    import('../../store/database.js'),
-  ]);
+  const { openLocalCrawl, crawlFailure } = await import('../local-crawl.js');
   const renderer = o.render ? (await import('../../render/index.js')).rendererFromConfig(config) : null;
-  const handle = createDb('sqlite::memory:');
-  let engine: Awaited<ReturnType<typeof createJobEngine>> | null = null;
-  let workers: { stop(): Promise<void> } | null = null;
+  let local: Awaited<ReturnType<typeof openLocalCrawl>> | null = null;
   try {
-    await migrate(handle.db);
-    engine = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: config.redisPrefix, jobPollMs: 100 },
-      { db: handle.db, kinds: jobKinds },
-    );
-    const services = createServices({
-      db: handle.db,
-      analyze,
-      config,
-      queue: engine.queue,
-      ...(renderer ? { renderer } : {}),
-    });
-    const { user } = await services.users.create('pagegrade-ci');
-    let batch = await services.batches.create(user.id, {
+    local = await openLocalCrawl(config, renderer, 'pagegrade-ci');
+    const { services, userId } = local;
+    let batch = await services.batches.create(userId, {
       url,
       mode: 'crawl',
       ...(o.maxPages !== undefined ? { maxPages: o.maxPages } : {}),
       ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
       render: o.render,
     });
-    workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
+    const workers = local.startWorkers();
     while (!['done', 'cancelled', 'failed'].includes(batch.status)) {
       await new Promise((r) => setTimeout(r, 150));
-      batch = await services.batches.get(user.id, batch.id);
+      batch = await services.batches.get(userId, batch.id);
     }
     await workers.stop();
-    const { pages, findings } = await services.batches.results(user.id, batch.id);
-    const start = pages.find((p) => p.url === batch.url);
+    const { pages, findings } = await services.batches.results(userId, batch.id);
     return {
       pages: pages.filter((p) => p.state === 'done').map((p) => p.url),
       findings: findings.map((f) => ({ id: f.id, title: f.title, priority: f.priority, count: f.count })),
-      failure:
-        batch.status === 'failed'
-          ? (batch.error ?? 'the crawl failed')
-          : start?.state === 'failed'
-            ? `the start page ${start.url}: ${start.error ?? 'could not be audited'}`
-            : null,
+      failure: crawlFailure(batch, pages, true),
     };
   } finally {
-    await workers?.stop().catch(() => {});
-    await engine?.close().catch(() => {});
+    await local?.close();
     await renderer?.close().catch(() => {});
-    await handle.close().catch(() => {});
   }
 }
