@@ -14,7 +14,7 @@ import {
   PAGE_SLOTS,
   SLOW_LATENCY_MS,
 } from '../helpers/cluster/cluster.js';
-import { setLink } from '../helpers/cluster/netns.js';
+import { reachableFrom, setLink } from '../helpers/cluster/netns.js';
 
 const PAGES = Number(process.env.PAGEGRADE_CLUSTER_PAGES ?? 150);
 /** the pages/s comparison: a smaller site at SLOW_LATENCY_MS, so that it is bound by the latency, not the (shared) CPU */
@@ -212,6 +212,11 @@ test('a worker host cut off mid-crawl: its pages are taken over after the lease,
   const late = during.filter((e) => e.from === c.address('w2') && e.start > cutAt + 500);
   assert.equal(late.length, 0, 'nothing from the cut-off host');
   setLink(c.hosts.w2, true);
+  // back means reachable again: the link up, and the web host answering w2 (its kernel's
+  // neighbour entry for the web host failed while cut off, and a connect in the next moments
+  // can still fail with "host unreachable" — which a page audited then would report)
+  const reachable = await reachableFrom(c.hosts.w2, c.address('web'), 8080, 20_000);
+  say(`w2 reaches the web host again ${reachable} ms after its link came up`);
   say(
     `w2 back after ${((Date.now() - cutAt) / 1000).toFixed(1)} s; meanwhile ${during.length} pages by ${perHost(during)}`,
   );

@@ -175,3 +175,24 @@ export function execIn(host: Host, command: string[], user?: string): string {
     },
   );
 }
+
+/** Waits until a TCP connection from inside `host` to address:port succeeds; the ms it took. */
+export async function reachableFrom(
+  host: Host,
+  address: string,
+  port: number,
+  timeoutMs: number,
+): Promise<number> {
+  const started = Date.now();
+  const probe = `require('net').connect(${port}, '${address}').on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
+  for (;;) {
+    try {
+      execIn(host, [process.execPath, '-e', probe]);
+      return Date.now() - started;
+    } catch {
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`${host.name} cannot reach ${address}:${port} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
