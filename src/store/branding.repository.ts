@@ -34,6 +34,17 @@ export async function findBranding(db: Db, userId: number): Promise<BrandingRow 
   };
 }
 
+/** A branding's values as its columns (the organisation's and a project's tables alike). */
+const brandingColumns = (v: BrandingValues, updatedAt: string) => ({
+  name: v.name,
+  accent_color: v.accentColor,
+  contact: v.contact,
+  prepared_for: v.preparedFor,
+  logo_type: v.logoType,
+  logo_data: v.logoData,
+  updated_at: updatedAt,
+});
+
 /** Inserts or replaces the user's branding (every column). */
 export async function saveBranding(
   db: Db,
@@ -41,15 +52,7 @@ export async function saveBranding(
   v: BrandingValues,
   updatedAt: string,
 ): Promise<void> {
-  const values = {
-    name: v.name,
-    accent_color: v.accentColor,
-    contact: v.contact,
-    prepared_for: v.preparedFor,
-    logo_type: v.logoType,
-    logo_data: v.logoData,
-    updated_at: updatedAt,
-  };
+  const values = brandingColumns(v, updatedAt);
   await db
     .insertInto('brandings')
     .values({ org_id: userId, ...values })
@@ -115,15 +118,7 @@ export async function saveProjectBranding(
     .where('name', '=', name)
     .executeTakeFirst();
   if (!project) return false;
-  const values = {
-    name: v.name,
-    accent_color: v.accentColor,
-    contact: v.contact,
-    prepared_for: v.preparedFor,
-    logo_type: v.logoType,
-    logo_data: v.logoData,
-    updated_at: updatedAt,
-  };
+  const values = brandingColumns(v, updatedAt);
   await db
     .insertInto('project_brandings')
     .values({ project_id: project.id, ...values })
