@@ -181,7 +181,7 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
     <input type="hidden" name="_csrf" value="${csrf}">
     <div class="field field--grow">
       <label for="project-start-url">Start address</label>
-      <input id="project-start-url" name="start_url" type="url" inputmode="url" maxlength="2048" placeholder="https://${project}/" value="${f.start_url}"${invalid(e, 'start_url')}>
+      <input id="project-start-url" name="start_url" type="text" inputmode="url" spellcheck="false" autocapitalize="off" maxlength="2048" placeholder="https://${project}/" value="${f.start_url}"${invalid(e, 'start_url')}>
       <p class="field__hint">On ${project}. Empty: no start address (Crawl now asks for one).</p>
       ${fieldError(e, 'start_url')}
     </div>

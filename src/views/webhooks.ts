@@ -47,7 +47,7 @@ function createForm(csrf: string, f: WebhookFormState): SafeHtml {
     <input type="hidden" name="_csrf" value="${csrf}">
     <div class="field">
       <label for="webhook-url">Endpoint URL</label>
-      <input id="webhook-url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://hooks.example.com/pagegrade" value="${f.url}"${urlErr ? html` aria-invalid="true" aria-describedby="webhook-url-error"` : ''}>
+      <input id="webhook-url" name="url" type="text" inputmode="url" spellcheck="false" autocapitalize="off" required maxlength="2048" placeholder="https://hooks.example.com/pagegrade" value="${f.url}"${urlErr ? html` aria-invalid="true" aria-describedby="webhook-url-error"` : ''}>
       ${fieldError(f.errors, 'url', 'webhook-url-error')}
     </div>
     <fieldset class="field"${evErr ? html` aria-describedby="webhook-events-error"` : ''}>

@@ -28,7 +28,14 @@ const PATTERN_MESSAGES: Record<string, string> = {
   url: 'The url must be an http or https URL.',
 };
 
+/** A schema's pattern that asks for an http(s) URL (the url fields of the contract). */
+const isHttpUrlPattern = (pattern: string | undefined) =>
+  pattern !== undefined &&
+  /^\^(?:\\s\*)?(?:\[Hh\]\[Tt\]\[Tt\]\[Pp\]|https?|\(\?:https\?\)|http)/i.test(pattern);
+
 function describe(field: string, keyword: string, schema: FieldSchema): string {
+  if (keyword === 'pattern' && !PATTERN_MESSAGES[field] && isHttpUrlPattern(schema.pattern))
+    return `The ${field} must be an http or https URL.`;
   if (schema.enum) return `The ${field} must be one of: ${schema.enum.join(', ')}.`;
   if (schema.type === 'array') {
     const of = schema.items?.enum ? ` of: ${schema.items.enum.join(', ')}` : '';
@@ -90,10 +97,17 @@ export function fieldErrors(errors: FastifySchemaValidationError[]): FieldErrors
     } else {
       field = at;
       const parent = ((e as { parentSchema?: FieldSchema }).parentSchema ?? {}) as FieldSchema;
+      // a nullable field's null branch, and the union's own summary, say nothing of use: the
+      // other branch's error (a pattern, a length) names what the field allows
+      if (parent.type === 'null' || e.keyword === 'anyOf') continue;
       message = FIELD_MESSAGES[field] ?? describe(field, e.keyword, parent);
       // "example.com" → "…; did you mean https://example.com/?"
       const data = (e as { data?: unknown }).data;
-      if (field === 'url' && e.keyword === 'pattern' && typeof data === 'string') {
+      if (
+        e.keyword === 'pattern' &&
+        typeof data === 'string' &&
+        (field === 'url' || isHttpUrlPattern(parent.pattern))
+      ) {
         const hint = didYouMean(data);
         if (hint !== '') message = `${message.replace(/\.$/, '')}${hint}`;
       }

@@ -171,6 +171,12 @@ describeEachDialect('project settings API', (dialect) => {
       [{ max_pages: 0 }, 'max_pages', /at least 1/],
       [{ max_pages: 501 }, 'max_pages', /500/],
       [{ start_url: 'https://elsewhere.example/' }, 'start_url', /project's host/],
+      // a nullable URL field names what it allows (not "is invalid"), with the suggestion
+      [
+        { start_url: 'example.com/a' },
+        'start_url',
+        /must be an http or https URL; did you mean https:\/\/example\.com\/a\?/,
+      ],
       [{ schedule: { every: '61 * * * *' } }, 'schedule.every', /hourly, daily, weekly/],
       [{ schedule: { every: 'daily', timezone: 'Mars/Olympus' } }, 'schedule.timezone', /IANA/],
       [{ max_page: 5 }, 'max_page', /unknown; the fields are: start_url, mode/],

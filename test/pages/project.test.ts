@@ -204,6 +204,14 @@ describeEachDialect('the project page', (dialect) => {
       /id="project-start-url-error">The start_url must be on the project&#39;s host|id="project-start-url-error">The start_url must be on the project's host/,
     );
 
+    // a text field with a URL keyboard: a bare address reaches the server, which suggests the
+    // full one (type=url would refuse it in the browser first: issue 23 §5)
+    res = await b.post(`${page}/settings`, settingsForm({ start_url: `${project}/blog` }));
+    assert.equal(res.statusCode, 422);
+    assert.ok(res.body.includes(`did you mean https://${project}/blog?`), res.body);
+    assert.match(res.body, /<input id="project-start-url" name="start_url" type="text" inputmode="url"/);
+    assert.doesNotMatch(res.body, /type="url"/);
+
     res = await b.post(`${page}/settings`, settingsForm({ schedule: 'custom', cron: 'every blue moon' }));
     assert.equal(res.statusCode, 422);
     assert.match(res.body, /id="project-cron-error">/);

@@ -54,6 +54,16 @@ describeEachDialect('webhooks page', (dialect) => {
     assert.equal(res.statusCode, 422);
     assert.match(res.body, /id="webhook-url-error">The host nowhere\.invalid could not be resolved/);
     assert.match(res.body, /value="http:\/\/nowhere\.invalid\/"/, 'the form is refilled');
+    // a text field with a URL keyboard: a bare address gets the server's suggestion (issue 23 §5)
+    res = await b.post('/dashboard/webhooks', {
+      _csrf: token,
+      url: 'hooks.example.com/in',
+      events: 'report.created',
+    });
+    assert.equal(res.statusCode, 422);
+    assert.ok(res.body.includes('— did you mean https://hooks.example.com/in?'), res.body);
+    assert.match(res.body, /<input id="webhook-url" name="url" type="text" inputmode="url"/);
+    assert.doesNotMatch(res.body, /type="url"/);
 
     res = await b.request({
       method: 'POST',
