@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     { checkJobConcurrency, createJobEngine, forwardingLog },
     { jobKinds, jobKindsFor, recurringTasksFor },
     { rendererFromConfig },
+    { keepSharedClock },
   ] = await Promise.all([
     import('kysely'),
     import('./app.js'),
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     import('./jobs/index.js'),
     import('./jobs/kinds/index.js'),
     import('./render/index.js'),
+    import('./store/db-clock.js'),
     // BullMQ is a large module: load it with the rest when it will be used
     config.redisUrl !== null && config.queueEngine !== 'embedded' ? import('./jobs/bullmq.js') : null,
   ]);
@@ -133,6 +135,8 @@ async function main(): Promise<void> {
       metricsSources: { dbPool: database.poolStats, queue: engine.queue },
     });
     jobLog.target = app.log.child({ component: 'jobs' });
+    // leases, schedule claims and a crawl's timing on the database's clock (src/timers.ts sharedNow)
+    await keepSharedClock(database, app.log);
     await app.listen({ port: config.port, host: config.host });
     listening = true;
 

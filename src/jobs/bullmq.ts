@@ -28,7 +28,7 @@ import {
   serialisePayload,
   silentLog,
 } from './kind-tools.js';
-import { sleep } from '../timers.js';
+import { sharedNow, sleep } from '../timers.js';
 import type { DeadJob, EnqueueOptions, JobLogger, Queue, QueueAdmin, QueueCounts } from './types.js';
 import {
   runHandler,
@@ -103,7 +103,7 @@ export class BullmqQueue implements Queue, QueueAdmin {
     if (this.closed) throw new Error('the queue is closed');
     const def = this.options.registry.get(kind);
     const text = serialisePayload(this.options.registry, def, payload);
-    const now = Date.now();
+    const now = sharedNow();
     const row = {
       jobId: randomUUID(),
       kind,
@@ -127,7 +127,7 @@ export class BullmqQueue implements Queue, QueueAdmin {
       jobId: row.jobId,
       attempts: Math.max(1, row.maxAttempts ?? def.maxAttempts),
       backoff: { type: 'pagegrade', delay: def.backoff.baseMs },
-      delay: Math.max(0, row.runAt - Date.now()),
+      delay: Math.max(0, row.runAt - sharedNow()),
       ...(row.key !== null ? { deduplication: { id: row.key } } : {}),
       removeOnComplete: COMPLETED_KEEP,
       removeOnFail: FAILED_KEEP,

@@ -6,6 +6,7 @@ import type { Db } from '../store/database.js';
 import { countJobs, insertJob, listDeadJobs, reviveDeadJobs } from '../store/jobs.repository.js';
 import { type KindRegistry, serialisePayload } from './kind-tools.js';
 import type { DeadJob, EnqueueOptions, Queue, QueueAdmin, QueueCounts } from './types.js';
+import { sharedNow } from '../timers.js';
 
 type Listener = (kind: string, runAt: number) => void;
 
@@ -27,7 +28,7 @@ export class EmbeddedQueue implements Queue, QueueAdmin {
     if (this.closed) throw new Error('the queue is closed');
     const def = this.registry.get(kind);
     const text = serialisePayload(this.registry, def, payload);
-    const now = Date.now();
+    const now = sharedNow();
     const runAt = now + Math.max(0, Math.round(options.delayMs ?? 0));
     const res = await insertJob(options.trx ?? this.db, {
       kind,
@@ -68,7 +69,7 @@ export class EmbeddedQueue implements Queue, QueueAdmin {
   async counts(): Promise<Record<string, QueueCounts>> {
     const out: Record<string, QueueCounts> = {};
     for (const k of this.registry.all) out[k.kind] = { waiting: 0, active: 0, delayed: 0, dead: 0 };
-    for (const row of await countJobs(this.db, Date.now())) {
+    for (const row of await countJobs(this.db, sharedNow())) {
       const { kind, ...counts } = row;
       out[kind] = counts;
     }
@@ -88,8 +89,8 @@ export class EmbeddedQueue implements Queue, QueueAdmin {
   }
 
   async retryDead(ids: readonly string[] | 'all', options: { kind?: string } = {}): Promise<number> {
-    const n = await reviveDeadJobs(this.db, { ids, kind: options.kind, now: Date.now() });
-    if (n > 0) for (const k of this.registry.all) this.notify(k.kind, Date.now());
+    const n = await reviveDeadJobs(this.db, { ids, kind: options.kind, now: sharedNow() });
+    if (n > 0) for (const k of this.registry.all) this.notify(k.kind, sharedNow());
     return n;
   }
 

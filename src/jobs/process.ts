@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { loggerOptions } from '../logger.js';
 import { createServices } from '../services/index.js';
 import { createDb, migrate, type DatabaseHandle } from '../store/database.js';
+import { keepSharedClock } from '../store/db-clock.js';
 import { checkJobConcurrency, createJobEngine, engineName, type JobEngine, type Workers } from './index.js';
 import { jobKinds, jobKindsFor, recurringTasksFor } from './kinds/index.js';
 import { rendererFromConfig, type Renderer } from '../render/index.js';
@@ -43,6 +44,8 @@ export async function runWorkerProcess(config: Config, options: WorkerProcessOpt
   try {
     database = createDb(config.databaseUrl);
     await migrate(database.db);
+    // leases, schedule claims and a crawl's timing on the database's clock (src/timers.ts sharedNow)
+    await keepSharedClock(database, log);
     engine = await createJobEngine(config, { db: database.db, kinds: jobKindsFor(config), log });
     // rendered audits in jobs (schedules, batches with render): Chromium starts at the first one
     renderer = rendererFromConfig(config);

@@ -29,7 +29,7 @@ import {
   isPermanent,
   silentLog,
 } from './kind-tools.js';
-import { sleep } from '../timers.js';
+import { sharedNow, sleep } from '../timers.js';
 import type { JobLogger } from './types.js';
 import {
   buryJob,
@@ -208,7 +208,7 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
               kind: this.kind.kind,
               limit: free,
               lease: `${workerId}.${++claimCounter}`,
-              now: Date.now(),
+              now: sharedNow(),
               leaseMs: this.kind.leaseMs,
             });
             for (const row of rows) this.start(row);
@@ -224,7 +224,7 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
 
     /** A wake-up for a job due at `runAt` (now, or within the poll interval). */
     wake(runAt: number): void {
-      const wait = runAt - Date.now();
+      const wait = runAt - sharedNow();
       if (wait <= 0) return void this.fill();
       if (wait >= pollMs || runAt >= this.wakeAt) return;
       if (this.wakeTimer) clearTimeout(this.wakeTimer);
@@ -294,17 +294,17 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
         held = await complete(row.id, row.lease!);
         if (held) log.debug(fields, 'job done');
       } else if (a.abortedFor === 'shutdown') {
-        held = await releaseJob(db, row.id, row.lease!, Date.now());
+        held = await releaseJob(db, row.id, row.lease!, sharedNow());
         log.info(fields, 'job aborted by shutdown; given back to the queue');
       } else if (isPermanent(error) || row.attempts >= row.maxAttempts) {
-        held = await buryJob(db, row.id, row.lease!, errorText(error), Date.now());
+        held = await buryJob(db, row.id, row.lease!, errorText(error), sharedNow());
         log.error(
           { ...fields, err: error },
           isPermanent(error) ? 'job failed permanently: dead' : 'job failed its last attempt: dead',
         );
       } else {
         const delay = backoffDelay(this.kind, row.attempts);
-        held = await retryJobLater(db, row.id, row.lease!, Date.now() + delay, errorText(error));
+        held = await retryJobLater(db, row.id, row.lease!, sharedNow() + delay, errorText(error));
         log.warn({ ...fields, err: error, retryInMs: delay }, 'job failed; will retry');
       }
       if (!held)
@@ -318,7 +318,7 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
         const held = await renewLeases(
           db,
           [...new Set(running.map((a) => a.row.lease!))],
-          Date.now() + this.kind.leaseMs,
+          sharedNow() + this.kind.leaseMs,
         );
         for (const a of running) {
           if (a.settled || held.get(a.row.id) === a.row.lease) continue;
@@ -344,7 +344,7 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
 
   async function poll(): Promise<void> {
     try {
-      const now = Date.now();
+      const now = sharedNow();
       const reaped = await reapExpiredLeases(db, now);
       if (reaped.retried + reaped.buried > 0) log.warn(reaped, 'jobs whose lease expired were taken back');
       if (now - lastPurge > 3600_000) {

@@ -28,6 +28,7 @@ import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
 import type { KeyBus, RenderService } from './shared/context.js';
 import { localChangeBus, type ChangeBus } from './shared/changes.js';
+import { sharedNow } from '../timers.js';
 
 export interface ServicesDeps {
   /** from createDb(databaseUrl).db, migrated */
@@ -62,7 +63,7 @@ export interface ServicesDeps {
 export function createServices(deps: ServicesDeps): Services {
   const base = {
     ...deps,
-    now: deps.now ?? (() => new Date()),
+    now: deps.now ?? (() => new Date(sharedNow())),
     changes: deps.changes ?? localChangeBus(),
   };
   const webhooks = createWebhookServices(base);

@@ -14,6 +14,7 @@ import { fetchText, optionsOf, type BatchDeps } from './deps.js';
 import { admissible, finish, pump, ROBOTS_DISALLOW_ALL } from './frontier.js';
 import { siteHeadersOf } from './request-settings.js';
 import type { SiteHeaders } from '../../analyzer/fetch/index.js';
+import { sharedNow } from '../../timers.js';
 
 /** sitemap indexes are followed this many levels deep, at most this many files */
 const SITEMAP_NESTING = 3;
@@ -106,7 +107,7 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
         robotsTxt,
         siteFiles: JSON.stringify(siteFiles),
         delayMs: Math.max(d.minDelay, robots.delayMs ?? 0),
-        deadlineAt: Date.now() + d.budgetMs,
+        deadlineAt: sharedNow() + d.budgetMs,
         startedAt: now,
       },
       now,

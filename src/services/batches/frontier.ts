@@ -16,6 +16,7 @@ import { storeEndingDiff } from './diff.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
 import { updateIssueStates } from './issue-states.js';
 import type { BatchPageResult } from './types.js';
+import { sharedNow } from '../../timers.js';
 
 /** Why the batch may not request `url` (off-site, not HTML, robots.txt, include/exclude), or null. */
 export function admissible(b: BatchRow, robots: Robots, url: string): string | null {
@@ -37,7 +38,7 @@ export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<bool
   const b = await findBatch(trx, batchId, null, true);
   if (!b || b.status !== 'running') return false;
   const now = d.iso();
-  if (Date.now() >= b.deadlineAt) {
+  if (sharedNow() >= b.deadlineAt) {
     const n = await skipQueuedPages(trx, batchId, 'The batch reached its time budget.', now);
     await bumpBatchCounters(trx, batchId, { skipped: n });
   }
@@ -163,7 +164,7 @@ export async function addLinks(
   now: string,
 ): Promise<void> {
   const options = optionsOf(current);
-  if (current.mode !== 'crawl' || page.depth >= options.maxDepth || Date.now() >= current.deadlineAt) return;
+  if (current.mode !== 'crawl' || page.depth >= options.maxDepth || sharedNow() >= current.deadlineAt) return;
   const room = options.maxPages - current.discovered;
   if (room <= 0) return;
   // the canonical target and the hreflang alternates on the site are crawled too: the

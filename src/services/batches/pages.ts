@@ -14,7 +14,7 @@ import { crawlUrl, onSite } from '../../crawl/url.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import { bumpBatchCounters, findBatch, findPage, findSiteFiles, finishPage, type BatchRow } from '../../store/batches.repository.js';
 import { reserveSlot } from '../../store/batch-frontier.repository.js';
-import { sleep } from '../../timers.js';
+import { sharedNow, sleep } from '../../timers.js';
 import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
 import { applyRules, projectRules } from '../audit/ignore.js';
 import type { IgnoreRule } from '../../crawl/ignore.js';
@@ -126,9 +126,9 @@ export function createPageProcessor(d: BatchDeps) {
     if (b.delayMs > 0) {
       const slot = await withTransaction(db, async (trx) => {
         await findBatch(trx, batchId, null, true);
-        return reserveSlot(trx, batchId, Date.now());
+        return reserveSlot(trx, batchId, sharedNow());
       });
-      const wait = slot - Date.now();
+      const wait = slot - sharedNow();
       if (wait > 0) await sleep(wait, signal);
     }
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');

@@ -19,6 +19,7 @@ import {
 import type { ProjectsServices } from '../projects/types.js';
 import { nextRun } from './times.js';
 import type { ScheduledRunResult } from './types.js';
+import { sharedNow } from '../../timers.js';
 
 /**
  * Makes the project's schedule row say what its settings say, in the caller's transaction (the
@@ -79,7 +80,7 @@ export async function runProjectSchedule(
     });
 
   if (row.claimedSlot === slot && row.claimedAt !== null) {
-    if (!(await startScheduledRun(db, row.id, slot, Date.now(), RUN_TAKEOVER_MS))) {
+    if (!(await startScheduledRun(db, row.id, slot, sharedNow(), RUN_TAKEOVER_MS))) {
       return { status: 'skipped', reason: 'another run of this slot is under way' };
     }
     // an earlier execution of this slot started (and died): the crawl it may have made is this slot's

@@ -41,6 +41,7 @@ import type { ListedSchedule, Schedule } from './types.js';
 import type { ListedScheduleRow } from '../../store/schedules.repository.js';
 import { runProjectSchedule } from './project-schedules.js';
 import { enqueueJob, SCHEDULE_RUN } from '../../contract/jobs.js';
+import { sharedNow } from '../../timers.js';
 
 /** how `every` and `timezone` are checked, for the other features' schedules (a project's) */
 export { checkEvery, checkTimezone };
@@ -272,7 +273,7 @@ export function createScheduleServices(
           return { status: 'skipped', reason: `run ${newest.number} already made for this slot` };
         }
         // two executions of one job at once: only one runs (the other skips)
-        if (!(await startScheduledRun(db, scheduleId, slot, Date.now(), RUN_TAKEOVER_MS))) {
+        if (!(await startScheduledRun(db, scheduleId, slot, sharedNow(), RUN_TAKEOVER_MS))) {
           return { status: 'skipped', reason: 'another run of this slot is under way' };
         }
       }
