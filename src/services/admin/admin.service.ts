@@ -6,14 +6,13 @@ import { listMemberships } from '../../store/memberships.repository.js';
 import { revokeUserSessions } from '../../store/sessions.repository.js';
 import { orgUsage } from '../../store/usage.repository.js';
 import {
-  findUserByEmail,
   findUserById,
-  findUserByName,
   listUsers,
   updateUser,
   type UserRow,
 } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
+import { findUserRef } from '../shared/lookup.js';
 import type { AdminServices, AdminUser } from './types.js';
 
 export function createAdminServices(
@@ -23,14 +22,7 @@ export function createAdminServices(
   const { db } = ctx;
 
   async function userOf(ref: string | number): Promise<UserRow> {
-    let user: UserRow | null = null;
-    if (typeof ref === 'number') user = await findUserById(db, ref);
-    else {
-      user =
-        (await findUserByName(db, ref)) ??
-        (ref.includes('@') ? await findUserByEmail(db, ref.trim().toLowerCase()) : null);
-      if (!user && /^\d{1,10}$/.test(ref)) user = await findUserById(db, Number(ref));
-    }
+    const user = await findUserRef(db, ref);
     if (!user) throw notFound(`No such user: ${ref}.`);
     return user;
   }
