@@ -17,6 +17,14 @@ export interface AdminPage {
   error?: string | null;
 }
 
+/** 1 KB = 1,000 bytes (SI), one decimal from MB up */
+function formatBytes(n: number): string {
+  if (n < 1000) return `${String(n)} B`;
+  if (n < 1_000_000) return `${String(Math.round(n / 1000))} KB`;
+  if (n < 1_000_000_000) return `${(n / 1_000_000).toFixed(1)} MB`;
+  return `${(n / 1_000_000_000).toFixed(1)} GB`;
+}
+
 const hidden = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
 function userRow(u: AdminUser, p: AdminPage): SafeHtml {
@@ -64,9 +72,9 @@ export function adminView(p: AdminPage): SafeHtml {
   <section aria-labelledby="orgs-title">
     <h2 id="orgs-title">Organizations (${String(p.organizations.length)})</h2>
     <table class="table">
-      <thead><tr><th scope="col">Organization</th><th scope="col">Members</th><th scope="col">Reports</th><th scope="col">Crawls this month</th><th scope="col">Pages audited this month</th></tr></thead>
+      <thead><tr><th scope="col">Organization</th><th scope="col">Members</th><th scope="col">Reports</th><th scope="col">Crawls this month</th><th scope="col">Pages audited this month</th><th scope="col">Storage</th></tr></thead>
       <tbody>${p.organizations.map(
-        (o) => html`<tr><td>${o.name}</td><td>${String(o.members)}</td><td>${String(o.reports)}</td><td>${String(o.crawls)}</td><td>${String(o.pagesAudited)}</td></tr>`,
+        (o) => html`<tr><td>${o.name}</td><td>${String(o.members)}</td><td>${String(o.reports)}</td><td>${String(o.crawls)}</td><td>${String(o.pagesAudited)}</td><td data-bytes="${String(o.storageBytes)}">${formatBytes(o.storageBytes)}</td></tr>`,
       )}</tbody>
     </table>
   </section>`;

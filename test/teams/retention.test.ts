@@ -82,7 +82,11 @@ describeEachDialect('retention of expired rows', (dialect) => {
     };
     await sso('ssoOld', -2);
     await sso('ssoLive', 0.005);
-    const invitation = (email: string, expires: number, extra: { revoked?: number; accepted?: number } = {}) =>
+    const invitation = (
+      email: string,
+      expires: number,
+      extra: { revoked?: number; accepted?: number } = {},
+    ) =>
       db
         .insertInto('invitations')
         .values({

@@ -24,6 +24,11 @@ export interface AdminOrganization {
   crawls: number;
   /** pages audited this calendar month (UTC): single audits and crawls' pages */
   pagesAudited: number;
+  /**
+   * bytes of stored text of its reports, their runs, its crawls and their pages (UTF-8,
+   * `octet_length`; not disk pages, indexes or compression)
+   */
+  storageBytes: number;
 }
 
 export interface AdminServices {
