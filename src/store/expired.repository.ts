@@ -1,7 +1,7 @@
 // Rows that only pile up once they have expired or ended (docs/teams.md "Retention"): dashboard
 // sessions, password reset links and single sign-ons under way are deleted a day after they
 // expired or ended; invitations and share links — which their lists still show as expired,
-// revoked or accepted — after the audit log's retention.
+// revoked or accepted — and the instance admin's log after the audit log's retention.
 import type { Db } from './database.js';
 
 export interface ExpiredCounts {
@@ -10,11 +10,14 @@ export interface ExpiredCounts {
   ssoLogins: number;
   invitations: number;
   shares: number;
+  /** the instance admin's log (instance_log), kept as long as the audit log */
+  instanceLog: number;
 }
 
 /**
  * Deletes sessions, reset links and SSO sign-ins expired, ended or used before `endedBefore`,
- * and invitations and share links expired, revoked or accepted before `listedBefore` (ISO).
+ * and invitations and share links expired, revoked or accepted, and instance log entries, before
+ * `listedBefore` (ISO).
  */
 export async function pruneExpiredRows(
   db: Db,
@@ -44,7 +47,9 @@ export async function pruneExpiredRows(
     .deleteFrom('shares')
     .where((eb) => eb.or([eb('expires_at', '<', listed), eb('revoked_at', '<', listed)]))
     .executeTakeFirst();
+  const instanceLog = await db.deleteFrom('instance_log').where('at', '<', listed).executeTakeFirst();
   return {
+    instanceLog: n(instanceLog),
     sessions: n(sessions),
     passwordResets: n(passwordResets),
     ssoLogins: n(ssoLogins),

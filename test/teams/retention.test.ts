@@ -1,6 +1,7 @@
 // What only piles up is pruned (docs/teams.md "Retention"), on SQLite and PostgreSQL: the hourly
 // recurring task deletes sessions, reset links and SSO sign-ins a day after they expired, ended
-// or were used, and invitations and share links after the audit log's retention; live ones stay
+// or were used, and invitations, share links and the instance log after the audit log's
+// retention; live ones stay
 // (a signed-in browser keeps its session through the prune).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -126,6 +127,22 @@ describeEachDialect('retention of expired rows', (dialect) => {
     await share('lately.example', -2);
     await share('live.example', 5);
 
+    for (const [days, action] of [
+      [-31, 'user.disabled'],
+      [-2, 'user.enabled'],
+    ] as const)
+      await db
+        .insertInto('instance_log')
+        .values({
+          at: at(days),
+          actor: 'cli',
+          action,
+          target_type: 'user',
+          target_id: String(acme.userId),
+          changes: '{}',
+        })
+        .execute();
+
     const lines: unknown[] = [];
     const logger = { info: (o: unknown) => lines.push(o), debug() {}, warn() {}, error() {} };
     await auditLogPrune().run({ services: t.services, log: logger as never }, new AbortController().signal);
@@ -148,8 +165,13 @@ describeEachDialect('retention of expired rows', (dialect) => {
     );
     assert.deepEqual(projects, ['lately.example', 'live.example']);
     assert.deepEqual(lines, [
-      { deleted: { sessions: 2, passwordResets: 2, ssoLogins: 1, invitations: 3, shares: 2 } },
+      {
+        deleted: { instanceLog: 1, sessions: 2, passwordResets: 2, ssoLogins: 1, invitations: 3, shares: 2 },
+      },
     ]);
+
+    const kept = await db.selectFrom('instance_log').select('action').execute();
+    assert.deepEqual(kept, [{ action: 'user.enabled' }]);
 
     // the signed-in browser's session was not touched
     const page = await browser.get('/dashboard');
@@ -161,6 +183,7 @@ describeEachDialect('retention of expired rows', (dialect) => {
       ssoLogins: 0,
       invitations: 0,
       shares: 0,
+      instanceLog: 0,
     });
   });
 });
