@@ -103,6 +103,9 @@ export interface AuditLogTable {
   changes: string;
 }
 
+/** One change by the instance admin (2026-12-03T04-instance-log): the audit log's columns, no organisation. */
+export type InstanceLogTable = Omit<AuditLogTable, 'org_id'>;
+
 /** A share link (docs/teams.md "Share links"): a report, or a project's latest crawl. */
 export interface SharesTable {
   id: Generated<number>;

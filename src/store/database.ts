@@ -24,6 +24,7 @@ import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables
 import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable } from './work-tables.js';
 import type {
   AuditLogTable,
+  InstanceLogTable,
   InvitationsTable,
   IdentitiesTable,
   MembershipsTable,
@@ -269,6 +270,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   recovery_codes: RecoveryCodesTable;
   audit_log: AuditLogTable;
+  instance_log: InstanceLogTable;
   shares: SharesTable;
   invitations: InvitationsTable;
   sso_logins: SsoLoginsTable;

@@ -200,15 +200,19 @@ export async function listKeys(db: Db, userId?: number, orgId?: number): Promise
 }
 
 /** Sets revoked_at unless already set; false for an unknown key. */
-export async function revokeKey(db: Db, id: number, now: string): Promise<boolean> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return false;
+/**
+ * Revokes a key: `revoked` when this call revoked it, `already` when it was revoked before
+ * (the first revocation's date is kept), null when there is no such key.
+ */
+export async function revokeKey(db: Db, id: number, now: string): Promise<'revoked' | 'already' | null> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
   const res = await db
     .updateTable('api_keys')
     .set({ revoked_at: now })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  if (res.numUpdatedRows > 0n) return true;
+  if (res.numUpdatedRows > 0n) return 'revoked';
   const exists = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
-  return exists !== undefined;
+  return exists !== undefined ? 'already' : null;
 }

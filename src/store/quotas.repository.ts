@@ -1,6 +1,6 @@
 // An organisation's quotas (docs/teams.md "Quotas"): the limits set by the instance admin
 // (organizations.quota_*; null: none) and what they count.
-import type { Db } from './database.js';
+import { dialectOf, type Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
 
 export interface Quotas {
@@ -53,4 +53,15 @@ export async function countOrgSchedules(db: Db, orgId: number): Promise<number> 
     .where('org_id', '=', orgId)
     .executeTakeFirst();
   return toNumber(row?.n);
+}
+
+/**
+ * Locks the organisation's row until the transaction ends (PostgreSQL; SQLite's write
+ * transaction already holds the lock): a crawl's page counts the month's reports under it, so
+ * that two pages at once never both make the last report the quota allows. Lock order: the
+ * batch, the project, the report, then this row (as the counters' update takes it).
+ */
+export async function lockOrgRow(db: Db, orgId: number): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await db.selectFrom('organizations').select('id').where('id', '=', orgId).forUpdate().execute();
 }

@@ -1,20 +1,30 @@
 // The instance admin's page (/dashboard/admin): every person (email, organisations, admin,
 // disabled, second factor) with disable/enable and second-factor reset, every organisation with
-// this month's usage, and the sign-up mode.
+// this month's usage and storage, the sign-up mode, and the instance log (the admin's changes).
 import { html, type SafeHtml } from './html.js';
 import { CSRF_FIELD } from './forms.js';
-import type { AdminOrganization, AdminUser } from '../services/admin/types.js';
+import type { AdminOrganization, AdminUser, InstanceEntry } from '../services/admin/types.js';
 
 export interface AdminPage {
   csrf: string;
   users: AdminUser[];
   organizations: AdminOrganization[];
   signupMode: string;
+  /** the instance log, newest first */
+  log: InstanceEntry[];
   modes: readonly string[];
   /** the signed-in admin (cannot disable themselves here) */
   selfId: number;
   notice?: string | null;
   error?: string | null;
+}
+
+/** 1 KB = 1,000 bytes (SI), one decimal from MB up */
+function formatBytes(n: number): string {
+  if (n < 1000) return `${String(n)} B`;
+  if (n < 1_000_000) return `${String(Math.round(n / 1000))} KB`;
+  if (n < 1_000_000_000) return `${(n / 1_000_000).toFixed(1)} MB`;
+  return `${(n / 1_000_000_000).toFixed(1)} GB`;
 }
 
 const hidden = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -36,6 +46,43 @@ function userRow(u: AdminUser, p: AdminPage): SafeHtml {
           : action('disable', `Disable ${u.name}`, `Disable ${u.name}? Their sessions and keys stop at once.`)
     }${u.totpEnabled ? html` ${action('totp-reset', 'Reset second factor', `Turn ${u.name}'s second factor off?`)}` : ''}</td>
   </tr>`;
+}
+
+const ACTIONS: Record<string, string> = {
+  'user.disabled': 'disabled a person',
+  'user.enabled': 'enabled a person',
+  'user.second_factor_reset': "reset a person's second factor",
+  'user.admin_granted': 'made a person an instance admin',
+  'user.admin_revoked': 'made a person no longer an instance admin',
+  'instance.signup_mode_changed': 'changed the sign-up mode',
+};
+
+function who(e: InstanceEntry): string {
+  if (e.actor === 'cli') return 'the command line';
+  if (e.actor === 'system') return 'the system';
+  return e.actorName ?? `person #${String(e.actorUserId)}`;
+}
+
+function what(e: InstanceEntry): SafeHtml {
+  const label = ACTIONS[e.action] ?? e.action;
+  const name = typeof e.changes.name === 'string' ? e.changes.name : null;
+  const mode = e.changes.signup_mode as { from?: unknown; to?: unknown } | undefined;
+  return html`${label}${name ? html`: ${name}` : ''}${mode ? html`: ${String(mode.from)} → ${String(mode.to)}` : ''} <span class="muted">(${e.action})</span>`;
+}
+
+function logSection(p: AdminPage): SafeHtml {
+  return html`<section aria-labelledby="log-title">
+    <h2 id="log-title">Instance log</h2>
+    <p class="muted">The instance admin's changes, newest first (the latest ${String(p.log.length)}); a change to a person is also in the audit log of each of their organizations.</p>
+    ${p.log.length === 0
+      ? html`<p class="muted">No changes yet.</p>`
+      : html`<table class="table">
+      <thead><tr><th scope="col">When (UTC)</th><th scope="col">Who</th><th scope="col">Address</th><th scope="col">What</th></tr></thead>
+      <tbody>${p.log.map(
+        (e) => html`<tr><td>${e.at.slice(0, 19).replace('T', ' ')}</td><td>${who(e)}</td><td>${e.ip ?? '–'}</td><td>${what(e)}</td></tr>`,
+      )}</tbody>
+    </table>`}
+  </section>`;
 }
 
 export function adminView(p: AdminPage): SafeHtml {
@@ -64,10 +111,11 @@ export function adminView(p: AdminPage): SafeHtml {
   <section aria-labelledby="orgs-title">
     <h2 id="orgs-title">Organizations (${String(p.organizations.length)})</h2>
     <table class="table">
-      <thead><tr><th scope="col">Organization</th><th scope="col">Members</th><th scope="col">Reports</th><th scope="col">Crawls this month</th><th scope="col">Pages audited this month</th></tr></thead>
+      <thead><tr><th scope="col">Organization</th><th scope="col">Members</th><th scope="col">Reports</th><th scope="col">Crawls this month</th><th scope="col">Pages audited this month</th><th scope="col">Storage</th></tr></thead>
       <tbody>${p.organizations.map(
-        (o) => html`<tr><td>${o.name}</td><td>${String(o.members)}</td><td>${String(o.reports)}</td><td>${String(o.crawls)}</td><td>${String(o.pagesAudited)}</td></tr>`,
+        (o) => html`<tr><td>${o.name}</td><td>${String(o.members)}</td><td>${String(o.reports)}</td><td>${String(o.crawls)}</td><td>${String(o.pagesAudited)}</td><td data-bytes="${String(o.storageBytes)}">${formatBytes(o.storageBytes)}</td></tr>`,
       )}</tbody>
     </table>
-  </section>`;
+  </section>
+  ${logSection(p)}`;
 }

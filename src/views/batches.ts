@@ -84,7 +84,7 @@ function fieldError(errors: Record<string, string[]>, field: string, id: string)
 const invalid = (errors: Record<string, string[]>, field: string, id: string) =>
   errors[field]?.length ? html` aria-invalid="true" aria-describedby="${id}"` : '';
 
-function pager(
+export function pager(
   path: string,
   raw: Record<string, string>,
   page: number,
@@ -359,7 +359,7 @@ function urlTable(caption: string, column: string, rows: { url: string; value: s
   return html`<div class="table-wrap"><table><caption>${caption}</caption><thead><tr><th scope="col">Page</th><th scope="col">${column}</th></tr></thead><tbody>${rows.map((r) => html`<tr><td>${r.url}</td><td>${r.value}</td></tr>`)}</tbody></table></div>`;
 }
 
-function summarySection(s: BatchSummary): SafeHtml {
+export function summarySection(s: BatchSummary): SafeHtml {
   const audited = s.bands.good + s.bands.decent + s.bands.bad;
   const bands = (['good', 'decent', 'bad'] as const).map(
     (b) => html`<li class="band-count">${resultBadge(b)}<span class="band-count__n">${s.bands[b]}</span></li>`,

@@ -168,7 +168,11 @@ describeEachDialect('the audit log', (dialect) => {
     const made = await actingAs({ actor: 'cli', userId: null, keyId: null, ip: null }, () =>
       t.services.keys.create('audit-viewer', { org: 'audit-acme' }),
     );
-    await t.services.keys.revoke(made.info.id);
+    const first = await t.services.keys.revoke(made.info.id);
+    // revoking it again answers the same key (its first revocation's date) and records nothing
+    const again = await t.services.keys.revoke(made.info.id);
+    assert.ok(first.revokedAt);
+    assert.deepEqual(again, first);
     const { data } = await entries(owner.key, '?target_type=key&per_page=100');
     const mine = data.filter((e) => e.target.id === String(made.info.id));
     assert.deepEqual(

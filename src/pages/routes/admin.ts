@@ -1,6 +1,6 @@
 // The instance admin's page (access `instance.read` / `instance.write`: the instance admin
 // only; docs/teams.md "The instance admin"): people and organisations with their usage,
-// disable/enable a person, reset a second factor, the sign-up mode.
+// disable/enable a person, reset a second factor, the sign-up mode, and the instance log.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
@@ -30,10 +30,11 @@ export function adminPageRoutes(app: FastifyInstance, ctx: PageContext): void {
     error: string | null = null,
   ) {
     const viewer = await ctx.viewerFor(request, reply);
-    const [users, organizations, signupMode] = await Promise.all([
+    const [users, organizations, signupMode, log] = await Promise.all([
       services.admin.users(),
       services.admin.organizations(),
       services.signin.signupMode(),
+      services.admin.log(),
     ]);
     const notice = NOTICES[rawQuery(request, ['done']).done ?? ''] ?? null;
     const page = {
@@ -41,6 +42,7 @@ export function adminPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       users,
       organizations,
       signupMode,
+      log,
       modes: SIGNUP_MODES,
       selfId: v.memberId,
       notice,

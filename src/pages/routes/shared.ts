@@ -1,6 +1,7 @@
 // A share link's page, GET /s/:token (docs/teams.md "Share links"): anyone with the link sees the
 // shared report's page — a private or password-protected one too: the link is the access — or
-// the shared project's latest crawl, read-only and without navigation (no link to the
+// the shared project's latest crawl as the batch page shows it (summary, findings by priority,
+// the pages table paged at ?page=N), read-only and without navigation (no link to the
 // dashboard, to other reports or to anything else of the owner's). An unknown, expired or
 // revoked link is the same not-found page as any missing page.
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,14 @@ import { notFound } from '../../errors.js';
 import type { PageContext } from '../context.js';
 import { reportView } from '../../views/report.js';
 import { sharedProjectView } from '../../views/shared.js';
+import { ListBatchPagesQuery } from '../../contract/batches/requests.js';
+import { readFilters, type FilterLabels } from '../list-filters.js';
+
+/** rows of the shared crawl's pages table */
+const PER_PAGE = 50;
+const PAGE_LABELS: Record<string, FilterLabels> = {
+  page: { label: 'The page', choices: { '1': 'the first page' } },
+};
 
 export function sharedPageRoutes(app: FastifyInstance, ctx: PageContext): void {
   const { services } = ctx;
@@ -25,8 +34,40 @@ export function sharedPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       });
     }
     const project = await services.projects.get(share.orgId, share.project!);
-    return ctx.send(reply, 200, project.project.project, nobody, sharedProjectView(project), {
-      shared: true,
-    });
+    // the table's page (a bad value: the first page, said on the page, as the batch page does)
+    const read = readFilters<{ page?: number }>(
+      ListBatchPagesQuery,
+      new URL(request.url, 'http://x').searchParams,
+      ['page'],
+      PAGE_LABELS,
+    );
+    const page = read.params.page ?? 1;
+    // the newest finished crawl (with its findings), else the newest in whatever state
+    const batchId = project.trend.at(-1)?.batchId ?? project.latestCrawl?.id ?? null;
+    const view =
+      batchId === null
+        ? null
+        : await services.batches.view(share.orgId, batchId, {
+            sortBy: 'found',
+            sort: 'asc',
+            perPage: PER_PAGE,
+            page,
+          });
+    const crawl = view && {
+      batch: view.batch,
+      findings: view.findings,
+      table: view.table,
+      page,
+      perPage: PER_PAGE,
+    };
+    const path = `/s/${request.params.token}`;
+    return ctx.send(
+      reply,
+      200,
+      project.project.project,
+      nobody,
+      sharedProjectView({ project, crawl, path, notices: read.notices }),
+      { shared: true },
+    );
   });
 }

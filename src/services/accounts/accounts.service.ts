@@ -27,6 +27,7 @@ import { findMembership, insertMembership, listMemberships } from '../../store/m
 import type { ServiceContext } from '../shared/context.js';
 import { projectLimit } from '../shared/project-limit.js';
 import { recordChange } from '../shared/audit-log.js';
+import { findUserRef } from '../shared/lookup.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from '../shared/secrets.js';
 import { getOrgCounters, findOrgById } from '../../store/organizations.repository.js';
 import { findProject } from '../../store/projects.repository.js';
@@ -55,15 +56,8 @@ export function createAccountServices(
   const { db, config } = ctx;
   const iso = () => ctx.now().toISOString();
 
-  async function findUser(nameOrId: string | number): Promise<UserRow | null> {
-    if (typeof nameOrId === 'number') return findUserById(db, nameOrId);
-    const byName = await findUserByName(db, nameOrId);
-    if (byName) return byName;
-    return /^\d{1,10}$/.test(nameOrId) ? findUserById(db, Number(nameOrId)) : null;
-  }
-
   async function requireUser(nameOrId: string | number): Promise<UserRow> {
-    const user = await findUser(nameOrId);
+    const user = await findUserRef(db, nameOrId);
     if (!user) throw notFound(`No such user: ${nameOrId}.`);
     return user;
   }
@@ -108,10 +102,14 @@ export function createAccountServices(
     });
   }
 
-  /** Revokes a key and records it, in one transaction; false when there is no such key. */
+  /**
+   * Revokes a key and records it, in one transaction; false when there is no such key. A key
+   * revoked before stays as it was (its first date) and records nothing again.
+   */
   function revokeRecorded(key: { id: number; orgId: number; userId: number }): Promise<boolean> {
     return withTransaction(db, async (trx) => {
-      if (!(await revokeKey(trx, key.id, iso()))) return false;
+      const done = await revokeKey(trx, key.id, iso());
+      if (done !== 'revoked') return done === 'already';
       await recordChange(trx, ctx.now(), key.orgId, {
         action: 'key.revoked',
         target: { type: 'key', id: key.id },
@@ -363,7 +361,7 @@ export function createAccountServices(
           throw err;
         }
       },
-      find: findUser,
+      find: (nameOrId: string | number) => findUserRef(db, nameOrId),
       get: (id: number) => findUserById(db, id),
       list: () => listUsers(db),
     },

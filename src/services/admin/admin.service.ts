@@ -1,19 +1,22 @@
 // The instance admin's operations (types.ts). Disabling a person sets users.disabled_at: the
 // database signals the change (the key-changes trigger), so every process's key cache forgets
-// their keys at once, and each dashboard session reads the person at every request.
+// their keys at once, and each dashboard session reads the person at every request. Each change
+// is recorded in the instance log and in the audit log of the person's organisations.
 import { notFound, validationError } from '../../errors.js';
+import { withTransaction, type Db } from '../../store/database.js';
+import { listInstanceEntries } from '../../store/instance-log.repository.js';
 import { listMemberships } from '../../store/memberships.repository.js';
 import { revokeUserSessions } from '../../store/sessions.repository.js';
 import { orgUsage } from '../../store/usage.repository.js';
 import {
-  findUserByEmail,
   findUserById,
-  findUserByName,
   listUsers,
   updateUser,
   type UserRow,
 } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
+import { findUserRef } from '../shared/lookup.js';
+import { recordInstanceChange } from '../shared/audit-log.js';
 import type { AdminServices, AdminUser } from './types.js';
 
 export function createAdminServices(
@@ -23,16 +26,18 @@ export function createAdminServices(
   const { db } = ctx;
 
   async function userOf(ref: string | number): Promise<UserRow> {
-    let user: UserRow | null = null;
-    if (typeof ref === 'number') user = await findUserById(db, ref);
-    else {
-      user =
-        (await findUserByName(db, ref)) ??
-        (ref.includes('@') ? await findUserByEmail(db, ref.trim().toLowerCase()) : null);
-      if (!user && /^\d{1,10}$/.test(ref)) user = await findUserById(db, Number(ref));
-    }
+    const user = await findUserRef(db, ref);
     if (!user) throw notFound(`No such user: ${ref}.`);
     return user;
+  }
+
+  /**
+   * A change to a person, in the instance log and in the audit log of every organisation they
+   * belong to (docs/teams.md "The instance admin"): the person's id and name, never a secret.
+   */
+  async function recordForPerson(trx: Db, now: Date, user: UserRow, action: string): Promise<void> {
+    const orgIds = (await listMemberships(trx, user.id)).map((m) => m.orgId);
+    await recordInstanceChange(trx, now, { action, target: { type: 'user', id: user.id }, changes: { name: user.name } }, orgIds);
   }
 
   async function present(user: UserRow): Promise<AdminUser> {
@@ -62,15 +67,19 @@ export function createAdminServices(
 
     async setDisabled(ref, disabled) {
       const user = await userOf(ref);
-      const now = ctx.now().toISOString();
+      const now = ctx.now();
       if (
         disabled &&
         user.isAdmin &&
         (await listUsers(db)).filter((u) => u.isAdmin && u.disabledAt === null).length <= 1
       )
         throw validationError({ user: ['The last instance admin cannot be disabled.'] });
-      await updateUser(db, user.id, { disabledAt: disabled ? now : null });
-      if (disabled) await revokeUserSessions(db, user.id, now);
+      const changed = (user.disabledAt !== null) !== disabled;
+      await withTransaction(db, async (trx) => {
+        await updateUser(trx, user.id, { disabledAt: disabled ? now.toISOString() : null });
+        if (disabled) await revokeUserSessions(trx, user.id, now.toISOString());
+        if (changed) await recordForPerson(trx, now, user, disabled ? 'user.disabled' : 'user.enabled');
+      });
       await deps.keysChanged();
       return present((await findUserById(db, user.id))!);
     },
@@ -79,14 +88,24 @@ export function createAdminServices(
       const user = await userOf(ref);
       if (!admin && user.isAdmin && (await listUsers(db)).filter((u) => u.isAdmin).length <= 1)
         throw validationError({ admin: ['The last instance admin stays one: make another admin first.'] });
-      await updateUser(db, user.id, { isAdmin: admin });
+      await withTransaction(db, async (trx) => {
+        await updateUser(trx, user.id, { isAdmin: admin });
+        if (user.isAdmin !== admin)
+          await recordForPerson(trx, ctx.now(), user, admin ? 'user.admin_granted' : 'user.admin_revoked');
+      });
       return present((await findUserById(db, user.id))!);
     },
 
     async resetSecondFactor(ref) {
       const user = await userOf(ref);
+      // the second factor's own service turns it off (its codes go with it); then the record
       await deps.totpDisable(user.id);
+      if (user.totpEnabled) await recordForPerson(db, ctx.now(), user, 'user.second_factor_reset');
       return present((await findUserById(db, user.id))!);
+    },
+
+    async log(limit = 50) {
+      return listInstanceEntries(db, limit);
     },
   };
 }

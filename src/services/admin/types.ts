@@ -2,6 +2,10 @@
 // organisation with their usage, disabling a person, resetting a second factor, making admins.
 // Who may is the access table's `instance.*` rows (the instance admin only).
 import type { Role } from '../accounts/types.js';
+import type { InstanceEntryRow } from '../../store/instance-log.repository.js';
+
+/** One change in the instance log (who, when, from where, what). */
+export type InstanceEntry = InstanceEntryRow;
 
 export interface AdminUser {
   id: number;
@@ -24,6 +28,11 @@ export interface AdminOrganization {
   crawls: number;
   /** pages audited this calendar month (UTC): single audits and crawls' pages */
   pagesAudited: number;
+  /**
+   * bytes of stored text of its reports, their runs, its crawls and their pages (UTF-8,
+   * `octet_length`; not disk pages, indexes or compression)
+   */
+  storageBytes: number;
 }
 
 export interface AdminServices {
@@ -39,4 +48,6 @@ export interface AdminServices {
   setAdmin(user: string | number, admin: boolean): Promise<AdminUser>;
   /** turns a person's second factor off (they enrol again) */
   resetSecondFactor(user: string | number): Promise<AdminUser>;
+  /** the instance log, newest first (default 50 entries): the instance admin's changes */
+  log(limit?: number): Promise<InstanceEntry[]>;
 }

@@ -3,6 +3,7 @@
 // src/jobs/kinds/audit-log-prune.ts). The entries are written by the services themselves, in
 // the transaction of each change (src/services/shared/audit-log.ts recordChange).
 import { listAuditEntries, pruneAuditLog } from '../../store/audit-log.repository.js';
+import { pruneExpiredRows } from '../../store/expired.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { AuditLogServices } from './types.js';
 
@@ -31,6 +32,14 @@ export function createAuditLogServices(ctx: Pick<ServiceContext, 'db' | 'now' | 
     prune() {
       const days = ctx.config.auditLogRetentionDays ?? DEFAULT_RETENTION_DAYS;
       return pruneAuditLog(db, new Date(ctx.now().getTime() - days * DAY_MS).toISOString());
+    },
+    pruneExpired() {
+      const days = ctx.config.auditLogRetentionDays ?? DEFAULT_RETENTION_DAYS;
+      const now = ctx.now().getTime();
+      return pruneExpiredRows(db, {
+        endedBefore: new Date(now - DAY_MS).toISOString(),
+        listedBefore: new Date(now - days * DAY_MS).toISOString(),
+      });
     },
   };
 }

@@ -2,6 +2,7 @@
 // pruning it past its retention. Recording is src/services/shared/audit-log.ts (every feature's).
 import type { AuditEntry } from '../../contract/audit-log.js';
 import type { Actor } from '../accounts/types.js';
+import type { ExpiredCounts } from '../../store/expired.repository.js';
 export type { AuditEntry } from '../../contract/audit-log.js';
 
 export interface AuditLogFilter {
@@ -19,4 +20,9 @@ export interface AuditLogServices {
   list(actor: Actor, filter: AuditLogFilter): Promise<{ items: AuditEntry[]; total: number }>;
   /** deletes the entries older than the retention (PAGEGRADE_AUDIT_LOG_RETENTION_DAYS); how many */
   prune(): Promise<number>;
+  /**
+   * deletes what only piles up (src/store/expired.repository.ts): sessions, reset links and SSO
+   * sign-ins a day after they ended; invitations and share links after the retention
+   */
+  pruneExpired(): Promise<ExpiredCounts>;
 }

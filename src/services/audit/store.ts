@@ -9,6 +9,7 @@ import { deleteProjectIssues } from '../../store/issues.repository.js';
 import {
   addReportToProject,
   claimProject,
+  deleteProjectRow,
   lockProject,
   removeReportFromProject,
 } from '../../store/projects.repository.js';
@@ -32,6 +33,7 @@ import {
 import { adjustOrgCounters, bumpReportsVersion } from '../../store/organizations.repository.js';
 import type { Privacy } from '../../store/reports.repository.js';
 import type { ServiceContext } from '../shared/context.js';
+import { crawlReportRefusal } from '../shared/quotas.js';
 import { auditColumns } from './audit.js';
 
 /** runs kept per report when the configuration does not say (PAGEGRADE_HISTORY_LIMIT) */
@@ -150,6 +152,8 @@ export async function storeRun(
  * privacy. batch.page.completed either way, no report.* event. The project's row is made if
  * need be and locked before the report is looked up, so that two crawls of one project never
  * both make a report of one page. Lock order: the batch (the caller's), project, report, user.
+ * A page new to the project when the organisation's month of reports is used up makes no report:
+ * `refused` says why (docs/teams.md "Quotas").
  */
 export async function storeCrawledPage(
   trx: Db,
@@ -161,7 +165,7 @@ export async function storeCrawledPage(
     now: string;
     batch: { id: number; url: string };
   },
-): Promise<{ reportId: number; created: boolean }> {
+): Promise<{ reportId: number; created: boolean } | { refused: string }> {
   const { userId, report, now, batch } = input;
   const claimed = await claimProject(trx, userId, report.project, now);
   const existing = claimed
@@ -170,6 +174,13 @@ export async function storeCrawledPage(
   const row = existing === null ? null : await findReport(trx, existing, userId, true);
   const state = row === null ? null : await findRunState(trx, row.id, userId);
   if (row === null || state === null) {
+    // a new report: within the organisation's reports a month (a run of a known page is not one)
+    const refused = await crawlReportRefusal(trx, userId, new Date(now));
+    if (refused !== null) {
+      // the project's row made just now for this page goes again (no report of it is kept)
+      if (claimed) await deleteProjectRow(trx, userId, report.project);
+      return { refused };
+    }
     const reportId = await storeAudit(trx, ctx, {
       userId,
       report,

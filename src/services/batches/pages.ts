@@ -12,7 +12,14 @@ import type { AuditReport, SiteFiles } from '../../analyzer/types.js';
 import { pageFacts, renderedFacts, type PageFacts } from '../../crawl/facts.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { withTransaction, type Db } from '../../store/database.js';
-import { bumpBatchCounters, findBatch, findPage, findSiteFiles, finishPage, type BatchRow } from '../../store/batches.repository.js';
+import {
+  bumpBatchCounters,
+  findBatch,
+  findPage,
+  findSiteFiles,
+  finishPage,
+  type BatchRow,
+} from '../../store/batches.repository.js';
 import { reserveSlot } from '../../store/batch-frontier.repository.js';
 import { sharedNow, sleep } from '../../timers.js';
 import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
@@ -255,25 +262,43 @@ export function createPageProcessor(d: BatchDeps) {
         // its own, and a batch's URLs are unique), so every page that gets here is audited
         // the project's report of the page gets a run (its privacy and password kept), or
         // the page is new to the project and gets a report with the batch's privacy
-        const { reportId, created } = await storeCrawledPage(trx, d.ctx, {
+        const stored = await storeCrawledPage(trx, d.ctx, {
           userId: current.userId,
           report,
           privacy: options.privacy,
           now,
           batch: { id: batchId, url: page.url },
         });
-        await bumpBatchCounters(trx, batchId, created ? { reports_created: 1 } : { reports_updated: 1 });
-        await close(
-          {
-            state: 'done',
-            reportId,
-            statusCode: report.page.status,
-            finalUrl: report.final_url,
-            canonicalKey: canonical,
-            facts: JSON.stringify(facts),
-          },
-          'audited',
-        );
+        if ('refused' in stored) {
+          // over the organisation's reports a month: skipped, naming the quota; its links are
+          // still followed, so the crawl's pages that have a report get their run
+          await close(
+            {
+              state: 'skipped',
+              statusCode: report.page.status,
+              finalUrl: report.final_url,
+              error: stored.refused,
+            },
+            'skipped',
+          );
+        } else {
+          await bumpBatchCounters(
+            trx,
+            batchId,
+            stored.created ? { reports_created: 1 } : { reports_updated: 1 },
+          );
+          await close(
+            {
+              state: 'done',
+              reportId: stored.reportId,
+              statusCode: report.page.status,
+              finalUrl: report.final_url,
+              canonicalKey: canonical,
+              facts: JSON.stringify(facts),
+            },
+            'audited',
+          );
+        }
         // crawl: the links found (and the canonical target) join the frontier, within the limits
         await addLinks(trx, current, site.robots, page, facts, now);
       }

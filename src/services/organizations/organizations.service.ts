@@ -14,8 +14,8 @@ import {
   updateMembership,
   type MembershipRow,
 } from '../../store/memberships.repository.js';
-import { findOrgById, findOrgByName, insertOrg, listOrgs } from '../../store/organizations.repository.js';
-import { findUserById, findUserByName } from '../../store/users.repository.js';
+import { findOrgByName, insertOrg, listOrgs } from '../../store/organizations.repository.js';
+import { findOrgRef, findUserRef } from '../shared/lookup.js';
 import { authorize } from '../access/table.js';
 import { projectLimit } from '../shared/project-limit.js';
 import { diffFields, recordChange } from '../shared/audit-log.js';
@@ -40,21 +40,13 @@ export function createOrganizationServices(
   const iso = () => ctx.now().toISOString();
 
   async function orgOf(ref: string | number): Promise<Organization> {
-    const org =
-      typeof ref === 'number'
-        ? await findOrgById(db, ref)
-        : ((await findOrgByName(db, ref)) ??
-          (/^\d{1,10}$/.test(ref) ? await findOrgById(db, Number(ref)) : null));
+    const org = await findOrgRef(db, ref);
     if (!org) throw notFound(`No such organization: ${ref}.`);
     return org;
   }
 
   async function userOf(ref: string | number) {
-    const user =
-      typeof ref === 'number'
-        ? await findUserById(db, ref)
-        : ((await findUserByName(db, ref)) ??
-          (/^\d{1,10}$/.test(ref) ? await findUserById(db, Number(ref)) : null));
+    const user = await findUserRef(db, ref);
     if (!user) throw notFound(`No such user: ${ref}.`);
     return user;
   }

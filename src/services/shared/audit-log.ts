@@ -12,6 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../store/database.js';
 import { insertAuditEntry, type AuditActorKind } from '../../store/audit-log.repository.js';
+import { insertInstanceEntry } from '../../store/instance-log.repository.js';
 
 /** Who makes the changes of a request, a command or a job. */
 export interface Requester {
@@ -89,4 +90,30 @@ export async function recordChange(trx: Db, now: Date, orgId: number, change: Ch
     targetId: change.target.id === null ? null : String(change.target.id),
     changes: JSON.stringify(scrub(change.changes ?? {})),
   });
+}
+
+/**
+ * Records one change of the instance admin's (docs/teams.md "The instance admin"), in `trx`: in
+ * the instance log, and in the audit log of each organisation in `orgIds` (those of the person
+ * it concerns), so that an agency's owners see what was done to their members.
+ */
+export async function recordInstanceChange(
+  trx: Db,
+  now: Date,
+  change: Change,
+  orgIds: readonly number[] = [],
+): Promise<void> {
+  const who = requester();
+  await insertInstanceEntry(trx, {
+    at: now.toISOString(),
+    actor: who.actor,
+    actorUserId: who.userId,
+    actorKeyId: who.keyId,
+    ip: who.ip,
+    action: change.action,
+    targetType: change.target.type,
+    targetId: change.target.id === null ? null : String(change.target.id),
+    changes: JSON.stringify(scrub(change.changes ?? {})),
+  });
+  for (const orgId of orgIds) await recordChange(trx, now, orgId, change);
 }

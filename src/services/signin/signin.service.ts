@@ -17,6 +17,7 @@ import {
 } from '../../store/sessions.repository.js';
 import { getSetting, putSetting } from '../../store/settings.repository.js';
 import { findCredentials, findUserByEmail, findUserById, updateUser } from '../../store/users.repository.js';
+import { recordInstanceChange } from '../shared/audit-log.js';
 import type { ServiceContext } from '../shared/context.js';
 import {
   hashPassword,
@@ -297,7 +298,16 @@ export function createSignInServices(
     async setSignupMode(mode) {
       if (!(SIGNUP_MODES as readonly string[]).includes(mode))
         throw validationError({ mode: [`The sign-up mode must be one of: ${SIGNUP_MODES.join(', ')}.`] });
-      await putSetting(db, 'signup_mode', mode);
+      const before = await signupMode();
+      await withTransaction(db, async (trx) => {
+        await putSetting(trx, 'signup_mode', mode);
+        if (before !== mode)
+          await recordInstanceChange(trx, ctx.now(), {
+            action: 'instance.signup_mode_changed',
+            target: { type: 'instance', id: null },
+            changes: { signup_mode: { from: before, to: mode } },
+          });
+      });
       return mode as SignupMode;
     },
 
