@@ -40,6 +40,119 @@ const Assertions = Type.Record(Type.String(), Assertion, {
     'id → assertion: a check id, `categories.<category>`, a figure (`page_bytes`, `lcp`, `resources.images` …) or a site finding id',
 });
 
+/** What both platforms' `report` settings share (src/integrations/environment.ts reads them). */
+const reportCommon = {
+  api_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'the REST API (GitHub Enterprise: `https://HOST/api/v3`; self-hosted GitLab: `https://HOST/api/v4`)',
+    }),
+  ),
+  sha: Type.Optional(Type.String({ minLength: 1, description: 'the commit the status is set on' })),
+  token_env: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'the environment variable holding the token (a token is never written in this file)',
+    }),
+  ),
+  context: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'the status context / check run name (default `pagegrade`)',
+    }),
+  ),
+  comment: Type.Optional(
+    Type.Boolean({
+      description: 'keep one comment with the results on the pull or merge request (default true)',
+    }),
+  ),
+  key: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "tells this configuration's comment from another's (default: the configuration file's path)",
+    }),
+  ),
+  target_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "the link in the status and the comment (default: the CI job's page)",
+    }),
+  ),
+  required: Type.Optional(
+    Type.Boolean({
+      description: 'exit 3 when the status or comment cannot be posted (default false: a warning)',
+    }),
+  ),
+  timeout_ms: Type.Optional(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 300_000,
+      description: "the time allowed for the platform's answers, all requests together (default 30000)",
+    }),
+  ),
+};
+
+const Report = Type.Object(
+  {
+    github: Type.Optional(
+      Type.Object(
+        {
+          ...reportCommon,
+          repository: Type.Optional(
+            Type.String({
+              pattern: '^[^/\\s]+/[^/\\s]+$',
+              description: 'owner/name (default `$GITHUB_REPOSITORY`)',
+            }),
+          ),
+          pull_request: Type.Optional(
+            Type.Integer({ minimum: 1, description: "the pull request (default: the pull_request event's)" }),
+          ),
+          check: Type.Optional(
+            enumOf('string', ['status', 'check_run'] as const, {
+              description: 'a commit status (default) or a check run (a GitHub App installation token)',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: 'post a commit status or check run and one pull-request comment on GitHub',
+        },
+      ),
+    ),
+    gitlab: Type.Optional(
+      Type.Object(
+        {
+          ...reportCommon,
+          project: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description: 'the project id or `group/project` (default `$CI_PROJECT_ID`)',
+            }),
+          ),
+          merge_request: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: 'the merge request IID (default `$CI_MERGE_REQUEST_IID`)',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: 'post a commit status and one merge-request note on GitLab',
+        },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'post the results on the pull request (GitHub) or merge request (GitLab): docs/ci.md',
+  },
+);
+
 export const CiConfigSchema = Type.Object(
   {
     $schema: Type.Optional(
@@ -152,12 +265,14 @@ export const CiConfigSchema = Type.Object(
         },
       ),
     ),
+    report: Type.Optional(Report),
   },
   { additionalProperties: false, title: 'pagegrade ci configuration' },
 );
 
 export type CiConfigFile = Static<typeof CiConfigSchema>;
 export type AssertionValue = Static<typeof Assertion>;
+export type ReportConfig = Static<typeof Report>;
 
 /** The schema as plain JSON Schema (draft-07), as docs/ci.schema.json publishes it. */
 export function configJsonSchema(): Record<string, unknown> {
