@@ -4,6 +4,7 @@
 // resolved before anything is audited: something missing (no token, no repository …) is a
 // warning, or exit 2 with `required: true`. A platform that cannot be reached or refuses is a
 // warning, or exit 3 with `required: true`. The token is never printed.
+import { basename, isAbsolute } from 'node:path';
 import { resolveGitHub, resolveGitLab } from '../../integrations/environment.js';
 import type { PublishState, PullRequestTarget } from '../../integrations/types.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -36,6 +37,8 @@ export function prepareReporter(
   configLabel: string,
 ): PullRequestReporter | null {
   const destinations: Destination[] = [];
+  // the comment's key: the file's path from the working folder (its name when it is elsewhere)
+  const key = isAbsolute(configLabel) ? basename(configLabel) : configLabel;
   const wanted = [
     ['github', flags.github === true || report.github !== undefined, report.github ?? {}],
     ['gitlab', flags.gitlab === true || report.gitlab !== undefined, report.gitlab ?? {}],
@@ -43,9 +46,7 @@ export function prepareReporter(
   for (const [platform, on, options] of wanted) {
     if (!on) continue;
     const resolved =
-      platform === 'github'
-        ? resolveGitHub(options, env, { key: configLabel })
-        : resolveGitLab(options, env, { key: configLabel });
+      platform === 'github' ? resolveGitHub(options, env, { key }) : resolveGitLab(options, env, { key });
     const required = options.required === true;
     if ('missing' in resolved) {
       const said = `cannot post to ${NAMES[platform]}: missing ${resolved.missing.join('; ')} (docs/ci.md, "Pull requests and merge requests")`;
