@@ -41,31 +41,45 @@ const Assertions = Type.Record(Type.String(), Assertion, {
 });
 
 /** What both platforms' `report` settings share (src/integrations/environment.ts reads them). */
-const reportCommon = {
+const reportCommon = (github: boolean) => ({
   api_url: Type.Optional(
     Type.String({
       minLength: 1,
-      description:
-        'the REST API (GitHub Enterprise: `https://HOST/api/v3`; self-hosted GitLab: `https://HOST/api/v4`)',
+      description: github
+        ? 'the REST API (default `$GITHUB_API_URL`, else `https://api.github.com`; GitHub Enterprise: `https://HOST/api/v3`)'
+        : 'the REST API (default `$CI_API_V4_URL`, else `https://gitlab.com/api/v4`; self-hosted: `https://HOST/api/v4`)',
     }),
   ),
-  sha: Type.Optional(Type.String({ minLength: 1, description: 'the commit the status is set on' })),
+  sha: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: github
+        ? "the commit the status is set on (default: the pull_request event's head, else `$GITHUB_SHA`)"
+        : 'the commit the status is set on (default `$CI_COMMIT_SHA`)',
+    }),
+  ),
   token_env: Type.Optional(
     Type.String({
       pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-      description: 'the environment variable holding the token (a token is never written in this file)',
+      description: github
+        ? 'the environment variable holding the token (default `PAGEGRADE_GITHUB_TOKEN`, else `GITHUB_TOKEN`); never the token itself'
+        : 'the environment variable holding the token (default `PAGEGRADE_GITLAB_TOKEN`); never the token itself',
     }),
   ),
   context: Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 100,
-      description: 'the status context / check run name (default `pagegrade`)',
+      description: github
+        ? 'the status context or check run name (default `pagegrade`)'
+        : 'the status name (default `pagegrade`)',
     }),
   ),
   comment: Type.Optional(
     Type.Boolean({
-      description: 'keep one comment with the results on the pull or merge request (default true)',
+      description: github
+        ? 'keep one comment with the results on the pull request (default true)'
+        : 'keep one note with the results on the merge request (default true)',
     }),
   ),
   key: Type.Optional(
@@ -94,14 +108,14 @@ const reportCommon = {
       description: "the time allowed for the platform's answers, all requests together (default 30000)",
     }),
   ),
-};
+});
 
 const Report = Type.Object(
   {
     github: Type.Optional(
       Type.Object(
         {
-          ...reportCommon,
+          ...reportCommon(true),
           repository: Type.Optional(
             Type.String({
               pattern: '^[^/\\s]+/[^/\\s]+$',
@@ -126,7 +140,7 @@ const Report = Type.Object(
     gitlab: Type.Optional(
       Type.Object(
         {
-          ...reportCommon,
+          ...reportCommon(false),
           project: Type.Optional(
             Type.String({
               minLength: 1,
@@ -149,7 +163,7 @@ const Report = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'post the results on the pull request (GitHub) or merge request (GitLab): docs/ci.md',
+    description: 'post the results on the pull request (GitHub) or merge request (GitLab)',
   },
 );
 
