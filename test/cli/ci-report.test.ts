@@ -6,7 +6,10 @@
 // `required`); a run that cannot audit posts an error status; missing settings are named.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,5 +269,71 @@ describe('pagegrade ci with report.gitlab', () => {
     assert.deepEqual((posted[0]!.body as { state: string }).state, 'failed');
     assert.match((posted[0]!.body as { description: string }).description, /^Could not run: /);
     assert.match(api.gitlabNotes.get(9)![0]!.body, /Pagegrade could not run\*\* \(exit 2\)/);
+  });
+});
+
+describe('the GitHub Action and the GitLab template pass the token and turn reporting on', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  /** runs a script with bash, `npx` a stand-in that prints its arguments */
+  const runScript = (script: string, env: Record<string, string>) => {
+    const bin = join(dir, 'fake-bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(
+      join(bin, 'npx'),
+      '#!/bin/sh\necho "npx $*"\necho "token=${PAGEGRADE_GITHUB_TOKEN}${PAGEGRADE_GITLAB_TOKEN}"\n',
+    );
+    chmodSync(join(bin, 'npx'), 0o755);
+    return execFileSync('bash', ['-c', script], {
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, ...env },
+      encoding: 'utf8',
+    });
+  };
+
+  test('action.yml: pr-comment true adds --github; github-token becomes PAGEGRADE_GITHUB_TOKEN', () => {
+    const action = parseYaml(readFileSync(join(root, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, { default: string }>;
+      runs: { steps: { env: Record<string, string>; run: string }[] };
+    };
+    assert.equal(action.inputs['pr-comment']!.default, 'false');
+    assert.equal(action.inputs['github-token']!.default, '${{ github.token }}');
+    const step = action.runs.steps[0]!;
+    assert.equal(step.env.PAGEGRADE_GITHUB_TOKEN, '${{ inputs.github-token }}');
+    assert.equal(step.env.PG_PR_COMMENT, '${{ inputs.pr-comment }}');
+    const inputs = {
+      PG_CONFIG: 'pg.json',
+      PG_JUNIT: '',
+      PG_SARIF: '',
+      PG_CODEQUALITY: '',
+      PG_MARKDOWN: '',
+      PG_JSON: '',
+      PG_PACKAGE: '',
+      PAGEGRADE_GITHUB_TOKEN: 'tok',
+    };
+    const on = runScript(step.run, { ...inputs, PG_PR_COMMENT: 'true' });
+    assert.match(on, /^npx --no-install pagegrade ci --config pg\.json --github$/m);
+    assert.match(on, /^token=tok$/m);
+    const off = runScript(step.run, { ...inputs, PG_PR_COMMENT: 'false' });
+    assert.match(off, /^npx --no-install pagegrade ci --config pg\.json$/m);
+  });
+
+  test('ci/gitlab-ci.yml: PAGEGRADE_GITLAB_REPORT true adds --gitlab', () => {
+    const job = (
+      parseYaml(readFileSync(join(root, 'ci/gitlab-ci.yml'), 'utf8')) as {
+        pagegrade: { variables: Record<string, string>; script: string[] };
+      }
+    ).pagegrade;
+    assert.equal(job.variables.PAGEGRADE_GITLAB_REPORT, 'false');
+    assert.equal(
+      job.variables.PAGEGRADE_GITLAB_TOKEN,
+      undefined,
+      'the token is a masked CI/CD variable, not in the file',
+    );
+    const script = job.script.filter((line) => line !== 'npm ci').join('\n');
+    const vars = { PAGEGRADE_CONFIG: '', PAGEGRADE_PACKAGE: '', PAGEGRADE_GITLAB_TOKEN: 'gl' };
+    assert.match(
+      runScript(script, { ...vars, PAGEGRADE_GITLAB_REPORT: 'true' }),
+      /^npx --no-install pagegrade ci --junit pagegrade-junit\.xml --codequality gl-code-quality-report\.json --markdown pagegrade\.md --gitlab$/m,
+    );
+    assert.doesNotMatch(runScript(script, { ...vars, PAGEGRADE_GITLAB_REPORT: 'false' }), /--gitlab/);
   });
 });
