@@ -2,13 +2,12 @@
 // merge requests"): a commit status or check run and one comment kept up to date, on GitHub or
 // GitLab. `pagegrade ci` calls it now; the server can call it when builds land. It never throws
 // for the platform's sake: what could not be posted is in the outcome's errors, in words and
-// without the token, for the caller to warn about (and to fail on, when asked to).
+// without the token, for the caller to warn about (and to fail on, when asked to). The types: types.ts.
 import { publishToGitHub } from './github.js';
 import { publishToGitLab } from './gitlab.js';
 import type { PublishArgs, PublishOutcome, PullRequestTarget } from './types.js';
 
-export { resolveGitHub, resolveGitLab, type GitHubOptions, type GitLabOptions } from './environment.js';
-export type { PublishOutcome, PublishState, PullRequestTarget } from './types.js';
+// where to post, from the CI's environment and settings: environment.ts (resolveGitHub, resolveGitLab)
 
 export async function publishToPullRequest(
   target: PullRequestTarget,
