@@ -12,6 +12,7 @@ const LAYERS = [
   { floor: 2, room: 'crawl', paths: ['src/crawl/'], holds: 'the crawler’s pure parts: URLs, sitemaps, page facts, site findings' },
   { floor: 3, room: 'config', paths: ['src/config.ts'], holds: 'the environment, validated' },
   { floor: 4, room: 'render', paths: ['src/render/'], holds: 'Chromium: rendered audits, axe, PDFs' },
+  { floor: 4, room: 'integrations', paths: ['src/integrations/'], holds: 'GitHub and GitLab: commit statuses, check runs, one pull/merge-request comment kept up to date' },
   { floor: 4, room: 'store', paths: ['src/store/'], holds: 'every SQL statement; the row types; migrations; Redis' },
   { floor: 5, room: 'contract', paths: ['src/contract/'], holds: 'the shapes the API, the pages and the webhooks share; the job declarations and the queue' },
   { floor: 6, room: 'metrics', paths: ['src/metrics.ts'], holds: 'Prometheus counters' },

@@ -16,7 +16,9 @@ export function loggerOptions(level: string): NonNullable<Exclude<FastifyServerO
   const pretty = process.stdout.isTTY && prettyAvailable();
   return {
     level,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    // a GitHub or GitLab token, should an object holding one be logged (src/integrations keeps
+    // its tokens in a Secret, which prints as [redacted], too)
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'token', '*.token', '*.headers.authorization'],
     ...(pretty
       ? {
           transport: {

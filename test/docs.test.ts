@@ -37,6 +37,7 @@ test('docs: docs/ci.md and docs/ci.schema.json match the ci schema and figures (
     'assertMatrix',
     'budgets',
     'upload',
+    'report',
   ]);
 });
 

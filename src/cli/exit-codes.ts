@@ -6,6 +6,8 @@ export const EXIT = {
   failedGate: 1,
   /** the page could not be fetched, the arguments are wrong, or the command failed */
   error: 2,
+  /** `ci`: the results could not be posted to GitHub or GitLab, and the configuration requires it */
+  reportFailed: 3,
   /** stopped by Ctrl-C (SIGINT): `crawl` prints what it audited so far */
   interrupted: 130,
 } as const;

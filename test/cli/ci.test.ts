@@ -296,7 +296,7 @@ describe('pagegrade ci', () => {
     };
     assert.match(
       problems(project({ urlz: ['/'] }).config),
-      /urlz: unknown key; the keys are: \$schema, urls, serve, start, crawl, render, runs, preset, assertions, assertMatrix, budgets, upload/,
+      /urlz: unknown key; the keys are: \$schema, urls, serve, start, crawl, render, runs, preset, assertions, assertMatrix, budgets, upload, report/,
     );
     const ids = problems(
       project({

@@ -1,5 +1,5 @@
 // `pagegrade ci [--config FILE] [--junit FILE] [--codequality FILE] [--sarif FILE] [--markdown
-// FILE] [--json FILE]`: audits what pagegrade.config.json (or .yaml, or --config) names and
+// FILE] [--json FILE] [--github] [--gitlab]`: audits what pagegrade.config.json (or .yaml, or --config) names and
 // judges its assertions and budgets, for a CI job (docs/ci.md). Registered here with commander
 // alone; runner.ts and what it uses load when the command runs.
 import type { Command } from 'commander';
@@ -10,6 +10,8 @@ Exit codes:
   1    an error-level assertion fails
   2    the configuration is wrong (the message names the key), or a URL, the served folder,
        the start command or the crawl could not be used
+  3    the results could not be posted to GitHub or GitLab and report.<platform>.required is
+       set (without it: a warning, and the code is 0 or 1)
   130  stopped by Ctrl-C (143: by SIGTERM); a started command is killed with its process group`;
 
 export function registerCiCommand(program: Command): void {
@@ -24,8 +26,16 @@ export function registerCiCommand(program: Command): void {
     .option('--sarif <file>', 'write SARIF 2.1.0 (GitHub code scanning)')
     .option('--markdown <file>', 'write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)')
     .option('--json <file>', "write the results as JSON (every URL's figures, runs and assertions)")
+    .option(
+      '--github',
+      'post a commit status (or check run) and one pull-request comment, updated on every run (report.github; token: PAGEGRADE_GITHUB_TOKEN or GITHUB_TOKEN)',
+    )
+    .option(
+      '--gitlab',
+      'post a commit status and one merge-request note, updated on every run (report.gitlab; token: PAGEGRADE_GITLAB_TOKEN)',
+    )
     .addHelpText('after', CI_EXIT_CODES)
-    .action(async (opts: Record<string, string | undefined>) => {
+    .action(async (opts: Record<string, string | undefined> & { github?: boolean; gitlab?: boolean }) => {
       const { runCi } = await import('./runner.js');
       process.exitCode = await runCi(opts, process.cwd());
     });

@@ -16,6 +16,7 @@ import {
   type CiConfigFile,
   type Level,
   type Preset,
+  type ReportConfig,
 } from './schema.js';
 
 export const CONFIG_FILES = [
@@ -40,6 +41,8 @@ export interface CiConfig {
   rules: Map<string, Rule>;
   matrix: MatrixEntry[];
   upload: boolean;
+  /** where to post the results (pull/merge request): report.ts */
+  report: ReportConfig;
 }
 
 /** The ids the config may name, by kind (the runner reads them from the registries). */
@@ -255,5 +258,6 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
     rules,
     matrix,
     upload: c.upload !== undefined,
+    report: c.report ?? {},
   };
 }

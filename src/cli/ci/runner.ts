@@ -22,6 +22,7 @@ import {
 } from './assertions.js';
 import { findConfig, loadCiConfig } from './config.js';
 import { codeQuality, junitXml, sarifLog } from './formats.js';
+import { prepareReporter } from './report.js';
 import { markdownSummary, terminalTable } from './reporters.js';
 import { crawlSite, serveFolder, startCommand, type Served, type Started } from './targets.js';
 
@@ -32,6 +33,10 @@ export interface CiOptions {
   sarif?: string;
   markdown?: string;
   json?: string;
+  /** post a status and a comment on the pull request (report.github) */
+  github?: boolean;
+  /** post a status and a note on the merge request (report.gitlab) */
+  gitlab?: boolean;
 }
 
 /** Colours on a terminal only: not when NO_COLOR is set, nor in CI (CI=true). */
@@ -72,6 +77,8 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
     process.stderr.write(
       `note: site findings are judged on a crawl; without \`crawl\` these are not: ${findingRules.map(([id]) => id).join(', ')}\n`,
     );
+
+  const reporter = prepareReporter(ci.report, opts, process.env, ci.file);
 
   const renderer = ci.render ? (await import('../../render/index.js')).rendererFromConfig(config) : null;
   const unavailable = renderer?.unavailable() ?? null;
@@ -159,7 +166,25 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
       }
     }
     process.stdout.write(terminalTable(results, useColour(process.stdout, process.env)));
-    return failedErrors(results).length > 0 ? EXIT.failedGate : EXIT.ok;
+    const failed = failedErrors(results).length;
+    const posted = await reporter?.publish({
+      state: failed > 0 ? 'failure' : 'success',
+      summaryMarkdown: markdown ?? markdownSummary(results),
+      description:
+        failed > 0
+          ? `${failed} error-level assertion(s) failed on ${pages.length} URL(s)`
+          : `Every error-level assertion holds on ${pages.length} URL(s)`,
+    });
+    return posted ?? (failed > 0 ? EXIT.failedGate : EXIT.ok);
+  } catch (err) {
+    // the site or a URL could not be used (exit 2): the pull request says so, never nothing
+    if (reporter && err instanceof CliError)
+      await reporter.publish({
+        state: 'error',
+        summaryMarkdown: `## Pagegrade CI\n\n**Pagegrade could not run** (exit ${err.code}):\n\n\`\`\`\n${err.message.replace(/`{3,}/g, "'''")}\n\`\`\`\n`,
+        description: `Could not run: ${err.message}`,
+      });
+    throw err;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -40,6 +40,133 @@ const Assertions = Type.Record(Type.String(), Assertion, {
     'id → assertion: a check id, `categories.<category>`, a figure (`page_bytes`, `lcp`, `resources.images` …) or a site finding id',
 });
 
+/** What both platforms' `report` settings share (src/integrations/environment.ts reads them). */
+const reportCommon = (github: boolean) => ({
+  api_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: github
+        ? 'the REST API (default `$GITHUB_API_URL`, else `https://api.github.com`; GitHub Enterprise: `https://HOST/api/v3`)'
+        : 'the REST API (default `$CI_API_V4_URL`, else `https://gitlab.com/api/v4`; self-hosted: `https://HOST/api/v4`)',
+    }),
+  ),
+  sha: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: github
+        ? "the commit the status is set on (default: the pull_request event's head, else `$GITHUB_SHA`)"
+        : 'the commit the status is set on (default `$CI_COMMIT_SHA`)',
+    }),
+  ),
+  token_env: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: github
+        ? 'the environment variable holding the token (default `PAGEGRADE_GITHUB_TOKEN`, else `GITHUB_TOKEN`); never the token itself'
+        : 'the environment variable holding the token (default `PAGEGRADE_GITLAB_TOKEN`); never the token itself',
+    }),
+  ),
+  context: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: github
+        ? 'the status context or check run name (default `pagegrade`)'
+        : 'the status name (default `pagegrade`)',
+    }),
+  ),
+  comment: Type.Optional(
+    Type.Boolean({
+      description: github
+        ? 'keep one comment with the results on the pull request (default true)'
+        : 'keep one note with the results on the merge request (default true)',
+    }),
+  ),
+  key: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "tells this configuration's comment from another's (default: the configuration file's path)",
+    }),
+  ),
+  target_url: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "the link in the status and the comment (default: the CI job's page)",
+    }),
+  ),
+  required: Type.Optional(
+    Type.Boolean({
+      description: 'exit 3 when the status or comment cannot be posted (default false: a warning)',
+    }),
+  ),
+  timeout_ms: Type.Optional(
+    Type.Integer({
+      minimum: 1000,
+      maximum: 300_000,
+      description: "the time allowed for the platform's answers, all requests together (default 30000)",
+    }),
+  ),
+});
+
+const Report = Type.Object(
+  {
+    github: Type.Optional(
+      Type.Object(
+        {
+          ...reportCommon(true),
+          repository: Type.Optional(
+            Type.String({
+              pattern: '^[^/\\s]+/[^/\\s]+$',
+              description: 'owner/name (default `$GITHUB_REPOSITORY`)',
+            }),
+          ),
+          pull_request: Type.Optional(
+            Type.Integer({ minimum: 1, description: "the pull request (default: the pull_request event's)" }),
+          ),
+          check: Type.Optional(
+            enumOf('string', ['status', 'check_run'] as const, {
+              description: 'a commit status (default) or a check run (a GitHub App installation token)',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: 'post a commit status or check run and one pull-request comment on GitHub',
+        },
+      ),
+    ),
+    gitlab: Type.Optional(
+      Type.Object(
+        {
+          ...reportCommon(false),
+          project: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description: 'the project id or `group/project` (default `$CI_PROJECT_ID`)',
+            }),
+          ),
+          merge_request: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: 'the merge request IID (default `$CI_MERGE_REQUEST_IID`)',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: 'post a commit status and one merge-request note on GitLab',
+        },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'post the results on the pull request (GitHub) or merge request (GitLab)',
+  },
+);
+
 export const CiConfigSchema = Type.Object(
   {
     $schema: Type.Optional(
@@ -152,12 +279,14 @@ export const CiConfigSchema = Type.Object(
         },
       ),
     ),
+    report: Type.Optional(Report),
   },
   { additionalProperties: false, title: 'pagegrade ci configuration' },
 );
 
 export type CiConfigFile = Static<typeof CiConfigSchema>;
 export type AssertionValue = Static<typeof Assertion>;
+export type ReportConfig = Static<typeof Report>;
 
 /** The schema as plain JSON Schema (draft-07), as docs/ci.schema.json publishes it. */
 export function configJsonSchema(): Record<string, unknown> {
