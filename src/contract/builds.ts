@@ -1,6 +1,6 @@
 // Builds' contract (issue 23 §2; docs/ci.md "Builds"): what `pagegrade ci --upload` sends, a build
 // as the API shows it with its comparison, the list, and their presenters.
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
 import { dateTime, enumOf, MAX_ID, NO_NUL, nullable, withExample } from './common.js';
 import { paginated } from './pagination.js';
@@ -9,6 +9,8 @@ import { Categories, CheckResult, PageInfo, RenderInfo } from './reports/schemas
 import type { BuildRow } from '../store/builds.repository.js';
 
 const SHA_PATTERN = '^[0-9a-fA-F]{7,40}$';
+/** null first: the API's Ajv coerces types, and would read a null as "" for a string first */
+const orNull = <T extends TSchema>(s: T) => Type.Union([Type.Null(), s]);
 const text = (maxLength: number, description: string) =>
   Type.String({ minLength: 1, maxLength, pattern: NO_NUL, description });
 
@@ -48,19 +50,19 @@ export const CreateBuildBody = withExample(
       commit_sha: Type.String({ pattern: SHA_PATTERN, description: 'The commit built: 7 to 40 hex characters.' }),
       branch: text(255, 'The branch built.'),
       base_branch: Type.Optional(
-        nullable(text(255, 'The branch it is compared with (a pull request’s target); none: not compared.')),
+        orNull(text(255, 'The branch it is compared with (a pull request’s target); none: not compared.')),
       ),
       ancestor_sha: Type.Optional(
-        nullable(
+        orNull(
           Type.String({
             pattern: SHA_PATTERN,
             description: 'The merge base with the base branch: the base build is that commit’s when there is one.',
           }),
         ),
       ),
-      author: Type.Optional(nullable(text(255, 'Who made the commit.'))),
-      message: Type.Optional(nullable(Type.String({ maxLength: 4000, pattern: NO_NUL, description: 'The commit message.' }))),
-      run_url: Type.Optional(nullable(Type.String({ maxLength: 2048, description: 'The CI run (http or https).' }))),
+      author: Type.Optional(orNull(text(255, 'Who made the commit.'))),
+      message: Type.Optional(orNull(Type.String({ maxLength: 4000, pattern: NO_NUL, description: 'The commit message.' }))),
+      run_url: Type.Optional(orNull(Type.String({ maxLength: 2048, description: 'The CI run (http or https).' }))),
       pages: Type.Array(
         Type.Object(
           {

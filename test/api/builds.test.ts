@@ -119,7 +119,7 @@ describeEachDialect('builds', (dialect) => {
       acme.key,
       'POST',
       '/api/v1/builds',
-      build({ commit_sha: 'ffff0000', pages: [await page('/p'), await page('/q')] }),
+      build({ commit_sha: 'ffff0000', author: null, message: null, run_url: null, base_branch: null, ancestor_sha: null, pages: [await page('/p'), await page('/q')] }),
     );
     assert.equal(newer.statusCode, 201, newer.body);
     const newerId = (newer.json() as BuildBody).data.id;

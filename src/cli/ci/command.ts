@@ -1,15 +1,16 @@
 // `pagegrade ci [--config FILE] [--junit FILE] [--codequality FILE] [--sarif FILE] [--markdown
-// FILE] [--json FILE]`: audits what pagegrade.config.json (or .yaml, or --config) names and
+// FILE] [--json FILE] [--upload [--server URL] [--token KEY] [--project NAME] [--fail-on-regression]]`: audits what pagegrade.config.json (or .yaml, or --config) names and
 // judges its assertions and budgets, for a CI job (docs/ci.md). Registered here with commander
 // alone; runner.ts and what it uses load when the command runs.
 import type { Command } from 'commander';
+import type { CiOptions } from './runner.js';
 
 const CI_EXIT_CODES = `
 Exit codes:
   0    every error-level assertion holds (warnings are printed, they do not fail)
-  1    an error-level assertion fails
+  1    an error-level assertion fails, or (--fail-on-regression) the uploaded build regressed
   2    the configuration is wrong (the message names the key), or a URL, the served folder,
-       the start command or the crawl could not be used
+       the start command or the crawl could not be used, or the upload failed
   130  stopped by Ctrl-C (143: by SIGTERM); a started command is killed with its process group`;
 
 export function registerCiCommand(program: Command): void {
@@ -24,9 +25,14 @@ export function registerCiCommand(program: Command): void {
     .option('--sarif <file>', 'write SARIF 2.1.0 (GitHub code scanning)')
     .option('--markdown <file>', 'write a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set)')
     .option('--json <file>', "write the results as JSON (every URL's figures, runs and assertions)")
+    .option('--upload', 'send the results to a Pagegrade server as a build and print its comparison with the base (docs/ci.md "Builds")')
+    .option('--server <url>', 'the Pagegrade server (default: upload.server, else PAGEGRADE_SERVER)')
+    .option('--token <key>', 'an API key with write scope (default: PAGEGRADE_TOKEN, else upload.token); never printed')
+    .option('--project <name>', "the build's project (default: upload.project, else the first URL's host)")
+    .option('--fail-on-regression', 'exit 1 when the server says the build regressed against its base')
     .addHelpText('after', CI_EXIT_CODES)
-    .action(async (opts: Record<string, string | undefined>) => {
+    .action(async (opts: Record<string, string | boolean | undefined>) => {
       const { runCi } = await import('./runner.js');
-      process.exitCode = await runCi(opts, process.cwd());
+      process.exitCode = await runCi(opts as CiOptions, process.cwd());
     });
 }

@@ -39,7 +39,16 @@ export interface CiConfig {
   /** budgets, then assertions over them */
   rules: Map<string, Rule>;
   matrix: MatrixEntry[];
-  upload: boolean;
+  /** the `upload` key as written (null: none) */
+  upload: UploadConfig | null;
+}
+
+export interface UploadConfig {
+  server?: string;
+  token?: string;
+  project?: string;
+  origin?: string;
+  base_branch?: string;
 }
 
 /** The ids the config may name, by kind (the runner reads them from the registries). */
@@ -254,6 +263,6 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
     preset: c.preset ?? null,
     rules,
     matrix,
-    upload: c.upload !== undefined,
+    upload: c.upload ?? null,
   };
 }

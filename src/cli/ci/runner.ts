@@ -23,6 +23,7 @@ import {
 import { findConfig, loadCiConfig } from './config.js';
 import { codeQuality, junitXml, sarifLog } from './formats.js';
 import { markdownSummary, terminalTable } from './reporters.js';
+import { comparisonText, summariseComparison, uploadBuild } from './upload.js';
 import { crawlSite, serveFolder, startCommand, type Served, type Started } from './targets.js';
 
 export interface CiOptions {
@@ -32,6 +33,13 @@ export interface CiOptions {
   sarif?: string;
   markdown?: string;
   json?: string;
+  /** send the results to a Pagegrade server as a build (also when the config has `upload`) */
+  upload?: boolean;
+  server?: string;
+  token?: string;
+  project?: string;
+  /** exit 1 when the server's comparison says the build regressed */
+  failOnRegression?: boolean;
 }
 
 /** Colours on a terminal only: not when NO_COLOR is set, nor in CI (CI=true). */
@@ -63,10 +71,9 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
     { checks: [...checks.map((c) => c.id), ...BROWSER_CHECK_IDS], findings: FINDINGS.map((f) => f.id) },
     cwd,
   );
-  if (ci.upload)
-    process.stderr.write(
-      'warning: upload is not built yet: the results stay on this machine (docs/ci.md, "upload").\n',
-    );
+  const upload = opts.upload === true || ci.upload !== null;
+  if (opts.failOnRegression === true && !upload)
+    throw new CliError('--fail-on-regression needs --upload (or `upload` in the config): the server compares builds.');
   const findingRules = [...ci.rules.entries()].filter(([, r]) => r.kind === 'finding' && r.level !== 'off');
   if (ci.crawl === null && findingRules.length > 0)
     process.stderr.write(
@@ -108,6 +115,8 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
     }
 
     const pages: PageResult[] = [];
+    /** each URL's representative report, sent by --upload */
+    const representatives: AuditReport[] = [];
     for (const url of urls) {
       const reports: AuditReport[] = [];
       for (let run = 1; run <= ci.runs; run++) {
@@ -131,6 +140,7 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
         );
       }
       const rep = representative(reports);
+      representatives.push(rep);
       const figures = medianFigures(reports);
       pages.push({
         url,
@@ -159,7 +169,25 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
       }
     }
     process.stdout.write(terminalTable(results, useColour(process.stdout, process.env)));
-    return failedErrors(results).length > 0 ? EXIT.failedGate : EXIT.ok;
+    let regressed = false;
+    if (upload) {
+      const uploaded = await uploadBuild(
+        ci.upload ?? {},
+        {
+          ...(opts.server !== undefined ? { server: opts.server } : {}),
+          ...(opts.token !== undefined ? { token: opts.token } : {}),
+          ...(opts.project !== undefined ? { project: opts.project } : {}),
+        },
+        process.env,
+        cwd,
+        { pages, reports: representatives, localOrigin: base },
+      );
+      process.stdout.write(comparisonText(uploaded));
+      summariseComparison(uploaded, process.env);
+      regressed = uploaded.comparison.regressed;
+    }
+    const failed = failedErrors(results).length > 0 || (opts.failOnRegression === true && regressed);
+    return failed ? EXIT.failedGate : EXIT.ok;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -4,6 +4,7 @@
 // limited to projects sends and sees only its projects' builds.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAuth } from '../../plugins/auth.js';
+import { restoreNulls } from '../../plugins/body.js';
 import { paginate } from '../../../contract/pagination.js';
 import { errorResponses } from '../../../contract/common.js';
 import { ProjectParams } from '../../../contract/projects.js';
@@ -34,6 +35,11 @@ export const buildRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     '/builds',
     {
       bodyLimit: BUILD_BODY_LIMIT,
+      // null is "none" for the optional fields (base_branch, ancestor_sha, author, message, run_url)
+      preValidation: (request, _reply, done) => {
+        restoreNulls(request.body);
+        done();
+      },
       config: { access: 'builds.write', projectScoped: true },
       schema: {
         operationId: 'createBuild',
