@@ -30,7 +30,6 @@ import { requireScope, seesProject } from '../access/rules.js';
 import { auditColumns } from '../audit/audit.js';
 import { withProjectRules } from '../audit/ignore.js';
 import { pageKeyOf, storeAudit, storeRun } from '../audit/store.js';
-import { decodeSettings } from '../projects/settings.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Actor } from '../accounts/types.js';
 import { compareBuild, type BuildRef } from './compare.js';
@@ -81,6 +80,15 @@ function checkInput(input: BuildInput): void {
     else seen.add(path);
   });
   if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+/**
+ * The project's default_privacy (docs/sites.md: 0 public, 1 private; 0 when never set) from its
+ * stored settings JSON — read here, as the projects feature stores it, without its secrets.
+ */
+function defaultPrivacy(settings: string | null): Privacy {
+  if (settings === null) return 0;
+  return (JSON.parse(settings) as { default_privacy?: unknown }).default_privacy === 1 ? 1 : 0;
 }
 
 /** The build's pages with the project's ignore rules applied, as the build stores them. */
@@ -182,8 +190,7 @@ export function createBuildServices(ctx: ServiceContext): BuildsServices {
         input.pages.map((p) => withProjectRules(db, actor.orgId, { ...p.report, project }, now)),
       );
       const build = await withTransaction(db, async (trx) => {
-        const settingsRow = await findProjectSettings(trx, actor.orgId, project);
-        const privacy = settingsRow === null ? 0 : decodeSettings(null, settingsRow, false).settings.default_privacy;
+        const privacy = defaultPrivacy((await findProjectSettings(trx, actor.orgId, project))?.settings ?? null);
         const iso = now.toISOString();
         const row = await insertBuild(trx, {
           orgId: actor.orgId,

@@ -5,9 +5,9 @@
 // `pagegrade ci --upload` (which prints the server's answer) all show this object, and the
 // pull-request integrations post its Markdown (buildComparisonMarkdown).
 
-import type { BuildAssertion, BuildPageData } from '../../store/builds.repository.js';
+import type { BuildPageData } from '../../store/builds.repository.js';
 
-export type { BuildAssertion, BuildPageData };
+export type { BuildPageData };
 
 /** A build's identity in a comparison. */
 export interface BuildRef {

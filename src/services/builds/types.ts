@@ -9,8 +9,6 @@ export type { BuildRow };
 
 /** builds kept per non-base branch when PAGEGRADE_BUILDS_KEEP_PER_BRANCH is not set */
 export const DEFAULT_BUILDS_KEEP_PER_BRANCH = 20;
-/** URLs a build may carry */
-export const MAX_BUILD_PAGES = 500;
 
 export interface BuildInput {
   project: string;
