@@ -6,6 +6,7 @@ import { dateTime, enumOf, MAX_ID, NO_NUL, nullable, withExample } from './commo
 import { paginated } from './pagination.js';
 import { PER_PAGE, pageParam } from './lists.js';
 import { Categories, CheckResult, PageInfo, RenderInfo } from './reports/schemas.js';
+import { report as reportExample } from './reports/examples.js';
 import type { BuildRow } from '../store/builds.repository.js';
 
 const SHA_PATTERN = '^[0-9a-fA-F]{7,40}$';
@@ -89,7 +90,16 @@ export const CreateBuildBody = withExample(
     author: 'Ada <ada@example.com>',
     message: 'Pricing page: new hero',
     run_url: 'https://ci.example.com/runs/12',
-    pages: [],
+    pages: [
+      {
+        url: reportExample.url,
+        report: reportExample,
+        figures: { score: reportExample.score, page_bytes: 48213, requests: 12 },
+        assertions: [
+          { id: 'page_bytes', kind: 'figure', level: 'error', passed: true, actual: 48213, expected: '≤ 500000' },
+        ],
+      },
+    ],
   },
 );
 

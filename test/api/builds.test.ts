@@ -73,6 +73,7 @@ describeEachDialect('builds', (dialect) => {
   test('a build of main: 201 with Location, each URL a report (the project’s default privacy), nothing to compare with', async () => {
     t.fixture.route('/p', html(goodPage(t.fixture.origin)));
     t.fixture.route('/q', html(goodPage(t.fixture.origin)));
+    const sent = await page('/p', { figures: { page_bytes: 1000, lcp: null } });
     const res = await api(
       acme.key,
       'POST',
@@ -82,7 +83,7 @@ describeEachDialect('builds', (dialect) => {
         author: 'Ada <ada@example.com>',
         message: 'main: first',
         run_url: 'https://ci.example.com/runs/1',
-        pages: [await page('/p', { figures: { page_bytes: 1000 } }), await page('/q')],
+        pages: [sent, await page('/q')],
       }),
     );
     assert.equal(res.statusCode, 201, res.body);
@@ -104,6 +105,19 @@ describeEachDialect('builds', (dialect) => {
     assert.equal(report.json().data.project, project);
     const runs = await api(acme.key, 'GET', `/api/v1/reports/${mainBuild.pages[0]!.report_id}/runs`);
     assert.equal(runs.json().data[0].source, 'build');
+    // stored as sent: an inconclusive check stays null (never read as false), a figure not measured stays null
+    const passed = (results: Record<string, { passed: boolean | null }>) =>
+      Object.fromEntries(Object.entries(results).map(([id, c]) => [id, c.passed]));
+    assert.deepEqual(passed(report.json().data.results), passed(sent.report.results));
+    assert.ok(Object.values(sent.report.results).some((c) => c.passed === null), 'the page has an inconclusive check');
+    const figures = (mainBuild.comparison.pages[0] as unknown as { figures: { id: string; head: number | null }[] }).figures;
+    assert.deepEqual(
+      figures.filter((f) => f.id === 'lcp' || f.id === 'page_bytes'),
+      [
+        { id: 'page_bytes', base: null, head: 1000, delta: null },
+        { id: 'lcp', base: null, head: null, delta: null },
+      ],
+    );
   });
 
   test('a feature build compared with the ancestor commit’s build: newly failing checks, score delta, regressed; privacy untouched', async () => {

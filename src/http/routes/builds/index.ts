@@ -3,6 +3,8 @@
 // branch, paged). Members send builds, viewers read them (the access table's builds.*); a key
 // limited to projects sends and sees only its projects' builds.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { requireAuth } from '../../plugins/auth.js';
 import { restoreNulls } from '../../plugins/body.js';
 import { paginate } from '../../../contract/pagination.js';
@@ -22,6 +24,14 @@ import type { RouteDeps } from '../deps.js';
 /** a build of 500 URLs with their full reports: more than the API's usual 1 MB */
 const BUILD_BODY_LIMIT = 32 * 1024 * 1024;
 
+/**
+ * The build's body is checked without the API's type coercion: a report's `"passed": null` (an
+ * inconclusive check) or a figure's `null` (not measured) would otherwise be read as false or 0
+ * — the validator coerces the first type of a choice — and stored so. Every error, as the API's.
+ */
+const exact = new Ajv({ allErrors: true, verbose: true, coerceTypes: false, useDefaults: false, strict: false });
+addFormats.default(exact);
+
 const rawQuery = (url: string) => {
   const i = url.indexOf('?');
   return i === -1 ? '' : url.slice(i + 1);
@@ -35,6 +45,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
     '/builds',
     {
       bodyLimit: BUILD_BODY_LIMIT,
+      validatorCompiler: ({ schema }) => exact.compile(schema),
       // null is "none" for the optional fields (base_branch, ancestor_sha, author, message, run_url)
       preValidation: (request, _reply, done) => {
         restoreNulls(request.body);
