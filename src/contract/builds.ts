@@ -3,7 +3,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
 import { dateTime, enumOf, MAX_ID, NO_NUL, nullable, withExample } from './common.js';
-import { paginated } from './pagination.js';
+import { listExample, paginated } from './pagination.js';
 import { PER_PAGE, pageParam } from './lists.js';
 import { Categories, CheckResult, PageInfo, RenderInfo } from './reports/schemas.js';
 import { report as reportExample } from './reports/examples.js';
@@ -206,17 +206,68 @@ const BuildPage = Type.Object(
   { additionalProperties: false },
 );
 
-export const BuildEnvelope = Type.Object(
-  {
-    data: Type.Object(
-      { ...Build.properties, pages: Type.Array(BuildPage), comparison: Comparison },
-      { additionalProperties: false },
-    ),
+const buildExample = {
+  id: 12,
+  project: 'example.com',
+  commit_sha: '4f1c2e9',
+  branch: 'feature/pricing',
+  base_branch: 'main',
+  ancestor_sha: '9a8b7c6',
+  author: 'Ada <ada@example.com>',
+  message: 'Pricing page: new hero',
+  run_url: 'https://ci.example.com/runs/12',
+  base_build_id: 10,
+  created_at: '2026-12-03T10:00:00.000Z',
+  links: {
+    self: 'https://pagegrade.example.com/api/v1/builds/12',
+    page: 'https://pagegrade.example.com/dashboard/builds/12',
   },
-  { additionalProperties: false },
+};
+
+const comparisonExample = {
+  build: { id: 12, commit_sha: '4f1c2e9', branch: 'feature/pricing' },
+  base: { id: 10, commit_sha: '9a8b7c6', branch: 'main', matched: 'ancestor' },
+  regressed: true,
+  reasons: ['/pricing: title_length newly fails', '/pricing: score 92 → 84 (-8)'],
+  pages: [
+    {
+      url: 'https://example.com/pricing',
+      path: '/pricing',
+      status: 'compared',
+      score: { base: 92, head: 84, delta: -8 },
+      newly_failing: [{ id: 'title_length', title: 'Title length' }],
+      newly_passing: [],
+      figures: [{ id: 'page_bytes', base: 48213, head: 51200, delta: 2987 }],
+      assertions_newly_failing: [],
+      regressed: true,
+      reasons: ['/pricing: title_length newly fails', '/pricing: score 92 → 84 (-8)'],
+    },
+  ],
+};
+
+export const BuildEnvelope = withExample(
+  Type.Object(
+    {
+      data: Type.Object(
+        { ...Build.properties, pages: Type.Array(BuildPage), comparison: Comparison },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    data: {
+      ...buildExample,
+      pages: [{ url: 'https://example.com/pricing', report_id: 42, run: 7, score: 84, result: 'good' }],
+      comparison: comparisonExample,
+    },
+  },
 );
 
-export const BuildList = paginated(Build);
+export const BuildList = withExample(paginated(Build), {
+  data: [buildExample],
+  ...listExample('https://pagegrade.example.com/api/v1/projects/example.com/builds'),
+});
 
 export function presentBuild(b: BuildRow, publicUrl: string): Static<typeof Build> {
   return {
