@@ -4398,7 +4398,129 @@ export interface operations {
                  *       "author": "Ada <ada@example.com>",
                  *       "message": "Pricing page: new hero",
                  *       "run_url": "https://ci.example.com/runs/12",
-                 *       "pages": []
+                 *       "pages": [
+                 *         {
+                 *           "url": "https://example.com/pricing",
+                 *           "report": {
+                 *             "id": 1,
+                 *             "url": "https://example.com/pricing",
+                 *             "final_url": "https://example.com/pricing",
+                 *             "project": "example.com",
+                 *             "result": "good",
+                 *             "score": 88,
+                 *             "privacy": 0,
+                 *             "has_password": false,
+                 *             "generated_at": "2026-01-15T10:00:00.000Z",
+                 *             "created_at": "2026-11-25T22:54:35.584Z",
+                 *             "updated_at": "2026-11-25T22:54:35.616Z",
+                 *             "categories": {
+                 *               "seo": {
+                 *                 "score": 96,
+                 *                 "passed": 17,
+                 *                 "failed": 1
+                 *               },
+                 *               "performance": {
+                 *                 "score": 75,
+                 *                 "passed": 9,
+                 *                 "failed": 2
+                 *               },
+                 *               "security": {
+                 *                 "score": 70,
+                 *                 "passed": 5,
+                 *                 "failed": 3
+                 *               },
+                 *               "miscellaneous": {
+                 *                 "score": 94,
+                 *                 "passed": 10,
+                 *                 "failed": 2
+                 *               }
+                 *             },
+                 *             "results": {
+                 *               "title": {
+                 *                 "id": "title",
+                 *                 "category": "seo",
+                 *                 "priority": "high",
+                 *                 "passed": true,
+                 *                 "title": "The page has a title of a good length",
+                 *                 "message": "The title is 43 characters long.",
+                 *                 "value": "Fixture Gardening Guide for Small Balconies",
+                 *                 "how_to_fix": "Give the page exactly one <title> in its <head>, describing the page in 1–60 characters, so that search results show it in full."
+                 *               },
+                 *               "meta_description": {
+                 *                 "id": "meta_description",
+                 *                 "category": "seo",
+                 *                 "priority": "high",
+                 *                 "passed": true,
+                 *                 "title": "The page has a meta description",
+                 *                 "message": "The meta description is 106 characters long.",
+                 *                 "value": "How to grow herbs, tomatoes and flowers on a small balcony: soil, light, watering and the best containers.",
+                 *                 "how_to_fix": "Add <meta name=\"description\" content=\"…\"> to the <head>: one or two sentences summing up the page, which search engines may show under the title."
+                 *               },
+                 *               "canonical": {
+                 *                 "id": "canonical",
+                 *                 "category": "seo",
+                 *                 "priority": "medium",
+                 *                 "passed": false,
+                 *                 "title": "The page has no valid canonical URL",
+                 *                 "message": "The canonical URL points to the site's root (https://example.com/) from /pricing, instead of to an equivalent page: search engines would drop this page in favour of the home page.",
+                 *                 "value": "https://example.com/",
+                 *                 "details": {
+                 *                   "type": "list",
+                 *                   "items": [
+                 *                     "<link rel=canonical>: https://example.com/"
+                 *                   ]
+                 *                 },
+                 *                 "how_to_fix": "Add one <link rel=\"canonical\" href=\"https://…\"> in the <head> with the absolute URL of the page as it should appear in search results (usually the page itself); do not point every page to the home page, and keep the HTML and any Link header in agreement."
+                 *               }
+                 *             },
+                 *             "page": {
+                 *               "status": 200,
+                 *               "http_version": "1.1",
+                 *               "redirects": [],
+                 *               "timings": {
+                 *                 "dns_ms": 1,
+                 *                 "connect_ms": 1,
+                 *                 "tls_ms": null,
+                 *                 "ttfb_ms": 10,
+                 *                 "total_ms": 50
+                 *               },
+                 *               "sizes": {
+                 *                 "transfer_bytes": 2435,
+                 *                 "html_bytes": 2435
+                 *               },
+                 *               "requests": {
+                 *                 "scripts": 1,
+                 *                 "stylesheets": 0,
+                 *                 "images": 1,
+                 *                 "iframes": 0,
+                 *                 "media": 0,
+                 *                 "fonts": 0,
+                 *                 "other": 1,
+                 *                 "total": 3
+                 *               }
+                 *             },
+                 *             "links": {
+                 *               "self": "https://pagegrade.example.com/api/v1/reports/1",
+                 *               "page": "https://pagegrade.example.com/reports/1"
+                 *             }
+                 *           },
+                 *           "figures": {
+                 *             "score": 88,
+                 *             "page_bytes": 48213,
+                 *             "requests": 12
+                 *           },
+                 *           "assertions": [
+                 *             {
+                 *               "id": "page_bytes",
+                 *               "kind": "figure",
+                 *               "level": "error",
+                 *               "passed": true,
+                 *               "actual": 48213,
+                 *               "expected": "≤ 500000"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -4636,6 +4758,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "project": "example.com",
+                     *         "commit_sha": "4f1c2e9",
+                     *         "branch": "feature/pricing",
+                     *         "base_branch": "main",
+                     *         "ancestor_sha": "9a8b7c6",
+                     *         "author": "Ada <ada@example.com>",
+                     *         "message": "Pricing page: new hero",
+                     *         "run_url": "https://ci.example.com/runs/12",
+                     *         "base_build_id": 10,
+                     *         "created_at": "2026-12-03T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example.com/api/v1/builds/12",
+                     *           "page": "https://pagegrade.example.com/dashboard/builds/12"
+                     *         },
+                     *         "pages": [
+                     *           {
+                     *             "url": "https://example.com/pricing",
+                     *             "report_id": 42,
+                     *             "run": 7,
+                     *             "score": 84,
+                     *             "result": "good"
+                     *           }
+                     *         ],
+                     *         "comparison": {
+                     *           "build": {
+                     *             "id": 12,
+                     *             "commit_sha": "4f1c2e9",
+                     *             "branch": "feature/pricing"
+                     *           },
+                     *           "base": {
+                     *             "id": 10,
+                     *             "commit_sha": "9a8b7c6",
+                     *             "branch": "main",
+                     *             "matched": "ancestor"
+                     *           },
+                     *           "regressed": true,
+                     *           "reasons": [
+                     *             "/pricing: title_length newly fails",
+                     *             "/pricing: score 92 → 84 (-8)"
+                     *           ],
+                     *           "pages": [
+                     *             {
+                     *               "url": "https://example.com/pricing",
+                     *               "path": "/pricing",
+                     *               "status": "compared",
+                     *               "score": {
+                     *                 "base": 92,
+                     *                 "head": 84,
+                     *                 "delta": -8
+                     *               },
+                     *               "newly_failing": [
+                     *                 {
+                     *                   "id": "title_length",
+                     *                   "title": "Title length"
+                     *                 }
+                     *               ],
+                     *               "newly_passing": [],
+                     *               "figures": [
+                     *                 {
+                     *                   "id": "page_bytes",
+                     *                   "base": 48213,
+                     *                   "head": 51200,
+                     *                   "delta": 2987
+                     *                 }
+                     *               ],
+                     *               "assertions_newly_failing": [],
+                     *               "regressed": true,
+                     *               "reasons": [
+                     *                 "/pricing: title_length newly fails",
+                     *                 "/pricing: score 92 → 84 (-8)"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             ancestor_sha: string | null;
@@ -4886,6 +5089,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "project": "example.com",
+                     *         "commit_sha": "4f1c2e9",
+                     *         "branch": "feature/pricing",
+                     *         "base_branch": "main",
+                     *         "ancestor_sha": "9a8b7c6",
+                     *         "author": "Ada <ada@example.com>",
+                     *         "message": "Pricing page: new hero",
+                     *         "run_url": "https://ci.example.com/runs/12",
+                     *         "base_build_id": 10,
+                     *         "created_at": "2026-12-03T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example.com/api/v1/builds/12",
+                     *           "page": "https://pagegrade.example.com/dashboard/builds/12"
+                     *         },
+                     *         "pages": [
+                     *           {
+                     *             "url": "https://example.com/pricing",
+                     *             "report_id": 42,
+                     *             "run": 7,
+                     *             "score": 84,
+                     *             "result": "good"
+                     *           }
+                     *         ],
+                     *         "comparison": {
+                     *           "build": {
+                     *             "id": 12,
+                     *             "commit_sha": "4f1c2e9",
+                     *             "branch": "feature/pricing"
+                     *           },
+                     *           "base": {
+                     *             "id": 10,
+                     *             "commit_sha": "9a8b7c6",
+                     *             "branch": "main",
+                     *             "matched": "ancestor"
+                     *           },
+                     *           "regressed": true,
+                     *           "reasons": [
+                     *             "/pricing: title_length newly fails",
+                     *             "/pricing: score 92 → 84 (-8)"
+                     *           ],
+                     *           "pages": [
+                     *             {
+                     *               "url": "https://example.com/pricing",
+                     *               "path": "/pricing",
+                     *               "status": "compared",
+                     *               "score": {
+                     *                 "base": 92,
+                     *                 "head": 84,
+                     *                 "delta": -8
+                     *               },
+                     *               "newly_failing": [
+                     *                 {
+                     *                   "id": "title_length",
+                     *                   "title": "Title length"
+                     *                 }
+                     *               ],
+                     *               "newly_passing": [],
+                     *               "figures": [
+                     *                 {
+                     *                   "id": "page_bytes",
+                     *                   "base": 48213,
+                     *                   "head": 51200,
+                     *                   "delta": 2987
+                     *                 }
+                     *               ],
+                     *               "assertions_newly_failing": [],
+                     *               "regressed": true,
+                     *               "reasons": [
+                     *                 "/pricing: title_length newly fails",
+                     *                 "/pricing: score 92 → 84 (-8)"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             ancestor_sha: string | null;
@@ -9089,6 +9373,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "project": "example.com",
+                     *           "commit_sha": "4f1c2e9",
+                     *           "branch": "feature/pricing",
+                     *           "base_branch": "main",
+                     *           "ancestor_sha": "9a8b7c6",
+                     *           "author": "Ada <ada@example.com>",
+                     *           "message": "Pricing page: new hero",
+                     *           "run_url": "https://ci.example.com/runs/12",
+                     *           "base_build_id": 10,
+                     *           "created_at": "2026-12-03T10:00:00.000Z",
+                     *           "links": {
+                     *             "self": "https://pagegrade.example.com/api/v1/builds/12",
+                     *             "page": "https://pagegrade.example.com/dashboard/builds/12"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example.com/api/v1/projects/example.com/builds?page=1",
+                     *         "last": "https://pagegrade.example.com/api/v1/projects/example.com/builds?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example.com/api/v1/projects/example.com/builds"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             ancestor_sha: string | null;
