@@ -23,6 +23,7 @@ import { accountRoutes } from './http/routes/account/index.js';
 import { organizationRoutes } from './http/routes/organization/index.js';
 import { auditLogRoutes } from './http/routes/audit-log/index.js';
 import { shareRoutes } from './http/routes/shares/index.js';
+import { buildRoutes } from './http/routes/builds/index.js';
 import { invitationRoutes } from './http/routes/invitations/index.js';
 import { scheduleRoutes } from './http/routes/schedules/index.js';
 import { batchRoutes } from './http/routes/batches/index.js';
@@ -169,6 +170,7 @@ export async function buildApp(
       await api.register(organizationRoutes, routeDeps);
       await api.register(auditLogRoutes, routeDeps);
       await api.register(shareRoutes, routeDeps);
+      await api.register(buildRoutes, routeDeps);
       await api.register(invitationRoutes, routeDeps);
       addMethodNotAllowedRoutes(api, seen, API_PREFIX);
     },

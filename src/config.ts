@@ -38,6 +38,8 @@ export interface Config {
   readonly userAgent: string | null;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT, default 100) */
   readonly historyLimit: number;
+  /** PAGEGRADE_BUILDS_KEEP_PER_BRANCH: builds kept per branch that is no build's base branch (docs/ci.md "Builds"); default 20 */
+  readonly buildsKeepPerBranch: number;
   /** days an audit log entry is kept (PAGEGRADE_AUDIT_LOG_RETENTION_DAYS, default 365) */
   readonly auditLogRetentionDays: number;
   /** PAGEGRADE_WEBHOOK_TIMEOUT_MS: one webhook delivery attempt's time limit (default 10 s) */
@@ -348,6 +350,7 @@ export function configFromEnv(env: Env): Config {
     keyCacheMs: int(env, 'PAGEGRADE_KEY_CACHE_MS', 10_000, 0, 300_000),
     userAgent: str(env, 'PAGEGRADE_USER_AGENT'),
     historyLimit: int(env, 'PAGEGRADE_HISTORY_LIMIT', 100, 1, 100_000),
+    buildsKeepPerBranch: int(env, 'PAGEGRADE_BUILDS_KEEP_PER_BRANCH', 20, 1, 100_000),
     auditLogRetentionDays: int(env, 'PAGEGRADE_AUDIT_LOG_RETENTION_DAYS', 365, 1, 36_500),
     webhookTimeoutMs: int(env, 'PAGEGRADE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfter: int(env, 'PAGEGRADE_WEBHOOK_DISABLE_AFTER', 5, 1, 1_000_000),

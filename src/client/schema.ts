@@ -197,6 +197,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a CI build
+         * @description What `pagegrade ci --upload` sends: the commit, its branch, the base branch and the ancestor commit, and each URL's audit. Each URL's result becomes a run (source `build`) of that page's report in the project — a new report, with the project's default_privacy, for a page it has none of; an existing report's privacy and password are never changed. The build is compared with its base build (the base branch's build of `ancestor_sha`, else the base branch's newest build before this one): 201 with `Location` and the comparison. The branch's builds past the newest PAGEGRADE_BUILDS_KEEP_PER_BRANCH (20) are pruned unless some build names the branch as its base.
+         */
+        post: operations["createBuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/builds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a build
+         * @description The build, each URL's report and run, and its comparison with its base build.
+         */
+        get: operations["showBuild"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organization": {
         parameters: {
             query?: never;
@@ -414,6 +454,26 @@ export interface paths {
          * @description Removes the project's own fields and logo: its PDFs show the organisation's branding again.
          */
         delete: operations["deleteProjectBranding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{project}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's builds
+         * @description Newest first; `branch` keeps one branch’s.
+         */
+        get: operations["listBuilds"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4286,6 +4346,964 @@ export interface operations {
                      *           "The per_page must be one of: 10, 25, 50, 100."
                      *         ]
                      *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createBuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "project": "example.com",
+                 *       "commit_sha": "4f1c2e9",
+                 *       "branch": "feature/pricing",
+                 *       "base_branch": "main",
+                 *       "ancestor_sha": "9a8b7c6",
+                 *       "author": "Ada <ada@example.com>",
+                 *       "message": "Pricing page: new hero",
+                 *       "run_url": "https://ci.example.com/runs/12",
+                 *       "pages": [
+                 *         {
+                 *           "url": "https://example.com/pricing",
+                 *           "report": {
+                 *             "id": 1,
+                 *             "url": "https://example.com/pricing",
+                 *             "final_url": "https://example.com/pricing",
+                 *             "project": "example.com",
+                 *             "result": "good",
+                 *             "score": 88,
+                 *             "privacy": 0,
+                 *             "has_password": false,
+                 *             "generated_at": "2026-01-15T10:00:00.000Z",
+                 *             "created_at": "2026-11-25T22:54:35.584Z",
+                 *             "updated_at": "2026-11-25T22:54:35.616Z",
+                 *             "categories": {
+                 *               "seo": {
+                 *                 "score": 96,
+                 *                 "passed": 17,
+                 *                 "failed": 1
+                 *               },
+                 *               "performance": {
+                 *                 "score": 75,
+                 *                 "passed": 9,
+                 *                 "failed": 2
+                 *               },
+                 *               "security": {
+                 *                 "score": 70,
+                 *                 "passed": 5,
+                 *                 "failed": 3
+                 *               },
+                 *               "miscellaneous": {
+                 *                 "score": 94,
+                 *                 "passed": 10,
+                 *                 "failed": 2
+                 *               }
+                 *             },
+                 *             "results": {
+                 *               "title": {
+                 *                 "id": "title",
+                 *                 "category": "seo",
+                 *                 "priority": "high",
+                 *                 "passed": true,
+                 *                 "title": "The page has a title of a good length",
+                 *                 "message": "The title is 43 characters long.",
+                 *                 "value": "Fixture Gardening Guide for Small Balconies",
+                 *                 "how_to_fix": "Give the page exactly one <title> in its <head>, describing the page in 1–60 characters, so that search results show it in full."
+                 *               },
+                 *               "meta_description": {
+                 *                 "id": "meta_description",
+                 *                 "category": "seo",
+                 *                 "priority": "high",
+                 *                 "passed": true,
+                 *                 "title": "The page has a meta description",
+                 *                 "message": "The meta description is 106 characters long.",
+                 *                 "value": "How to grow herbs, tomatoes and flowers on a small balcony: soil, light, watering and the best containers.",
+                 *                 "how_to_fix": "Add <meta name=\"description\" content=\"…\"> to the <head>: one or two sentences summing up the page, which search engines may show under the title."
+                 *               },
+                 *               "canonical": {
+                 *                 "id": "canonical",
+                 *                 "category": "seo",
+                 *                 "priority": "medium",
+                 *                 "passed": false,
+                 *                 "title": "The page has no valid canonical URL",
+                 *                 "message": "The canonical URL points to the site's root (https://example.com/) from /pricing, instead of to an equivalent page: search engines would drop this page in favour of the home page.",
+                 *                 "value": "https://example.com/",
+                 *                 "details": {
+                 *                   "type": "list",
+                 *                   "items": [
+                 *                     "<link rel=canonical>: https://example.com/"
+                 *                   ]
+                 *                 },
+                 *                 "how_to_fix": "Add one <link rel=\"canonical\" href=\"https://…\"> in the <head> with the absolute URL of the page as it should appear in search results (usually the page itself); do not point every page to the home page, and keep the HTML and any Link header in agreement."
+                 *               }
+                 *             },
+                 *             "page": {
+                 *               "status": 200,
+                 *               "http_version": "1.1",
+                 *               "redirects": [],
+                 *               "timings": {
+                 *                 "dns_ms": 1,
+                 *                 "connect_ms": 1,
+                 *                 "tls_ms": null,
+                 *                 "ttfb_ms": 10,
+                 *                 "total_ms": 50
+                 *               },
+                 *               "sizes": {
+                 *                 "transfer_bytes": 2435,
+                 *                 "html_bytes": 2435
+                 *               },
+                 *               "requests": {
+                 *                 "scripts": 1,
+                 *                 "stylesheets": 0,
+                 *                 "images": 1,
+                 *                 "iframes": 0,
+                 *                 "media": 0,
+                 *                 "fonts": 0,
+                 *                 "other": 1,
+                 *                 "total": 3
+                 *               }
+                 *             },
+                 *             "links": {
+                 *               "self": "https://pagegrade.example.com/api/v1/reports/1",
+                 *               "page": "https://pagegrade.example.com/reports/1"
+                 *             }
+                 *           },
+                 *           "figures": {
+                 *             "score": 88,
+                 *             "page_bytes": 48213,
+                 *             "requests": 12
+                 *           },
+                 *           "assertions": [
+                 *             {
+                 *               "id": "page_bytes",
+                 *               "kind": "figure",
+                 *               "level": "error",
+                 *               "passed": true,
+                 *               "actual": 48213,
+                 *               "expected": "≤ 500000"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ancestor_sha?: null | string;
+                    author?: null | string;
+                    base_branch?: null | string;
+                    /** @description The branch built. */
+                    branch: string;
+                    /** @description The commit built: 7 to 40 hex characters. */
+                    commit_sha: string;
+                    message?: null | string;
+                    /** @description Each URL’s result (1 to 500). */
+                    pages: {
+                        assertions?: ({
+                            actual: number | null;
+                            expected: string;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "check" | "category" | "figure" | "finding";
+                            /** @enum {string} */
+                            level: "warn" | "error";
+                            passed: boolean | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description The median figures (budgets). */
+                        figures?: {
+                            [key: string]: number | null;
+                        };
+                        report: {
+                            categories: {
+                                miscellaneous: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                                performance: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                                security: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                                seo: {
+                                    failed: number;
+                                    passed: number;
+                                    score: number;
+                                };
+                            };
+                            final_url: string;
+                            /** Format: date-time */
+                            generated_at: string;
+                            page: {
+                                http_version: string;
+                                redirects: {
+                                    status: number;
+                                    url: string;
+                                }[];
+                                requests: {
+                                    [key: string]: number;
+                                };
+                                sizes: {
+                                    html_bytes: number;
+                                    transfer_bytes: number;
+                                };
+                                status: number;
+                                timings: {
+                                    connect_ms: number | null;
+                                    dns_ms: number | null;
+                                    tls_ms: number | null;
+                                    total_ms: number;
+                                    ttfb_ms: number | null;
+                                };
+                            };
+                            /** @description Ignored: the build’s project is the report’s. */
+                            project?: string;
+                            render?: {
+                                accessibility: {
+                                    counts: {
+                                        [key: string]: number;
+                                    };
+                                    violations: {
+                                        help: string;
+                                        help_url: string;
+                                        id: string;
+                                        /** @enum {string} */
+                                        impact: "critical" | "serious" | "moderate" | "minor";
+                                        nodes: number;
+                                        targets: string[];
+                                    }[];
+                                } | null;
+                                /** @description Ids of the checks only a browser judges (in `results`). */
+                                browser_checks: string[];
+                                bytes: number;
+                                /** @description Checks whose outcome JavaScript changed (raw → rendered). */
+                                differences: {
+                                    id: string;
+                                    raw: {
+                                        message: string;
+                                        passed: boolean | null;
+                                        title: string;
+                                    };
+                                    rendered: {
+                                        message: string;
+                                        passed: boolean | null;
+                                        title: string;
+                                    };
+                                }[];
+                                dom: {
+                                    elements: {
+                                        raw: number;
+                                        rendered: number;
+                                    };
+                                    headings: {
+                                        raw: number;
+                                        rendered: number;
+                                    };
+                                    images: {
+                                        raw: number;
+                                        rendered: number;
+                                    };
+                                    links: {
+                                        raw: number;
+                                        rendered: number;
+                                    };
+                                    words: {
+                                        raw: number;
+                                        rendered: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                mode: "rendered";
+                                /** @description The raw HTML's audit, summarised. */
+                                raw: {
+                                    categories: {
+                                        miscellaneous: {
+                                            failed: number;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        performance: {
+                                            failed: number;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        security: {
+                                            failed: number;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        seo: {
+                                            failed: number;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                    };
+                                    /** @enum {string} */
+                                    result: "good" | "decent" | "bad";
+                                    score: number;
+                                };
+                                reason?: string;
+                                /** @description Requests refused (address guard, budgets, WebSockets), at most 20. */
+                                refused: {
+                                    reason: string;
+                                    url: string;
+                                }[];
+                                refused_count: number;
+                                /** @description Requests the page made (through the address guard). */
+                                requests: number;
+                                /**
+                                 * @description completed: `results` are the rendered DOM's; inconclusive (browser crash, timeout): `results` are the raw HTML's and `reason` says why.
+                                 * @enum {string}
+                                 */
+                                status: "completed" | "inconclusive";
+                                /** @description queue_ms, load_ms, idle_ms, axe_ms, total_ms (milliseconds). */
+                                timings: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @enum {string} */
+                            result: "good" | "decent" | "bad";
+                            results: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    details?: {
+                                        items: string[];
+                                        truncated?: number;
+                                        /** @enum {string} */
+                                        type: "list";
+                                    } | {
+                                        headings: string[];
+                                        rows: (string | number | boolean | null)[][];
+                                        truncated?: number;
+                                        /** @enum {string} */
+                                        type: "table";
+                                    } | {
+                                        text: string;
+                                        /** @enum {string} */
+                                        type: "text";
+                                    };
+                                    how_to_fix: string;
+                                    id: string;
+                                    /** @enum {string} */
+                                    inconclusive_reason?: "blocked" | "not_applicable" | "no_data" | "error" | "ignored";
+                                    message: string;
+                                    passed: boolean | null;
+                                    /** @enum {string} */
+                                    priority: "high" | "medium" | "low";
+                                    title: string;
+                                    value?: string | number | boolean | null | string[];
+                                };
+                            };
+                            score: number;
+                            url: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The URL audited. */
+                        url: string;
+                    }[];
+                    /** @description The project the build belongs to (its reports are that project’s). */
+                    project: string;
+                    run_url?: null | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "project": "example.com",
+                     *         "commit_sha": "4f1c2e9",
+                     *         "branch": "feature/pricing",
+                     *         "base_branch": "main",
+                     *         "ancestor_sha": "9a8b7c6",
+                     *         "author": "Ada <ada@example.com>",
+                     *         "message": "Pricing page: new hero",
+                     *         "run_url": "https://ci.example.com/runs/12",
+                     *         "base_build_id": 10,
+                     *         "created_at": "2026-12-03T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example.com/api/v1/builds/12",
+                     *           "page": "https://pagegrade.example.com/dashboard/builds/12"
+                     *         },
+                     *         "pages": [
+                     *           {
+                     *             "url": "https://example.com/pricing",
+                     *             "report_id": 42,
+                     *             "run": 7,
+                     *             "score": 84,
+                     *             "result": "good"
+                     *           }
+                     *         ],
+                     *         "comparison": {
+                     *           "build": {
+                     *             "id": 12,
+                     *             "commit_sha": "4f1c2e9",
+                     *             "branch": "feature/pricing"
+                     *           },
+                     *           "base": {
+                     *             "id": 10,
+                     *             "commit_sha": "9a8b7c6",
+                     *             "branch": "main",
+                     *             "matched": "ancestor"
+                     *           },
+                     *           "regressed": true,
+                     *           "reasons": [
+                     *             "/pricing: title_length newly fails",
+                     *             "/pricing: score 92 → 84 (-8)"
+                     *           ],
+                     *           "pages": [
+                     *             {
+                     *               "url": "https://example.com/pricing",
+                     *               "path": "/pricing",
+                     *               "status": "compared",
+                     *               "score": {
+                     *                 "base": 92,
+                     *                 "head": 84,
+                     *                 "delta": -8
+                     *               },
+                     *               "newly_failing": [
+                     *                 {
+                     *                   "id": "title_length",
+                     *                   "title": "Title length"
+                     *                 }
+                     *               ],
+                     *               "newly_passing": [],
+                     *               "figures": [
+                     *                 {
+                     *                   "id": "page_bytes",
+                     *                   "base": 48213,
+                     *                   "head": 51200,
+                     *                   "delta": 2987
+                     *                 }
+                     *               ],
+                     *               "assertions_newly_failing": [],
+                     *               "regressed": true,
+                     *               "reasons": [
+                     *                 "/pricing: title_length newly fails",
+                     *                 "/pricing: score 92 → 84 (-8)"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            ancestor_sha: string | null;
+                            author: string | null;
+                            base_branch: string | null;
+                            base_build_id: number | null;
+                            branch: string;
+                            commit_sha: string;
+                            comparison: {
+                                base: {
+                                    branch: string;
+                                    commit_sha: string;
+                                    id: number;
+                                    /** @enum {string} */
+                                    matched: "ancestor" | "newest";
+                                } | null;
+                                build: {
+                                    branch: string;
+                                    commit_sha: string;
+                                    id: number;
+                                };
+                                pages: {
+                                    assertions_newly_failing: {
+                                        actual: number | null;
+                                        expected: string;
+                                        id: string;
+                                        /** @enum {string} */
+                                        level: "warn" | "error";
+                                    }[];
+                                    figures: {
+                                        base: number | null;
+                                        delta: number | null;
+                                        head: number | null;
+                                        id: string;
+                                    }[];
+                                    newly_failing: {
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    newly_passing: {
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    path: string;
+                                    reasons: string[];
+                                    regressed: boolean;
+                                    score: {
+                                        base: number | null;
+                                        delta: number | null;
+                                        head: number | null;
+                                    };
+                                    /** @enum {string} */
+                                    status: "compared" | "new" | "removed";
+                                    url: string;
+                                }[];
+                                reasons: string[];
+                                regressed: boolean;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                page: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            message: string | null;
+                            pages: {
+                                report_id: number | null;
+                                result: string;
+                                /** @description The run of the report this URL’s result was stored as. */
+                                run: number;
+                                score: number;
+                                url: string;
+                            }[];
+                            project: string;
+                            run_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The body cannot be parsed, or JSON that is not an object. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The body is not valid JSON."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is larger than 1 MB."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description A body type other than form or JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Send the body as application/x-www-form-urlencoded or application/json."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    showBuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The build's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "project": "example.com",
+                     *         "commit_sha": "4f1c2e9",
+                     *         "branch": "feature/pricing",
+                     *         "base_branch": "main",
+                     *         "ancestor_sha": "9a8b7c6",
+                     *         "author": "Ada <ada@example.com>",
+                     *         "message": "Pricing page: new hero",
+                     *         "run_url": "https://ci.example.com/runs/12",
+                     *         "base_build_id": 10,
+                     *         "created_at": "2026-12-03T10:00:00.000Z",
+                     *         "links": {
+                     *           "self": "https://pagegrade.example.com/api/v1/builds/12",
+                     *           "page": "https://pagegrade.example.com/dashboard/builds/12"
+                     *         },
+                     *         "pages": [
+                     *           {
+                     *             "url": "https://example.com/pricing",
+                     *             "report_id": 42,
+                     *             "run": 7,
+                     *             "score": 84,
+                     *             "result": "good"
+                     *           }
+                     *         ],
+                     *         "comparison": {
+                     *           "build": {
+                     *             "id": 12,
+                     *             "commit_sha": "4f1c2e9",
+                     *             "branch": "feature/pricing"
+                     *           },
+                     *           "base": {
+                     *             "id": 10,
+                     *             "commit_sha": "9a8b7c6",
+                     *             "branch": "main",
+                     *             "matched": "ancestor"
+                     *           },
+                     *           "regressed": true,
+                     *           "reasons": [
+                     *             "/pricing: title_length newly fails",
+                     *             "/pricing: score 92 → 84 (-8)"
+                     *           ],
+                     *           "pages": [
+                     *             {
+                     *               "url": "https://example.com/pricing",
+                     *               "path": "/pricing",
+                     *               "status": "compared",
+                     *               "score": {
+                     *                 "base": 92,
+                     *                 "head": 84,
+                     *                 "delta": -8
+                     *               },
+                     *               "newly_failing": [
+                     *                 {
+                     *                   "id": "title_length",
+                     *                   "title": "Title length"
+                     *                 }
+                     *               ],
+                     *               "newly_passing": [],
+                     *               "figures": [
+                     *                 {
+                     *                   "id": "page_bytes",
+                     *                   "base": 48213,
+                     *                   "head": 51200,
+                     *                   "delta": 2987
+                     *                 }
+                     *               ],
+                     *               "assertions_newly_failing": [],
+                     *               "regressed": true,
+                     *               "reasons": [
+                     *                 "/pricing: title_length newly fails",
+                     *                 "/pricing: score 92 → 84 (-8)"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            ancestor_sha: string | null;
+                            author: string | null;
+                            base_branch: string | null;
+                            base_build_id: number | null;
+                            branch: string;
+                            commit_sha: string;
+                            comparison: {
+                                base: {
+                                    branch: string;
+                                    commit_sha: string;
+                                    id: number;
+                                    /** @enum {string} */
+                                    matched: "ancestor" | "newest";
+                                } | null;
+                                build: {
+                                    branch: string;
+                                    commit_sha: string;
+                                    id: number;
+                                };
+                                pages: {
+                                    assertions_newly_failing: {
+                                        actual: number | null;
+                                        expected: string;
+                                        id: string;
+                                        /** @enum {string} */
+                                        level: "warn" | "error";
+                                    }[];
+                                    figures: {
+                                        base: number | null;
+                                        delta: number | null;
+                                        head: number | null;
+                                        id: string;
+                                    }[];
+                                    newly_failing: {
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    newly_passing: {
+                                        id: string;
+                                        title: string;
+                                    }[];
+                                    path: string;
+                                    reasons: string[];
+                                    regressed: boolean;
+                                    score: {
+                                        base: number | null;
+                                        delta: number | null;
+                                        head: number | null;
+                                    };
+                                    /** @enum {string} */
+                                    status: "compared" | "new" | "removed";
+                                    url: string;
+                                }[];
+                                reasons: string[];
+                                regressed: boolean;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                page: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            message: string | null;
+                            pages: {
+                                report_id: number | null;
+                                result: string;
+                                /** @description The run of the report this URL’s result was stored as. */
+                                run: number;
+                                score: number;
+                                url: string;
+                            }[];
+                            project: string;
+                            run_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
                      *     }
                      */
                     "application/json": {
@@ -8297,6 +9315,222 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listBuilds: {
+        parameters: {
+            query?: {
+                /** @description Only this branch’s builds. */
+                branch?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+            };
+            header?: never;
+            path: {
+                /** @description Project name (a host name). */
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "project": "example.com",
+                     *           "commit_sha": "4f1c2e9",
+                     *           "branch": "feature/pricing",
+                     *           "base_branch": "main",
+                     *           "ancestor_sha": "9a8b7c6",
+                     *           "author": "Ada <ada@example.com>",
+                     *           "message": "Pricing page: new hero",
+                     *           "run_url": "https://ci.example.com/runs/12",
+                     *           "base_build_id": 10,
+                     *           "created_at": "2026-12-03T10:00:00.000Z",
+                     *           "links": {
+                     *             "self": "https://pagegrade.example.com/api/v1/builds/12",
+                     *             "page": "https://pagegrade.example.com/dashboard/builds/12"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example.com/api/v1/projects/example.com/builds?page=1",
+                     *         "last": "https://pagegrade.example.com/api/v1/projects/example.com/builds?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example.com/api/v1/projects/example.com/builds"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            ancestor_sha: string | null;
+                            author: string | null;
+                            base_branch: string | null;
+                            base_build_id: number | null;
+                            branch: string;
+                            commit_sha: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            id: number;
+                            links: {
+                                /** Format: uri */
+                                page: string;
+                                /** Format: uri */
+                                self: string;
+                            };
+                            message: string | null;
+                            project: string;
+                            run_url: string | null;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -12434,7 +13668,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch" | "build") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}
@@ -12520,7 +13754,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch" | "build") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}
@@ -12918,7 +14152,7 @@ export interface operations {
                             report_id: number;
                             result: ("good" | "decent" | "bad") | null;
                             score: number | null;
-                            source: ("api" | "dashboard" | "schedule" | "batch") | null;
+                            source: ("api" | "dashboard" | "schedule" | "batch" | "build") | null;
                             /**
                              * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                              * @enum {string}
@@ -13280,7 +14514,7 @@ export interface operations {
                                 };
                             } | null;
                             score: number | null;
-                            source: ("api" | "dashboard" | "schedule" | "batch") | null;
+                            source: ("api" | "dashboard" | "schedule" | "batch" | "build") | null;
                             /**
                              * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                              * @enum {string}
@@ -17394,7 +18628,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch" | "build") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}
@@ -17480,7 +18714,7 @@ export interface operations {
                                 report_id: number;
                                 result: ("good" | "decent" | "bad") | null;
                                 score: number | null;
-                                source: ("api" | "dashboard" | "schedule" | "batch") | null;
+                                source: ("api" | "dashboard" | "schedule" | "batch" | "build") | null;
                                 /**
                                  * @description `failed`: the page could not be fetched (see `error`); such a run has no results.
                                  * @enum {string}

@@ -19,6 +19,7 @@ import { createViewers } from './plugins/session.js';
 import { accountPageRoutes } from './routes/account.js';
 import { adminPageRoutes } from './routes/admin.js';
 import { auditLogPageRoutes } from './routes/audit-log.js';
+import { buildPageRoutes } from './routes/builds.js';
 import { sharedPageRoutes } from './routes/shared.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
@@ -98,6 +99,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   brandingPageRoutes(app, ctx);
   memberPageRoutes(app, ctx);
   auditLogPageRoutes(app, ctx);
+  buildPageRoutes(app, ctx);
   sharedPageRoutes(app, ctx);
   homeRoutes(app, ctx);
 }

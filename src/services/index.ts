@@ -23,6 +23,7 @@ import { createAuditLogServices } from './audit-log/audit-log.service.js';
 import { createShareServices } from './shares/shares.service.js';
 import { createInvitationServices } from './invitations/invitations.service.js';
 import { createSsoServices } from './sso/sso.service.js';
+import { createBuildServices } from './builds/builds.service.js';
 import type { GuardOptions } from '../analyzer/fetch/index.js';
 import type { AnalyzeFn, ServicesConfig } from './shared/config.js';
 import type { Services } from './types.js';
@@ -97,6 +98,7 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     auditLog: createAuditLogServices(ctx),
     shares: createShareServices(ctx),
+    builds: createBuildServices(ctx),
     invitations: createInvitationServices(ctx, {
       sendInvitation: mail.sendInvitation,
       keysChanged: accounts.auth.keysChanged,

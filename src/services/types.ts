@@ -29,6 +29,7 @@ import type { AuditLogServices } from './audit-log/types.js';
 import type { SharesServices } from './shares/types.js';
 import type { InvitationServices } from './invitations/types.js';
 import type { SsoServices } from './sso/types.js';
+import type { BuildsServices } from './builds/types.js';
 
 /**
  * The owner-level operations (a user id). Services, below, is what callers get: the same with
@@ -86,4 +87,6 @@ export interface Services extends Omit<OwnerServices, 'reports' | 'projects' | '
   shares: SharesServices;
   /** invitations to join an organisation (src/services/invitations; docs/teams.md "Invitations") */
   invitations: InvitationServices;
+  /** CI builds compared with their base (src/services/builds; docs/ci.md "Builds") */
+  builds: BuildsServices;
 }

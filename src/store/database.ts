@@ -21,6 +21,7 @@ import { migrations } from './migrations/index.js';
 import type { KeyChangeWatch } from './key-changes.js';
 import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
+import type { BuildPagesTable, BuildsTable } from './build-tables.js';
 import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable } from './work-tables.js';
 import type {
   AuditLogTable,
@@ -285,6 +286,8 @@ export interface Database {
   schedules: SchedulesTable;
   project_issues: ProjectIssuesTable;
   project_rule_changes: ProjectRuleChangesTable;
+  builds: BuildsTable;
+  build_pages: BuildPagesTable;
 }
 
 export type Db = Kysely<Database>;

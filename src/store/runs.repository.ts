@@ -11,9 +11,10 @@ import { toIso, toNumber } from './sql-helpers.js';
 
 /**
  * What started a run: the API's `results=1`, the dashboard's re-run, a schedule, a crawl (a
- * batch: the run records its id).
+ * batch: the run records its id), a CI build (`pagegrade ci --upload`: build_pages records
+ * which build's run it is).
  */
-export const RUN_SOURCES = ['api', 'dashboard', 'schedule', 'batch'] as const;
+export const RUN_SOURCES = ['api', 'dashboard', 'schedule', 'batch', 'build'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 /** A run completed (it has results) or failed (the page could not be fetched: a reason, no results). */
 export const RUN_STATUSES = ['completed', 'failed'] as const;

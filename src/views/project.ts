@@ -272,6 +272,8 @@ export interface ProjectPageData {
   can: Can;
   /** the project's own PDF branding section (admins and owners), or '' */
   branding: SafeHtml | '';
+  /** the project's newest CI builds (views/builds.ts buildsSection), or '' */
+  builds?: SafeHtml | '';
   flash?: Flash | null;
   detail: ProjectDetail;
   form: ProjectFormState;
@@ -297,6 +299,7 @@ export function projectView(d: ProjectPageData): SafeHtml {
 ${flashView(d.flash)}
 ${latestCrawlSection(p, d.csrf, name, d.can)}
 ${trendSection(p, d.can('batches.read'))}
+${d.builds ?? ''}
 ${ignoreRulesSection(p.settings.ignore, d.ignoreForm ?? emptyIgnoreRuleForm(), d.csrf, name, d.can('projects.write'))}
 ${d.can('projects.write') ? settingsSection(p, d.form, d.csrf, name) : ''}
 ${d.branding}`;

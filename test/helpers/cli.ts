@@ -14,14 +14,18 @@ export interface CliRun {
   stderr: string;
 }
 
-/** `nodeArgs`: options for node itself, before the script (e.g. `--import` a module-load recorder). */
+/**
+ * `nodeArgs`: options for node itself, before the script (e.g. `--import` a module-load
+ * recorder); `cwd`: the working directory (default: the test's).
+ */
 export function runCli(
   args: string[],
   env: Record<string, string> = {},
-  { nodeArgs = [] }: { nodeArgs?: string[] } = {},
+  { nodeArgs = [], cwd }: { nodeArgs?: string[]; cwd?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
+      ...(cwd !== undefined ? { cwd } : {}),
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -40,9 +40,18 @@ export interface CiConfig {
   /** budgets, then assertions over them */
   rules: Map<string, Rule>;
   matrix: MatrixEntry[];
-  upload: boolean;
+  /** the `upload` key as written (null: none) */
+  upload: UploadConfig | null;
   /** where to post the results (pull/merge request): report.ts */
   report: ReportConfig;
+}
+
+export interface UploadConfig {
+  server?: string;
+  token?: string;
+  project?: string;
+  origin?: string;
+  base_branch?: string;
 }
 
 /** The ids the config may name, by kind (the runner reads them from the registries). */
@@ -257,7 +266,7 @@ export function loadCiConfig(file: string, known: KnownIds, cwd: string): CiConf
     preset: c.preset ?? null,
     rules,
     matrix,
-    upload: c.upload !== undefined,
+    upload: c.upload ?? null,
     report: c.report ?? {},
   };
 }

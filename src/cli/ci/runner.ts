@@ -24,6 +24,7 @@ import { findConfig, loadCiConfig } from './config.js';
 import { codeQuality, junitXml, sarifLog } from './formats.js';
 import { prepareReporter } from './report.js';
 import { markdownSummary, terminalTable } from './reporters.js';
+import { comparisonText, summariseComparison, uploadBuild } from './upload.js';
 import { crawlSite, serveFolder, startCommand, type Served, type Started } from './targets.js';
 
 export interface CiOptions {
@@ -37,6 +38,13 @@ export interface CiOptions {
   github?: boolean;
   /** post a status and a note on the merge request (report.gitlab) */
   gitlab?: boolean;
+  /** send the results to a Pagegrade server as a build (also when the config has `upload`) */
+  upload?: boolean;
+  server?: string;
+  token?: string;
+  project?: string;
+  /** exit 1 when the server's comparison says the build regressed */
+  failOnRegression?: boolean;
 }
 
 /** Colours on a terminal only: not when NO_COLOR is set, nor in CI (CI=true). */
@@ -68,9 +76,10 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
     { checks: [...checks.map((c) => c.id), ...BROWSER_CHECK_IDS], findings: FINDINGS.map((f) => f.id) },
     cwd,
   );
-  if (ci.upload)
-    process.stderr.write(
-      'warning: upload is not built yet: the results stay on this machine (docs/ci.md, "upload").\n',
+  const upload = opts.upload === true || ci.upload !== null;
+  if (opts.failOnRegression === true && !upload)
+    throw new CliError(
+      '--fail-on-regression needs --upload (or `upload` in the config): the server compares builds.',
     );
   const findingRules = [...ci.rules.entries()].filter(([, r]) => r.kind === 'finding' && r.level !== 'off');
   if (ci.crawl === null && findingRules.length > 0)
@@ -115,6 +124,8 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
     }
 
     const pages: PageResult[] = [];
+    /** each URL's representative report, sent by --upload */
+    const representatives: AuditReport[] = [];
     for (const url of urls) {
       const reports: AuditReport[] = [];
       for (let run = 1; run <= ci.runs; run++) {
@@ -138,6 +149,7 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
         );
       }
       const rep = representative(reports);
+      representatives.push(rep);
       const figures = medianFigures(reports);
       pages.push({
         url,
@@ -166,16 +178,38 @@ export async function runCi(opts: CiOptions, cwd: string): Promise<number> {
       }
     }
     process.stdout.write(terminalTable(results, useColour(process.stdout, process.env)));
-    const failed = failedErrors(results).length;
+    let regressed = false;
+    let comparisonMarkdown = '';
+    if (upload) {
+      const uploaded = await uploadBuild(
+        ci.upload ?? {},
+        {
+          ...(opts.server !== undefined ? { server: opts.server } : {}),
+          ...(opts.token !== undefined ? { token: opts.token } : {}),
+          ...(opts.project !== undefined ? { project: opts.project } : {}),
+        },
+        process.env,
+        cwd,
+        { pages, reports: representatives, localOrigin: base },
+      );
+      process.stdout.write(comparisonText(uploaded));
+      comparisonMarkdown = summariseComparison(uploaded, process.env);
+      regressed = uploaded.comparison.regressed;
+    }
+    const failedCount = failedErrors(results).length;
+    const failed = failedCount > 0 || (opts.failOnRegression === true && regressed);
+    // the pull request's status and comment: the assertions, and the build's comparison when uploaded
     const posted = await reporter?.publish({
-      state: failed > 0 ? 'failure' : 'success',
-      summaryMarkdown: markdown ?? markdownSummary(results),
+      state: failed ? 'failure' : 'success',
+      summaryMarkdown: `${markdown ?? markdownSummary(results)}${comparisonMarkdown ? `\n${comparisonMarkdown}` : ''}`,
       description:
-        failed > 0
-          ? `${failed} error-level assertion(s) failed on ${pages.length} URL(s)`
-          : `Every error-level assertion holds on ${pages.length} URL(s)`,
+        failedCount > 0
+          ? `${failedCount} error-level assertion(s) failed on ${pages.length} URL(s)`
+          : failed
+            ? `The build regressed against its base (${pages.length} URL(s))`
+            : `Every error-level assertion holds on ${pages.length} URL(s)`,
     });
-    return posted ?? (failed > 0 ? EXIT.failedGate : EXIT.ok);
+    return posted ?? (failed ? EXIT.failedGate : EXIT.ok);
   } catch (err) {
     // the site or a URL could not be used (exit 2): the pull request says so, never nothing
     if (reporter && err instanceof CliError)

@@ -270,12 +270,41 @@ export const CiConfigSchema = Type.Object(
     upload: Type.Optional(
       Type.Object(
         {
-          server: Type.Optional(Type.String({ description: 'the Pagegrade server' })),
-          project: Type.Optional(Type.String({ description: 'the project the build belongs to' })),
+          server: Type.Optional(
+            Type.String({
+              pattern: '^https?://',
+              description: 'the Pagegrade server (its public URL); also --server or PAGEGRADE_SERVER',
+            }),
+          ),
+          token: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description:
+                'an API key with write scope; better PAGEGRADE_TOKEN (a CI secret) or --token than this file; never printed',
+            }),
+          ),
+          project: Type.Optional(
+            Type.String({ minLength: 1, description: "the build's project (default: the first URL's host)" }),
+          ),
+          origin: Type.Optional(
+            Type.String({
+              pattern: '^https?://[^/]+$',
+              description:
+                'the origin a served or started site stands for: its URLs are sent with it instead of the loopback one, so every build files them under the same reports',
+            }),
+          ),
+          base_branch: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description:
+                'the base branch when the CI does not name one (a push): the build is compared with its newest build',
+            }),
+          ),
         },
         {
-          additionalProperties: true,
-          description: 'send the results to a Pagegrade server as a build: not built yet (a warning)',
+          additionalProperties: false,
+          description:
+            'send the results to a Pagegrade server as a build compared with its base branch (also --upload; docs/ci.md "Builds")',
         },
       ),
     ),

@@ -38,6 +38,7 @@ export async function registerOpenApi(
         { name: 'account', description: 'The API key and its user' },
         { name: 'organization', description: 'The organisation, its members and their roles' },
         { name: 'shares', description: 'Read-only links to a report or a project’s latest crawl, expiring and revocable' },
+        { name: 'builds', description: 'CI builds (`pagegrade ci --upload`) compared with their base build' },
         { name: 'operations', description: 'Health' },
         { name: 'webhooks', description: 'Signed event deliveries (Standard Webhooks)' },
         { name: 'schedules', description: 'Scheduled re-audits of reports' },

@@ -25,6 +25,7 @@ import type { IgnoreRuleFormState } from '../../views/ignore-rules.js';
 import { brandingFormOf, type BrandingFormState } from '../../views/branding.js';
 import type { SafeHtml } from '../../views/html.js';
 import { projectBrandingSection } from '../../views/project-branding.js';
+import { buildsSection } from '../../views/builds.js';
 
 /** The settings form's body once read (below): the API's PATCH body, and the CSRF token. */
 const SettingsForm = Type.Object(
@@ -159,6 +160,12 @@ export async function renderProjectPage(
       form: o.brandingForm ?? brandingFormOf(own),
     });
   }
+  // the project's newest CI builds, each linked to its page
+  let builds: SafeHtml | '' = '';
+  if (can('builds.read')) {
+    const list = await ctx.services.builds.list(o.v, detail.project.project, { page: 1, perPage: 5 });
+    builds = buildsSection(list.items, list.total);
+  }
   return ctx.send(
     reply,
     o.status,
@@ -168,6 +175,7 @@ export async function renderProjectPage(
       csrf: viewer.csrf ?? '',
       can,
       branding,
+      builds,
       flash: o.flash,
       detail,
       form: o.form ?? projectFormOf(detail),

@@ -50,6 +50,16 @@ export const ACCESS = {
     what: 'crawls and batches, their results, diffs and exports',
   },
   'batches.write': { role: 'member', scope: 'write', what: 'start, cancel and delete crawls and batches' },
+  'builds.read': {
+    role: 'viewer',
+    scope: 'read',
+    what: "a project's CI builds and their comparisons with the base build",
+  },
+  'builds.write': {
+    role: 'member',
+    scope: 'write',
+    what: 'upload a CI build (`pagegrade ci --upload`): each URL a run of its page’s report',
+  },
   'schedules.read': { role: 'viewer', scope: 'read', what: 'schedules' },
   'schedules.write': { role: 'member', scope: 'write', what: 'set and delete schedules' },
   'webhooks.read': { role: 'admin', scope: 'read', what: 'webhooks and their deliveries' },

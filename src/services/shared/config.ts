@@ -22,6 +22,8 @@ export interface ServicesConfig {
   readonly keyCacheMs?: number;
   /** runs kept per report, the current one included (PAGEGRADE_HISTORY_LIMIT); default 100 */
   readonly historyLimit?: number;
+  /** builds kept per branch that is no build's base branch (PAGEGRADE_BUILDS_KEEP_PER_BRANCH); default 20 */
+  readonly buildsKeepPerBranch?: number;
   /** days an audit log entry is kept (PAGEGRADE_AUDIT_LOG_RETENTION_DAYS); default 365 */
   readonly auditLogRetentionDays?: number;
   /** base of the links in webhook payloads (PAGEGRADE_PUBLIC_URL); default http://127.0.0.1:8080 */
