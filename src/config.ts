@@ -20,11 +20,7 @@ export interface Config {
   readonly redisUrl: string | null;
   /** prefix of every Redis key this deployment writes (PAGEGRADE_REDIS_PREFIX, default `pagegrade:`) */
   readonly redisPrefix: string;
-  /**
-   * PAGEGRADE_TRUST_PROXY: whose X-Forwarded-For to believe for the client address (which keys
-   * the password throttle): false (default), true (any: only when a proxy is the sole way in),
-   * or a comma-separated list of proxy addresses/CIDRs.
-   */
+  /** PAGEGRADE_TRUST_PROXY: whose X-Forwarded-For to believe (false, true, or proxy addresses/CIDRs: docs/deploy.md) */
   readonly trustProxy: boolean | string;
   readonly logLevel: string;
   /** secret for signed cookies; null = generated once and kept in the database */
