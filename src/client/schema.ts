@@ -9671,23 +9671,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -10045,23 +10067,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -10174,23 +10218,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -10224,7 +10290,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -10548,23 +10614,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -10677,23 +10765,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -10727,7 +10837,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -11037,23 +11147,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -11166,23 +11298,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -11216,7 +11370,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -11735,23 +11889,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -11864,23 +12040,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -11914,7 +12112,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -12296,6 +12494,18 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
+                                ai: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
                                 miscellaneous: {
                                     /** @description `to` − `from`. */
                                     delta: number;
@@ -12326,7 +12536,7 @@ export interface operations {
                             checks: {
                                 newly_failed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -12342,7 +12552,7 @@ export interface operations {
                                 }[];
                                 newly_inconclusive: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -12358,7 +12568,7 @@ export interface operations {
                                 }[];
                                 newly_passed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -12375,7 +12585,7 @@ export interface operations {
                                 /** @description Same state in both runs, another value. */
                                 value_changed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -12393,23 +12603,45 @@ export interface operations {
                             from: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -12479,23 +12711,45 @@ export interface operations {
                             to: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -12877,23 +13131,45 @@ export interface operations {
                         data: {
                             batch_id: number | null;
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -13185,23 +13461,45 @@ export interface operations {
                         data: {
                             batch_id: number | null;
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -13250,7 +13548,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -16749,23 +17047,45 @@ export interface operations {
                         };
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -16954,23 +17274,45 @@ export interface operations {
                     data: {
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -17054,23 +17396,45 @@ export interface operations {
                     data: {
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -17156,23 +17520,45 @@ export interface operations {
                         reason: string;
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -17256,6 +17642,18 @@ export interface operations {
                     data: {
                         diff: {
                             categories: {
+                                accessibility: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
+                                ai: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
                                 miscellaneous: {
                                     /** @description `to` − `from`. */
                                     delta: number;
@@ -17286,7 +17684,7 @@ export interface operations {
                             checks: {
                                 newly_failed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -17302,7 +17700,7 @@ export interface operations {
                                 }[];
                                 newly_inconclusive: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -17318,7 +17716,7 @@ export interface operations {
                                 }[];
                                 newly_passed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -17335,7 +17733,7 @@ export interface operations {
                                 /** @description Same state in both runs, another value. */
                                 value_changed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -17353,23 +17751,45 @@ export interface operations {
                             from: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -17439,23 +17859,45 @@ export interface operations {
                             to: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -17490,23 +17932,45 @@ export interface operations {
                         };
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
