@@ -9,7 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CATEGORIES } from '../types.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** every relative module a file imports or re-exports, resolved to a path under checks/ */
 function importsOf(file: string): string[] {
