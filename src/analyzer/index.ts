@@ -4,7 +4,7 @@ import { fetchPage } from './fetch/index.js';
 import { buildArtifacts } from './artifacts/index.js';
 import { combineRendered } from './rendered.js';
 import { runChecks } from './run-checks.js';
-import { capMessage, scoreResults } from './scoring.js';
+import { capMessage, NEEDS_RENDER, scoreResults } from './scoring.js';
 import { FetchError, type AnalyzeOptions, type AuditReport, type PageSnapshot } from './types.js';
 import { normalizeUrl, projectOf } from './url.js';
 
@@ -38,7 +38,10 @@ export function analyzeSnapshot(
   const artifacts = buildArtifacts(snapshot);
   options.onArtifacts?.(artifacts);
   const results = runChecks(artifacts, options.thresholds ?? {});
-  const { score, result, categories, cap } = scoreResults(Object.values(results));
+  // accessibility is measured by axe-core in a browser: a raw audit does not judge it
+  const { score, result, categories, cap } = scoreResults(Object.values(results), {
+    accessibility: NEEDS_RENDER,
+  });
   if (cap !== null) {
     const capping = results[cap.check]!;
     results[cap.check] = { ...capping, message: `${capping.message} ${capMessage(cap)}` };

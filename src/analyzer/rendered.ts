@@ -2,6 +2,7 @@
 // the same artifacts and checks as the raw HTML (a copy of the snapshot with the rendered
 // markup as its body), the browser-only checks are judged from what the browser saw, and the
 // `render` object records the differences. The browser side is src/render/browser.ts.
+import { accessibilityChecks } from './accessibility.js';
 import { buildArtifacts } from './artifacts/index.js';
 import type { Artifacts } from './artifacts/types.js';
 import { runChecks } from './run-checks.js';
@@ -81,7 +82,9 @@ export function browserChecks(r: RenderSuccess, raw: Artifacts, rendered: Artifa
         ? 'The page logged no error while it loaded.'
         : `The page logged ${errors.length} error${errors.length === 1 ? '' : 's'} while it loaded.`,
       'Open the browser console on the page and fix the scripts that throw or log errors while it loads.',
-      errors.length ? { value: errors.length, details: { type: 'list', items: errors.slice(0, 20) } } : { value: 0 },
+      errors.length
+        ? { value: errors.length, details: { type: 'list', items: errors.slice(0, 20) } }
+        : { value: 0 },
     ),
   );
   const failed = r.failed_requests;
@@ -155,12 +158,14 @@ export function browserChecks(r: RenderSuccess, raw: Artifacts, rendered: Artifa
   const changes: string[] = [];
   const [ni0, ni1] = [noindexOf(raw), noindexOf(rendered)];
   if (ni0 !== ni1)
-    changes.push(ni1 ? 'JavaScript adds a noindex robots directive.' : 'JavaScript removes the noindex robots directive.');
+    changes.push(
+      ni1
+        ? 'JavaScript adds a noindex robots directive.'
+        : 'JavaScript removes the noindex robots directive.',
+    );
   const [c0, c1] = [canonicalOf(raw), canonicalOf(rendered)];
   if (c0 !== c1)
-    changes.push(
-      `JavaScript changes the canonical URL from ${c0 ?? '(none)'} to ${c1 ?? '(none)'}.`,
-    );
+    changes.push(`JavaScript changes the canonical URL from ${c0 ?? '(none)'} to ${c1 ?? '(none)'}.`);
   out.push(
     check(
       'javascript_indexing',
@@ -195,6 +200,10 @@ export function combineRendered(
   if (!outcome.ok) {
     return {
       ...raw,
+      categories: {
+        ...raw.categories,
+        accessibility: { ...raw.categories.accessibility, not_judged: 'the render did not complete' },
+      },
       render: {
         mode: 'rendered',
         status: 'inconclusive',
@@ -230,7 +239,12 @@ export function combineRendered(
   }
   const extra = browserChecks(outcome, rawArtifacts, renderedArtifacts);
   for (const c of extra) results[c.id] = c;
-  const { score, result, categories } = scoreResults(Object.values(results));
+  // the accessibility category: axe-core's rules as checks (accessibility.ts), scored
+  if (outcome.axe)
+    for (const c of accessibilityChecks(outcome.axe, outcome.axe_passes ?? [])) results[c.id] = c;
+  const { score, result, categories } = scoreResults(Object.values(results), {
+    accessibility: outcome.axe ? 'axe-core found no rule that applies to the page' : 'axe-core did not run',
+  });
   const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 } as Record<AxeImpact, number>;
   for (const v of outcome.axe ?? []) counts[v.impact] = (counts[v.impact] ?? 0) + 1;
   const axe = outcome.axe

@@ -103,3 +103,39 @@ test('scoring caps: no cap when the check passed, was not judged, or the score i
   assert.equal(low.score, 5);
   assert.equal(capFor([id('robots', 'high', false)], 60), null);
 });
+
+test('scoring: the ai category has its own score but never moves the overall score', () => {
+  const base = [
+    { category: 'seo' as const, priority: 'high' as const, passed: true },
+    { category: 'seo' as const, priority: 'low' as const, passed: false },
+  ];
+  const without = scoreResults(base);
+  const withAi = scoreResults([
+    ...base,
+    { category: 'ai' as const, priority: 'medium' as const, passed: false },
+  ]);
+  assert.equal(withAi.score, without.score);
+  assert.deepEqual(withAi.categories.ai, { score: 0, passed: 0, failed: 1 });
+  const aiPassing = scoreResults([
+    ...base,
+    { category: 'ai' as const, priority: 'medium' as const, passed: true },
+  ]);
+  assert.equal(aiPassing.score, without.score);
+  assert.equal(aiPassing.categories.ai.score, 100);
+});
+
+test('scoring: a category with no judged check carries the reason it is not judged, when one is given', () => {
+  const r = scoreResults([{ category: 'seo', priority: 'high', passed: true }], {
+    accessibility: 'needs render=1',
+  });
+  assert.deepEqual(r.categories.accessibility, {
+    score: 0,
+    passed: 0,
+    failed: 0,
+    not_judged: 'needs render=1',
+  });
+  const judged = scoreResults([{ category: 'accessibility', priority: 'high', passed: true }], {
+    accessibility: 'needs render=1',
+  });
+  assert.deepEqual(judged.categories.accessibility, { score: 100, passed: 1, failed: 0 });
+});

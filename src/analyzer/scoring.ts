@@ -4,6 +4,12 @@
 // is judged the score is 0 (and the result "bad"): an audit that could judge nothing has
 // shown nothing good about the page.
 //
+// Categories outside the overall score (SCORING.outsideOverall): AI readiness (`ai`) has its
+// own category score but never moves the page's score — blocking AI crawlers is a choice, and
+// the scores of reports made before the category existed stay comparable (docs/checks.md).
+// Accessibility is judged in rendered audits only; in raw audits it is `not_judged` with the
+// reason `needs render=1` (docs/rendering.md).
+//
 // Caps (SCORING.caps): some failures sink the page whatever else it scores, as Lighthouse's
 // crawlability audits sink its SEO category. A page answering 4xx/5xx is capped at the top of
 // "bad" (48); a page kept out of search engines by noindex or robots.txt at the top of
@@ -22,6 +28,8 @@ export const SCORING = {
   weights: { high: 10, medium: 5, low: 1 } satisfies Record<Priority, number>,
   /** result = good when score ≥ good, decent when score ≥ decent, bad otherwise */
   bands: { good: 80, decent: 49 },
+  /** categories scored on their own that never enter the overall score */
+  outsideOverall: ['ai'] satisfies Category[],
   /** a failed check of these ids caps the overall score (the lowest cap that applies wins) */
   caps: [
     {
@@ -34,6 +42,8 @@ export const SCORING = {
     { check: 'robots', max: 79, band: 'decent', why: 'a page kept out of search engines is at most decent' },
   ],
 } as const;
+
+const OUTSIDE: ReadonlySet<Category> = new Set(SCORING.outsideOverall);
 
 export interface ScoreCap {
   /** the failed check that caps the score */
@@ -78,8 +88,15 @@ function ratio(passedWeight: number, judgedWeight: number): number {
   return judgedWeight === 0 ? 0 : Math.round((passedWeight / judgedWeight) * 100);
 }
 
+/** Why a category is not judged, when it is not (CategoryScore.not_judged), by category. */
+export type NotJudged = Partial<Record<Category, string>>;
+
+/** the reason accessibility is not judged in a raw audit */
+export const NEEDS_RENDER = 'needs render=1';
+
 export function scoreResults(
   results: readonly (Pick<CheckResult, 'category' | 'priority' | 'passed'> & { id?: string })[],
+  notJudged: NotJudged = {},
 ): {
   score: number;
   result: ResultBand;
@@ -96,11 +113,12 @@ export function scoreResults(
     const w = SCORING.weights[r.priority];
     const c = acc[r.category];
     c.judgedW += w;
-    judgedW += w;
+    const overall = !OUTSIDE.has(r.category);
+    if (overall) judgedW += w;
     if (r.passed) {
       c.passedW += w;
       c.passed++;
-      passedW += w;
+      if (overall) passedW += w;
     } else {
       c.failed++;
     }
@@ -109,6 +127,8 @@ export function scoreResults(
   for (const c of CATEGORIES) {
     const x = acc[c];
     categories[c] = { score: ratio(x.passedW, x.judgedW), passed: x.passed, failed: x.failed };
+    const why = notJudged[c];
+    if (why !== undefined && x.judgedW === 0) categories[c].not_judged = why;
   }
   const raw = ratio(passedW, judgedW);
   const cap = capFor(

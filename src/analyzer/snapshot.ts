@@ -54,4 +54,6 @@ export interface PageSnapshot {
   notFoundProbe: ExtraResource | null;
   /** /favicon.ico (headers only); the artifacts ignore it when the page declares an icon */
   favicon: ExtraResource | null;
+  /** /llms.txt (the AI readiness checks); undefined or null when it was not fetched */
+  llms?: ExtraResource | null;
 }

@@ -9,8 +9,13 @@ import type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
 
 export type { ExtraResource, PageSnapshot, PageTimings } from './snapshot.js';
 
-export const CATEGORIES = ['seo', 'performance', 'security', 'miscellaneous'] as const;
+export const CATEGORIES = ['seo', 'performance', 'security', 'miscellaneous', 'accessibility', 'ai'] as const;
 export type Category = (typeof CATEGORIES)[number];
+/**
+ * The categories added after reports were first stored (issue 21): a report stored before them
+ * has no entry for them in `categories` (the API leaves them out; renderers skip them).
+ */
+export const LATER_CATEGORIES = ['accessibility', 'ai'] as const satisfies readonly Category[];
 
 export const PRIORITIES = ['high', 'medium', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -48,6 +53,11 @@ export interface CategoryScore {
   score: number;
   passed: number;
   failed: number;
+  /**
+   * Why the category is not judged on this report (its score is then 0 and means nothing):
+   * `needs render=1` for accessibility in a raw audit (docs/rendering.md).
+   */
+  not_judged?: string;
 }
 
 export interface PageInfo {
@@ -105,6 +115,15 @@ export interface RenderSuccess {
   failed_requests: { url: string; status: number | null; reason: string }[];
   lab: { lcp_ms: number | null; cls: number | null; tbt_ms: number | null };
   axe: AxeViolation[] | null;
+  /** the axe-core rules that passed (applied to some element and found nothing wrong); null when axe did not run */
+  axe_passes?: AxePass[] | null;
+}
+
+/** An axe-core rule that passed, with the impact axe gives the rule (its priority when scored). */
+export interface AxePass {
+  id: string;
+  impact: AxeImpact;
+  help: string;
 }
 
 export interface RenderFailure {
@@ -144,7 +163,7 @@ export interface RenderInfo {
   dom: Record<'elements' | 'links' | 'words' | 'images' | 'headings', { raw: number; rendered: number }>;
   /** ids of the checks only a browser judges (in `results`, scored) */
   browser_checks: string[];
-  /** axe-core violations by impact (a section of its own, not scored); null when not run */
+  /** axe-core violations by impact (scored as the accessibility category's checks, docs/rendering.md); null when not run */
   accessibility: { counts: Record<AxeImpact, number>; violations: AxeViolation[] } | null;
 }
 
@@ -224,6 +243,8 @@ export interface SiteFiles {
   sitemap: ExtraResource | null;
   notFoundProbe: ExtraResource | null;
   favicon: ExtraResource | null;
+  /** /llms.txt (the AI readiness category); absent in site files stored before it was fetched */
+  llms?: ExtraResource | null;
 }
 
 export interface AnalyzeOptions extends FetchOptions {

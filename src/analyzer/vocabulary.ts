@@ -12,6 +12,8 @@ export const CATEGORY_NAMES: Readonly<Record<Category, string>> = {
   performance: 'Performance',
   security: 'Security',
   miscellaneous: 'Miscellaneous',
+  accessibility: 'Accessibility',
+  ai: 'AI readiness',
 };
 
 /** One sentence on what a category measures. */
@@ -20,6 +22,9 @@ export const CATEGORY_BLURBS: Readonly<Record<Category, string>> = {
   performance: 'How fast and light the page is to load.',
   security: 'How well the page protects its visitors.',
   miscellaneous: 'Best practices that make a page work well everywhere.',
+  accessibility:
+    'How well people using assistive technology can use the page (axe-core in a browser: rendered audits only).',
+  ai: 'How AI crawlers and agents may read the site (llms.txt, robots.txt rules, noai): reported, never part of the overall score.',
 };
 
 /** A result band's display name. */

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AuditReport } from '../analyzer/types.js';
-import { CATEGORIES, RESULTS } from '../analyzer/types.js';
+import { CATEGORIES, LATER_CATEGORIES, RESULTS } from '../analyzer/types.js';
 import type { DiffInput } from '../analyzer/diff.js';
 import { loadCliConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -63,7 +63,12 @@ function baselineProblem(v: unknown): string | null {
   if (!RESULTS.includes(v.result as never)) return 'no result';
   if (
     !isObject(v.categories) ||
-    CATEGORIES.some((c) => !isObject((v.categories as Record<string, unknown>)[c]))
+    // a report saved before accessibility and ai existed has no entry for them
+    CATEGORIES.some(
+      (c) =>
+        !(LATER_CATEGORIES as readonly string[]).includes(c) &&
+        !isObject((v.categories as Record<string, unknown>)[c]),
+    )
   )
     return 'no categories';
   if (!isObject(v.results)) return 'no results';

@@ -4,11 +4,12 @@ import {
   CATEGORIES,
   PRIORITIES,
   type AuditReport,
+  type Category,
   type CheckResult,
   type Details,
 } from '../analyzer/types.js';
 import { formatBytes } from '../analyzer/format.js';
-import { BAND_COLOURS, bandOf, CATEGORY_NAMES } from '../analyzer/vocabulary.js';
+import { BAND_COLOURS, bandOf, CATEGORY_NAMES, SCORING } from '../analyzer/vocabulary.js';
 
 export interface RenderOptions {
   color: boolean;
@@ -109,11 +110,19 @@ export function renderReport(report: AuditReport, opts: RenderOptions): string {
   );
   out.push('');
   for (const cat of CATEGORIES) {
-    const s = report.categories[cat];
+    const s = report.categories[cat] as AuditReport['categories'][Category] | undefined;
+    if (s === undefined) continue; // a report stored before the category existed
+    if (s.not_judged !== undefined) {
+      out.push(`  ${CATEGORY_NAMES[cat].padEnd(14)} ${c('dim', `  -  not judged: ${s.not_judged}`)}`);
+      continue;
+    }
     const style: Style = BAND_COLOURS[bandOf(s.score)];
+    const outside = (SCORING.outsideOverall as readonly Category[]).includes(cat)
+      ? ' (not in the score)'
+      : '';
     out.push(
       `  ${CATEGORY_NAMES[cat].padEnd(14)} ${c(style, String(s.score).padStart(3))}  ` +
-        c('dim', `${s.passed} passed, ${s.failed} failed`),
+        c('dim', `${s.passed} passed, ${s.failed} failed${outside}`),
     );
   }
 

@@ -10905,23 +10905,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -11279,23 +11301,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -11408,23 +11452,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -11458,7 +11524,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -11782,23 +11848,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -11911,23 +11999,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -11961,7 +12071,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -12271,23 +12381,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -12400,23 +12532,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -12450,7 +12604,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -12969,23 +13123,45 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -13098,23 +13274,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -13148,7 +13346,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -13530,6 +13728,18 @@ export interface operations {
                     "application/json": {
                         data: {
                             categories: {
+                                accessibility: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
+                                ai: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
                                 miscellaneous: {
                                     /** @description `to` − `from`. */
                                     delta: number;
@@ -13560,7 +13770,7 @@ export interface operations {
                             checks: {
                                 newly_failed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -13576,7 +13786,7 @@ export interface operations {
                                 }[];
                                 newly_inconclusive: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -13592,7 +13802,7 @@ export interface operations {
                                 }[];
                                 newly_passed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -13609,7 +13819,7 @@ export interface operations {
                                 /** @description Same state in both runs, another value. */
                                 value_changed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -13627,23 +13837,45 @@ export interface operations {
                             from: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -13713,23 +13945,45 @@ export interface operations {
                             to: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -14111,23 +14365,45 @@ export interface operations {
                         data: {
                             batch_id: number | null;
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -14419,23 +14695,45 @@ export interface operations {
                         data: {
                             batch_id: number | null;
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -14484,7 +14782,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;
@@ -17983,23 +18281,45 @@ export interface operations {
                         };
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -18188,23 +18508,45 @@ export interface operations {
                     data: {
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -18288,23 +18630,45 @@ export interface operations {
                     data: {
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -18390,23 +18754,45 @@ export interface operations {
                         reason: string;
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -18490,6 +18876,18 @@ export interface operations {
                     data: {
                         diff: {
                             categories: {
+                                accessibility: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
+                                ai: {
+                                    /** @description `to` − `from`. */
+                                    delta: number;
+                                    from: number;
+                                    to: number;
+                                };
                                 miscellaneous: {
                                     /** @description `to` − `from`. */
                                     delta: number;
@@ -18520,7 +18918,7 @@ export interface operations {
                             checks: {
                                 newly_failed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -18536,7 +18934,7 @@ export interface operations {
                                 }[];
                                 newly_inconclusive: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -18552,7 +18950,7 @@ export interface operations {
                                 }[];
                                 newly_passed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -18569,7 +18967,7 @@ export interface operations {
                                 /** @description Same state in both runs, another value. */
                                 value_changed: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     /** @enum {string} */
                                     from: "passed" | "failed" | "inconclusive" | "absent";
                                     from_value?: string | number | boolean | null | string[];
@@ -18587,23 +18985,45 @@ export interface operations {
                             from: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -18673,23 +19093,45 @@ export interface operations {
                             to: {
                                 batch_id: number | null;
                                 categories: {
+                                    accessibility?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
+                                    ai?: {
+                                        failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
+                                        passed: number;
+                                        score: number;
+                                    };
                                     miscellaneous: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     performance: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     security: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
                                     seo: {
                                         failed: number;
+                                        /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                        not_judged?: string;
                                         passed: number;
                                         score: number;
                                     };
@@ -18724,23 +19166,45 @@ export interface operations {
                         };
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };

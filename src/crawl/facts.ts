@@ -45,6 +45,36 @@ export interface PageFacts {
   render?: 'completed' | 'inconclusive';
   /** failed checks an ignore rule of the project made "not judged" (src/crawl/ignore.ts); absent: none */
   ignored?: { id: string; priority: Priority; title: string; rule_id: string; reason: string }[];
+
+  // --- issue 21 §4–§5: the AI readiness and accessibility categories (categoryFacts below) ---
+  /** AI readiness: absent in the facts of batches made before it was kept */
+  ai?: {
+    /** the AI crawlers robots.txt keeps from this page (checks/ai/ai_crawlers.ts) */
+    blocked: string[];
+    /** its noai / noimageai directives ("noai (meta robots)") */
+    directives: string[];
+    /** /llms.txt: `valid`, or why not (the llms_txt check's message); null when not judged */
+    llms: string | null;
+  };
+  /** a rendered page's axe-core violations (rule ids); absent when axe did not run (raw batches) */
+  axe?: string[];
+}
+
+/** The AI readiness and accessibility facts of a page, from its report (PageFacts.ai, .axe). */
+export function categoryFacts(report: AuditReport): Pick<PageFacts, 'ai' | 'axe'> {
+  const r = report.results;
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+  const llms = r['llms_txt'];
+  const out: Pick<PageFacts, 'ai' | 'axe'> = {
+    ai: {
+      blocked: list(r['ai_crawlers']?.value),
+      directives: list(r['ai_directives']?.value),
+      llms: llms === undefined || llms.passed === null ? null : llms.passed ? 'valid' : llms.message,
+    },
+  };
+  const axe = report.render?.accessibility?.violations;
+  if (axe) out.axe = axe.map((v) => v.id);
+  return out;
 }
 
 export function pageFacts(
@@ -100,6 +130,7 @@ export function pageFacts(
       .slice(0, MAX_H1)
       .map((h) => h.text.slice(0, MAX_H1_CHARS)),
     ...(report.render ? { render: report.render.status } : {}),
+    ...categoryFacts(report),
   };
 }
 

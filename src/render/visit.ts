@@ -183,7 +183,8 @@ export async function visitPage(
           cls: lab ? Math.round(lab.cls * 1000) / 1000 : null,
           tbt_ms: lab ? Math.round(lab.tbt) : null,
         },
-        axe,
+        axe: axe?.violations ?? null,
+        axe_passes: axe?.passes ?? null,
       };
     } finally {
       browser.off('disconnected', onDisconnect);

@@ -5,6 +5,7 @@
 import {
   CATEGORIES,
   PRIORITIES,
+  type Category,
   type CheckResult,
   type CheckValue,
   type Details,
@@ -18,6 +19,7 @@ import {
   PRIORITY_LABELS,
   PRIVACY_LABELS,
   RESULT_LABELS,
+  SCORING,
 } from '../analyzer/vocabulary.js';
 import { displayCheckValue, formatBytes } from '../analyzer/format.js';
 import type { StoredReport } from '../services/reports/types.js';
@@ -302,18 +304,27 @@ export function summarySection(report: StoredReport, shared = false): SafeHtml {
 </header>`;
 }
 
-/** The four category scores (page one). */
+const outsideOverall = (cat: Category): boolean => (SCORING.outsideOverall as readonly Category[]).includes(cat);
+
+/** The category scores (page one). */
 export function categoriesSection(report: StoredReport): SafeHtml {
   const cards = CATEGORIES.map((cat) => {
     const s = report.categories[cat];
     if (!s) return '';
+    if (s.not_judged !== undefined)
+      return html`<li class="category-card category-card--not-judged">
+  <span class="category-card__text">
+    <span class="category-card__name">${CATEGORY_NAMES[cat]}</span>
+    <span class="category-card__counts">Not judged: ${s.not_judged}</span>
+  </span>
+</li>`;
     const band = bandOf(s.score);
     return html`<li class="category-card">
   <a href="#category-${cat}" class="category-card__link">
     ${gauge(s.score, band, 'small')}
     <span class="category-card__text">
       <span class="category-card__name">${CATEGORY_NAMES[cat]}</span>
-      <span class="category-card__counts">${s.passed} passed · ${s.failed} failed</span>
+      <span class="category-card__counts">${s.passed} passed · ${s.failed} failed${outsideOverall(cat) ? ' · not in the overall score' : ''}</span>
     </span>
   </a>
 </li>`;

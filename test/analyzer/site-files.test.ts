@@ -25,7 +25,7 @@ function fake(files: Record<string, string>) {
   return { asked, fetchFile };
 }
 
-test('site files of an audit: all four at once, the sitemap robots.txt names on the site', async () => {
+test('site files of an audit: all five at once, the sitemap robots.txt names on the site', async () => {
   const { asked, fetchFile } = fake({
     '/robots.txt':
       'User-agent: *\nSitemap: https://other.example/s.xml\nSitemap: https://example.com/map.xml\n',
@@ -34,8 +34,10 @@ test('site files of an audit: all four at once, the sitemap robots.txt names on 
   const files = await fetchSiteFiles(new URL('https://example.com/page'), { fetchFile });
   assert.deepEqual(
     asked.map((a) => a.path),
-    ['/sitemap.xml', '/robots.txt', '/probe', '/favicon.ico', '/map.xml'],
+    ['/sitemap.xml', '/robots.txt', '/probe', '/favicon.ico', '/llms.txt', '/map.xml'],
   );
+  assert.equal(asked.find((a) => a.path === '/llms.txt')?.cap, 256 * 1024);
+  assert.equal(files.llms?.status, 404);
   assert.deepEqual(
     asked.find((a) => a.path === '/favicon.ico'),
     { path: '/favicon.ico', cap: 0, headersOnly: true },
@@ -64,4 +66,6 @@ test('site files of a crawl: one after another, the probe and favicon only where
   assert.equal(files.notFoundProbe?.status, null);
   assert.equal(files.notFoundProbe?.error, 'Not requested: robots.txt disallows it.');
   assert.equal(files.favicon, null);
+  // /llms.txt too is asked for only where robots.txt allows it
+  assert.equal(files.llms, null);
 });

@@ -31,6 +31,9 @@ export interface SnapshotOptions {
   notFoundStatus?: number | null;
   /** status of /favicon.ico (undefined: not probed) */
   faviconStatus?: number | null;
+  /** /llms.txt body (status 200 unless llmsStatus) — undefined for not fetched */
+  llmsTxt?: string;
+  llmsStatus?: number | null;
 }
 
 function resource(
@@ -102,6 +105,12 @@ export function snapshotFrom(html: string, o: SnapshotOptions = {}): PageSnapsho
       o.faviconStatus === undefined
         ? null
         : resource(`${origin}/favicon.ico`, o.faviconStatus, '', { 'content-type': 'image/x-icon' }),
+    llms:
+      o.llmsTxt === undefined && o.llmsStatus === undefined
+        ? null
+        : resource(`${origin}/llms.txt`, o.llmsStatus === undefined ? 200 : o.llmsStatus, o.llmsTxt ?? '', {
+            'content-type': 'text/markdown',
+          }),
   };
 }
 

@@ -20,7 +20,7 @@ import { embeddedQueue } from '../../src/jobs/index.js';
 const config = testServicesConfig();
 
 const cat: CategoryScore = { score: 50, passed: 1, failed: 1 };
-const categories = { seo: cat, performance: cat, security: cat, miscellaneous: cat };
+const categories = { seo: cat, performance: cat, security: cat, miscellaneous: cat, accessibility: cat, ai: cat };
 
 /** Stores a report the way the reports service does (report + project + counters, one transaction). */
 async function seed(

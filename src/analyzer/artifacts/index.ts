@@ -235,6 +235,7 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
     notFoundProbe: s.notFoundProbe ? extra(s.notFoundProbe) : null,
     // a declared icon wins: the probe's answer is then not consulted
     favicon: s.favicon && !html.declaresIcon ? extra(s.favicon) : null,
+    llms: s.llms ? { ...extra(s.llms), resource: s.llms } : null,
     userAgentToken: USER_AGENT_TOKEN,
     ...html,
     requestCounts: requestCounts(html.subresources),

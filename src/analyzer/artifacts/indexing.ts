@@ -69,5 +69,28 @@ export function indexingFacts(metas: readonly MetaTag[], headers: Record<string,
     if (m.name === 'robots' && directives(m.content).includes('nofollow')) nofollow = true;
   }
   const header = headers['x-robots-tag'];
-  return { noindexMetas, noindexHeader: header !== undefined && headerBlocks(header), nofollow };
+  return {
+    noindexMetas,
+    noindexHeader: header !== undefined && headerBlocks(header),
+    nofollow,
+    aiDirectives: aiDirectivesOf(metas, header),
+  };
+}
+
+const AI_DIRECTIVES = ['noai', 'noimageai'] as const;
+
+/** noai / noimageai in robots meta tags (any crawler's name) and in X-Robots-Tag (any scope). */
+function aiDirectivesOf(metas: readonly MetaTag[], header: string | undefined): string[] {
+  const out: string[] = [];
+  for (const m of metas) {
+    // cheap test first: most pages have robots metas without either directive
+    if (m.name === null || m.content === null || !/no(?:image)?ai/i.test(m.content)) continue;
+    const found = directives(m.content);
+    for (const d of AI_DIRECTIVES) if (found.includes(d)) out.push(`${d} (meta ${m.name})`);
+  }
+  if (header !== undefined) {
+    const found = header.toLowerCase().split(/[\s,:]+/);
+    for (const d of AI_DIRECTIVES) if (found.includes(d)) out.push(`${d} (X-Robots-Tag)`);
+  }
+  return [...new Set(out)];
 }

@@ -251,6 +251,8 @@ export interface FetchFacts extends SnapshotFacts {
   notFoundProbe: ExtraInfo | null;
   /** the /favicon.ico probe; null when not probed, or when the page declares an icon (`declaresIcon`) */
   favicon: ExtraInfo | null;
+  /** /llms.txt as fetched (its shape: artifacts/llms.ts llmsShape); null when not fetched */
+  llms: (ExtraInfo & { resource: ExtraResource }) | null;
   /** the product token used for robots.txt rules ("Pagegrade") */
   userAgentToken: string;
 }
@@ -336,6 +338,11 @@ export interface IndexingFacts {
   noindexHeader: boolean;
   /** a `<meta name="robots">` says `nofollow`: none of the page's links is to be followed */
   nofollow: boolean;
+  /**
+   * the `noai` / `noimageai` directives of the page's robots meta tags and X-Robots-Tag header
+   * (any scope), each as "noai (meta robots)" or "noimageai (X-Robots-Tag)", in that order
+   */
+  aiDirectives: string[];
 }
 
 /** Everything the checks judge: the fetch facts, the HTML facts, and what needs both. */

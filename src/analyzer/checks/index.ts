@@ -55,6 +55,9 @@ import doctype from './miscellaneous/doctype.js';
 import jsonLdValid from './miscellaneous/json_ld_valid.js';
 import openGraph from './miscellaneous/open_graph.js';
 import sitemapValid from './miscellaneous/sitemap_valid.js';
+import llmsTxt from './ai/llms_txt.js';
+import aiCrawlers from './ai/ai_crawlers.js';
+import aiDirectives from './ai/ai_directives.js';
 
 export const checks: readonly CheckDefinition[] = [
   title,
@@ -108,4 +111,7 @@ export const checks: readonly CheckDefinition[] = [
   jsonLdValid,
   openGraph,
   sitemapValid,
+  llmsTxt,
+  aiCrawlers,
+  aiDirectives,
 ];

@@ -204,6 +204,7 @@ export async function fetchPage(
       sitemap: extras?.sitemap ?? null,
       notFoundProbe: extras?.notFoundProbe ?? null,
       favicon: extras?.favicon ?? null,
+      llms: extras?.llms ?? null,
     };
   } finally {
     clearTimeout(budgetTimer);

@@ -1,5 +1,5 @@
-// The site files: robots.txt, the sitemap, a 404 probe and /favicon.ico. fetchSiteFiles asks
-// for all four of a site, for an audit (fetchPage, all at once within its time budget) and for
+// The site files: robots.txt, the sitemap, a 404 probe, /favicon.ico and /llms.txt.
+// fetchSiteFiles asks for all five of a site, for an audit (fetchPage, all at once within its time budget) and for
 // a batch's discovery (one after another, as robots.txt allows); how each file is fetched is the
 // caller's (SiteFilesOptions.fetchFile), so each keeps its own guard, signal and time budget.
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,8 @@ export const EXTRA_CAPS = {
   robots: 512 * 1024,
   sitemap: 5 * 1024 * 1024,
   notFoundProbe: 256 * 1024,
+  /** /llms.txt: enough for its structure (the H1, the summary, the link lists); the rest is cut */
+  llms: 256 * 1024,
 } as const;
 
 /**
@@ -139,12 +141,13 @@ export interface SiteFilesOptions {
 
 const answered = (r: ExtraResource) => r.status !== null && r.status >= 200 && r.status < 300;
 
-/** robots.txt, the sitemap, the 404 probe and the favicon of `pageUrl`'s origin. */
+/** robots.txt, the sitemap, the 404 probe, the favicon and /llms.txt of `pageUrl`'s origin. */
 export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise<SiteFiles> {
   const origin = pageUrl.origin;
   const defaultSitemap = `${origin}/sitemap.xml`;
   const probeUrl = () => `${origin}/pagegrade-404-check-${probeToken()}`;
   const faviconUrl = `${origin}/favicon.ico`;
+  const llmsUrl = `${origin}/llms.txt`;
   const get = (url: string, cap: number, headersOnly = false) => o.fetchFile(url, { cap, headersOnly });
 
   if (o.afterRobots) {
@@ -164,7 +167,8 @@ export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise
           durationMs: 0,
         };
     const favicon = allowed(faviconUrl) ? await get(faviconUrl, 0, true) : null;
-    return { robots, sitemap, notFoundProbe, favicon };
+    const llms = allowed(llmsUrl) ? await get(llmsUrl, EXTRA_CAPS.llms) : null;
+    return { robots, sitemap, notFoundProbe, favicon, llms };
   }
 
   // /sitemap.xml is asked for at once, in parallel with robots.txt; it is kept when robots.txt
@@ -182,11 +186,14 @@ export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise
   // consult its answer only when the page declares no icon (HtmlFacts.declaresIcon). Asking after
   // the body instead would add a whole round trip to every audit of such a page.
   const favicon = get(faviconUrl, 0, true);
-  const [[robots, sitemap], notFoundProbe, fav] = await Promise.all([
+  // /llms.txt (the AI readiness checks) at once too: a small text file, like robots.txt
+  const llmsTxt = get(llmsUrl, EXTRA_CAPS.llms);
+  const [[robots, sitemap], notFoundProbe, fav, llms] = await Promise.all([
     robotsAndSitemap,
     probe,
     favicon,
+    llmsTxt,
     sitemapXml,
   ]);
-  return { robots, sitemap, notFoundProbe, favicon: fav };
+  return { robots, sitemap, notFoundProbe, favicon: fav, llms };
 }

@@ -222,7 +222,21 @@ export function evaluatePage(
     if (!rule || rule.level === 'off') continue;
     const r: Rule =
       rule.min === undefined && rule.max === undefined ? { ...rule, min: SCORING.bands.decent } : rule;
-    const score = report.categories[c].score;
+    const cat = report.categories[c] as (typeof report.categories)[typeof c] | undefined;
+    if (cat === undefined || cat.not_judged !== undefined) {
+      out.push({
+        id,
+        kind: 'category',
+        level: rule.level,
+        passed: null,
+        title: `${c} score`,
+        actual: null,
+        expected: bounds(r),
+        message: `not judged: ${cat?.not_judged ?? 'the report has no such category'}`,
+      });
+      continue;
+    }
+    const score = cat.score;
     out.push({
       id,
       kind: 'category',

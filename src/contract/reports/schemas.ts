@@ -4,7 +4,7 @@
 // describe the output without silently reshaping it — test/api/openapi.test.ts checks that
 // real responses validate against them, and the presenters (./present.ts) are typed by them.
 import { Type } from 'typebox';
-import { CATEGORIES, PRIORITIES, RESULTS } from '../../analyzer/types.js';
+import { CATEGORIES, LATER_CATEGORIES, PRIORITIES, RESULTS } from '../../analyzer/types.js';
 import { dateTime, enumOf, nullable, withExample } from '../common.js';
 import { paginated } from '../pagination.js';
 import * as ex from './examples.js';
@@ -28,15 +28,23 @@ export const CategoryScore = Type.Object(
     score: Type.Integer({ minimum: 0, maximum: 100 }),
     passed: Type.Integer({ minimum: 0 }),
     failed: Type.Integer({ minimum: 0 }),
+    not_judged: Type.Optional(
+      Type.String({
+        description:
+          'Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
+const later = new Set<string>(LATER_CATEGORIES);
+
+/** accessibility and ai are absent from reports stored before they existed (issue 21) */
 export const Categories = Type.Object(
-  Object.fromEntries(CATEGORIES.map((c) => [c, CategoryScore])) as Record<
-    (typeof CATEGORIES)[number],
-    typeof CategoryScore
-  >,
+  Object.fromEntries(
+    CATEGORIES.map((c) => [c, later.has(c) ? Type.Optional(CategoryScore) : CategoryScore]),
+  ) as Record<(typeof CATEGORIES)[number], typeof CategoryScore>,
   { additionalProperties: false },
 );
 

@@ -1,6 +1,8 @@
 // Site-level findings and the batch summary (docs/sites.md), computed from the per-page facts
 // (batch_pages): nothing is fetched again. One rule a file (<id>.ts); FINDINGS is their order
 // in the results. A new finding: its file, its line here, its test.
+import accessibility_common from './accessibility_common.js';
+import ai_crawlers_blocked from './ai_crawlers_blocked.js';
 import blocked_linked from './blocked_linked.js';
 import broken_links from './broken_links.js';
 import canonical_chain from './canonical_chain.js';
@@ -22,6 +24,7 @@ import hreflang_no_return from './hreflang_no_return.js';
 import hreflang_to_noindex from './hreflang_to_noindex.js';
 import hreflang_to_non_200 from './hreflang_to_non_200.js';
 import hreflang_to_redirect from './hreflang_to_redirect.js';
+import llms_txt_invalid from './llms_txt_invalid.js';
 import missing_h1 from './missing_h1.js';
 import multiple_h1 from './multiple_h1.js';
 import near_duplicates from './near_duplicates.js';
@@ -79,6 +82,10 @@ export const FINDINGS: readonly FindingRule[] = [
   sitemap_non_canonical,
   noindex_linked,
   blocked_linked,
+  // AI readiness and accessibility (issue 21 §4–§5)
+  accessibility_common,
+  llms_txt_invalid,
+  ai_crawlers_blocked,
 ];
 
 export function computeFindings(pages: PageForFindings[], startUrl: string): Finding[] {
