@@ -35,7 +35,9 @@ for (const setup of engineSetups(sqliteDialect)) {
         redis: setup.redis,
         // retried at once (the default backoff is 5 s and more)
         kinds: jobKinds.map((k) =>
-          k.kind === batchEnd.kind ? batchEndKind({ maxAttempts: 3, backoff: { baseMs: 50, maxMs: 100 } }) : k,
+          k.kind === batchEnd.kind
+            ? batchEndKind({ maxAttempts: 3, backoff: { baseMs: 50, maxMs: 100 } })
+            : k,
         ),
         workerServices: (real): Services => ({
           ...real,
@@ -75,10 +77,12 @@ for (const setup of engineSetups(sqliteDialect)) {
     });
 
     const deliveries = async (batchId: number, event: string) => {
-      const rows = await sql<{ payload: string }>`SELECT payload FROM webhook_deliveries WHERE event = ${event}`.execute(
-        app.t.database.db,
+      const rows = await sql<{
+        payload: string;
+      }>`SELECT payload FROM webhook_deliveries WHERE event = ${event}`.execute(app.t.database.db);
+      return rows.rows.filter(
+        (r) => (JSON.parse(r.payload) as { data: { batch: { id: number } } }).data.batch.id === batchId,
       );
-      return rows.rows.filter((r) => (JSON.parse(r.payload) as { data: { batch: { id: number } } }).data.batch.id === batchId);
     };
 
     test('failed, then killed after it committed: retried, the batch ends once — one batch.completed, one diff', async () => {
@@ -90,7 +94,10 @@ for (const setup of engineSetups(sqliteDialect)) {
       assert.ok(ended.progress.audited > 1, 'the site was crawled');
       assert.equal(ended.progress.remaining, 0);
       // the third run finds the batch ended and does nothing
-      await waitFor(async () => runs.filter((r) => r.batchId === created.id).length >= 3 || null, 'the third run');
+      await waitFor(
+        async () => runs.filter((r) => r.batchId === created.id).length >= 3 || null,
+        'the third run',
+      );
       const mine = runs.filter((r) => r.batchId === created.id);
       assert.deepEqual(
         mine.map((r) => [r.statusBefore, r.outcome]),
@@ -103,14 +110,23 @@ for (const setup of engineSetups(sqliteDialect)) {
       );
       const row = await sql<{ findings: string | null; diff: string | null; summary: string | null }>`
         SELECT findings, diff, summary FROM batches WHERE id = ${created.id}`.execute(t.database.db);
-      assert.ok(row.rows[0]!.findings !== null && row.rows[0]!.summary !== null && row.rows[0]!.diff !== null);
+      assert.ok(
+        row.rows[0]!.findings !== null && row.rows[0]!.summary !== null && row.rows[0]!.diff !== null,
+      );
       const diff = await t.services.batches.diff(alice.id, created.id);
       assert.equal(diff.to.id, created.id);
       assert.ok(diff.summary.pages.after >= ended.progress.audited, 'the diff holds the crawl');
       assert.equal(diff.from, null, "the project's first crawl");
-      await waitFor(async () => ((await deliveries(created.id, 'batch.completed')).length > 0 ? true : null), 'batch.completed');
+      await waitFor(
+        async () => ((await deliveries(created.id, 'batch.completed')).length > 0 ? true : null),
+        'batch.completed',
+      );
       await rx.waitFor(1);
-      assert.equal((await deliveries(created.id, 'batch.completed')).length, 1, 'exactly one batch.completed');
+      assert.equal(
+        (await deliveries(created.id, 'batch.completed')).length,
+        1,
+        'exactly one batch.completed',
+      );
       assert.equal((await deliveries(created.id, 'batch.failed')).length, 0);
       const counts = (await app.engine.queue.counts())[batchEnd.kind];
       assert.equal(counts?.dead ?? 0, 0, 'the end job is not dead');
@@ -125,7 +141,10 @@ for (const setup of engineSetups(sqliteDialect)) {
       assert.equal(ended.error, "The batch's end could not be computed: the database went away");
       assert.notEqual(ended.finishedAt, null);
       assert.equal(runs.filter((r) => r.batchId === created.id).length, 3, 'every attempt ran');
-      await waitFor(async () => ((await deliveries(created.id, 'batch.failed')).length > 0 ? true : null), 'batch.failed');
+      await waitFor(
+        async () => ((await deliveries(created.id, 'batch.failed')).length > 0 ? true : null),
+        'batch.failed',
+      );
       assert.equal((await deliveries(created.id, 'batch.failed')).length, 1);
       assert.equal((await deliveries(created.id, 'batch.completed')).length, 0);
     });
