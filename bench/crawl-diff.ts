@@ -3,7 +3,10 @@
 // from the database in chunks, their digests compared. Time, and the process's RSS and heap
 // over the idle process (sampled every 20 ms while it runs). Target: ≤ 10 s and ≤ 150 MB.
 //
-//   npx tsx --expose-gc bench/crawl-diff.ts [--pages 100000]
+//   npx tsx --expose-gc bench/crawl-diff.ts [--pages 100000] [--no-digest]
+//
+// Each audited page gets its digest (batch_pages.digest, as the page job writes it);
+// --no-digest seeds none, as for batches made before the column (the diff then reads facts).
 //
 // A temporary SQLite file (DATABASE_URL=postgres://… for PostgreSQL). Two finished batches of
 // the same project with realistic facts (20 links and 8 failed checks a page); the second
@@ -17,11 +20,15 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { analyze } from '../src/analyzer/index.js';
 import { configFromEnv } from '../src/config.js';
+import { factsDigest } from '../src/crawl/diff.js';
 import { createDb, migrate } from '../src/store/database.js';
 import { createServices } from '../src/services/index.js';
 import { embeddedQueue } from '../src/jobs/index.js';
 
-const { values: args } = parseArgs({ options: { pages: { type: 'string', default: '100000' } } });
+const { values: args } = parseArgs({
+  options: { pages: { type: 'string', default: '100000' }, 'no-digest': { type: 'boolean', default: false } },
+});
+const withDigest = !args['no-digest'];
 const N = Number(args.pages);
 const dir = mkdtempSync(join(tmpdir(), 'pagegrade-crawl-diff-'));
 const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`;
@@ -34,26 +41,25 @@ const { organization: owner } = await services.users.create(`bench-${Date.now()}
 
 const origin = 'https://bench.example';
 const now = new Date().toISOString();
-const facts = (i: number, second: boolean) =>
-  JSON.stringify({
-    title: second && i % 100 === 1 ? `Page ${i}, renamed` : `Page ${i}`,
-    description: `About page ${i}`,
-    canonical: null,
-    hreflang: [],
-    noindex: false,
-    links: Array.from({ length: 20 }, (_, k) => `${origin}/p/${(i * 31 + k * 7) % N}`),
-    nofollow: [],
-    redirected: false,
-    result: i % 3 === 0 ? 'good' : i % 3 === 1 ? 'decent' : 'bad',
-    score: 40 + (i % 60),
-    failed: Array.from({ length: second && i % 100 === 2 ? 9 : 8 }, (_, k) => ({
-      id: `check_${k}`,
-      priority: 'medium',
-      title: `A check that failed, number ${k}`,
-    })),
-    totalMs: 100 + (i % 400),
-    htmlBytes: 14_000 + i,
-  });
+const facts = (i: number, second: boolean) => ({
+  title: second && i % 100 === 1 ? `Page ${i}, renamed` : `Page ${i}`,
+  description: `About page ${i}`,
+  canonical: null,
+  hreflang: [],
+  noindex: false,
+  links: Array.from({ length: 20 }, (_, k) => `${origin}/p/${(i * 31 + k * 7) % N}`),
+  nofollow: [],
+  redirected: false,
+  result: (i % 3 === 0 ? 'good' : i % 3 === 1 ? 'decent' : 'bad') as 'good' | 'decent' | 'bad',
+  score: 40 + (i % 60),
+  failed: Array.from({ length: second && i % 100 === 2 ? 9 : 8 }, (_, k) => ({
+    id: `check_${k}`,
+    priority: 'medium' as const,
+    title: `A check that failed, number ${k}`,
+  })),
+  totalMs: 100 + (i % 400),
+  htmlBytes: 14_000 + i,
+});
 
 async function seed(second: boolean): Promise<number> {
   const { id } = await db
@@ -83,16 +89,20 @@ async function seed(second: boolean): Promise<number> {
       ]
     : Array.from({ length: N }, (_, i) => i);
   for (let i = 0; i < pages.length; i += 500) {
-    const rows = pages.slice(i, i + 500).map((p) => ({
-      batch_id: id,
-      url: `${origin}/p/${p}`,
-      depth: 1,
-      state: 'done',
-      status_code: 200,
-      facts: facts(p, second),
-      created_at: now,
-      updated_at: now,
-    }));
+    const rows = pages.slice(i, i + 500).map((p) => {
+      const f = facts(p, second);
+      return {
+        batch_id: id,
+        url: `${origin}/p/${p}`,
+        depth: 1,
+        state: 'done',
+        status_code: 200,
+        facts: JSON.stringify(f),
+        digest: withDigest ? factsDigest(f) : null,
+        created_at: now,
+        updated_at: now,
+      };
+    });
     await db.insertInto('batch_pages').values(rows).execute();
   }
   return id;
@@ -120,7 +130,7 @@ peakRss = Math.max(peakRss, m.rss);
 peakHeap = Math.max(peakHeap, m.heapUsed);
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 console.log(
-  `${N} pages against ${N}, ${databaseUrl.split(':')[0]}: ${(ms / 1000).toFixed(1)} s; peak RSS ${mb(peakRss - idle.rss)} and heap ${mb(peakHeap - idle.heapUsed)} over the idle process (${mb(idle.rss)} RSS idle)`,
+  `${N} pages against ${N}, ${databaseUrl.split(':')[0]}, ${withDigest ? 'digests' : 'no digests (facts read)'}: ${(ms / 1000).toFixed(1)} s; peak RSS ${mb(peakRss - idle.rss)} and heap ${mb(peakHeap - idle.heapUsed)} over the idle process (${mb(idle.rss)} RSS idle)`,
 );
 console.log(`summary: ${JSON.stringify(diff.summary)}`);
 await handle.close();

@@ -26,6 +26,15 @@ export const BATCH_PAGE = declare(
   'batch.page',
   Type.Object({ batchId: id(), pageId: id() }, { additionalProperties: false }),
 );
+/**
+ * The end of a batch whose pages are all done (docs/sites.md, "The end of a batch"): its
+ * findings, summary, issue states and diff, then its event — a job of its own, not the last
+ * page's transaction.
+ */
+export const BATCH_END = declare(
+  'batch.end',
+  Type.Object({ batchId: id() }, { additionalProperties: false }),
+);
 /** One slot of one schedule: an ordinary re-audit (docs/schedules.md). */
 export const SCHEDULE_RUN = declare(
   'schedule.run',

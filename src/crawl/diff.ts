@@ -175,7 +175,7 @@ export function pageDigest(
     finalUrl: string | null;
     canonical: string | null;
   },
-  facts: Pick<PageFacts, 'title' | 'noindex' | 'result' | 'score' | 'failed'> | null,
+  facts: DigestFacts | null,
   checks: CheckTable,
 ): PageDigest | null {
   const fetched =
@@ -196,6 +196,43 @@ export function pageDigest(
     band: audited ? facts.result : null,
     score: audited ? facts.score : null,
     failed: audited ? [...new Set(facts.failed.map((c) => c.id))].sort().join(' ') : '',
+  };
+}
+
+/** What a page's digest reads of its facts (pageDigest). */
+export type DigestFacts = Pick<PageFacts, 'title' | 'noindex' | 'result' | 'score' | 'failed'>;
+
+/**
+ * An audited page's facts as its digest reads them, as text: stored with the page
+ * (batch_pages.digest) when it is audited, so that a diff reads these few bytes instead of the
+ * page's facts with their links. A JSON array: title, noindex (1/0), band, score, and each
+ * failed check as [id, priority, title].
+ */
+export function factsDigest(f: DigestFacts): string {
+  return JSON.stringify([
+    f.title,
+    f.noindex ? 1 : 0,
+    f.result,
+    f.score,
+    f.failed.map((c) => [c.id, c.priority, c.title]),
+  ]);
+}
+
+/** The facts a stored digest (factsDigest) holds, as pageDigest reads them. */
+export function digestFacts(text: string): DigestFacts {
+  const [title, noindex, result, score, failed] = JSON.parse(text) as [
+    string | null,
+    0 | 1,
+    PageFacts['result'],
+    number,
+    [string, Priority, string][],
+  ];
+  return {
+    title,
+    noindex: noindex === 1,
+    result,
+    score,
+    failed: failed.map(([id, priority, title]) => ({ id, priority, title })),
   };
 }
 

@@ -1,6 +1,8 @@
 // The comparison of two crawls (docs/sites.md, "Comparing crawls"): the SQL it needs — a
 // project's previous finished crawl, a batch's pages in id-ordered chunks of the columns the
-// diff reads (never every page's facts at once), and the stored diff and site score.
+// diff reads (an audited page's digest, its facts only when it has none: never every page's
+// facts at once), and the stored diff and site score.
+import { sql } from 'kysely';
 import type { BatchStatus } from './batches.repository.js';
 import type { Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
@@ -15,7 +17,9 @@ export interface DiffPageRow {
   statusCode: number | null;
   finalUrl: string | null;
   canonicalKey: string | null;
-  /** the page's facts (JSON text), null unless audited or failed with an answer */
+  /** an audited page's digest (src/crawl/diff.ts, factsDigest); null for pages audited before it was kept */
+  digest: string | null;
+  /** the facts (JSON text) of an audited page with no digest (null otherwise: never read when not needed) */
   facts: string | null;
 }
 
@@ -50,7 +54,9 @@ export async function diffPagesAfter(
 ): Promise<DiffPageRow[]> {
   const rows = await db
     .selectFrom('batch_pages')
-    .select(['id', 'url', 'state', 'status_code', 'final_url', 'canonical_key', 'facts'])
+    .select(['id', 'url', 'state', 'status_code', 'final_url', 'canonical_key', 'digest'])
+    // the facts, with their links, only where a page audited before digests were kept needs them
+    .select(sql<string | null>`CASE WHEN digest IS NULL AND state = 'done' THEN facts END`.as('facts'))
     .where('batch_id', '=', batchId)
     .where('id', '>', afterId)
     .orderBy('id')
@@ -63,6 +69,7 @@ export async function diffPagesAfter(
     statusCode: r.status_code === null ? null : toNumber(r.status_code),
     finalUrl: r.final_url,
     canonicalKey: r.canonical_key,
+    digest: r.digest,
     facts: r.facts,
   }));
 }

@@ -315,6 +315,8 @@ export async function finishPage(
     canonicalKey?: string | null;
     error?: string | null;
     facts?: string | null;
+    /** an audited page's digest for the crawl diff (src/crawl/diff.ts, factsDigest) */
+    digest?: string | null;
   },
   now: string,
 ): Promise<void> {
@@ -328,6 +330,7 @@ export async function finishPage(
       canonical_key: set.canonicalKey ?? null,
       error: set.error ?? null,
       facts: set.facts ?? null,
+      digest: set.digest ?? null,
       updated_at: now,
     })
     .where('id', '=', pageId)

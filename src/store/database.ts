@@ -235,6 +235,8 @@ export interface BatchPagesTable {
   canonical_key: string | null;
   error: string | null;
   facts: string | null;
+  /** an audited page's digest for the crawl diff (src/crawl/diff.ts, factsDigest); null before 2026-12-02 */
+  digest: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { diffCrawls, pageDigest, siteScore, type CheckTable, type PageDigest } from '../../src/crawl/diff.js';
+import {
+  diffCrawls,
+  digestFacts,
+  factsDigest,
+  pageDigest,
+  siteScore,
+  type CheckTable,
+  type PageDigest,
+} from '../../src/crawl/diff.js';
 import type { Finding } from '../../src/crawl/findings/index.js';
 
 const page = (url: string, p: Partial<PageDigest> = {}): PageDigest => ({
@@ -280,4 +288,33 @@ test('a finding the earlier crawl has no entry for (a rule added since, an older
     known.reasons.map((r) => [r.code, r.finding]),
     [['high_priority_finding', 'canonical_to_noindex']],
   );
+});
+
+test('a stored digest (factsDigest) gives the page the same digest as its facts', () => {
+  const facts = {
+    title: 'A "quoted" title, with a comma',
+    description: 'not in the digest',
+    noindex: false,
+    result: 'bad' as const,
+    score: 31,
+    links: ['https://x.test/a'],
+    failed: [
+      { id: 'b_check', priority: 'high' as const, title: 'B, the check' },
+      { id: 'a_check', priority: 'low' as const, title: 'A' },
+    ],
+  };
+  const row = { url: 'https://x.test/p', state: 'done', statusCode: 200, finalUrl: null, canonical: null };
+  const fromFacts: CheckTable = new Map();
+  const fromDigest: CheckTable = new Map();
+  const text = factsDigest(facts);
+  assert.ok(!text.includes('links') && !text.includes('not in the digest'), 'only what the diff reads');
+  assert.deepEqual(pageDigest(row, digestFacts(text), fromDigest), pageDigest(row, facts, fromFacts));
+  assert.deepEqual([...fromDigest], [...fromFacts], 'the checks registered alike');
+  assert.deepEqual(digestFacts(factsDigest({ ...facts, title: null, noindex: true, failed: [] })), {
+    title: null,
+    noindex: true,
+    result: 'bad',
+    score: 31,
+    failed: [],
+  });
 });

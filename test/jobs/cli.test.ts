@@ -64,6 +64,7 @@ describe('pagegrade worker / jobs [sqlite]', () => {
           'schedule.run': { waiting: 0, active: 0, delayed: 0, dead: 0 },
           'batch.discover': { waiting: 0, active: 0, delayed: 0, dead: 0 },
           'batch.page': { waiting: 0, active: 0, delayed: 0, dead: 0 },
+          'batch.end': { waiting: 0, active: 0, delayed: 0, dead: 0 },
           't.a': { waiting: 1, active: 0, delayed: 1, dead: 1 },
           't.b': { waiting: 0, active: 0, delayed: 0, dead: 1 },
         },

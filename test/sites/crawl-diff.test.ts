@@ -7,6 +7,7 @@
 // SQLite and PostgreSQL on the jobs table, and PostgreSQL with BullMQ on Redis.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { type TestApp } from '../helpers/app.js';
 import { postgresDialect } from '../helpers/db.js';
 import { engineSetups, startBatchApp, type BatchApp, type EngineSetup } from '../helpers/batch-app.js';
@@ -212,6 +213,18 @@ for (const s of setups) {
       const again = await diff(second, `?from=${first}`);
       assert.equal(again.statusCode, 200, again.body);
       assert.deepEqual((again.json() as { data: DiffJson }).data, d);
+      // the pages' stored digests (batch_pages.digest) are what it reads; a batch audited before
+      // the column has none, and its pages' facts are read instead: the same diff
+      const digests = await sql<{ n: number | string }>`
+        SELECT COUNT(*) AS n FROM batch_pages WHERE batch_id = ${first} AND state = 'done' AND digest IS NULL`.execute(
+        t.database.db,
+      );
+      assert.equal(Number(digests.rows[0]!.n), 0, 'every audited page has its digest');
+      await sql`UPDATE batch_pages SET digest = NULL WHERE batch_id IN (${first}, ${second})`.execute(
+        t.database.db,
+      );
+      const fromFacts = await diff(second, `?from=${first}`);
+      assert.deepEqual((fromFacts.json() as { data: DiffJson }).data, d, 'no digests: read from the facts');
 
       // the events: batch.completed for each crawl with its summary, batch.regressed for the second
       await waitFor(() => rx.received.length >= 3 || null, 'three deliveries', 30_000);

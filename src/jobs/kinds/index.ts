@@ -9,6 +9,7 @@ import { scheduleRun, schedulesDue } from './schedule-run.js';
 import { webhookDeliver, webhookDeliverFor } from './webhook-deliver.js';
 import { batchDiscover } from './batch-discover.js';
 import { batchPage, batchPageKind } from './batch-page.js';
+import { batchEnd } from './batch-end.js';
 import { auditLogPrune } from './audit-log-prune.js';
 
 /** What the application's handlers receive as `deps`. */
@@ -19,6 +20,7 @@ export const jobKinds: readonly AnyJobKind[] = [
   scheduleRun as AnyJobKind,
   batchDiscover,
   batchPage,
+  batchEnd,
 ];
 
 /**

@@ -7,6 +7,7 @@
 //
 //   batch.discover {batchId}         robots.txt and the site files once, the sitemap(s), the seeds
 //   batch.page     {batchId, pageId} one page: wait for the site's slot, audit, store, follow links
+//   batch.end      {batchId}         the end: findings, summary, issue states, diff, batch.completed
 //
 // The frontier and the visited set are the batch_pages rows; a page is `fetching` exactly while
 // its batch.page job exists (both are written in one transaction, `pump`), so after a crash the
@@ -37,6 +38,7 @@ import type { Services } from '../types.js';
 import { batchDeps, batchNotFound } from './deps.js';
 import { batchDiff, latestProjectDiff } from './diff.js';
 import { discover, discoverGaveUp } from './discovery.js';
+import { endBatch, endGaveUp } from './end.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
 import { batchResults, batchView, presentBatchRow } from './results.js';
@@ -211,6 +213,8 @@ export function createBatchServices(
       pages.processPage(batchId, pageId, signal).finally(() => changed(batchId)),
     pageGaveUp: (batchId, pageId, reason) =>
       pages.pageGaveUp(batchId, pageId, reason).finally(() => changed(batchId)),
+    end: (batchId) => endBatch(d, batchId).finally(() => changed(batchId)),
+    endGaveUp: (batchId, reason) => endGaveUp(d, batchId, reason).finally(() => changed(batchId)),
     watch: (batchId, onChange) => ctx.changes.subscribe(batchTopic(batchId), onChange),
   };
 }

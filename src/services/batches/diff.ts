@@ -5,6 +5,7 @@
 import {
   DEFAULT_REGRESSION_PAGE_SHARE,
   diffCrawls,
+  digestFacts,
   pageDigest,
   type CheckTable,
   type CrawlDiff,
@@ -40,7 +41,9 @@ async function readDigests(db: Db, batchId: number, checks: CheckTable): Promise
     const rows = await diffPagesAfter(db, batchId, after, CHUNK);
     if (rows.length === 0) return out;
     for (const r of rows) {
-      const facts = r.facts === null ? null : (JSON.parse(r.facts) as PageFacts);
+      // the stored digest; a page audited before digests were kept: its facts
+      const facts =
+        r.digest !== null ? digestFacts(r.digest) : r.facts === null ? null : (JSON.parse(r.facts) as PageFacts);
       const digest = pageDigest(
         {
           url: r.url,

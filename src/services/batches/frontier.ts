@@ -2,10 +2,11 @@
 // `fetching` exactly while its batch.page job exists: both written in one transaction), the
 // links a crawled page adds, and the end of a batch (its summary; done, or failed when no page
 // was audited; the diff with the project's previous crawl; its events: batch.completed (and
-// batch.regressed), .failed or .cancelled).
+// batch.regressed), .failed or .cancelled). A batch whose pages are all done ends in a job of
+// its own (batch.end: end.ts), not in the last page's transaction.
 import type { Robots } from '../../analyzer/robots.js';
 import { presentDiffDigest } from '../../contract/batches/diff.js';
-import { BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
+import { BATCH_END, BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
@@ -32,10 +33,13 @@ export function admissible(b: BatchRow, robots: Robots, url: string): string | n
 
 /**
  * Fills the batch's window: marks queued pages `fetching` and enqueues their jobs, in one
- * transaction that holds the batch's lock; finishes the batch when nothing is left (then true).
+ * transaction that holds the batch's lock (`locked`: the batch's row as this transaction read
+ * it, locked, when the caller has it already); when nothing is left, enqueues the batch's end
+ * (batch.end, once: its key is the batch) and answers true. The batch stays `running` until
+ * that job has ended it.
  */
-export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<boolean> {
-  const b = await findBatch(trx, batchId, null, true);
+export async function pump(d: BatchDeps, trx: Db, batchId: number, locked?: BatchRow): Promise<boolean> {
+  const b = locked ?? (await findBatch(trx, batchId, null, true));
   if (!b || b.status !== 'running') return false;
   const now = d.iso();
   if (sharedNow() >= b.deadlineAt) {
@@ -48,25 +52,44 @@ export async function pump(d: BatchDeps, trx: Db, batchId: number): Promise<bool
     await enqueueJob(d.ctx.queue, BATCH_PAGE, { batchId, pageId: p.id }, { key: `${batchId}:${p.id}`, trx });
   }
   if (inFlight + next.length > 0) return false;
-  await finish(d, trx, batchId, 'done');
+  await enqueueJob(d.ctx.queue, BATCH_END, { batchId }, { key: String(batchId), trx });
   return true;
 }
 
 /**
- * Ends the batch with its summary and its event, in `trx`: batch.completed, batch.cancelled, or
- * batch.failed. A batch that ends `done` with no page audited has found nothing: it ends
- * `failed` with why (whyNothing) — a cancelled one stays cancelled.
+ * Ends the batch with its summary and its event, in `trx`: batch.cancelled or batch.failed
+ * (a batch cancelled, or failed before its pages; one whose pages are all done ends in its
+ * batch.end job: end.ts).
  */
 export async function finish(
   d: BatchDeps,
   trx: Db,
   batchId: number,
-  ending: 'done' | 'cancelled' | 'failed',
+  ending: 'cancelled' | 'failed',
   error?: string,
 ): Promise<void> {
   // read in `trx`, after the counters it bumped: the row's counts are the batch's final ones
   const b = (await findBatch(trx, batchId, null, true))!;
-  const { pages, findings: found, summary } = await analyseBatch(trx, b, d.ctx.now());
+  await endWith(d, trx, b, await analyseBatch(trx, b, d.ctx.now()), ending, error);
+}
+
+/**
+ * Writes the batch's end in `trx` from its analysis (its findings and summary, computed from its
+ * pages as `b`, locked in `trx`, counts them): issue states and the diff (a batch ending done),
+ * the row, and its event: batch.completed (and batch.regressed), batch.cancelled, or
+ * batch.failed. A batch that ends `done` with no page audited has found nothing: it ends
+ * `failed` with why (whyNothing) — a cancelled one stays cancelled.
+ */
+export async function endWith(
+  d: BatchDeps,
+  trx: Db,
+  b: BatchRow,
+  analysed: Awaited<ReturnType<typeof analyseBatch>>,
+  ending: 'done' | 'cancelled' | 'failed',
+  error?: string,
+): Promise<void> {
+  const batchId = b.id;
+  const { pages, findings: found, summary } = analysed;
   let status = ending;
   let why = error;
   if (status === 'done' && b.audited === 0) {

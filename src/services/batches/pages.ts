@@ -11,6 +11,7 @@ import { parseRobots, type Robots } from '../../analyzer/robots.js';
 import type { AuditReport, SiteFiles } from '../../analyzer/types.js';
 import { pageFacts, renderedFacts, type PageFacts } from '../../crawl/facts.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
+import { factsDigest } from '../../crawl/diff.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import {
   bumpBatchCounters,
@@ -116,10 +117,15 @@ export function createPageProcessor(d: BatchDeps) {
         await bumpBatchCounters(trx, batchId, { skipped: 1 });
         return;
       }
-      await pump(d, trx, batchId);
+      if (current) await pump(d, trx, batchId, current);
     });
   }
 
+  /**
+   * The batch's row is read twice a page: before the audit (its options, robots.txt, settings)
+   * and once, locked, in the transaction that closes the page — the frontier (pump) is given
+   * that row rather than reading it a third time.
+   */
   async function processPage(batchId: number, pageId: number, signal?: AbortSignal): Promise<void> {
     const b = await findBatch(db, batchId, null);
     if (!b) return forget(batchId);
@@ -295,6 +301,8 @@ export function createPageProcessor(d: BatchDeps) {
               finalUrl: report.final_url,
               canonicalKey: canonical,
               facts: JSON.stringify(facts),
+              // what a comparison with another crawl reads of the page (services/batches/diff.ts)
+              digest: factsDigest(facts),
             },
             'audited',
           );
@@ -302,7 +310,8 @@ export function createPageProcessor(d: BatchDeps) {
         // crawl: the links found (and the canonical target) join the frontier, within the limits
         await addLinks(trx, current, site.robots, page, facts, now);
       }
-      ended = await pump(d, trx, batchId);
+      // the row read (and locked) above: pump reads its status and deadline, which the page did not change
+      ended = await pump(d, trx, batchId, current);
     });
     // the batch's last page: its kept connections close now
     if (ended) forget(batchId);
@@ -324,7 +333,7 @@ export function createPageProcessor(d: BatchDeps) {
         d.iso(),
       );
       await bumpBatchCounters(trx, batchId, { failed: 1 });
-      await pump(d, trx, batchId);
+      await pump(d, trx, batchId, b);
     });
   }
 

@@ -104,6 +104,13 @@ export interface BatchServices {
    */
   pageGaveUp(batchId: number, pageId: number, reason: string): Promise<void>;
   /**
+   * job batch.end: the end of a batch whose pages are all done (findings, summary, issue
+   * states, diff, batch.completed); nothing for a batch no longer running (idempotent)
+   */
+  end(batchId: number): Promise<void>;
+  /** job batch.end, its last attempt failed: a batch still running ends failed with the reason */
+  endGaveUp(batchId: number, reason: string): Promise<void>;
+  /**
    * job batch.discover, its last attempt failed (not the site's fault): a batch still queued
    * ends failed with the reason (batch.failed), so that it never stays queued
    */

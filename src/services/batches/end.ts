@@ -1,0 +1,55 @@
+// The end of a batch whose pages are all done (job batch.end, enqueued once by the frontier:
+// frontier.ts, pump): its findings and summary computed from its pages, then — in one
+// transaction that holds the batch's lock — the project's issue states, the diff with the
+// previous crawl, the ended row and its event (batch.completed, batch.regressed, or
+// batch.failed when no page was audited). docs/sites.md, "The end of a batch".
+//
+// Idempotent: the batch is ended only while it is still `running`, and everything the end
+// writes commits together; a run killed or failed midway leaves the batch `running` and is
+// retried (a crash: the job's lease runs out), and a run after a committed end does nothing,
+// so a batch sends one batch.completed and stores one diff whatever the retries.
+import { updateBatch, findBatch } from '../../store/batches.repository.js';
+import { withTransaction } from '../../store/database.js';
+import type { BatchDeps } from './deps.js';
+import { endWith } from './frontier.js';
+import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
+
+export async function endBatch(d: BatchDeps, batchId: number): Promise<void> {
+  const { db } = d.ctx;
+  const b = await findBatch(db, batchId, null);
+  if (!b || b.status !== 'running') return;
+  // the largest part — every page read (in chunks) and the findings computed — runs outside any
+  // transaction: nothing writes the pages of a batch whose pages are all done, and a cancel
+  // meanwhile ends the batch itself (found below)
+  const analysed = await analyseBatch(db, b, d.ctx.now());
+  await withTransaction(db, async (trx) => {
+    const current = await findBatch(trx, batchId, null, true);
+    if (!current || current.status !== 'running') return;
+    await endWith(d, trx, current, analysed, 'done');
+  });
+}
+
+/**
+ * The batch's end failed on its last attempt (the database, a bug): the batch ends `failed`
+ * with the reason (batch.failed), without findings, so that it never stays `running`.
+ */
+export async function endGaveUp(d: BatchDeps, batchId: number, reason: string): Promise<void> {
+  await withTransaction(d.ctx.db, async (trx) => {
+    const b = await findBatch(trx, batchId, null, true);
+    if (!b || b.status !== 'running') return;
+    const now = d.iso();
+    await updateBatch(
+      trx,
+      batchId,
+      { status: 'failed', error: `The batch's end could not be computed: ${reason}`, finishedAt: now },
+      now,
+    );
+    const ended = presentBatchRow((await findBatch(trx, batchId, null))!);
+    await d.webhooks.emit(
+      ended.userId,
+      'batch.failed',
+      { batch: { ...webhookBatch(ended), error: ended.error ?? 'The batch failed.' } },
+      { trx },
+    );
+  });
+}
