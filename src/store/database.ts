@@ -22,6 +22,7 @@ import type { KeyChangeWatch } from './key-changes.js';
 import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable } from './work-tables.js';
+import type { BatchLinksTable, BatchLinkUrlsTable } from './link-tables.js';
 import type {
   AuditLogTable,
   InvitationsTable,
@@ -233,6 +234,8 @@ export interface BatchPagesTable {
   canonical_key: string | null;
   error: string | null;
   facts: string | null;
+  /** the URLs a redirected page went through, JSON ([first, …, last]); null: no redirect */
+  redirect_path: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -260,6 +263,8 @@ export interface Database {
   project_brandings: ProjectBrandingsTable;
   batches: BatchesTable;
   batch_pages: BatchPagesTable;
+  batch_link_urls: BatchLinkUrlsTable;
+  batch_links: BatchLinksTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   organizations: OrganizationsTable;

@@ -39,6 +39,7 @@ import { batchDiff, latestProjectDiff } from './diff.js';
 import { discover, discoverGaveUp } from './discovery.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
+import { batchLinkChunks, batchLinks, batchPageLinks } from './links.js';
 import { batchResults, batchView, presentBatchRow } from './results.js';
 import {
   DEFAULT_MAX_DEPTH,
@@ -212,5 +213,19 @@ export function createBatchServices(
     pageGaveUp: (batchId, pageId, reason) =>
       pages.pageGaveUp(batchId, pageId, reason).finally(() => changed(batchId)),
     watch: (batchId, onChange) => ctx.changes.subscribe(batchTopic(batchId), onChange),
+
+    // the link graph (links.ts)
+    async links(userId, id, query, page) {
+      await load(userId, id);
+      return batchLinks(db, id, query, page, d.tracking);
+    },
+    async linkChunks(userId, id, query) {
+      await load(userId, id);
+      return batchLinkChunks(db, id, query, d.tracking);
+    },
+    async pageLinks(userId, id, url) {
+      await load(userId, id);
+      return batchPageLinks(db, id, url, d.tracking);
+    },
   };
 }

@@ -29,6 +29,7 @@ import * as auditLog from './2026-12-01T02-audit-log.js';
 import * as projectBrandings from './2026-12-01T03-project-brandings.js';
 import * as invitations from './2026-12-02T01-invitations.js';
 import * as sso from './2026-12-02T02-sso.js';
+import * as batchLinks from './2026-12-03T01-batch-links.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01T03-project-brandings': projectBrandings,
   '2026-12-02T01-invitations': invitations,
   '2026-12-02T02-sso': sso,
+  '2026-12-03T01-batch-links': batchLinks,
 };
