@@ -22,6 +22,7 @@ import { auditLogPageRoutes } from './routes/audit-log.js';
 import { sharedPageRoutes } from './routes/shared.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
+import { batchLinkPageRoutes } from './routes/batch-links.js';
 import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
@@ -90,6 +91,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   projectBrandingPageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
   comparePageRoutes(app, ctx);
+  batchLinkPageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);

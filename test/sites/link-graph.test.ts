@@ -10,6 +10,7 @@ import { describeEachDialect, type TestApp } from '../helpers/app.js';
 import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { Browser } from '../helpers/browser.js';
 import { computeFindings, type PageForFindings } from '../../src/crawl/findings/index.js';
 import type { PageFacts } from '../../src/crawl/facts.js';
 
@@ -243,6 +244,32 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
     assert.deepEqual([ext.depth, ext.inlinks, ext.top_anchors], [null, 1, [{ text: 'Elsewhere', count: 1 }]]);
     const missing = await get(`/api/v1/batches/${id}/links/page?url=${encodeURIComponent(u('/nowhere'))}`);
     assert.equal(missing.statusCode, 404);
+  });
+
+  test("the dashboard: the batch page links each page's inlinks; the links view filters and sums up a target", async () => {
+    const b = new Browser(t.app);
+    await b.login(user.key);
+    const batchPage = await b.get(`/dashboard/batches/${id}`);
+    assert.equal(batchPage.statusCode, 200);
+    assert.match(batchPage.body, new RegExp(`href="/dashboard/batches/${id}/links">Links</a>`));
+    const rowLink = `/dashboard/batches/${id}/links?target=${encodeURIComponent(u('/a'))}`;
+    assert.ok(batchPage.body.includes(`href="${rowLink}"`), 'a row links its inlinks');
+    const view = await b.get(rowLink);
+    assert.equal(view.statusCode, 200);
+    assert.match(view.body, /<span data-inlinks="3">3 inlinks<\/span> from 3 pages/);
+    assert.match(view.body, /<li>Alpha <span class="muted">× 2<\/span><\/li><li>Alpha page <span class="muted">× 1<\/span><\/li>/);
+    const rows = (body: string) => (body.match(/<tr><td>/g) ?? []).length;
+    assert.equal(rows(view.body), 3);
+    const external = await b.get(`/dashboard/batches/${id}/links?internal=false`);
+    assert.equal(rows(external.body), 1);
+    assert.match(external.body, /\(external\)/);
+    const bad = await b.get(`/dashboard/batches/${id}/links?status=teapot`);
+    assert.equal(bad.statusCode, 422);
+    assert.match(bad.body, /The filters were not applied/);
+    // another organisation: the not-found page
+    const ob = new Browser(t.app);
+    await ob.login(other.key);
+    assert.equal((await ob.get(`/dashboard/batches/${id}/links`)).statusCode, 404);
   });
 
   test("another organisation's batch is a 404; deleting the batch removes its links", async () => {
