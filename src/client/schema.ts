@@ -4392,6 +4392,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "source": "https://example.com/",
+                     *           "target": "https://example.com/pricing",
+                     *           "anchor": "Pricing",
+                     *           "rel": null,
+                     *           "nofollow": false,
+                     *           "internal": true,
+                     *           "target_status": 200
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example/api/v1/batches/7/links?page=1",
+                     *         "last": "https://pagegrade.example/api/v1/batches/7/links?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example/api/v1/batches/7/links"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The anchor text (an image’s alt inside it), cut at 100 characters. */

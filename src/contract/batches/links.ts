@@ -63,10 +63,11 @@ export const Link = Type.Object(
 );
 export type Link = Static<typeof Link>;
 
-export const LinkList = withExample(paginated(Link), {
+export const LINK_LIST_EXAMPLE = {
   data: [(Link as unknown as { examples: unknown[] }).examples[0]],
   ...listExample('https://pagegrade.example/api/v1/batches/7/links'),
-});
+};
+export const LinkList = withExample(paginated(Link), LINK_LIST_EXAMPLE);
 
 export const PageLinksQuery = Type.Object({ url: url('The URL (a page of the batch, or a URL its pages link to).') });
 

@@ -9,6 +9,7 @@ import { errorResponses } from '../../../contract/common.js';
 import { BatchParams } from '../../../contract/batches/schemas.js';
 import {
   LINKS_CSV_EXAMPLE,
+  LINK_LIST_EXAMPLE,
   LinkList,
   ListLinksQuery,
   PageLinksEnvelope,
@@ -57,7 +58,7 @@ export const batchLinkRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
           200: {
             description: 'One page of the links, or the CSV.',
             content: {
-              'application/json': { schema: LinkList },
+              'application/json': { schema: LinkList, example: LINK_LIST_EXAMPLE },
               'text/csv': { schema: Type.String(), example: LINKS_CSV_EXAMPLE },
             },
           },
