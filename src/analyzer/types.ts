@@ -181,17 +181,21 @@ export type FetchErrorCode =
   | 'not_html'
   | 'too_large'
   | 'too_many_redirects'
+  | 'redirect_loop'
   | 'redirect_refused';
 
 /** The page could not be fetched: the API answers 422 under errors.url with `message`; the CLI exits 2. */
 export class FetchError extends Error {
+  /** a redirect loop or too many redirects: the URLs the request went through, in order */
+  readonly redirectPath?: string[];
   constructor(
     readonly code: FetchErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; redirectPath?: string[] },
   ) {
     super(message, options);
     this.name = 'FetchError';
+    if (options?.redirectPath) this.redirectPath = options.redirectPath;
   }
 }
 

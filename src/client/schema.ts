@@ -197,6 +197,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/batches/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a batch's links (the link graph)
+         * @description Every link of the batch's audited pages — on the site or elsewhere — with its source page, target, anchor text, rel, and the target's HTTP status in this batch (`null`: not fetched). In source page order, then page order; filtered by `source`, `target`, `status` (`404`, `4xx`, `none`) and `internal`. `format=csv`: every link that matches, as an attachment (no paging).
+         */
+        get: operations["listBatchLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/batches/{id}/links/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One URL's place in a batch's link graph
+         * @description For a page of the batch (or a URL its pages link to): its depth, state and status, how many links point to it from other pages (and from how many pages), its own links (on the site, elsewhere), and the anchor texts of its inlinks, most used first. 404 when the batch has neither.
+         */
+        get: operations["showBatchPageLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/builds": {
         parameters: {
             query?: never;
@@ -4379,6 +4419,392 @@ export interface operations {
             };
         };
     };
+    listBatchLinks: {
+        parameters: {
+            query?: {
+                /** @description `csv`: every link that matches (no paging), as an attachment. */
+                format?: "json" | "csv";
+                /** @description `true`: links within the site; `false`: links elsewhere. */
+                internal?: "true" | "false";
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page. */
+                per_page?: 10 | 25 | 50 | 100;
+                /** @description Only the links of this page (its URL as the batch has it). */
+                source?: string;
+                /** @description The target's HTTP status as the batch fetched it: one (`404`), a class (`4xx`), or `none` (not fetched, or no answer). */
+                status?: string;
+                /** @description Only the links to this URL (normal form: no fragment, no tracking parameters). */
+                target?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the links, or the CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "source": "https://example.com/",
+                     *           "target": "https://example.com/pricing",
+                     *           "anchor": "Pricing",
+                     *           "rel": null,
+                     *           "nofollow": false,
+                     *           "internal": true,
+                     *           "target_status": 200
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example/api/v1/batches/7/links?page=1",
+                     *         "last": "https://pagegrade.example/api/v1/batches/7/links?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example/api/v1/batches/7/links"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The anchor text (an image’s alt inside it), cut at 100 characters. */
+                            anchor: string;
+                            /** @description The target is on the site (the start URL’s host or its www. twin). */
+                            internal: boolean;
+                            nofollow: boolean;
+                            rel: string | null;
+                            /** @description The page the link is on. */
+                            source: string;
+                            target: string;
+                            target_status: number | null;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                    /**
+                     * @example source,target,anchor,rel,nofollow,internal,target_status
+                     *     https://example.com/,https://example.com/pricing,Pricing,,false,true,200
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    showBatchPageLinks: {
+        parameters: {
+            query: {
+                /** @description The URL (a page of the batch, or a URL its pages link to). */
+                url: string;
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "url": "https://example.com/pricing",
+                     *         "depth": 1,
+                     *         "state": "done",
+                     *         "status_code": 200,
+                     *         "inlinks": 42,
+                     *         "inlinking_pages": 40,
+                     *         "outlinks": 18,
+                     *         "internal_outlinks": 15,
+                     *         "external_outlinks": 3,
+                     *         "top_anchors": [
+                     *           {
+                     *             "text": "Pricing",
+                     *             "count": 38
+                     *           },
+                     *           {
+                     *             "text": "See our plans",
+                     *             "count": 4
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            depth: number | null;
+                            external_outlinks: number;
+                            /** @description The pages those links are on. */
+                            inlinking_pages: number;
+                            /** @description Links to it from other pages of the batch. */
+                            inlinks: number;
+                            internal_outlinks: number;
+                            /** @description Its own links (0 when it is not an audited page). */
+                            outlinks: number;
+                            state: ("queued" | "fetching" | "done" | "failed" | "skipped") | null;
+                            status_code: number | null;
+                            /** @description The anchor texts of its inlinks, most used first (at most 10). */
+                            top_anchors: {
+                                count: number;
+                                text: string;
+                            }[];
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     createBuild: {
         parameters: {
             query?: never;
@@ -4552,23 +4978,45 @@ export interface operations {
                         };
                         report: {
                             categories: {
+                                accessibility?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
+                                ai?: {
+                                    failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
+                                    passed: number;
+                                    score: number;
+                                };
                                 miscellaneous: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 performance: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 security: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
                                 seo: {
                                     failed: number;
+                                    /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                    not_judged?: string;
                                     passed: number;
                                     score: number;
                                 };
@@ -4659,23 +5107,45 @@ export interface operations {
                                 /** @description The raw HTML's audit, summarised. */
                                 raw: {
                                     categories: {
+                                        accessibility?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
+                                        ai?: {
+                                            failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
+                                            passed: number;
+                                            score: number;
+                                        };
                                         miscellaneous: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         performance: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         security: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
                                         seo: {
                                             failed: number;
+                                            /** @description Why the category is not judged on this report (its score is then 0 and means nothing), e.g. `needs render=1` for accessibility in a raw audit. */
+                                            not_judged?: string;
                                             passed: number;
                                             score: number;
                                         };
@@ -4708,7 +5178,7 @@ export interface operations {
                             results: {
                                 [key: string]: {
                                     /** @enum {string} */
-                                    category: "seo" | "performance" | "security" | "miscellaneous";
+                                    category: "seo" | "performance" | "security" | "miscellaneous" | "accessibility" | "ai";
                                     details?: {
                                         items: string[];
                                         truncated?: number;

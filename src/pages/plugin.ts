@@ -23,6 +23,7 @@ import { buildPageRoutes } from './routes/builds.js';
 import { sharedPageRoutes } from './routes/shared.js';
 import { batchPageRoutes } from './routes/batches.js';
 import { comparePageRoutes } from './routes/compare.js';
+import { batchLinkPageRoutes } from './routes/batch-links.js';
 import { brandingPageRoutes } from './routes/branding.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { homeRoutes } from './routes/home.js';
@@ -91,6 +92,7 @@ export async function pagesPlugin(app: FastifyInstance, opts: PagesOptions): Pro
   projectBrandingPageRoutes(app, ctx);
   batchPageRoutes(app, ctx);
   comparePageRoutes(app, ctx);
+  batchLinkPageRoutes(app, ctx);
   webhookPageRoutes(app, ctx);
   schedulePageRoutes(app, ctx);
   keyPageRoutes(app, ctx);

@@ -50,6 +50,8 @@ export interface BatchPageRow {
   canonicalKey: string | null;
   error: string | null;
   facts: string | null;
+  /** the URLs a redirected page went through (JSON text, [first, …, last]); null: no redirect */
+  redirectPath: string | null;
 }
 
 const MAX_INT = 2_147_483_647;
@@ -134,6 +136,7 @@ export function pageQuery(db: Db) {
       'canonical_key',
       'error',
       'facts',
+      'redirect_path',
     ]);
 }
 type PageSelect = Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirstOrThrow']>>;
@@ -152,6 +155,7 @@ export function toPage(r: PageSelect): BatchPageRow {
     canonicalKey: r.canonical_key,
     error: r.error,
     facts: r.facts,
+    redirectPath: r.redirect_path,
   };
 }
 
@@ -294,6 +298,8 @@ export async function bumpBatchCounters(
 }
 
 export async function deleteBatch(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('batch_links').where('batch_id', '=', id).execute();
+  await db.deleteFrom('batch_link_urls').where('batch_id', '=', id).execute();
   await db.deleteFrom('batch_pages').where('batch_id', '=', id).execute();
   await db.deleteFrom('batches').where('id', '=', id).execute();
 }
@@ -317,6 +323,8 @@ export async function finishPage(
     facts?: string | null;
     /** an audited page's digest for the crawl diff (src/crawl/diff.ts, factsDigest) */
     digest?: string | null;
+    /** the redirect's hops, [first, …, last] (a redirect, a redirect loop) */
+    redirectPath?: string[] | null;
   },
   now: string,
 ): Promise<void> {
@@ -331,6 +339,7 @@ export async function finishPage(
       error: set.error ?? null,
       facts: set.facts ?? null,
       digest: set.digest ?? null,
+      redirect_path: set.redirectPath ? JSON.stringify(set.redirectPath) : null,
       updated_at: now,
     })
     .where('id', '=', pageId)

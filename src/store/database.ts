@@ -23,6 +23,7 @@ import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type { BuildPagesTable, BuildsTable } from './build-tables.js';
 import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable } from './work-tables.js';
+import type { BatchLinksTable, BatchLinkUrlsTable } from './link-tables.js';
 import type {
   AuditLogTable,
   InstanceLogTable,
@@ -237,6 +238,8 @@ export interface BatchPagesTable {
   facts: string | null;
   /** an audited page's digest for the crawl diff (src/crawl/diff.ts, factsDigest); null before 2026-12-02 */
   digest: string | null;
+  /** the URLs a redirected page went through, JSON ([first, …, last]); null: no redirect */
+  redirect_path: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -264,6 +267,8 @@ export interface Database {
   project_brandings: ProjectBrandingsTable;
   batches: BatchesTable;
   batch_pages: BatchPagesTable;
+  batch_link_urls: BatchLinkUrlsTable;
+  batch_links: BatchLinksTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   organizations: OrganizationsTable;

@@ -329,6 +329,7 @@ function actions(d: BatchPageData): SafeHtml {
   return html`<div class="batch-actions">
   <a class="button" href="/dashboard/batches/${id}/export?format=csv" download>Download CSV</a>
   <a class="button" href="/dashboard/batches/${id}/export?format=json" download>Download JSON</a>
+  <a class="button" href="/dashboard/batches/${id}/links">Links</a>
   ${b.status === 'done' ? html`<a class="button" href="/dashboard/batches/${id}/compare">Compare with previous crawl</a>` : ''}
   ${
     isRunning(b) && d.can('batches.write')
@@ -425,11 +426,11 @@ function pagesFilters(id: number, raw: Record<string, string>): SafeHtml {
 </form>`;
 }
 
-function pageRow(p: BatchPageResult): SafeHtml {
+function pageRow(p: BatchPageResult, batchId: number): SafeHtml {
   const f = p.facts;
   const audited = p.state === 'done' && f !== null;
   return html`<tr class="batch-page batch-page--${p.state}">
-  <td>${p.reportId !== null ? html`<a href="/reports/${p.reportId}" class="break">${p.url}</a>` : html`<span class="break">${p.url}</span>`}${p.canonical ? html`<br><span class="muted break">canonicalised to ${p.canonical}</span>` : ''}${p.error ? html`<br><span class="muted">${p.error}</span>` : ''}</td>
+  <td>${p.reportId !== null ? html`<a href="/reports/${p.reportId}" class="break">${p.url}</a>` : html`<span class="break">${p.url}</span>`}${p.canonical ? html`<br><span class="muted break">canonicalised to ${p.canonical}</span>` : ''}${p.error ? html`<br><span class="muted">${p.error}</span>` : ''}<br><a class="muted" href="/dashboard/batches/${batchId}/links?target=${encodeURIComponent(p.url)}">Inlinks and anchors</a></td>
   <td>${STATE_LABELS[p.state]}</td>
   <td>${p.statusCode ?? '–'}</td>
   <td>${audited ? resultBadge(f.result) : '–'}</td>
@@ -454,7 +455,7 @@ function pagesSection(d: BatchPageData): SafeHtml {
       ? html`<p class="empty">${filtered ? html`No pages match these filters. <a href="/dashboard/batches/${id}">Show all pages</a>` : d.page > 1 ? 'No pages on this page.' : 'No pages yet.'}</p>`
       : html`<div class="table-wrap"><table class="batch-pages">
   <thead><tr><th scope="col">URL</th><th scope="col">State</th><th scope="col">HTTP</th><th scope="col">Result</th><th scope="col">Score</th><th scope="col">Failed checks</th></tr></thead>
-  <tbody>${d.table.items.map(pageRow)}</tbody>
+  <tbody>${d.table.items.map((p) => pageRow(p, d.batch.id))}</tbody>
 </table></div>`
   }
   ${pager(`/dashboard/batches/${id}`, d.raw, d.page, lastPage, 'Pages of the table', '#pages-title')}

@@ -26,6 +26,7 @@ const FIELD_MESSAGES: Record<string, string> = {
 /** Messages for `pattern` failures, by field (a regex is no message for a person). */
 const PATTERN_MESSAGES: Record<string, string> = {
   url: 'The url must be an http or https URL.',
+  status: 'The status must be an HTTP status (404), a class of them (1xx, 2xx, 3xx, 4xx, 5xx) or none.',
 };
 
 /** A schema's pattern that asks for an http(s) URL (the url fields of the contract). */

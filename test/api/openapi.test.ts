@@ -68,6 +68,8 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/batches/{id}/export',
       'GET /api/v1/batches/{id}/failures',
       'GET /api/v1/builds/{id}',
+      'GET /api/v1/batches/{id}/links',
+      'GET /api/v1/batches/{id}/links/page',
       'GET /api/v1/organization',
       'GET /api/v1/organization/audit-log',
       'GET /api/v1/organization/invitations',

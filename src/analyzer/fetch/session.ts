@@ -209,12 +209,20 @@ export async function fetchResource(
           throw new FetchError(
             'too_many_redirects',
             `The page at ${startUrl} redirects more than ${o.maxRedirects} times (the last hop was ${url.href}).`,
+            { redirectPath: [...redirects.map((r) => r.url), next.href] },
           );
         }
         next.hash = '';
         // credentials in a Location are never sent; dropped so that no report shows them
         next.username = '';
         next.password = '';
+        // back to a URL of this request's own path: it would never end
+        if (redirects.some((r) => r.url === next.href)) {
+          const path = [...redirects.map((r) => r.url), next.href];
+          throw new FetchError('redirect_loop', `The page at ${startUrl} redirects in a loop: ${path.join(' → ')}.`, {
+            redirectPath: path,
+          });
+        }
         const refused = o.redirectCheck?.(next.href) ?? null;
         if (refused !== null) {
           throw new FetchError(

@@ -38,10 +38,18 @@ import sitemap_non_200 from './sitemap_non_200.js';
 import sitemap_non_canonical from './sitemap_non_canonical.js';
 import sitemap_redirected from './sitemap_redirected.js';
 import thin_content from './thin_content.js';
+// the link graph (issue 21 §1)
+import dead_ends from './dead_ends.js';
+import deep_pages from './deep_pages.js';
+import http_links_on_https from './http_links_on_https.js';
+import internal_nofollow from './internal_nofollow.js';
+import redirect_chains from './redirect_chains.js';
+import redirect_loops from './redirect_loops.js';
+import single_inlink from './single_inlink.js';
 import title_same_as_h1 from './title_same_as_h1.js';
-import type { Finding, FindingRule, PageForFindings } from './types.js';
+import type { Finding, FindingRule, LinkGraphFacts, PageForFindings } from './types.js';
 
-export type { Finding, PageForFindings } from './types.js';
+export type { Finding, LinkGraphFacts, PageForFindings } from './types.js';
 export { computeSummary, type BatchSummary } from './summary.js';
 
 /** The site-level findings, in the order the results list them. */
@@ -86,10 +94,22 @@ export const FINDINGS: readonly FindingRule[] = [
   accessibility_common,
   llms_txt_invalid,
   ai_crawlers_blocked,
+  // the link graph (issue 21 §1: redirect chains and loops, link structure)
+  redirect_chains,
+  redirect_loops,
+  http_links_on_https,
+  internal_nofollow,
+  dead_ends,
+  deep_pages,
+  single_inlink,
 ];
 
-export function computeFindings(pages: PageForFindings[], startUrl: string): Finding[] {
-  const ctx = findingContext(pages, startUrl);
+export function computeFindings(
+  pages: PageForFindings[],
+  startUrl: string,
+  graph?: LinkGraphFacts,
+): Finding[] {
+  const ctx = { ...findingContext(pages, startUrl), ...(graph ? { graph } : {}) };
   return FINDINGS.map((rule) => {
     const found = rule.find(ctx);
     return {

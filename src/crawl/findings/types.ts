@@ -37,6 +37,10 @@ export interface PageForFindings {
   finalUrl: string | null;
   error: string | null;
   facts: PageFacts | null;
+  /** link graph (issue 21 §1): the crawl depth (0: the start page); absent: not known */
+  depth?: number;
+  /** link graph: the URLs a redirect (or a redirect loop) went through, [first, …, last] */
+  redirectPath?: string[] | null;
 }
 
 /** A page that was audited, with its facts. */
@@ -55,6 +59,14 @@ export interface FindingContext {
   hasSitemap: boolean;
   /** every URL an audited page links to (followed or nofollow), a page's links to itself aside */
   linkedTo: ReadonlySet<string>;
+  /** link graph: what the batch's stored links say (read by the service from batch_links); absent: none stored */
+  graph?: LinkGraphFacts;
+}
+
+/** The link findings' rows that need the links' anchors and rel (src/store/batch-links.repository.ts). */
+export interface LinkGraphFacts {
+  /** internal links marked rel=nofollow, a page's links to itself aside, in page order */
+  nofollow: { source: string; target: string; anchor: string }[];
 }
 
 /** One site-level finding: its id, its title and the pages it concerns, in page order. */

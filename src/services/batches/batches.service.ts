@@ -41,6 +41,7 @@ import { discover, discoverGaveUp } from './discovery.js';
 import { endBatch, endGaveUp } from './end.js';
 import { finish } from './frontier.js';
 import { createPageProcessor } from './pages.js';
+import { batchLinkChunks, batchLinks, batchPageLinks } from './links.js';
 import { batchResults, batchView, presentBatchRow } from './results.js';
 import {
   DEFAULT_MAX_DEPTH,
@@ -216,5 +217,19 @@ export function createBatchServices(
     end: (batchId) => endBatch(d, batchId).finally(() => changed(batchId)),
     endGaveUp: (batchId, reason) => endGaveUp(d, batchId, reason).finally(() => changed(batchId)),
     watch: (batchId, onChange) => ctx.changes.subscribe(batchTopic(batchId), onChange),
+
+    // the link graph (links.ts)
+    async links(userId, id, query, page) {
+      await load(userId, id);
+      return batchLinks(db, id, query, page, d.tracking);
+    },
+    async linkChunks(userId, id, query) {
+      await load(userId, id);
+      return batchLinkChunks(db, id, query, d.tracking);
+    },
+    async pageLinks(userId, id, url) {
+      await load(userId, id);
+      return batchPageLinks(db, id, url, d.tracking);
+    },
   };
 }

@@ -10,6 +10,8 @@ import type { Artifacts } from '../../analyzer/artifacts/types.js';
 import { parseRobots, type Robots } from '../../analyzer/robots.js';
 import type { AuditReport, SiteFiles } from '../../analyzer/types.js';
 import { pageFacts, renderedFacts, type PageFacts } from '../../crawl/facts.js';
+import { mergeLinks, pageLinks } from '../../crawl/links.js';
+import { insertPageLinks } from '../../store/batch-links.repository.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { factsDigest } from '../../crawl/diff.js';
 import { withTransaction, type Db } from '../../store/database.js';
@@ -155,6 +157,8 @@ export function createPageProcessor(d: BatchDeps) {
     let report: AuditReport | null = null;
     let error: string | null = null;
     let refusedRedirect = false;
+    /** a redirect loop (or too many redirects): the hops, recorded with the failed page */
+    let failedRedirectPath: string[] | null = null;
     // the crawler's rules hold for redirect targets too: a redirect that leaves the site or
     // that robots.txt disallows is not followed (a list is the user's own choice of URLs)
     const robots = b.mode === 'list' ? null : site.robots;
@@ -200,6 +204,7 @@ export function createPageProcessor(d: BatchDeps) {
         if (!isFetchError(err)) throw err;
         error = err.message;
         refusedRedirect = err.code === 'redirect_refused';
+        failedRedirectPath = err.redirectPath ?? null;
         // a redirect the crawl's rules refused is a skipped page, not a failed audit
         if (!refusedRedirect) countAudit(started, err);
       }
@@ -215,6 +220,9 @@ export function createPageProcessor(d: BatchDeps) {
         ? renderedFacts(rawFacts, pageFacts(rendered, report, host, d.tracking))
         : rawFacts;
     const facts = allFacts && ignored.length > 0 ? { ...allFacts, ignored } : allFacts;
+    // the link graph's rows (batch_links): every link with its anchor, rel, internal or not
+    const rawLinks = report && artifacts ? pageLinks(artifacts, host, d.tracking) : [];
+    const links = rendered ? mergeLinks(rawLinks, pageLinks(rendered, host, d.tracking)) : rawLinks;
     const finalUrl = report ? crawlUrl(report.final_url, report.final_url, d.tracking) : null;
     // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
     const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;
@@ -239,7 +247,10 @@ export function createPageProcessor(d: BatchDeps) {
       if (refusedRedirect) {
         await close({ state: 'skipped', error }, 'skipped');
       } else if (report === null || facts === null) {
-        await close({ state: 'failed', error: error ?? 'The page could not be audited.' }, 'failed');
+        await close(
+          { state: 'failed', error: error ?? 'The page could not be audited.', redirectPath: failedRedirectPath },
+          'failed',
+        );
       } else if (report.page.status >= 400) {
         await close(
           {
@@ -259,6 +270,7 @@ export function createPageProcessor(d: BatchDeps) {
             statusCode: report.page.redirects[0]?.status ?? report.page.status,
             finalUrl,
             error: `Redirects to ${finalUrl}.`,
+            redirectPath: [...report.page.redirects.map((r) => r.url), report.final_url],
           },
           'skipped',
         );
@@ -306,6 +318,7 @@ export function createPageProcessor(d: BatchDeps) {
             },
             'audited',
           );
+          await insertPageLinks(trx, batchId, pageId, links);
         }
         // crawl: the links found (and the canonical target) join the frontier, within the limits
         await addLinks(trx, current, site.robots, page, facts, now);

@@ -3,6 +3,7 @@
 import type { Db } from '../../store/database.js';
 import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
+import { internalNofollowLinks } from '../../store/batch-links.repository.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import {
   computeFindings,
@@ -51,6 +52,7 @@ const toResult = (p: BatchPageRow, share: ReturnType<typeof factsSharer>): Batch
   canonical: p.canonicalKey,
   error: p.error,
   facts: p.facts === null ? null : share.facts(JSON.parse(p.facts) as PageFacts),
+  redirectPath: p.redirectPath === null ? null : (JSON.parse(p.redirectPath) as string[]),
 });
 
 /** pages read at a time when a batch's pages are read whole */
@@ -83,7 +85,9 @@ export async function analyseBatch(
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[]; summary: BatchSummary }> {
   const pages = await readPages(db, b.id);
   const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
-  const findings = ignoreFindings(computeFindings(pages, b.url), rules);
+  // the link findings that need the links' anchors read them from the batch's link graph
+  const graph = { nofollow: await internalNofollowLinks(db, b.id) };
+  const findings = ignoreFindings(computeFindings(pages, b.url, graph), rules);
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,
     audited: b.audited,

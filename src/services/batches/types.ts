@@ -14,6 +14,8 @@ export type { BatchPageResult } from '../../contract/batches/export.js';
 import type { BatchFailure } from '../../contract/batches/present.js';
 import type { BatchPageResult } from '../../contract/batches/export.js';
 import type { Batch as PresentedBatch } from '../../contract/batches/present.js';
+import type { BatchLink, LinksQuery, PageLinkSummary } from './links.js';
+export type { BatchLink, LinksQuery, PageLinkSummary } from './links.js';
 
 /** A batch's options: those the API shows, and a list's URLs (normal form) in mode list. */
 export type BatchOptions = PresentedBatch['options'] & {
@@ -121,6 +123,17 @@ export interface BatchServices {
    * unsubscribe function. Access is the caller's (it has read the batch first).
    */
   watch(batchId: number, onChange: () => void): () => void;
+  /** the link graph (links.ts): one page of its links, filtered; 404 like `get` */
+  links(
+    userId: number,
+    id: number,
+    query: LinksQuery,
+    page: { page: number; perPage: number },
+  ): Promise<Page<BatchLink>>;
+  /** every link that matches, in chunks (the CSV); the batch is checked before it resolves */
+  linkChunks(userId: number, id: number, query: LinksQuery): Promise<AsyncIterable<BatchLink[]>>;
+  /** one URL's inlinks, outlinks, depth and top anchors; 404 when the batch has no such URL */
+  pageLinks(userId: number, id: number, url: string): Promise<PageLinkSummary>;
 }
 
 /** What fetches a site file (robots.txt, sitemaps); tests give the test DNS. */

@@ -25,6 +25,7 @@ import {
   batchExportExample,
 } from '../../../contract/batches/schemas.js';
 import type { RouteDeps } from '../deps.js';
+import { batchLinkRoutes } from './links.js';
 
 const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 const TERMINAL = new Set(['done', 'cancelled', 'failed']);
@@ -38,6 +39,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
   const tags = ['batches'];
   const security = [{ bearerAuth: [] }];
   const config404 = { notFoundMessage: 'No such batch.' };
+  // the link graph: /batches/:id/links (links.ts)
+  await app.register(batchLinkRoutes, { services, config });
   const page = (q: { page?: number | undefined; per_page?: 10 | 25 | 50 | 100 | undefined }) => ({
     page: q.page ?? 1,
     perPage: q.per_page ?? 10,

@@ -1,0 +1,15 @@
+import { linkTargets } from './context.js';
+import type { FindingRule } from './types.js';
+
+/** Audited pages with no link to another page of the site (followed or nofollow). */
+const rule: FindingRule = {
+  id: 'dead_ends',
+  priority: 'low',
+  title: 'Pages with no outgoing internal link',
+  find(ctx) {
+    if (ctx.done.length <= 1) return [];
+    return ctx.done.filter((p) => linkTargets(p).length === 0).map((p) => ({ url: p.url }));
+  },
+};
+
+export default rule;

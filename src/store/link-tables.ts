@@ -1,0 +1,23 @@
+// The link graph's tables (migration 2026-12-03T01-batch-links; docs/sites.md "The link graph").
+import type { Generated } from 'kysely';
+
+/** Every URL a batch's pages link to, once per batch: the integer id its links name. */
+export interface BatchLinkUrlsTable {
+  id: Generated<number>;
+  batch_id: number;
+  url: string;
+}
+
+/** One link of an audited page: the page (batch_pages.id), its position, the target (batch_link_urls.id). */
+export interface BatchLinksTable {
+  batch_id: number;
+  source_id: number;
+  position: number;
+  target_id: number;
+  /** the anchor text (an image's alt inside it), whitespace collapsed, cut at MAX_ANCHOR_CHARS */
+  anchor: string;
+  /** the rel tokens, space-separated; null when none */
+  rel: string | null;
+  nofollow: number;
+  internal: number;
+}
