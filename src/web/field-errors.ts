@@ -57,6 +57,12 @@ function describe(field: string, keyword: string, schema: FieldSchema): string {
     if (schema.maximum !== undefined) return `The ${field} must be ${kind} of at most ${schema.maximum}.`;
     return `The ${field} must be ${kind}.`;
   }
+  if (keyword === 'format') {
+    const format = (schema as { format?: string }).format;
+    if (format === 'date-time')
+      return `The ${field} must be a date-time (ISO 8601, e.g. 2026-12-31T23:59:59Z).`;
+    return `The ${field} format is invalid${format ? ` (expected ${format})` : ''}.`;
+  }
   if (schema.type === 'string') {
     if (keyword === 'maxLength')
       return `The ${field} must not be longer than ${schema.maxLength} characters.`;

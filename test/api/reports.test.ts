@@ -61,6 +61,8 @@ forEachDialect('reports API', (h) => {
     assert.equal(data.has_password, false);
     for (const d of [data.generated_at, data.created_at, data.updated_at]) assert.match(d, ISO_UTC);
     assert.deepEqual(Object.keys(data.categories).sort(), [
+      'accessibility',
+      'ai',
       'miscellaneous',
       'performance',
       'security',

@@ -75,7 +75,8 @@ describeEachDialect('issue 13: report and dashboard in headless Chromium', { ski
     assert.equal((await page.textContent('h1.summary__title'))!.trim(), String(title).trim());
     assert.equal((await page.textContent('.summary__url'))!.trim(), r.url);
     assert.match((await page.textContent('.facts--summary'))!, /Audited\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
-    assert.equal(await page.locator('.first-page .category-card').count(), 4);
+    // the four scored categories, accessibility (raw: "not judged: needs render=1") and ai
+    assert.equal(await page.locator('.first-page .category-card').count(), 6);
     const items = page.locator('.fix-first__item');
     const n = await items.count();
     const failed = Object.values(r.results).filter((c) => c.passed === false);

@@ -14,7 +14,7 @@ import { buildUser } from '../helpers/factories.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 const CONCURRENCY = 4;
-const SITE_FILES = /^\/(robots\.txt|sitemap|pagegrade-404-check-|favicon\.ico)/;
+const SITE_FILES = /^\/(robots\.txt|sitemap|pagegrade-404-check-|favicon\.ico|llms\.txt)/;
 
 for (const dialect of [sqliteDialect, postgresDialect]) {
   describe(`a batch's connections [${dialect.name}]`, { skip: dialect.skip }, () => {

@@ -186,8 +186,13 @@ export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise
   // consult its answer only when the page declares no icon (HtmlFacts.declaresIcon). Asking after
   // the body instead would add a whole round trip to every audit of such a page.
   const favicon = get(faviconUrl, 0, true);
-  // /llms.txt (the AI readiness checks) at once too: a small text file, like robots.txt
-  const llmsTxt = get(llmsUrl, EXTRA_CAPS.llms);
+  // /llms.txt (the AI readiness checks) once robots.txt has answered, not in the first wave: with
+  // it there, an audit of an https page with an untrusted certificate never ended
+  // (test/analyzer/fetch-tls.test.ts hung; the cause inside the session is not found yet)
+  const llmsTxt = robotsAndSitemap.then(
+    () => get(llmsUrl, EXTRA_CAPS.llms),
+    () => get(llmsUrl, EXTRA_CAPS.llms),
+  );
   const [[robots, sitemap], notFoundProbe, fav, llms] = await Promise.all([
     robotsAndSitemap,
     probe,

@@ -153,7 +153,8 @@ function describeErrors(errors: ErrorObject[]): string[] {
 function kindOf(id: string, known: KnownIds): RuleKind | null {
   if (CATEGORY_IDS.includes(id)) return 'category';
   if (FIGURE_IDS.includes(id)) return 'figure';
-  if (known.checks.includes(id)) return 'check';
+  // a rendered report's accessibility checks are axe-core's rules, one check each (axe_<rule>)
+  if (known.checks.includes(id) || /^axe_[a-z0-9_]+$/.test(id)) return 'check';
   if (known.findings.includes(id)) return 'finding';
   return null;
 }

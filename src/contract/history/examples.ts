@@ -194,6 +194,17 @@ export const diff = {
       to: 94,
       delta: 0,
     },
+    // raw runs: accessibility is not judged (0), ai is outside the overall score
+    accessibility: {
+      from: 0,
+      to: 0,
+      delta: 0,
+    },
+    ai: {
+      from: 67,
+      to: 67,
+      delta: 0,
+    },
   },
   checks: {
     newly_failed: [
