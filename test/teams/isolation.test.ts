@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { buildTestApp, describeEachDialect, type TestApp } from '../helpers/app.js';
 import { Browser } from '../helpers/browser.js';
+import { testAnalyze } from '../helpers/config.js';
 import { buildReport, buildUser, type TestUser } from '../helpers/factories.js';
+import { goodPage, html } from '../helpers/fixture-server.js';
 
 /** what names nothing, per path parameter */
 const MISSING: Record<string, string> = {
@@ -90,6 +92,25 @@ describeEachDialect('cross-organisation isolation on every route', (dialect) => 
     await t.services.organizations.addMember('iso-a', user.name, 'member');
     ids.member = String(user.id);
     ids.key = String((await t.services.keys.list('iso-a'))[0]!.id);
+    t.fixture.route('/iso-build', html(goodPage(t.fixture.origin)));
+    const buildUrl = `${t.site('isobuild')}/iso-build`;
+    const built = await api(a, 'POST', '/api/v1/builds', {
+      project: 'isobuild.test',
+      branch: 'main',
+      commit_sha: 'a1b2c3d4',
+      pages: [
+        {
+          url: buildUrl,
+          report: await testAnalyze(buildUrl, {
+            allowPrivateHosts: true,
+            timeoutMs: 5000,
+            maxBytes: 5_000_000,
+          }),
+        },
+      ],
+    });
+    ok(built, 201);
+    ids.build = String((built.json().data as { id: number }).id);
   });
   after(() => t?.close());
 
@@ -108,6 +129,7 @@ describeEachDialect('cross-organisation isolation on every route', (dialect) => 
       shares: ids.share,
       invitations: ids.invitation,
       keys: ids.key,
+      builds: ids.build,
     };
     const v = byPrefix[before ?? ''];
     if (v === undefined) throw new Error(`no id of A for ${url}`);
