@@ -14169,6 +14169,16 @@ export interface operations {
                      *             "from": 94,
                      *             "to": 94,
                      *             "delta": 0
+                     *           },
+                     *           "accessibility": {
+                     *             "from": 0,
+                     *             "to": 0,
+                     *             "delta": 0
+                     *           },
+                     *           "ai": {
+                     *             "from": 67,
+                     *             "to": 67,
+                     *             "delta": 0
                      *           }
                      *         },
                      *         "checks": {
