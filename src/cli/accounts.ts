@@ -152,7 +152,7 @@ export function registerUserCommands(program: Command): void {
       const extra = await signInOptions(opts);
       await withServices(
         async (s) => {
-          const { user, key } = await s.users.create(name, extra);
+          const { user, key } = await s.users.create(name, { ...extra, byAdmin: true });
           process.stdout.write(
             `Created user "${user.name}" (id ${user.id}), owner of the organization "${key.info.orgName}", with key ${key.info.id} (${key.info.prefix}…).\n` +
               `The API key is shown this once; keep it safe:\n${key.key}\n`,

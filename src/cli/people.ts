@@ -16,7 +16,7 @@ export function registerPeopleCommands(program: Command): void {
     .action(async (email: string) => {
       await withServices(
         async (s) => {
-          const link = await s.signin.resetLink(email);
+          const link = await s.signin.resetLink(email, { byAdmin: true });
           process.stdout.write(`Reset link (works once, until ${link.expiresAt}):\n${link.url}\n`);
         },
         { existing: true },

@@ -54,6 +54,8 @@ const ACTIONS: Record<string, string> = {
   'user.second_factor_reset': "reset a person's second factor",
   'user.admin_granted': 'made a person an instance admin',
   'user.admin_revoked': 'made a person no longer an instance admin',
+  'user.created': 'created a person',
+  'user.reset_link_issued': 'issued a password reset link for a person',
   'instance.signup_mode_changed': 'changed the sign-up mode',
 };
 

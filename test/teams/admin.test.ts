@@ -4,7 +4,9 @@
 // - the instance log: disabling and enabling a person (the page, with the address), resetting a
 //   second factor, making an admin (the real CLI process) and the sign-up mode are recorded with
 //   who, when and from where; a change to a person is also in the audit log of each of their
-//   organisations; a change that changes nothing records nothing; no secret is written.
+//   organisations; a change that changes nothing records nothing; no secret is written;
+// - `pagegrade users create` and `users reset-link` (real CLI processes) are recorded; a person's
+//   own reset link is not.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
@@ -247,6 +249,45 @@ describeEachDialect('the instance admin', (dialect) => {
     assert.deepEqual(
       (await orgLog(bob, '?action=user.second_factor_reset')).map((e) => e.target.id),
       [String(bob.userId)],
+    );
+  });
+
+  test('`users create` and `users reset-link` from the command line are recorded, never the link', async () => {
+    const env = { DATABASE_URL: t.database.databaseUrl };
+    const created = await runCli(['users', 'create', 'admin-carla', '--email', 'carla@example.test'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const carla = (await t.services.users.find('admin-carla'))!;
+    const link = await runCli(['users', 'reset-link', 'carla@example.test'], env);
+    assert.equal(link.code, 0, link.stderr);
+    const url = link.stdout.trim().split('\n').at(-1)!;
+    assert.match(url, /\/reset-password\//);
+    // the person's own "forgot password" is not the admin's change
+    await t.services.signin.resetLink('carla@example.test');
+    const entries = (await t.services.admin.log()).filter((e) => e.targetId === String(carla.id));
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.actor]),
+      [
+        ['user.reset_link_issued', 'cli'],
+        ['user.created', 'cli'],
+      ],
+    );
+    assert.ok(!JSON.stringify(entries).includes(url.split('/').at(-1)!), 'the token is never written');
+    const own = (await t.services.users.find('admin-carla'))!;
+    const carlaOrg = await t.database.db
+      .selectFrom('memberships')
+      .select('org_id')
+      .where('user_id', '=', own.id)
+      .executeTakeFirstOrThrow();
+    const orgEntries = await t.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('org_id', '=', carlaOrg.org_id)
+      .where('target_type', '=', 'user')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      orgEntries.map((e) => e.action),
+      ['user.created', 'user.reset_link_issued'],
     );
   });
 });

@@ -26,7 +26,7 @@ import { findOrgByName, insertOrg } from '../../store/organizations.repository.j
 import { findMembership, insertMembership, listMemberships } from '../../store/memberships.repository.js';
 import type { ServiceContext } from '../shared/context.js';
 import { projectLimit } from '../shared/project-limit.js';
-import { recordChange } from '../shared/audit-log.js';
+import { recordChange, recordInstanceChange } from '../shared/audit-log.js';
 import { findUserRef } from '../shared/lookup.js';
 import { generateApiKey, hashApiKey, keyDisplayPrefix, randomSecret, sameHash } from '../shared/secrets.js';
 import { getOrgCounters, findOrgById } from '../../store/organizations.repository.js';
@@ -350,6 +350,13 @@ export function createAccountServices(
               projects: null,
               expiresAt: null,
             };
+            if (options.byAdmin)
+              await recordInstanceChange(
+                trx,
+                ctx.now(),
+                { action: 'user.created', target: { type: 'user', id: user.id }, changes: { name: user.name } },
+                [org.id],
+              );
             const issued: IssuedKey = { info, key };
             return { user, key: issued, organization: { id: org.id, name: org.name } };
           });

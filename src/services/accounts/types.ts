@@ -107,6 +107,8 @@ export interface UsersServices {
       email?: string | null | undefined;
       /** a password hash made by the caller (src/services/signin/passwords.ts) */
       passwordHash?: string | null | undefined;
+      /** made by the instance's operator (`pagegrade users create`): recorded in the instance log */
+      byAdmin?: boolean;
     },
   ): Promise<{ user: User; key: IssuedKey; organization: { id: number; name: string } }>;
   /** by name, or by id when `nameOrId` is all digits (a name is tried first) */

@@ -21,7 +21,10 @@ import type { AdminServices, AdminUser } from './types.js';
 
 export function createAdminServices(
   ctx: Pick<ServiceContext, 'db' | 'now'>,
-  deps: { keysChanged: () => Promise<void>; totpDisable: (userId: number) => Promise<void> },
+  deps: {
+    keysChanged: () => Promise<void>;
+    totpDisable: (userId: number, alsoInTransaction?: (trx: Db) => Promise<void>) => Promise<void>;
+  },
 ): AdminServices {
   const { db } = ctx;
 
@@ -98,9 +101,10 @@ export function createAdminServices(
 
     async resetSecondFactor(ref) {
       const user = await userOf(ref);
-      // the second factor's own service turns it off (its codes go with it); then the record
-      await deps.totpDisable(user.id);
-      if (user.totpEnabled) await recordForPerson(db, ctx.now(), user, 'user.second_factor_reset');
+      // the second factor's own service turns it off (its codes go with it), the record in its transaction
+      await deps.totpDisable(user.id, async (trx) => {
+        if (user.totpEnabled) await recordForPerson(trx, ctx.now(), user, 'user.second_factor_reset');
+      });
       return present((await findUserById(db, user.id))!);
     },
 

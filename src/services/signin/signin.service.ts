@@ -258,18 +258,27 @@ export function createSignInServices(
       await revokeUserSessions(db, row.userId, iso(), row.hash);
     },
 
-    async resetLink(email) {
+    async resetLink(email, options = {}) {
       const normal = normalEmail(email);
       const user = normal === null ? null : await findUserByEmail(db, normal);
       if (!user) throw notFound(`No person has the email ${email}.`);
       const token = randomBytes(32).toString('base64url');
       const now = ctx.now();
       const expiresAt = new Date(now.getTime() + RESET_TTL_MS).toISOString();
-      await insertPasswordReset(db, {
-        hash: sha256(token),
-        userId: user.id,
-        now: now.toISOString(),
-        expiresAt,
+      await withTransaction(db, async (trx) => {
+        await insertPasswordReset(trx, {
+          hash: sha256(token),
+          userId: user.id,
+          now: now.toISOString(),
+          expiresAt,
+        });
+        if (options.byAdmin)
+          await recordInstanceChange(
+            trx,
+            now,
+            { action: 'user.reset_link_issued', target: { type: 'user', id: user.id }, changes: { name: user.name } },
+            (await listMemberships(trx, user.id)).map((m) => m.orgId),
+          );
       });
       return { url: `${publicUrl}/reset-password/${token}`, expiresAt, userId: user.id };
     },
@@ -335,6 +344,6 @@ export function createSignInServices(
 
     totpBegin: (userId) => secondFactor.begin(userId),
     totpConfirm: (userId, code) => secondFactor.confirm(userId, code),
-    totpDisable: (userId) => secondFactor.disable(userId),
+    totpDisable: (userId, alsoInTransaction) => secondFactor.disable(userId, alsoInTransaction),
   };
 }

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { validationError } from '../../errors.js';
-import { withTransaction } from '../../store/database.js';
+import { withTransaction, type Db } from '../../store/database.js';
 import { replaceRecoveryCodes, useRecoveryCode } from '../../store/sessions.repository.js';
 import { claimTotpStep, findCredentials, findUserById, updateUser } from '../../store/users.repository.js';
 import type { ServiceContext } from '../shared/context.js';
@@ -97,10 +97,11 @@ export function createSecondFactor(ctx: Pick<ServiceContext, 'db' | 'config' | '
       return useRecoveryCode(db, userId, sha256(normal), ctx.now().toISOString());
     },
 
-    async disable(userId: number) {
+    async disable(userId: number, alsoInTransaction?: (trx: Db) => Promise<void>) {
       await withTransaction(db, async (trx) => {
         await updateUser(trx, userId, { totpSecret: null, totpEnabledAt: null });
         await replaceRecoveryCodes(trx, userId, []);
+        if (alsoInTransaction) await alsoInTransaction(trx);
       });
     },
   };

@@ -2,6 +2,7 @@
 // dashboard's server-side sessions, the organisation switcher, password reset links, the TOTP
 // second factor with recovery codes, and the instance's sign-up mode.
 import type { Actor, Role } from '../accounts/types.js';
+import type { Db } from '../../store/database.js';
 
 /** `closed` (the default) and `invite`: nobody signs up, people join by invitation; `open`: anyone. */
 export const SIGNUP_MODES = ['closed', 'invite', 'open'] as const;
@@ -75,8 +76,12 @@ export interface SignInServices {
    */
   changePassword(token: string, current: string | null, next: string, email?: string | null): Promise<void>;
 
-  /** a password reset link (1 h, single use) for the person with this email; 404 unknown */
-  resetLink(email: string): Promise<{ url: string; expiresAt: string; userId: number }>;
+  /**
+   * a password reset link (1 h, single use) for the person with this email; 404 unknown.
+   * `byAdmin` (`pagegrade users reset-link`): recorded in the instance log and the audit log of
+   * the person's organisations (never the link)
+   */
+  resetLink(email: string, options?: { byAdmin?: boolean }): Promise<{ url: string; expiresAt: string; userId: number }>;
   /** the state of a reset link (the form): ok, used, expired, or null (unknown) */
   checkReset(token: string): Promise<'ok' | 'used' | 'expired' | null>;
   /** sets the password through a reset link (used once); false when the link is not ok; every session ends */
@@ -95,6 +100,9 @@ export interface SignInServices {
   totpBegin(userId: number): Promise<{ secret: string; uri: string }>;
   /** turns the second factor on with a current code: the 10 recovery codes, shown once; 422 `code` when wrong */
   totpConfirm(userId: number, code: string): Promise<string[]>;
-  /** turns the second factor off (the person's own, or the instance admin's reset) */
-  totpDisable(userId: number): Promise<void>;
+  /**
+   * turns the second factor off (the person's own, or the instance admin's reset);
+   * `alsoInTransaction` writes in the same transaction (the admin's record of the reset)
+   */
+  totpDisable(userId: number, alsoInTransaction?: (trx: Db) => Promise<void>): Promise<void>;
 }
