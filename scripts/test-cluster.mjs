@@ -7,7 +7,7 @@
 // initdb / redis-server are missing, it prints "skipped: <reason>" and exits 0. It removes every
 // `pgc-` namespace and the bridge before it starts (a crashed earlier run's) and after it ends,
 // whatever happened; the test itself kills the processes it started and removes its temp folder.
-// Arguments are passed to node --test (e.g. --test-name-pattern=cut). The run is stopped after PAGEGRADE_CLUSTER_TIMEOUT_MS (default 6 min).
+// Arguments are passed to node --test (e.g. --test-name-pattern=cut). The run is stopped after PAGEGRADE_CLUSTER_TIMEOUT_MS (default 15 min).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,7 +88,7 @@ const files = readdirSync('test/cluster')
   .filter((f) => f.endsWith('.cluster.ts'))
   .sort()
   .map((f) => `test/cluster/${f}`);
-const timeoutMs = Number(process.env.PAGEGRADE_CLUSTER_TIMEOUT_MS ?? 360_000);
+const timeoutMs = Number(process.env.PAGEGRADE_CLUSTER_TIMEOUT_MS ?? 900_000);
 const started = Date.now();
 const child = spawn(
   process.execPath,

@@ -1,8 +1,11 @@
 // The cluster test (`npm run test:cluster`, scripts/test-cluster.mjs; docs/testing.md and
 // docs/scale.md "Cluster test"): the built service on hosts in network namespaces
 // (test/helpers/cluster/cluster.ts), crawling a latency-bound generated site while hosts are cut off,
-// killed, and while Redis and PostgreSQL go away. Every figure is printed. Not part of the
+// killed, and while Redis and PostgreSQL go away, and while 1,000 report schedules and 10
+// project crawl schedules come due together with one worker host's clock 5 minutes ahead. Every
+// figure is printed. Not part of the
 // normal suite (scripts/run-tests.mjs runs *.test.ts only).
+import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api } from '../helpers/service-process.js';
@@ -19,6 +22,14 @@ import { reachableFrom, setLink } from '../helpers/cluster/netns.js';
 const PAGES = Number(process.env.PAGEGRADE_CLUSTER_PAGES ?? 150);
 /** the pages/s comparison: a smaller site at SLOW_LATENCY_MS, so that it is bound by the latency, not the (shared) CPU */
 const SPEED_PAGES = Number(process.env.PAGEGRADE_CLUSTER_SPEED_PAGES ?? 36);
+/** the schedules step: report schedules (pages of one crawl) and the pages of each project's crawl */
+const SCHEDULED = Number(process.env.PAGEGRADE_CLUSTER_SCHEDULES ?? 1000);
+const PROJECT_PAGES = 5;
+/** libfaketime (Debian's faketime): one worker host runs 5 minutes ahead in the schedules step */
+const LIBFAKETIME =
+  ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1'].find(
+    (p) => existsSync(p),
+  ) ?? null;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => console.log(`# cluster: ${line}`);
 
@@ -91,8 +102,8 @@ async function waitPages(prefix: string, n: number, timeoutMs = 60_000): Promise
  * audited, one report per page in the database with one run (none added by a second audit),
  * and each page requested from the web host at least once. Answers the web host's entries.
  */
-async function assertOnce(prefix: string, id: number, pages: number): Promise<LogEntry[]> {
-  const b = await waitBatch(id, 120_000);
+async function assertOnce(prefix: string, id: number, pages: number, timeoutMs = 120_000): Promise<LogEntry[]> {
+  const b = await waitBatch(id, timeoutMs);
   if (b.progress.failed > 0) {
     const failed = await c.sql<{ url: string; error: string }>(
       `SELECT url, error FROM batch_pages WHERE batch_id = $1 AND state <> 'done'`,
@@ -433,4 +444,128 @@ test('PostgreSQL restarted mid-crawl: requests in flight get 503 (never 500), th
       ).length,
   );
   say(`API log lines of a 500: api1 ${stacks[0]}, api2 ${stacks[1]}`);
+});
+
+test('1,000 report schedules and 10 project crawl schedules due together run once each across the worker hosts', async () => {
+  // (all three worker hosts: when this step runs alone, the first has not started them)
+  if (!c.procs.get('w2')?.alive()) await c.startWorker('w2');
+  // w3's clock 5 minutes ahead (libfaketime preloaded into its node): schedules still run once
+  // per slot and leases hold (they read the database's clock, src/store/db-clock.ts)
+  const w3 = c.procs.get('w3');
+  if (w3?.alive()) {
+    w3.kill('SIGTERM');
+    for (let i = 0; i < 100 && w3.alive(); i++) await sleep(100);
+  }
+  const skewed = await c.startWorker(
+    'w3',
+    LIBFAKETIME ? { LD_PRELOAD: LIBFAKETIME, FAKETIME: '+5m', FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {},
+  );
+  if (LIBFAKETIME) {
+    for (let i = 0; i < 100 && !/clock is [\d.]+ s ahead/.test(skewed.output()); i++) await sleep(100);
+    const said = /clock is ([\d.]+) s ahead/.exec(skewed.output());
+    assert.ok(said, `w3 says its clock is ahead:\n${skewed.output().slice(-2000)}`);
+    say(`w3 runs 5 minutes ahead (libfaketime): it measured its clock ${said[1]} s ahead of the database's`);
+  } else if (process.env.PAGEGRADE_REQUIRE_FAKETIME === '1') {
+    assert.fail('libfaketime is not installed (apt-get install -y faketime) and PAGEGRADE_REQUIRE_FAKETIME=1');
+  } else say('libfaketime is not installed: w3 runs on the machine clock (apt-get install -y faketime)');
+  // the reports: one crawl of SCHEDULED pages (one report per page)
+  const seeded = await startCrawl('sched', SCHEDULED);
+  await assertOnce('sched', seeded, SCHEDULED, 600_000);
+  const reports = await c.sql<{ id: number }>('SELECT id FROM reports WHERE url LIKE $1 ORDER BY id', [
+    `${c.web}/sched/%`,
+  ]);
+  assert.equal(reports.length, SCHEDULED);
+  // a daily schedule on each, through both API hosts, 16 at a time
+  const t0 = Date.now();
+  const queue = [...reports];
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, lane) => {
+      for (let r = queue.shift(); r; r = queue.shift()) {
+        const res = await api(lane % 2 ? c.api2 : c.api1, KEY, 'PUT', `/api/v1/reports/${r.id}/schedule`, {
+          every: 'daily',
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+      }
+    }),
+  );
+  // ten projects (the site under ten host names), each a crawl of PROJECT_PAGES pages, daily
+  for (const [i, site] of c.sites.entries()) {
+    const res = await fetch(`${i % 2 ? c.api2 : c.api1}/api/v1/projects/${new URL(site).hostname}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        start_url: `${site}/proj/`,
+        max_pages: PROJECT_PAGES,
+        schedule: { every: 'daily' },
+      }),
+    });
+    assert.equal(res.status, 201, await res.text());
+  }
+  say(`${SCHEDULED} report schedules and 10 project schedules set in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const [{ n: total }] = (await c.sql<{ n: string }>('SELECT count(*) AS n FROM schedules')) as [{ n: string }];
+  assert.equal(Number(total), SCHEDULED + 10);
+
+  // all due at once: their next run a minute ago
+  const logBefore = (await log(c.web)).length;
+  const dueAt = Date.now();
+  await c.sql('UPDATE schedules SET next_run_at = $1', [new Date(dueAt - 60_000).toISOString()]);
+  const deadline = Date.now() + 600_000;
+  let ran = 0;
+  for (;;) {
+    const [row] = await c.sql<{ n: string }>(
+      'SELECT count(*) AS n FROM schedules WHERE last_run_at IS NOT NULL AND claimed_slot IS NULL',
+    );
+    ran = Number(row!.n);
+    if (ran === SCHEDULED + 10) break;
+    if (Date.now() > deadline) throw new Error(`only ${ran} of ${SCHEDULED + 10} schedules ran in 600 s`);
+    await sleep(500);
+  }
+  const ranIn = (Date.now() - dueAt) / 1000;
+
+  // each report re-audited once by its schedule: run 2, its first run in the history, source schedule
+  const runs = await c.sql<{ run_number: number; run_source: string; earlier: string }>(
+    `SELECT r.run_number, r.run_source,
+            (SELECT count(*) FROM report_runs rr WHERE rr.report_id = r.id) AS earlier
+       FROM reports r WHERE r.url LIKE $1`,
+    [`${c.web}/sched/%`],
+  );
+  const wrong = runs.filter((r) => r.run_number !== 2 || r.run_source !== 'schedule' || Number(r.earlier) !== 1);
+  assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} reports not re-audited exactly once by their schedule`);
+  const statuses = await c.sql<{ last_status: string; n: string }>(
+    'SELECT last_status, count(*) AS n FROM schedules WHERE report_id IS NOT NULL GROUP BY last_status',
+  );
+  assert.deepEqual(
+    statuses.map((s) => [s.last_status, Number(s.n)]),
+    [['completed', SCHEDULED]],
+  );
+  // each project crawled once: one batch, started by its schedule, done
+  const projectBatches = await c.sql<{ project: string; n: string }>(
+    `SELECT b.project, count(*) AS n FROM batches b
+       WHERE b.project IN (${c.sites.map((_, i) => `$${i + 1}`).join(', ')}) GROUP BY b.project`,
+    c.sites.map((s) => new URL(s).hostname),
+  );
+  assert.equal(projectBatches.length, 10, JSON.stringify(projectBatches));
+  assert.ok(projectBatches.every((p) => Number(p.n) === 1), JSON.stringify(projectBatches));
+  const crawls = await c.sql<{ id: number; last_status: string }>(
+    'SELECT last_batch_id AS id, last_status FROM schedules WHERE project_id IS NOT NULL',
+  );
+  assert.deepEqual(new Set(crawls.map((b) => b.last_status)), new Set(['started']));
+  for (const b of crawls) {
+    const done = await waitBatch(b.id, 120_000);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.equal(done.progress.audited, PROJECT_PAGES, JSON.stringify(done.progress));
+  }
+
+  // the web host's view: who fetched what after the schedules came due
+  const after = (await log(c.web)).slice(logBefore);
+  const sched = pageEntries(after, 'sched');
+  const perPage = new Map<string, number>();
+  for (const e of sched) perPage.set(e.path, (perPage.get(e.path) ?? 0) + 1);
+  const hosts = new Set(sched.map((e) => e.from));
+  say(
+    `${SCHEDULED + 10} schedules due together ran in ${ranIn.toFixed(1)} s: ${sched.length} requests for ${perPage.size} scheduled pages (${[...perPage.values()].filter((n) => n > 1).length} fetched more than once); by host: ${perHost(sched)}; projects: 10 crawls of ${PROJECT_PAGES} pages, each done`,
+  );
+  assert.equal(perPage.size, SCHEDULED, 'every scheduled page fetched');
+  for (const w of ['w1', 'w2', 'w3'] as const)
+    assert.ok(hosts.has(c.address(w)), `${w} ran some of the schedules (by host: ${perHost(sched)})`);
 });

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import {
   createBridge,
+  addAddress,
   createHost,
   execIn,
   killStarted,
@@ -44,6 +45,8 @@ const ADDRESSES = {
   hook: '10.77.0.31',
 } as const;
 export type HostName = keyof typeof ADDRESSES;
+/** the web host's other addresses (addAddress), 10.77.0.40 … 10.77.0.49 */
+const SITE_ADDRESSES = Array.from({ length: 10 }, (_, i) => `10.77.0.${40 + i}`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,6 +59,8 @@ export class Cluster {
   readonly serviceDatabaseUrl = `${this.databaseUrl}?idle_in_transaction_session_timeout=3000`;
   readonly redisUrl = `redis://${ADDRESSES.data}:6379`;
   readonly web = `http://${ADDRESSES.web}:8080`;
+  /** the web host's other addresses: the generated site under 10 more host names (10 projects) */
+  readonly sites = SITE_ADDRESSES.map((a) => `http://${a}:8080`);
   readonly hook = `http://${ADDRESSES.hook}:8080`;
   readonly api1 = `http://${ADDRESSES.api1}:8080`;
   readonly api2 = `http://${ADDRESSES.api2}:8080`;
@@ -73,6 +78,7 @@ export class Cluster {
     createBridge();
     for (const [name, address] of Object.entries(ADDRESSES))
       this.hosts[name as HostName] = createHost(name, address);
+    for (const a of SITE_ADDRESSES) addAddress(this.hosts.web, a);
     mkdirSync(this.pgData);
     chownSync(this.pgData, pgUid(), pgGid());
     chmodSync(this.dir, 0o755);
@@ -89,7 +95,7 @@ export class Cluster {
       process.execPath,
       hosts,
       'site',
-      ADDRESSES.web,
+      [ADDRESSES.web, ...SITE_ADDRESSES].join(','),
       '8080',
       String(LATENCY_MS),
       String(this.sitePages),

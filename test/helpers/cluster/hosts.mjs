@@ -1,11 +1,12 @@
 // The cluster test's two small hosts (docs/testing.md, "Cluster test"), each started inside its
 // own network namespace by test/cluster/cluster.cluster.ts:
 //
-//   node hosts.mjs site <address> <port> <latency ms> <pages> <slow latency ms>
+//   node hosts.mjs site <address[,address…]> <port> <latency ms> <pages> <slow latency ms>
 //     a generated site under any path prefix /<p>/: /<p>/ is page 0, /<p>/n/<i> page i (i < pages);
 //     page i links to pages 10i+1 … 10i+10, so a crawl from /<p>/ reaches every page; every answer
 //     waits <latency ms> (<slow latency ms> under a prefix that starts with `slow`). robots.txt
-//     allows everything.
+//     allows everything. With several addresses it answers on each (one log): the same site under
+//     several host names, as several projects.
 //   node hosts.mjs hook <address> <port> <delay ms>
 //     a webhook receiver: each POST is answered 200 after <delay ms>.
 //
@@ -34,7 +35,7 @@ function page(prefix, i) {
 <ul>${links.join('')}</ul></main></body></html>`;
 }
 
-const server = createServer((req, res) => {
+const handler = (req, res) => {
   const entry = {
     path: req.url,
     from: req.socket.remoteAddress?.replace(/^::ffff:/, ''),
@@ -79,7 +80,10 @@ const server = createServer((req, res) => {
       req.url?.startsWith('/slow') ? slowMs : waitMs,
     );
   });
-});
-server.keepAliveTimeout = 30_000;
-server.listen(port, address, () => console.log(`${mode} listening on ${address}:${port}`));
+};
+for (const one of address.split(',')) {
+  const server = createServer(handler);
+  server.keepAliveTimeout = 30_000;
+  server.listen(port, one, () => console.log(`${mode} listening on ${one}:${port}`));
+}
 process.on('SIGTERM', () => process.exit(0));

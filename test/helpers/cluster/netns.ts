@@ -84,6 +84,11 @@ export function createHost(name: string, address: string): Host {
   return { name, ns, address, link };
 }
 
+/** Another address for the host (one machine known by several addresses: several sites). */
+export function addAddress(host: Host, address: string): void {
+  ip('-n', host.ns, 'addr', 'add', `${address}/24`, 'dev', 'eth0');
+}
+
 export function setLink(host: Host, up: boolean): void {
   ip('link', 'set', host.link, up ? 'up' : 'down');
 }
