@@ -57,70 +57,93 @@ describe('an https origin whose certificate fails, asked many things at once', (
 
   // untrusted: the chain fails (no CA given); mismatch: the chain is trusted, the name is not in it
   const cases = [
-    { name: 'untrusted (self-signed)', host: 'site.test', trust: false, reason: 'the certificate is self-signed and not trusted' },
-    { name: 'for another name', host: 'other.test', trust: true, reason: 'the certificate is not valid for other.test' },
+    {
+      name: 'untrusted (self-signed)',
+      host: 'site.test',
+      trust: false,
+      reason: 'the certificate is self-signed and not trusted',
+    },
+    {
+      name: 'for another name',
+      host: 'other.test',
+      trust: true,
+      reason: 'the certificate is not valid for other.test',
+    },
   ];
 
   for (const c of cases) {
     for (const server of ['h2', 'h1'] as const) {
       for (const kind of ['extra', 'page'] as const) {
-        test(`${c.name}, ${server}, ${kind}: 1, 5, 8 and 20 requests at once each fail with the certificate's reason`, BOUND, async (t) => {
-          if (typeof made === 'string') return t.skip(made);
-          for (const n of [1, 5, 8, 20]) {
-            const signal = new AbortController().signal;
-            // one listener per request (20 here): not a leak
-            setMaxListeners(64, signal);
-            const session = new Session(policy, 10_000, { page: signal, extra: signal }, c.trust ? made.cert : undefined);
-            try {
-              const origin = `https://${c.host}:${ports[server]}`;
-              const settled = await Promise.allSettled(
-                Array.from({ length: n }, (_, i) =>
-                  fetchResource(session, `${origin}/file-${i}`, {
-                    kind,
-                    maxRedirects: 5,
-                    maxBytes: 65536,
-                    truncate: true,
-                    signal,
-                    headers: {},
-                  }),
-                ),
+        test(
+          `${c.name}, ${server}, ${kind}: 1, 5, 8 and 20 requests at once each fail with the certificate's reason`,
+          BOUND,
+          async (t) => {
+            if (typeof made === 'string') return t.skip(made);
+            for (const n of [1, 5, 8, 20]) {
+              const signal = new AbortController().signal;
+              // one listener per request (20 here): not a leak
+              setMaxListeners(64, signal);
+              const session: Session = new Session(
+                policy,
+                10_000,
+                { page: signal, extra: signal },
+                c.trust ? made.cert : undefined,
               );
-              assert.equal(settled.length, n);
-              for (const s of settled) {
-                assert.equal(s.status, 'rejected', `${n} at once: one was answered`);
-                const err = toFetchError((s as PromiseRejectedResult).reason, `${origin}/`, 10_000);
-                assert.equal(err.code, 'tls', `${n} at once: ${err.message}`);
-                assert.equal(err.message, `The secure (TLS) connection to ${c.host} failed: ${c.reason}.`);
+              try {
+                const origin = `https://${c.host}:${ports[server]}`;
+                const settled: PromiseSettledResult<unknown>[] = await Promise.allSettled(
+                  Array.from({ length: n }, (_, i) =>
+                    fetchResource(session, `${origin}/file-${i}`, {
+                      kind,
+                      maxRedirects: 5,
+                      maxBytes: 65536,
+                      truncate: true,
+                      signal,
+                      headers: {},
+                    }),
+                  ),
+                );
+                assert.equal(settled.length, n);
+                for (const s of settled) {
+                  assert.equal(s.status, 'rejected', `${n} at once: one was answered`);
+                  const err = toFetchError((s as PromiseRejectedResult).reason, `${origin}/`, 10_000);
+                  assert.equal(err.code, 'tls', `${n} at once: ${err.message}`);
+                  assert.equal(err.message, `The secure (TLS) connection to ${c.host} failed: ${c.reason}.`);
+                }
+              } finally {
+                await session.close();
               }
-            } finally {
-              await session.close();
             }
-          }
-          assert.equal(served, 0, 'no request reached the server');
-        });
+            assert.equal(served, 0, 'no request reached the server');
+          },
+        );
       }
     }
 
-    test(`${c.name}: an audit ends with the TLS reason (its five site files asked at once)`, BOUND, async (t) => {
-      if (typeof made === 'string') return t.skip(made);
-      for (const server of ['h2', 'h1'] as const) {
-        for (let round = 0; round < 3; round++) {
-          await assert.rejects(
-            fetchPage(`https://${c.host}:${ports[server]}/`, {
-              allowPrivateHosts: true,
-              lookup,
-              ...(c.trust ? { tlsCa: made.cert } : {}),
-            }),
-            (err: unknown) => {
-              assert.ok(err instanceof FetchError);
-              assert.equal(err.code, 'tls');
-              assert.equal(err.message, `The secure (TLS) connection to ${c.host} failed: ${c.reason}.`);
-              return true;
-            },
-          );
+    test(
+      `${c.name}: an audit ends with the TLS reason (its five site files asked at once)`,
+      BOUND,
+      async (t) => {
+        if (typeof made === 'string') return t.skip(made);
+        for (const server of ['h2', 'h1'] as const) {
+          for (let round = 0; round < 3; round++) {
+            await assert.rejects(
+              fetchPage(`https://${c.host}:${ports[server]}/`, {
+                allowPrivateHosts: true,
+                lookup,
+                ...(c.trust ? { tlsCa: made.cert } : {}),
+              }),
+              (err: unknown) => {
+                assert.ok(err instanceof FetchError);
+                assert.equal(err.code, 'tls');
+                assert.equal(err.message, `The secure (TLS) connection to ${c.host} failed: ${c.reason}.`);
+                return true;
+              },
+            );
+          }
         }
-      }
-    });
+      },
+    );
 
     test(`${c.name}: a batch's kept connection that failed does not hold the next page`, BOUND, async (t) => {
       if (typeof made === 'string') return t.skip(made);
