@@ -25,7 +25,7 @@ function fake(files: Record<string, string>) {
   return { asked, fetchFile };
 }
 
-test('site files of an audit: four at once, /llms.txt once robots.txt has answered, the sitemap robots.txt names on the site', async () => {
+test('site files of an audit: all five at once, the sitemap robots.txt names on the site', async () => {
   const { asked, fetchFile } = fake({
     '/robots.txt':
       'User-agent: *\nSitemap: https://other.example/s.xml\nSitemap: https://example.com/map.xml\n',
@@ -34,7 +34,7 @@ test('site files of an audit: four at once, /llms.txt once robots.txt has answer
   const files = await fetchSiteFiles(new URL('https://example.com/page'), { fetchFile });
   assert.deepEqual(
     asked.map((a) => a.path),
-    ['/sitemap.xml', '/robots.txt', '/probe', '/favicon.ico', '/map.xml', '/llms.txt'],
+    ['/sitemap.xml', '/robots.txt', '/probe', '/favicon.ico', '/llms.txt', '/map.xml'],
   );
   assert.equal(asked.find((a) => a.path === '/llms.txt')?.cap, 256 * 1024);
   assert.equal(files.llms?.status, 404);

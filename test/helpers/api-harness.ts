@@ -7,7 +7,7 @@
 import { after, before, describe } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import type { Services } from '../../src/services/types.js';
-import { buildTestApp, PUBLIC_URL, type TestApp } from './app.js';
+import { buildTestApp, PUBLIC_URL, type TestApp, type TestAppOptions } from './app.js';
 import { testAnalyze, testServicesConfig } from './config.js';
 import { dialects, type TestDialect } from './db.js';
 import { buildUser, type TestUser } from './factories.js';
@@ -24,6 +24,8 @@ export interface HarnessOptions {
   /** wraps the real services (fault injection for the 500 test) */
   wrapServices?: (s: Services) => Services;
   logLevel?: string;
+  /** the analyzer (default testAnalyze) */
+  analyze?: TestAppOptions['analyze'];
 }
 
 export interface Harness extends TestApp {

@@ -20,7 +20,7 @@ import { createServices, type ServicesDeps } from '../../src/services/index.js';
 import type { Queue } from '../../src/jobs/types.js';
 import { embeddedQueue } from '../../src/jobs/index.js';
 import type { Services } from '../../src/services/types.js';
-import type { ServicesConfig } from '../../src/services/shared/config.js';
+import type { AnalyzeFn, ServicesConfig } from '../../src/services/shared/config.js';
 import { testAnalyze, testFetchFile, testLookup, testServicesConfig } from './config.js';
 import { dialects, openTestDb, type TestDb, type TestDialect } from './db.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from './fixture-server.js';
@@ -47,6 +47,8 @@ export interface TestAppOptions {
   logLevel?: string;
   /** overrides of testServicesConfig() */
   config?: Partial<ServicesConfig>;
+  /** the analyzer (default testAnalyze: the real one with testLookup); a test seam added, e.g. a CA to trust */
+  analyze?: AnalyzeFn;
   /** adds or replaces fixture routes (after the default ones of fixtureRoutes) */
   routes?: (fixture: FixtureServer) => void;
   /** the services' job queue (webhook deliveries are enqueued on it) */
@@ -102,7 +104,7 @@ export async function buildTestApp(target: TestDialect, opts: TestAppOptions = {
     const queue = opts.queue ?? embeddedQueue(database.db);
     const real = createServices({
       db: database.db,
-      analyze: testAnalyze,
+      analyze: opts.analyze ?? testAnalyze,
       config: { publicUrl: opts.publicUrl ?? PUBLIC_URL, ...testServicesConfig(opts.config) },
       webhookGuard: opts.webhookGuard ?? { lookup: testLookup },
       fetchFile: testFetchFile,

@@ -83,6 +83,21 @@ export interface ConnectionInfo {
   alpn: string | null;
 }
 
+/**
+ * A certificate for another name, as an ordinary failed connect. undici handles the code
+ * ERR_TLS_CERT_ALTNAME_INVALID on a branch of its own (for requests that name another TLS
+ * servername: they may succeed on a new connection), which fails the waiting request but leaves
+ * it counted as running: the Client never drains again, a Pool drops it, and the requests queued
+ * behind it are never sent nor ended by their signal. Our connector checks the one host name it
+ * was made for, so the error is the origin's: with another code (the cause keeps the original),
+ * undici fails every request waiting on that connection and the Client stays usable
+ * (docs/fetcher.md "A certificate that fails").
+ */
+function asConnectError(err: NodeJS.ErrnoException): Error {
+  if (err.code !== 'ERR_TLS_CERT_ALTNAME_INVALID') return err;
+  return Object.assign(new Error(err.message, { cause: err }), { code: 'HOSTNAME_MISMATCH' });
+}
+
 const RETRYABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ETIMEDOUT']);
 /** With more addresses left to try, one attempt may take this long before the next is tried. */
 const ATTEMPT_TIMEOUT_MS = 2500;
@@ -168,7 +183,7 @@ export function guardedConnector(
         });
         current = tlsSock;
         sock.removeListener('error', onError);
-        tlsSock.once('error', (err) => finish(err, null));
+        tlsSock.once('error', (err) => finish(asConnectError(err), null));
         tlsSock.once('secureConnect', () => {
           info.tlsMs = performance.now() - tlsStart;
           info.alpn = typeof tlsSock.alpnProtocol === 'string' ? tlsSock.alpnProtocol : null;

@@ -133,7 +133,7 @@ export interface SiteFilesOptions {
    * A crawl's politeness (a batch's discovery, docs/sites.md): called once robots.txt is in, it
    * names the sitemap to fetch and which URLs robots.txt allows — the 404 probe is then recorded
    * as not requested, and the favicon left null, where it does not. With it the files are
-   * fetched one after another. Without it (an audit) all four are asked for at once, the sitemap
+   * fetched one after another. Without it (an audit) all five are asked for at once, the sitemap
    * being the first same-site `Sitemap:` line of robots.txt, else /sitemap.xml (asked for at once).
    */
   afterRobots?: (robots: ExtraResource) => { sitemap?: string; allowed?: (url: string) => boolean };
@@ -186,13 +186,11 @@ export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise
   // consult its answer only when the page declares no icon (HtmlFacts.declaresIcon). Asking after
   // the body instead would add a whole round trip to every audit of such a page.
   const favicon = get(faviconUrl, 0, true);
-  // /llms.txt (the AI readiness checks) once robots.txt has answered, not in the first wave: with
-  // it there, an audit of an https page with an untrusted certificate never ended
-  // (test/analyzer/fetch-tls.test.ts hung; the cause inside the session is not found yet)
-  const llmsTxt = robotsAndSitemap.then(
-    () => get(llmsUrl, EXTRA_CAPS.llms),
-    () => get(llmsUrl, EXTRA_CAPS.llms),
-  );
+  // /llms.txt (the AI readiness checks) at once too: a small text file, like robots.txt. (For a
+  // while it waited for robots.txt and the sitemap, to work around an audit that never ended over
+  // a certificate for another name: the cause was undici's, and connect.ts now avoids it —
+  // docs/fetcher.md "A certificate that fails".)
+  const llmsTxt = get(llmsUrl, EXTRA_CAPS.llms);
   const [[robots, sitemap], notFoundProbe, fav, llms] = await Promise.all([
     robotsAndSitemap,
     probe,
