@@ -40,6 +40,18 @@ export interface ServiceProcess {
  * HOME), on a free port of 127.0.0.1, and waits until GET /healthz answers 200.
  */
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  // the free port may be taken by another process between freePort() and the service's listen
+  // (tests run side by side): a start that failed on EADDRINUSE is tried again on another port
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, timeoutMs);
+    } catch (err) {
+      if (attempt >= 3 || env.PORT !== undefined || !/EADDRINUSE/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>, timeoutMs: number): Promise<ServiceProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, serverArgs(), {

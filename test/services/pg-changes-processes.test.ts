@@ -133,9 +133,12 @@ describe(
           counts.size >= PAGES - 2,
           `audited counts seen: ${[...counts].join(', ')} (${progress.length} events)`,
         );
-        // and each new count came well within the fallback of the one before
+        // and the new counts came well within the fallback (polled every 2 s, the gaps would be
+        // about 2 s each): the median gap, so that one slow moment of a loaded machine (a gap of
+        // 1.6 s was seen at a load average of 20) does not decide
         const gaps = progress.slice(1).map((p, i) => p.at - progress[i]!.at);
-        assert.ok(Math.max(...gaps) < 1_500, `gaps between events: ${gaps.map(Math.round).join(', ')} ms`);
+        const median = [...gaps].sort((x, y) => x - y)[Math.floor(gaps.length / 2)]!;
+        assert.ok(median < 1_000, `gaps between events: ${gaps.map(Math.round).join(', ')} ms (median ${median})`);
       },
     );
   },
