@@ -426,7 +426,13 @@ function pagesFilters(id: number, raw: Record<string, string>): SafeHtml {
 </form>`;
 }
 
-function pageRow(p: BatchPageResult, batchId: number): SafeHtml {
+/** A custom extraction value as a cell: every match of an `all` extractor joined with " | ". */
+const extractedCellView = (p: BatchPageResult, name: string) => {
+  const v = p.extracted?.[name];
+  return v === null || v === undefined ? '–' : Array.isArray(v) ? v.join(' | ') : v;
+};
+
+function pageRow(p: BatchPageResult, batchId: number, names: readonly string[]): SafeHtml {
   const f = p.facts;
   const audited = p.state === 'done' && f !== null;
   return html`<tr class="batch-page batch-page--${p.state}">
@@ -435,11 +441,14 @@ function pageRow(p: BatchPageResult, batchId: number): SafeHtml {
   <td>${p.statusCode ?? '–'}</td>
   <td>${audited ? resultBadge(f.result) : '–'}</td>
   <td class="num">${audited ? f.score : '–'}</td>
-  <td class="num">${f ? f.failed.length : '–'}</td>
+  <td class="num">${f ? f.failed.length : '–'}</td>${names.map((n) => html`
+  <td class="break">${extractedCellView(p, n)}</td>`)}
 </tr>`;
 }
 
 function pagesSection(d: BatchPageData): SafeHtml {
+  // custom extraction: a column per extractor (docs/sites.md)
+  const names = (d.batch.options.extractors ?? []).map((e) => e.name);
   const id = d.batch.id;
   const lastPage = Math.max(1, Math.ceil(d.table.total / d.perPage));
   const from = d.table.items.length ? (d.page - 1) * d.perPage + 1 : 0;
@@ -454,8 +463,8 @@ function pagesSection(d: BatchPageData): SafeHtml {
     d.table.items.length === 0
       ? html`<p class="empty">${filtered ? html`No pages match these filters. <a href="/dashboard/batches/${id}">Show all pages</a>` : d.page > 1 ? 'No pages on this page.' : 'No pages yet.'}</p>`
       : html`<div class="table-wrap"><table class="batch-pages">
-  <thead><tr><th scope="col">URL</th><th scope="col">State</th><th scope="col">HTTP</th><th scope="col">Result</th><th scope="col">Score</th><th scope="col">Failed checks</th></tr></thead>
-  <tbody>${d.table.items.map((p) => pageRow(p, d.batch.id))}</tbody>
+  <thead><tr><th scope="col">URL</th><th scope="col">State</th><th scope="col">HTTP</th><th scope="col">Result</th><th scope="col">Score</th><th scope="col">Failed checks</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
+  <tbody>${d.table.items.map((p) => pageRow(p, d.batch.id, names))}</tbody>
 </table></div>`
   }
   ${pager(`/dashboard/batches/${id}`, d.raw, d.page, lastPage, 'Pages of the table', '#pages-title')}
