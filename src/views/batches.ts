@@ -24,6 +24,8 @@ export interface BatchFormState {
   privacy: string;
   /** "Render JavaScript" ticked: every page is a rendered audit */
   render: boolean;
+  /** custom extraction: one extractor a line (NAME[@ATTRIBUTE][*]=css|xpath|regex:EXPRESSION) */
+  extractors: string;
   errors: Record<string, string[]>;
 }
 
@@ -37,6 +39,7 @@ export const emptyBatchForm = (): BatchFormState => ({
   exclude: '',
   privacy: '0',
   render: false,
+  extractors: '',
   errors: {},
 });
 
@@ -136,8 +139,8 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <input id="batch-max-pages" name="max_pages" type="number" inputmode="numeric" min="1" placeholder="100" value="${f.maxPages}"${invalid(e, 'max_pages', 'batch-max-pages-error')}>
       ${fieldError(e, 'max_pages', 'batch-max-pages-error')}
     </div>
-    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || e.max_depth || e.include || e.exclude ? ' open' : ''}>
-      <summary>More options: depth, URL patterns</summary>
+    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.extractors || e.max_depth || e.include || e.exclude || e.extractors ? ' open' : ''}>
+      <summary>More options: depth, URL patterns, custom extraction</summary>
       <div class="batch-form">
         <div class="field">
           <label for="batch-max-depth">Links followed from the start (crawl)</label>
@@ -153,6 +156,12 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
           <label for="batch-exclude">No URL matching</label>
           <textarea id="batch-exclude" name="exclude" rows="2" spellcheck="false" placeholder="/tag/*"${invalid(e, 'exclude', 'batch-exclude-error')}>${f.exclude}</textarea>
           ${fieldError(e, 'exclude', 'batch-exclude-error')}
+        </div>
+        <div class="field field--wide">
+          <label for="batch-extractors">Custom extraction (one a line, at most 10)</label>
+          <textarea id="batch-extractors" name="extractors" rows="3" spellcheck="false" aria-describedby="batch-extractors-hint" placeholder="price=css:.price&#10;brand@content=xpath://meta[@itemprop='brand']&#10;gtm=regex:GTM-([A-Z0-9]+)"${invalid(e, 'extractors', 'batch-extractors-error')}>${f.extractors}</textarea>
+          <p class="field__hint" id="batch-extractors-hint">NAME=css:, xpath: or regex: then the expression; NAME@ATTRIBUTE takes an attribute's value, NAME* every match. Each becomes a column of the pages table and the exports.</p>
+          ${fieldError(e, 'extractors', 'batch-extractors-error')}
         </div>
       </div>
     </details>

@@ -131,6 +131,16 @@ describeEachDialect('custom extraction', (dialect) => {
     assert.equal(rows['/tags']!['tags'], 'alpha | beta');
     assert.equal(rows['/other']!['price'], '');
 
+    // the pages API: the table's pages, filtered and paged, with their values
+    const listed = await send('GET', `/api/v1/batches/${batchId}/pages?search=product&per_page=10`);
+    assert.equal(listed.statusCode, 200, listed.body);
+    const list = listed.json() as { data: ExportPage[]; meta: { total: number } };
+    assert.equal(list.data.length, 1);
+    assert.equal(list.data[0]!.extracted['sku'], 'SKU-42');
+    assert.deepEqual(list.data[0]!.extracted['tags'], []);
+    const all = (await send('GET', `/api/v1/batches/${batchId}/pages?sort_by=url`)).json() as { data: ExportPage[] };
+    assert.deepEqual(byPath(all.data)['/tags']!.extracted['tags'], ['alpha', 'beta']);
+
     // the stored values (the service reads them from batch_pages.extracted)
     const { pages: stored } = await t.services.batches.results(alice.id, batchId);
     const product = stored.find((p) => p.url.endsWith('/product'))!;

@@ -80,25 +80,33 @@ export function batchJson<B extends Omit<Static<typeof Batch>, 'links'>>(
     batch,
     summary,
     findings,
-    pages: pages.map((p) => ({
-      url: p.url,
-      state: p.state,
-      depth: p.depth,
-      in_sitemap: p.inSitemap,
-      report_id: p.reportId,
-      status_code: p.statusCode,
-      final_url: p.finalUrl,
-      canonical: p.canonical,
-      error: p.error,
-      result: p.facts?.result ?? null,
-      score: p.facts?.score ?? null,
-      title: p.facts?.title ?? null,
-      noindex: p.state === 'done' && p.facts ? p.facts.noindex : null,
-      failed_checks: p.facts?.failed ?? [],
-      total_ms: p.facts?.totalMs ?? null,
-      html_bytes: p.facts?.htmlBytes ?? null,
-      render: p.facts?.render ?? null,
-      extracted: pageExtracted(p, names),
-    })),
+    pages: pages.map((p) => presentBatchPage(p, names)),
+  };
+}
+
+/**
+ * A page as the JSON export and GET /api/v1/batches/{id}/pages show it; `names`: the batch's
+ * extractors (each present in `extracted`).
+ */
+export function presentBatchPage(p: BatchPageResult, names: readonly string[]): ExportJson['pages'][number] {
+  return {
+    url: p.url,
+    state: p.state,
+    depth: p.depth,
+    in_sitemap: p.inSitemap,
+    report_id: p.reportId,
+    status_code: p.statusCode,
+    final_url: p.finalUrl,
+    canonical: p.canonical,
+    error: p.error,
+    result: p.facts?.result ?? null,
+    score: p.facts?.score ?? null,
+    title: p.facts?.title ?? null,
+    noindex: p.state === 'done' && p.facts ? p.facts.noindex : null,
+    failed_checks: p.facts?.failed ?? [],
+    total_ms: p.facts?.totalMs ?? null,
+    html_bytes: p.facts?.htmlBytes ?? null,
+    render: p.facts?.render ?? null,
+    extracted: pageExtracted(p, names),
   };
 }

@@ -352,3 +352,9 @@ export const BatchExport = Type.Object(
     examples: [batchExportExample],
   },
 );
+
+/** GET /api/v1/batches/{id}/pages: the batch's pages table, a page of it (as the JSON export has each page). */
+export const BatchPageList = withExample(paginated(ExportPage), {
+  data: [batchExportExample.pages[0]],
+  ...listExample('https://pagegrade.example/api/v1/batches/7/pages'),
+});
