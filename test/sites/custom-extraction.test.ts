@@ -13,6 +13,8 @@ import { Browser } from '../helpers/browser.js';
 import { parseCsv } from '../helpers/csv.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { chromiumSkip } from '../helpers/chromium.js';
+import { testRenderer } from '../helpers/renderer.js';
 
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="description" content="About ${title}."><meta name="viewport" content="width=device-width, initial-scale=1">${head}</head><body><h1>${title}</h1>${body}<p><a href="/">Home</a> <a href="/product">Product</a> <a href="/other">Other</a> <a href="/tags">Tags</a></p></body></html>`;
@@ -39,9 +41,11 @@ describeEachDialect('custom extraction', (dialect) => {
   let alice: TestUser;
   let origin = '';
   let batchId = 0;
+  // a rendered batch's Chromium: closed in after() (the app does not own it)
+  const renderer = chromiumSkip ? null : testRenderer();
 
   before(async () => {
-    app = await startBatchApp(dialect);
+    app = await startBatchApp(dialect, renderer ? { renderer } : {});
     t = app.t;
     site = await startFixtureServer({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
@@ -55,12 +59,17 @@ describeEachDialect('custom extraction', (dialect) => {
       ),
       '/other': html(page('Other', '<p>Nothing to extract here.</p>')),
       '/tags': html(page('Tags', '<a rel="tag" href="/tags#a">alpha</a> <a rel="tag" href="/tags#b">beta</a>')),
+      // linked from nowhere: only the rendered batch's list asks for it
+      '/js': html(
+        page('Scripted', `<p class="price" id="js-price">loading</p><script>document.getElementById('js-price').textContent = '€7.00';</script>`),
+      ),
     });
     origin = `http://shop.test:${site.port}`;
     alice = await buildUser(t.services, 'alice');
   });
   after(async () => {
     await app?.close();
+    await renderer?.close();
     await site?.close();
   });
 
@@ -210,5 +219,25 @@ describeEachDialect('custom extraction', (dialect) => {
     // no capture group: the whole match
     assert.deepEqual(pages['/product']!.extracted, { price: '€12.50', gtm: 'GTM-AB12CD' });
     assert.deepEqual(pages['/']!.extracted, { price: null, gtm: null });
+  });
+
+  test('a rendered batch extracts from the rendered HTML its audit judged', { skip: chromiumSkip }, async () => {
+    const res = await send('POST', '/api/v1/batches', {
+      url: `${origin}/js`,
+      mode: 'list',
+      urls: [`${origin}/js`],
+      render: 1,
+      extractors: [
+        { name: 'price', css: '.price' },
+        { name: 'raw', regex: 'id="js-price">([^<]+)<' },
+      ],
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    const id = (res.json() as { data: { id: number } }).data.id;
+    assert.equal((await batchEnded(t, alice.id, id, 120_000)).status, 'done');
+    const list = (await send('GET', `/api/v1/batches/${id}/pages`)).json() as { data: ExportPage[] };
+    assert.equal(list.data.length, 1);
+    // the script's text, not the raw "loading"; the regex reads the same (rendered) HTML
+    assert.deepEqual(list.data[0]!.extracted, { price: '€7.00', raw: '€7.00' });
   });
 });
