@@ -168,6 +168,35 @@ describeEachDialect('custom extraction', (dialect) => {
     assert.match(view.body, /<td[^>]*>alpha \| beta<\/td>/);
   });
 
+  test("the dashboard's form: one extractor a line; an invalid line's error names it", async () => {
+    const browser = new Browser(t.app);
+    await browser.login(alice.key);
+    const token = await browser.csrf('/dashboard/batches');
+    const bad = await browser.post('/dashboard/batches', {
+      _csrf: token,
+      mode: 'list',
+      url: `${origin}/product`,
+      urls: `${origin}/product`,
+      extractors: 'price=css:.price\nsku=xpath://span[',
+    });
+    assert.equal(bad.statusCode, 422, bad.body);
+    assert.match(bad.body, /Line 2: [^<]*not a valid XPath 1\.0 expression/);
+    // the box is refilled as sent
+    assert.match(bad.body, /price=css:\.price\nsku=xpath:\/\/span\[/);
+    const ok = await browser.post('/dashboard/batches', {
+      _csrf: token,
+      mode: 'list',
+      url: `${origin}/product`,
+      urls: `${origin}/product`,
+      extractors: 'price=css:.price\nbrand@content=xpath://meta[@itemprop="brand"]\ngtm=regex:GTM-([A-Z0-9]+)',
+    });
+    assert.equal(ok.statusCode, 303, ok.body);
+    const id = Number(/\/dashboard\/batches\/(\d+)/.exec(String(ok.headers.location))![1]);
+    assert.equal((await batchEnded(t, alice.id, id)).status, 'done');
+    const { pages } = await t.services.batches.results(alice.id, id);
+    assert.deepEqual(pages[0]!.extracted, { price: '€12.50', brand: 'Acme', gtm: 'AB12CD' });
+  });
+
   test('an invalid extractor is a 422 naming its field', async () => {
     const cases: [unknown[], string, RegExp][] = [
       [[{ name: 'a', css: 'p[' }], 'extractors.0.css', /not a valid CSS selector/],
