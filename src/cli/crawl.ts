@@ -153,7 +153,13 @@ export function registerCrawlCommand(program: Command): void {
         );
       const { checkExtractors, parseExtractorLine } = await import('../crawl/extract.js');
       const extractErrors: Record<string, string[]> = {};
-      const extractors = checkExtractors(opts.extract.map(parseExtractorLine), extractErrors, '--extract');
+      const { CSV_COLUMNS } = await import('../contract/batches/schemas.js');
+      const extractors = checkExtractors(
+        opts.extract.map(parseExtractorLine),
+        extractErrors,
+        '--extract',
+        CSV_COLUMNS,
+      );
       const firstError = Object.values(extractErrors)[0]?.[0];
       if (firstError !== undefined)
         throw new CliError(

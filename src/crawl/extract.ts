@@ -64,6 +64,8 @@ export function checkExtractors(
   given: readonly Extractor[],
   errors: Record<string, string[]>,
   field = 'extractors',
+  /** names taken: the export's own columns (contract/batches/schemas.ts CSV_COLUMNS) */
+  reserved: readonly string[] = [],
 ): Extractor[] {
   if (given.length > MAX_EXTRACTORS) {
     errors[field] = [`The ${field} may not have more than ${MAX_EXTRACTORS} items.`];
@@ -79,6 +81,10 @@ export function checkExtractors(
     else if (name.length > MAX_NAME_CHARS || !NAME.test(name))
       errors[`${at}.name`] = [
         `The ${at}.name must be 1 to ${MAX_NAME_CHARS} letters, digits, spaces, "_", "-" or "." (it names a CSV column), starting with a letter or digit.`,
+      ];
+    else if (reserved.includes(name.toLowerCase()))
+      errors[`${at}.name`] = [
+        `The ${at}.name "${name}" is a column the exports already have (${reserved.join(', ')}): choose another.`,
       ];
     else if (seen.has(name.toLowerCase()))
       errors[`${at}.name`] = [`The ${at}.name "${name}" is used twice: each extractor's name is unique.`];

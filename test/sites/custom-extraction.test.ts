@@ -207,6 +207,7 @@ describeEachDialect('custom extraction', (dialect) => {
       [[{ name: 'a' }], 'extractors.0', /exactly one of css, xpath or regex/],
       [[{ name: 'a', css: 'p' }, { name: 'A', css: 'h1' }], 'extractors.1.name', /used twice/],
       [[{ name: 'a,b', css: 'p' }], 'extractors.0.name', /letters, digits/],
+      [[{ name: 'url', css: 'p' }], 'extractors.0.name', /a column the exports already have/],
       [[{ name: 'a', regex: 'x', attribute: 'href' }], 'extractors.0.attribute', /css and xpath only/],
     ];
     for (const [extractors, field, why] of cases) {
@@ -225,6 +226,45 @@ describeEachDialect('custom extraction', (dialect) => {
     const put = await send('PATCH', '/api/v1/projects/shop.test', { extractors: [{ name: 'x', xpath: '//[' }] });
     assert.equal(put.statusCode, 422, put.body);
     assert.ok((put.json() as { errors: Record<string, string[]> }).errors['extractors.0.xpath']);
+  });
+
+  test("the project's settings form: the extractor box saved, shown again, its errors by line", async () => {
+    const browser = new Browser(t.app);
+    await browser.login(alice.key);
+    const page = '/dashboard/projects/shop.test';
+    const token = await browser.csrf(page);
+    const form = (extractors: string) => ({
+      _csrf: token,
+      start_url: `${origin}/`,
+      mode: 'crawl',
+      urls: '',
+      max_pages: '10',
+      max_depth: '10',
+      include: '',
+      exclude: '',
+      extractors,
+      default_privacy: '0',
+      schedule: 'none',
+      cron: '',
+      timezone: 'UTC',
+      headers: '',
+      cookies: '',
+      basic_auth_username: '',
+      basic_auth_password: '',
+      basic_auth_had: '',
+    });
+    const bad = await browser.post(`${page}/settings`, form('price=css:.price\nnothing'));
+    assert.equal(bad.statusCode, 422, bad.body);
+    assert.match(bad.body, /Line 2: [^<]*exactly one of css, xpath or regex/);
+    const ok = await browser.post(`${page}/settings`, form('price=css:.price\nog@content=css:meta[property="og:type"]'));
+    assert.equal(ok.statusCode, 303, ok.body);
+    const detail = await t.services.projects.get(alice.id, 'shop.test');
+    assert.deepEqual(detail.settings.extractors, [
+      { name: 'price', css: '.price' },
+      { name: 'og', css: 'meta[property="og:type"]', attribute: 'content' },
+    ]);
+    const shown = await browser.get(page);
+    assert.match(shown.body, /price=css:\.price\nog@content=css:meta\[property=(&quot;|&#34;|")og:type(&quot;|&#34;|")\]/);
   });
 
   test("a project's extractors are used by its crawls", async () => {

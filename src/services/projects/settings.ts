@@ -12,6 +12,7 @@ import { decryptSecret, encryptSecret } from '../shared/secrets.js';
 import { ruleId } from '../audit/ignore.js';
 import { globError, type IgnoreRule } from '../../crawl/ignore.js';
 import { checkExtractors, type Extractor } from '../../crawl/extract.js';
+import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
 
 /** What is stored in clear (projects.settings): every setting, the secrets' names only. */
@@ -267,7 +268,8 @@ export function applySettings(
       if (rule && !s.ignore.some((x) => x.rule_id === rule.rule_id)) s.ignore.push(rule);
     }
   }
-  if (body.extractors !== undefined) s.extractors = checkExtractors(body.extractors, errors);
+  if (body.extractors !== undefined)
+    s.extractors = checkExtractors(body.extractors, errors, 'extractors', CSV_COLUMNS);
   if (s.mode === 'list' && s.urls.length === 0 && (body.mode !== undefined || body.urls !== undefined))
     errors.urls = ['The urls field is required when mode is list.'];
   // a schedule crawls from the start_url (docs/sites.md "Scheduled crawls"): one that could never run is refused
