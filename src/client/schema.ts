@@ -1909,7 +1909,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -2105,7 +2105,7 @@ export interface operations {
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
                     extractors?: {
-                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
                         all?: boolean;
                         /** @description css and xpath: the matched element's attribute instead of its text. */
                         attribute?: string;
@@ -2150,7 +2150,7 @@ export interface operations {
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
                     extractors?: {
-                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
                         all?: boolean;
                         /** @description css and xpath: the matched element's attribute instead of its text. */
                         attribute?: string;
@@ -2321,7 +2321,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -2684,7 +2684,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -3128,7 +3128,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -4135,7 +4135,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -8072,7 +8072,7 @@ export interface operations {
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
-                                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
                                         all?: boolean;
                                         /** @description css and xpath: the matched element's attribute instead of its text. */
                                         attribute?: string;
@@ -8164,7 +8164,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -8362,7 +8362,7 @@ export interface operations {
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
                     extractors?: {
-                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
                         all?: boolean;
                         /** @description css and xpath: the matched element's attribute instead of its text. */
                         attribute?: string;
@@ -8584,7 +8584,7 @@ export interface operations {
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
-                                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
                                         all?: boolean;
                                         /** @description css and xpath: the matched element's attribute instead of its text. */
                                         attribute?: string;
@@ -8676,7 +8676,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -8907,7 +8907,7 @@ export interface operations {
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
-                                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
                                         all?: boolean;
                                         /** @description css and xpath: the matched element's attribute instead of its text. */
                                         attribute?: string;
@@ -8999,7 +8999,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -9400,7 +9400,7 @@ export interface operations {
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
                     extractors?: {
-                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
                         all?: boolean;
                         /** @description css and xpath: the matched element's attribute instead of its text. */
                         attribute?: string;
@@ -9622,7 +9622,7 @@ export interface operations {
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
-                                        /** @description Every match (an array, at most 50), not only the first (default false). */
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
                                         all?: boolean;
                                         /** @description css and xpath: the matched element's attribute instead of its text. */
                                         attribute?: string;
@@ -9714,7 +9714,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;
@@ -10811,7 +10811,7 @@ export interface operations {
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
-                                    /** @description Every match (an array, at most 50), not only the first (default false). */
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
                                     all?: boolean;
                                     /** @description css and xpath: the matched element's attribute instead of its text. */
                                     attribute?: string;

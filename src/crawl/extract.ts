@@ -20,7 +20,7 @@ export const MAX_NAME_CHARS = 40;
 /** characters kept of each extracted value */
 export const MAX_VALUE_CHARS = 1000;
 /** values kept of an `all` extractor */
-export const MAX_VALUES = 50;
+export const MAX_VALUES = 20;
 /** characters of the raw HTML a regex reads (the start of the page) */
 export const MAX_REGEX_INPUT = 2_000_000;
 export const MAX_EXPRESSION_CHARS = 1000;
