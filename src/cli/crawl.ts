@@ -1,4 +1,4 @@
-// `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--json] [--csv FILE]
+// `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--extract E…] [--json] [--csv FILE]
 // [--fail-on BAND,FINDING…] [--baseline FILE [--fail-on-regression]]`: audits a whole site without a server (docs/sites.md). The batch
 // runs in this process exactly as the service runs it — the same crawler, politeness, address
 // guard and findings (services.batches on the embedded job engine) — on a database in memory
@@ -24,6 +24,7 @@ interface CrawlOptions {
   failOn: FailOn;
   baseline?: string;
   failOnRegression?: boolean;
+  extract: string[];
 }
 
 /** The crawl's exit codes, as --help shows them. */
@@ -104,6 +105,14 @@ export function registerCrawlCommand(program: Command): void {
     .option('--csv <file>', 'write one CSV row per page to FILE ("-": stdout)')
     .addOption(
       new Option(
+        '--extract <extractor>',
+        'custom extraction, repeatable (at most 10): NAME[@ATTRIBUTE][*]=css|xpath|regex:EXPRESSION, e.g. price=css:.price, og@content=css:meta[property="og:type"], tags*=xpath://a[@rel="tag"]; a column each in --csv, `extracted` in --json (docs/sites.md, "Custom extraction")',
+      )
+        .argParser((v: string, prev: string[]) => [...prev, v])
+        .default([], 'none'),
+    )
+    .addOption(
+      new Option(
         '--fail-on <gate>',
         'exit 1 when a page is at or below this band (decent, bad) or when one of these site findings is found; comma-separated, e.g. bad,broken_links',
       )
@@ -142,12 +151,27 @@ export function registerCrawlCommand(program: Command): void {
         throw new CliError(
           `--fail-on: "${unknown[0]}" is not a band (decent, bad) nor a site finding id (${ids.join(', ')}).`,
         );
+      const { checkExtractors, parseExtractorLine } = await import('../crawl/extract.js');
+      const extractErrors: Record<string, string[]> = {};
+      const { CSV_COLUMNS } = await import('../contract/batches/schemas.js');
+      const extractors = checkExtractors(
+        opts.extract.map(parseExtractorLine),
+        extractErrors,
+        '--extract',
+        CSV_COLUMNS,
+      );
+      const firstError = Object.values(extractErrors)[0]?.[0];
+      if (firstError !== undefined)
+        throw new CliError(
+          `${firstError.replace(/--extract\.(\d+)/g, (_m, i: string) => `--extract #${Number(i) + 1}`)} (the form is NAME[@ATTRIBUTE][*]=css|xpath|regex:EXPRESSION)`,
+        );
       const { runCrawl } = await import('./run-crawl.js');
       process.exitCode = await runCrawl(config, url, {
         mode: opts.sitemap ? 'sitemap' : 'crawl',
         ...(opts.maxPages !== undefined ? { maxPages: opts.maxPages } : {}),
         ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
         render: opts.render === true,
+        extractors,
         json: opts.json === true,
         csv: opts.csv ?? null,
         failOn: gate,

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { batchCsv, batchJson } from '../contract/batches/export.js';
+import type { Extractor } from '../crawl/extract.js';
 import type { Batch, BatchPageResult } from '../services/batches/types.js';
 import { presentBatch, presentSummary } from '../contract/batches/present.js';
 import { checkTarget } from '../analyzer/fetch/index.js';
@@ -29,6 +30,8 @@ export interface RunCrawlOptions {
   maxDepth?: number;
   /** every page rendered in Chromium (started here, closed at the end) */
   render: boolean;
+  /** custom extraction (--extract), checked */
+  extractors?: Extractor[];
   json: boolean;
   /** a file, "-" for stdout, or null */
   csv: string | null;
@@ -151,6 +154,7 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       ...(o.maxPages !== undefined ? { maxPages: o.maxPages } : {}),
       ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
       render: o.render,
+      ...(o.extractors && o.extractors.length > 0 ? { extractors: o.extractors } : {}),
     });
     const running = local.startWorkers();
     // Ctrl-C: the batch is cancelled (pages in flight finish) and what was audited is reported
@@ -194,7 +198,8 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
 
     // the in-memory database goes away: no report ids, no links to a server
     const outPages = pages.map((p) => ({ ...p, reportId: null }));
-    if (o.csv !== null) await writeCsv(batchCsv(outPages), o.csv);
+    const names = (batch.options.extractors ?? []).map((e) => e.name);
+    if (o.csv !== null) await writeCsv(batchCsv(outPages, names), o.csv);
     const summary = batch.summary;
     if (o.json) {
       const { links: _links, ...shown } = presentBatch(batch, config.publicUrl);

@@ -237,6 +237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/batches/{id}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a batch's pages
+         * @description The batch's pages as its page's table shows them — filtered by `state`, `result` or a URL substring (`search`), sorted, a page at a time — each as the JSON export has it, with its custom extraction values under `extracted` (docs/sites.md, "Custom extraction").
+         */
+        get: operations["listBatchPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/builds": {
         parameters: {
             query?: never;
@@ -1809,7 +1829,13 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "extractors": [
+                     *               {
+                     *                 "name": "price",
+                     *                 "css": ".price"
+                     *               }
+                     *             ]
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -1881,6 +1907,21 @@ export interface operations {
                             mode: "sitemap" | "crawl" | "list";
                             options: {
                                 exclude: string[];
+                                /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 include: string[];
                                 max_depth: number;
                                 max_pages: number;
@@ -2062,6 +2103,21 @@ export interface operations {
                 "application/json": {
                     /** @description No URL matching one of these. */
                     exclude?: string[];
+                    /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
+                    extractors?: {
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                        all?: boolean;
+                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                        attribute?: string;
+                        /** @description A CSS selector. */
+                        css?: string;
+                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                        name: string;
+                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                        regex?: string;
+                        /** @description An XPath 1.0 expression over the HTML. */
+                        xpath?: string;
+                    }[];
                     /** @description Only URLs matching one of these (`*` any characters; a leading `^` anchors). */
                     include?: string[];
                     /** @description crawl: links followed this many hops from the start (default 10). */
@@ -2092,6 +2148,21 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     /** @description No URL matching one of these. */
                     exclude?: string[];
+                    /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
+                    extractors?: {
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                        all?: boolean;
+                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                        attribute?: string;
+                        /** @description A CSS selector. */
+                        css?: string;
+                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                        name: string;
+                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                        regex?: string;
+                        /** @description An XPath 1.0 expression over the HTML. */
+                        xpath?: string;
+                    }[];
                     /** @description Only URLs matching one of these (`*` any characters; a leading `^` anchors). */
                     include?: string[];
                     /** @description crawl: links followed this many hops from the start (default 10). */
@@ -2141,7 +2212,13 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2182,7 +2259,13 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "extractors": [
+                         *           {
+                         *             "name": "price",
+                         *             "css": ".price"
+                         *           }
+                         *         ]
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2236,6 +2319,21 @@ export interface operations {
                             mode: "sitemap" | "crawl" | "list";
                             options: {
                                 exclude: string[];
+                                /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 include: string[];
                                 max_depth: number;
                                 max_pages: number;
@@ -2477,7 +2575,13 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2518,7 +2622,13 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "extractors": [
+                         *           {
+                         *             "name": "price",
+                         *             "css": ".price"
+                         *           }
+                         *         ]
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2572,6 +2682,21 @@ export interface operations {
                             mode: "sitemap" | "crawl" | "list";
                             options: {
                                 exclude: string[];
+                                /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 include: string[];
                                 max_depth: number;
                                 max_pages: number;
@@ -2894,7 +3019,13 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2935,7 +3066,13 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "extractors": [
+                         *           {
+                         *             "name": "price",
+                         *             "css": ".price"
+                         *           }
+                         *         ]
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2989,6 +3126,21 @@ export interface operations {
                             mode: "sitemap" | "crawl" | "list";
                             options: {
                                 exclude: string[];
+                                /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 include: string[];
                                 max_depth: number;
                                 max_pages: number;
@@ -3718,10 +3870,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}]},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      *
                      *     event: end
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}]},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };
@@ -3842,7 +3994,13 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -3894,7 +4052,10 @@ export interface operations {
                      *           ],
                      *           "total_ms": 182.4,
                      *           "html_bytes": 5120,
-                     *           "render": null
+                     *           "render": null,
+                     *           "extracted": {
+                     *             "price": "€12.50"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -3912,7 +4073,13 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "extractors": [
+                         *           {
+                         *             "name": "price",
+                         *             "css": ".price"
+                         *           }
+                         *         ]
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -3966,6 +4133,21 @@ export interface operations {
                             mode: "sitemap" | "crawl" | "list";
                             options: {
                                 exclude: string[];
+                                /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 include: string[];
                                 max_depth: number;
                                 max_pages: number;
@@ -4062,6 +4244,16 @@ export interface operations {
                             canonical: string | null;
                             depth: number;
                             error: string | null;
+                            /**
+                             * @description The batch's extractors' values: name → the first match (null: none, or the page was not audited), or every match (an array) for an extractor with `all`. {} when the batch has none.
+                             * @example {
+                             *       "price": "€12.50",
+                             *       "sku": "ABC-1"
+                             *     }
+                             */
+                            extracted: {
+                                [key: string]: string | string[] | null;
+                            };
                             failed_checks: {
                                 id: string;
                                 /** @enum {string} */
@@ -4694,6 +4886,253 @@ export interface operations {
                                 text: string;
                             }[];
                             url: string;
+                        };
+                    };
+                };
+            };
+            /** @description No valid API key (`WWW-Authenticate: Bearer`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated: the API key is unknown or revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden: this API key lacks the write scope."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No such resource for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No such report."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An invalid parameter: `errors` names each field and what it allows. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The per_page must be one of: 10, 25, 50, 100.",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "The per_page must be one of: 10, 25, 50, 100."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Per-field messages (422). */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listBatchPages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Pages per page. */
+                per_page?: 10 | 25 | 50 | 100;
+                /** @description Only the audited pages with this result. */
+                result?: "good" | "decent" | "bad";
+                /** @description Case-insensitive substring of the URL. */
+                search?: string;
+                /** @description Sort direction. */
+                sort?: "desc" | "asc";
+                /** @description found: the order the batch found them; result orders good, decent, bad (asc). */
+                sort_by?: "found" | "url" | "score" | "result" | "status";
+                /** @description Only the pages in this state. */
+                state?: "done" | "failed" | "skipped" | "queued" | "fetching";
+            };
+            header?: never;
+            path: {
+                /** @description Batch id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "url": "https://example.com/",
+                     *           "state": "done",
+                     *           "depth": 0,
+                     *           "in_sitemap": true,
+                     *           "report_id": 42,
+                     *           "status_code": 200,
+                     *           "final_url": "https://example.com/",
+                     *           "canonical": null,
+                     *           "error": null,
+                     *           "result": "good",
+                     *           "score": 91,
+                     *           "title": "Example",
+                     *           "noindex": false,
+                     *           "failed_checks": [
+                     *             {
+                     *               "id": "image_keywords",
+                     *               "priority": "low",
+                     *               "title": "Image keywords"
+                     *             }
+                     *           ],
+                     *           "total_ms": 182.4,
+                     *           "html_bytes": 5120,
+                     *           "render": null,
+                     *           "extracted": {
+                     *             "price": "€12.50"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "https://pagegrade.example/api/v1/batches/7/pages?page=1",
+                     *         "last": "https://pagegrade.example/api/v1/batches/7/pages?page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "to": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 10,
+                     *         "total": 1,
+                     *         "path": "https://pagegrade.example/api/v1/batches/7/pages"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            canonical: string | null;
+                            depth: number;
+                            error: string | null;
+                            /**
+                             * @description The batch's extractors' values: name → the first match (null: none, or the page was not audited), or every match (an array) for an extractor with `all`. {} when the batch has none.
+                             * @example {
+                             *       "price": "€12.50",
+                             *       "sku": "ABC-1"
+                             *     }
+                             */
+                            extracted: {
+                                [key: string]: string | string[] | null;
+                            };
+                            failed_checks: {
+                                id: string;
+                                /** @enum {string} */
+                                priority: "high" | "medium" | "low";
+                                title: string;
+                            }[];
+                            final_url: string | null;
+                            html_bytes: number | null;
+                            in_sitemap: boolean;
+                            noindex: boolean | null;
+                            render: ("completed" | "inconclusive") | null;
+                            report_id: number | null;
+                            result: ("good" | "decent" | "bad") | null;
+                            score: number | null;
+                            /** @enum {string} */
+                            state: "done" | "failed" | "skipped" | "queued" | "fetching";
+                            status_code: number | null;
+                            title: string | null;
+                            total_ms: number | null;
+                            url: string;
+                        }[];
+                        links: {
+                            /** Format: uri */
+                            first: string;
+                            /** Format: uri */
+                            last: string;
+                            next: string | null;
+                            prev: string | null;
+                        };
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            /** Format: uri */
+                            path: string;
+                            /** @enum {integer} */
+                            per_page: 10 | 25 | 50 | 100;
+                            to: number | null;
+                            total: number;
                         };
                     };
                 };
@@ -7490,7 +7929,13 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "extractors": [
+                     *               {
+                     *                 "name": "price",
+                     *                 "css": ".price"
+                     *               }
+                     *             ]
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -7545,7 +7990,13 @@ export interface operations {
                      *             "username": "staging",
                      *             "password_set": true
                      *           },
-                     *           "ignore": []
+                     *           "ignore": [],
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "trend": [
                      *           {
@@ -7619,6 +8070,21 @@ export interface operations {
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
                                     exclude: string[];
+                                    /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                    extractors: {
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                                        all?: boolean;
+                                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                                        attribute?: string;
+                                        /** @description A CSS selector. */
+                                        css?: string;
+                                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                        name: string;
+                                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                        regex?: string;
+                                        /** @description An XPath 1.0 expression over the HTML. */
+                                        xpath?: string;
+                                    }[];
                                     include: string[];
                                     max_depth: number;
                                     max_pages: number;
@@ -7696,6 +8162,21 @@ export interface operations {
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
+                                /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 /** @description The headers set (their values are never answered). */
                                 headers: {
                                     name: string;
@@ -7879,6 +8360,21 @@ export interface operations {
                     default_privacy?: 0 | 1;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
+                    /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
+                    extractors?: {
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                        all?: boolean;
+                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                        attribute?: string;
+                        /** @description A CSS selector. */
+                        css?: string;
+                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                        name: string;
+                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                        regex?: string;
+                        /** @description An XPath 1.0 expression over the HTML. */
+                        xpath?: string;
+                    }[];
                     /** @description Request headers sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
                     headers?: {
                         [key: string]: string;
@@ -7945,7 +8441,13 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "extractors": [
+                     *               {
+                     *                 "name": "price",
+                     *                 "css": ".price"
+                     *               }
+                     *             ]
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8000,7 +8502,13 @@ export interface operations {
                      *             "username": "staging",
                      *             "password_set": true
                      *           },
-                     *           "ignore": []
+                     *           "ignore": [],
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "trend": [
                      *           {
@@ -8074,6 +8582,21 @@ export interface operations {
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
                                     exclude: string[];
+                                    /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                    extractors: {
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                                        all?: boolean;
+                                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                                        attribute?: string;
+                                        /** @description A CSS selector. */
+                                        css?: string;
+                                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                        name: string;
+                                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                        regex?: string;
+                                        /** @description An XPath 1.0 expression over the HTML. */
+                                        xpath?: string;
+                                    }[];
                                     include: string[];
                                     max_depth: number;
                                     max_pages: number;
@@ -8151,6 +8674,21 @@ export interface operations {
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
+                                /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 /** @description The headers set (their values are never answered). */
                                 headers: {
                                     name: string;
@@ -8226,7 +8764,13 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "extractors": [
+                     *               {
+                     *                 "name": "price",
+                     *                 "css": ".price"
+                     *               }
+                     *             ]
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8281,7 +8825,13 @@ export interface operations {
                      *             "username": "staging",
                      *             "password_set": true
                      *           },
-                     *           "ignore": []
+                     *           "ignore": [],
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "trend": [
                      *           {
@@ -8355,6 +8905,21 @@ export interface operations {
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
                                     exclude: string[];
+                                    /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                    extractors: {
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                                        all?: boolean;
+                                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                                        attribute?: string;
+                                        /** @description A CSS selector. */
+                                        css?: string;
+                                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                        name: string;
+                                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                        regex?: string;
+                                        /** @description An XPath 1.0 expression over the HTML. */
+                                        xpath?: string;
+                                    }[];
                                     include: string[];
                                     max_depth: number;
                                     max_pages: number;
@@ -8432,6 +8997,21 @@ export interface operations {
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
+                                /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 /** @description The headers set (their values are never answered). */
                                 headers: {
                                     name: string;
@@ -8818,6 +9398,21 @@ export interface operations {
                     default_privacy?: 0 | 1;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
+                    /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
+                    extractors?: {
+                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                        all?: boolean;
+                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                        attribute?: string;
+                        /** @description A CSS selector. */
+                        css?: string;
+                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                        name: string;
+                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                        regex?: string;
+                        /** @description An XPath 1.0 expression over the HTML. */
+                        xpath?: string;
+                    }[];
                     /** @description Request headers sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
                     headers?: {
                         [key: string]: string;
@@ -8884,7 +9479,13 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "extractors": [
+                     *               {
+                     *                 "name": "price",
+                     *                 "css": ".price"
+                     *               }
+                     *             ]
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8939,7 +9540,13 @@ export interface operations {
                      *             "username": "staging",
                      *             "password_set": true
                      *           },
-                     *           "ignore": []
+                     *           "ignore": [],
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "trend": [
                      *           {
@@ -9013,6 +9620,21 @@ export interface operations {
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
                                     exclude: string[];
+                                    /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                    extractors: {
+                                        /** @description Every match (an array, at most 20), not only the first (default false). */
+                                        all?: boolean;
+                                        /** @description css and xpath: the matched element's attribute instead of its text. */
+                                        attribute?: string;
+                                        /** @description A CSS selector. */
+                                        css?: string;
+                                        /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                        name: string;
+                                        /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                        regex?: string;
+                                        /** @description An XPath 1.0 expression over the HTML. */
+                                        xpath?: string;
+                                    }[];
                                     include: string[];
                                     max_depth: number;
                                     max_pages: number;
@@ -9090,6 +9712,21 @@ export interface operations {
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
+                                /** @description The custom extractors of the project's crawls (docs/sites.md, "Custom extraction"). */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 /** @description The headers set (their values are never answered). */
                                 headers: {
                                     name: string;
@@ -10065,7 +10702,13 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "extractors": [
+                     *             {
+                     *               "name": "price",
+                     *               "css": ".price"
+                     *             }
+                     *           ]
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -10106,7 +10749,13 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "extractors": [
+                         *           {
+                         *             "name": "price",
+                         *             "css": ".price"
+                         *           }
+                         *         ]
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -10160,6 +10809,21 @@ export interface operations {
                             mode: "sitemap" | "crawl" | "list";
                             options: {
                                 exclude: string[];
+                                /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
+                                extractors: {
+                                    /** @description Every match (an array, at most 20), not only the first (default false). */
+                                    all?: boolean;
+                                    /** @description css and xpath: the matched element's attribute instead of its text. */
+                                    attribute?: string;
+                                    /** @description A CSS selector. */
+                                    css?: string;
+                                    /** @description The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list. */
+                                    name: string;
+                                    /** @description A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match. */
+                                    regex?: string;
+                                    /** @description An XPath 1.0 expression over the HTML. */
+                                    xpath?: string;
+                                }[];
                                 include: string[];
                                 max_depth: number;
                                 max_pages: number;

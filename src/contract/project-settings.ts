@@ -4,7 +4,7 @@
 // project with its latest crawl and site score.
 import { Type, type Static, type TSchema } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
-import { BATCH_MODES } from './batches/requests.js';
+import { BATCH_MODES, ExtractorBody, extractorsField } from './batches/requests.js';
 import { Batch } from './batches/schemas.js';
 import { dateTime, enumOf, nullable } from './common.js';
 import { presentBatch } from './batches/present.js';
@@ -111,6 +111,7 @@ export const ProjectSettingsBody = Type.Object(
       ),
     ),
     ignore: Type.Optional(Type.Array(IgnoreRuleBody, { maxItems: 200 })),
+    extractors: Type.Optional(extractorsField()),
   },
   {
     additionalProperties: false,
@@ -157,6 +158,9 @@ export const ProjectSettings = Type.Object(
       ),
     ),
     ignore: Type.Array(IgnoreRule),
+    extractors: Type.Array(ExtractorBody, {
+      description: "The custom extractors of the project's crawls (docs/sites.md, \"Custom extraction\").",
+    }),
   },
   { additionalProperties: false },
 );
@@ -177,6 +181,7 @@ export const settingsExample: ProjectSettings = {
   cookies: [],
   basic_auth: { username: 'staging', password_set: true },
   ignore: [],
+  extractors: [{ name: 'price', css: '.price' }],
 };
 
 const bandCounts = Type.Object(

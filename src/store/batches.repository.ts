@@ -52,6 +52,8 @@ export interface BatchPageRow {
   facts: string | null;
   /** the URLs a redirected page went through (JSON text, [first, …, last]); null: no redirect */
   redirectPath: string | null;
+  /** an audited page's custom extraction values (JSON text); null: the batch has no extractors */
+  extracted: string | null;
 }
 
 const MAX_INT = 2_147_483_647;
@@ -137,6 +139,7 @@ export function pageQuery(db: Db) {
       'error',
       'facts',
       'redirect_path',
+      'extracted',
     ]);
 }
 type PageSelect = Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirstOrThrow']>>;
@@ -156,6 +159,7 @@ export function toPage(r: PageSelect): BatchPageRow {
     error: r.error,
     facts: r.facts,
     redirectPath: r.redirect_path,
+    extracted: r.extracted,
   };
 }
 
@@ -325,6 +329,8 @@ export async function finishPage(
     digest?: string | null;
     /** the redirect's hops, [first, …, last] (a redirect, a redirect loop) */
     redirectPath?: string[] | null;
+    /** an audited page's custom extraction values (JSON text) */
+    extracted?: string | null;
   },
   now: string,
 ): Promise<void> {
@@ -340,6 +346,7 @@ export async function finishPage(
       facts: set.facts ?? null,
       digest: set.digest ?? null,
       redirect_path: set.redirectPath ? JSON.stringify(set.redirectPath) : null,
+      extracted: set.extracted ?? null,
       updated_at: now,
     })
     .where('id', '=', pageId)

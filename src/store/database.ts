@@ -238,6 +238,8 @@ export interface BatchPagesTable {
   facts: string | null;
   /** an audited page's digest for the crawl diff (src/crawl/diff.ts, factsDigest); null before 2026-12-02 */
   digest: string | null;
+  /** an audited page's custom extraction values, JSON (src/crawl/extract.ts); null: none */
+  extracted: string | null;
   /** the URLs a redirected page went through, JSON ([first, …, last]); null: no redirect */
   redirect_path: Generated<string | null>;
   created_at: Timestamp;

@@ -24,6 +24,8 @@ export interface BatchFormState {
   privacy: string;
   /** "Render JavaScript" ticked: every page is a rendered audit */
   render: boolean;
+  /** custom extraction: one extractor a line (NAME[@ATTRIBUTE][*]=css|xpath|regex:EXPRESSION) */
+  extractors: string;
   errors: Record<string, string[]>;
 }
 
@@ -37,6 +39,7 @@ export const emptyBatchForm = (): BatchFormState => ({
   exclude: '',
   privacy: '0',
   render: false,
+  extractors: '',
   errors: {},
 });
 
@@ -136,8 +139,8 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <input id="batch-max-pages" name="max_pages" type="number" inputmode="numeric" min="1" placeholder="100" value="${f.maxPages}"${invalid(e, 'max_pages', 'batch-max-pages-error')}>
       ${fieldError(e, 'max_pages', 'batch-max-pages-error')}
     </div>
-    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || e.max_depth || e.include || e.exclude ? ' open' : ''}>
-      <summary>More options: depth, URL patterns</summary>
+    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.extractors || e.max_depth || e.include || e.exclude || e.extractors ? ' open' : ''}>
+      <summary>More options: depth, URL patterns, custom extraction</summary>
       <div class="batch-form">
         <div class="field">
           <label for="batch-max-depth">Links followed from the start (crawl)</label>
@@ -153,6 +156,12 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
           <label for="batch-exclude">No URL matching</label>
           <textarea id="batch-exclude" name="exclude" rows="2" spellcheck="false" placeholder="/tag/*"${invalid(e, 'exclude', 'batch-exclude-error')}>${f.exclude}</textarea>
           ${fieldError(e, 'exclude', 'batch-exclude-error')}
+        </div>
+        <div class="field field--wide">
+          <label for="batch-extractors">Custom extraction (one a line, at most 10)</label>
+          <textarea id="batch-extractors" name="extractors" rows="3" spellcheck="false" aria-describedby="batch-extractors-hint" placeholder="price=css:.price&#10;brand@content=xpath://meta[@itemprop='brand']&#10;gtm=regex:GTM-([A-Z0-9]+)"${invalid(e, 'extractors', 'batch-extractors-error')}>${f.extractors}</textarea>
+          <p class="field__hint" id="batch-extractors-hint">NAME=css:, xpath: or regex: then the expression; NAME@ATTRIBUTE takes an attribute's value, NAME* every match. Each becomes a column of the pages table and the exports.</p>
+          ${fieldError(e, 'extractors', 'batch-extractors-error')}
         </div>
       </div>
     </details>
@@ -426,7 +435,13 @@ function pagesFilters(id: number, raw: Record<string, string>): SafeHtml {
 </form>`;
 }
 
-function pageRow(p: BatchPageResult, batchId: number): SafeHtml {
+/** A custom extraction value as a cell: every match of an `all` extractor joined with " | ". */
+const extractedCellView = (p: BatchPageResult, name: string) => {
+  const v = p.extracted?.[name];
+  return v === null || v === undefined ? '–' : Array.isArray(v) ? v.join(' | ') : v;
+};
+
+function pageRow(p: BatchPageResult, batchId: number, names: readonly string[]): SafeHtml {
   const f = p.facts;
   const audited = p.state === 'done' && f !== null;
   return html`<tr class="batch-page batch-page--${p.state}">
@@ -435,11 +450,14 @@ function pageRow(p: BatchPageResult, batchId: number): SafeHtml {
   <td>${p.statusCode ?? '–'}</td>
   <td>${audited ? resultBadge(f.result) : '–'}</td>
   <td class="num">${audited ? f.score : '–'}</td>
-  <td class="num">${f ? f.failed.length : '–'}</td>
+  <td class="num">${f ? f.failed.length : '–'}</td>${names.map((n) => html`
+  <td class="break">${extractedCellView(p, n)}</td>`)}
 </tr>`;
 }
 
 function pagesSection(d: BatchPageData): SafeHtml {
+  // custom extraction: a column per extractor (docs/sites.md)
+  const names = (d.batch.options.extractors ?? []).map((e) => e.name);
   const id = d.batch.id;
   const lastPage = Math.max(1, Math.ceil(d.table.total / d.perPage));
   const from = d.table.items.length ? (d.page - 1) * d.perPage + 1 : 0;
@@ -454,8 +472,8 @@ function pagesSection(d: BatchPageData): SafeHtml {
     d.table.items.length === 0
       ? html`<p class="empty">${filtered ? html`No pages match these filters. <a href="/dashboard/batches/${id}">Show all pages</a>` : d.page > 1 ? 'No pages on this page.' : 'No pages yet.'}</p>`
       : html`<div class="table-wrap"><table class="batch-pages">
-  <thead><tr><th scope="col">URL</th><th scope="col">State</th><th scope="col">HTTP</th><th scope="col">Result</th><th scope="col">Score</th><th scope="col">Failed checks</th></tr></thead>
-  <tbody>${d.table.items.map((p) => pageRow(p, d.batch.id))}</tbody>
+  <thead><tr><th scope="col">URL</th><th scope="col">State</th><th scope="col">HTTP</th><th scope="col">Result</th><th scope="col">Score</th><th scope="col">Failed checks</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
+  <tbody>${d.table.items.map((p) => pageRow(p, d.batch.id, names))}</tbody>
 </table></div>`
   }
   ${pager(`/dashboard/batches/${id}`, d.raw, d.page, lastPage, 'Pages of the table', '#pages-title')}

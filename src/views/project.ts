@@ -4,6 +4,7 @@
 // set, their inputs write-only). The rules are the services' (services.projects).
 // (Like the other views, the templates are kept as written: whitespace in them is content.)
 import type { ProjectDetail } from '../services/projects/types.js';
+import { extractorLine } from '../crawl/extract.js';
 import { statusBadge } from './batches.js';
 import type { Flash } from './dashboard.js';
 import { html, type SafeHtml } from './html.js';
@@ -28,6 +29,8 @@ export interface ProjectFormState {
   cron: string;
   timezone: string;
   basic_auth_username: string;
+  /** custom extraction: one extractor a line (src/crawl/extract.ts extractorLine) */
+  extractors: string;
   /** by the form's fields (start_url, …, schedule, cron, timezone, headers, cookies, basic_auth) */
   errors: Record<string, string[]>;
 }
@@ -49,6 +52,7 @@ export const PROJECT_FORM_FIELDS = [
   'headers',
   'cookies',
   'basic_auth',
+  'extractors',
 ] as const;
 
 const PRESETS = ['hourly', 'daily', 'weekly'];
@@ -71,6 +75,7 @@ export function projectFormOf(d: ProjectDetail): ProjectFormState {
     cron: s.schedule !== null && !preset ? s.schedule.every : '',
     timezone: s.schedule?.timezone ?? 'UTC',
     basic_auth_username: s.basic_auth?.username ?? '',
+    extractors: s.extractors.map(extractorLine).join('\n'),
     errors: {},
   };
 }
@@ -160,7 +165,7 @@ function trendSection(d: ProjectDetail, linkBatches: boolean): SafeHtml {
 function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, project: string): SafeHtml {
   const e = f.errors;
   const s = d.settings;
-  const lines = (field: 'urls' | 'include' | 'exclude', label: string, hint: string) =>
+  const lines = (field: 'urls' | 'include' | 'exclude' | 'extractors', label: string, hint: string) =>
     html`<div class="field field--wide">
       <label for="project-${field}">${label}</label>
       <textarea id="project-${field}" name="${field}" rows="3" spellcheck="false"${invalid(e, field)}>${f[field]}</textarea>
@@ -203,6 +208,11 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
     </div>
     ${lines('include', 'Only URLs matching (one pattern a line)', 'Empty: every URL of the site.')}
     ${lines('exclude', 'No URL matching (one pattern a line)', 'Such as /tag/*.')}
+    ${lines(
+      'extractors',
+      'Custom extraction (one a line, at most 10)',
+      "NAME=css:, xpath: or regex: then the expression, such as price=css:.price or gtm=regex:GTM-([A-Z0-9]+); NAME@ATTRIBUTE takes an attribute's value, NAME* every match. Each becomes a column of the crawls' pages table and exports.",
+    )}
     <div class="field">
       <label for="project-default-privacy">New pages' reports</label>
       <select id="project-default-privacy" name="default_privacy"${invalid(e, 'default_privacy')}>${option('0', 'Public', f.default_privacy)}${option('1', 'Private', f.default_privacy)}</select>

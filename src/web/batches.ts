@@ -10,6 +10,7 @@ import type { CreateBatchBody } from '../contract/batches/requests.js';
 import type { Privacy } from '../store/reports.repository.js';
 import type { BatchServices, CreateBatchInput } from '../services/batches/types.js';
 import { sendCsv } from './csv.js';
+import { parseExtractorLine } from '../crawl/extract.js';
 
 /** A validated create body as the batches service takes it (the API's and the dashboard's). */
 export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
@@ -23,6 +24,7 @@ export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
     ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
     ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
     render: b.render === 1,
+    ...(b.extractors !== undefined ? { extractors: b.extractors } : {}),
   };
 }
 
@@ -43,6 +45,9 @@ export function normalizeBatchBody(body: unknown): void {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   const b = body as Record<string, unknown>;
   for (const k of ['urls', 'include', 'exclude']) if (b[k] !== undefined) b[k] = splitList(b[k]);
+  // the form's box: one extractor a line (src/crawl/extract.ts parseExtractorLine)
+  if (typeof b['extractors'] === 'string' || (Array.isArray(b['extractors']) && b['extractors'].every((x) => typeof x === 'string')))
+    b['extractors'] = (splitList(b['extractors']) as string[]).map(parseExtractorLine);
   for (const k of ['max_pages', 'max_depth', 'privacy', 'render'])
     if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
 }
@@ -58,7 +63,7 @@ export function sendBatchExport(
   headers: Record<string, string> = {},
 ): FastifyReply {
   const name = `batch-${batch.id}`;
-  if (format === 'csv') return sendCsv(reply, `${name}.csv`, batchCsv(pages), headers);
+  if (format === 'csv') return sendCsv(reply, `${name}.csv`, batchCsv(pages, (batch.options.extractors ?? []).map((e) => e.name)), headers);
   reply.hijack();
   const body = batchJson(
     presentBatch(batch, publicUrl),

@@ -69,6 +69,7 @@ describe('OpenAPI document and /docs', () => {
       'GET /api/v1/batches/{id}/failures',
       'GET /api/v1/batches/{id}/links',
       'GET /api/v1/batches/{id}/links/page',
+      'GET /api/v1/batches/{id}/pages',
       'GET /api/v1/builds/{id}',
       'GET /api/v1/organization',
       'GET /api/v1/organization/audit-log',

@@ -222,6 +222,7 @@ export function buildArtifacts(s: PageSnapshot): Artifacts {
     transferBytes: s.transferBytes,
     htmlBytes: s.body.length,
     htmlLength: s.text.length,
+    source: s.text,
     contentType: s.contentType,
     charset: {
       name: s.charset.name,

@@ -236,6 +236,8 @@ export interface FetchFacts extends SnapshotFacts {
   htmlBytes: number;
   /** characters of decoded HTML */
   htmlLength: number;
+  /** the decoded HTML itself (a batch's custom extraction reads it: src/crawl/extract.ts) */
+  source: string;
   /** what the fetcher decoded with, and what the header and the markup declared */
   charset: PageSnapshot['charset'] & {
     /** charset= parameter of the content-type header, lower-cased, null when absent */

@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import type { BatchSummary } from '../../crawl/findings/index.js';
 import type { BatchMode, BatchStatus } from '../../store/batches.repository.js';
 import type { Privacy } from '../../store/reports.repository.js';
+import type { Extractor } from '../../crawl/extract.js';
 import type { Batch as BatchSchema, BatchSummary as SummarySchema, Failure } from './schemas.js';
 
 /** A batch as the service gives it (the presenter's input). */
@@ -21,6 +22,8 @@ export interface Batch {
     privacy: Privacy;
     /** every page is a rendered audit (docs/rendering.md) */
     render: boolean;
+    /** custom extraction (docs/sites.md); absent in batches made before it */
+    extractors?: Extractor[];
   };
   progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
   /** the audited pages' reports: made by this batch (pages new to the project), or given a run */
@@ -68,6 +71,7 @@ export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSc
       exclude: b.options.exclude,
       privacy: b.options.privacy,
       render: b.options.render,
+      extractors: b.options.extractors ?? [],
     },
     progress: {
       discovered: b.progress.discovered,

@@ -18,6 +18,52 @@ const httpUrl = (description: string) =>
 const patterns = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { maxItems: 50, description });
 
+/** A custom extractor (docs/sites.md, "Custom extraction"); the service checks the expressions. */
+export const ExtractorBody = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description:
+        'The column it makes (exports, the pages table): letters, digits, spaces, `_`, `-`, `.`; unique in the list.',
+    }),
+    css: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A CSS selector.' })),
+    xpath: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'An XPath 1.0 expression over the HTML.' }),
+    ),
+    regex: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'A regular expression (RE2 syntax, linear time) over the raw HTML: its first capture group, or the whole match.',
+      }),
+    ),
+    attribute: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "css and xpath: the matched element's attribute instead of its text.",
+      }),
+    ),
+    all: Type.Optional(
+      Type.Boolean({ description: 'Every match (an array, at most 20), not only the first (default false).' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of css, xpath or regex.',
+    examples: [{ name: 'price', css: '.price' }],
+  },
+);
+
+export const extractorsField = () =>
+  Type.Array(ExtractorBody, {
+    maxItems: 10,
+    description:
+      'Custom extraction: at most 10 extractors, each page\'s values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction").',
+  });
+
 export const CreateBatchBody = Type.Object(
   {
     url: httpUrl(
@@ -59,12 +105,22 @@ export const CreateBatchBody = Type.Object(
           '1 (or true): every page is a rendered audit, as `render=1` on a report — rendered in headless Chromium, `results` of the rendered DOM, `render` listing what JavaScript changed; a crawl also follows the links JavaScript made (docs/rendering.md). Without Chromium: 422 under `errors.render`, and nothing is queued.',
       }),
     ),
+    extractors: Type.Optional(extractorsField()),
   },
   {
     examples: [
       { url: 'https://example.com/', mode: 'crawl', max_pages: 500, max_depth: 5, exclude: ['/tag/*'] },
       { url: 'https://example.com/sitemap.xml', mode: 'sitemap' },
       { url: 'https://app.example.com/', mode: 'crawl', max_pages: 200, render: 1 },
+      {
+        url: 'https://shop.example.com/',
+        mode: 'crawl',
+        extractors: [
+          { name: 'price', css: '.price' },
+          { name: 'sku', xpath: '//*[@itemprop="sku"]', attribute: 'content' },
+          { name: 'gtm', regex: 'GTM-([A-Z0-9]+)' },
+        ],
+      },
     ],
   },
 );

@@ -2,7 +2,7 @@
 import { Type, type TSchema } from 'typebox';
 import { enumOf } from '../common.js';
 import { PRIORITIES, RESULTS } from '../../analyzer/types.js';
-import { BATCH_MODES, BATCH_PAGE_STATES } from './requests.js';
+import { BATCH_MODES, BATCH_PAGE_STATES, ExtractorBody } from './requests.js';
 import { paginated } from '../pagination.js';
 import { withExample } from '../common.js';
 import { listExample } from '../pagination.js';
@@ -75,6 +75,9 @@ export const Batch = Type.Object(
       render: Type.Boolean({
         description: 'Every page is a rendered audit (headless Chromium; docs/rendering.md).',
       }),
+      extractors: Type.Array(ExtractorBody, {
+        description: 'The custom extractors (docs/sites.md, "Custom extraction"); [] when none.',
+      }),
     }),
     progress: Type.Object({
       discovered: Type.Integer({ minimum: 0 }),
@@ -120,7 +123,15 @@ export const Batch = Type.Object(
         url: 'https://example.com/',
         mode: 'crawl',
         status: 'running',
-        options: { max_pages: 100, max_depth: 10, include: [], exclude: [], privacy: 0, render: false },
+        options: {
+          max_pages: 100,
+          max_depth: 10,
+          include: [],
+          exclude: [],
+          privacy: 0,
+          render: false,
+          extractors: [{ name: 'price', css: '.price' }],
+        },
         progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
         reports: { created: 2, updated: 10 },
         error: null,
@@ -202,6 +213,17 @@ export const BATCH_CSV_EXAMPLE =
   `${CSV_COLUMNS.join(',')}\n` +
   'https://example.com/,done,good,91,200,https://example.com/,,0,0,1,image_keywords,42,\n';
 
+/** A page's custom extraction values (docs/sites.md, "Custom extraction"). */
+export const Extracted = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()]),
+  {
+    description:
+      "The batch's extractors' values: name → the first match (null: none, or the page was not audited), or every match (an array) for an extractor with `all`. {} when the batch has none.",
+    examples: [{ price: '€12.50', sku: 'ABC-1' }],
+  },
+);
+
 const ExportPage = Type.Object(
   {
     url: Type.String(),
@@ -232,6 +254,7 @@ const ExportPage = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    extracted: Extracted,
     total_ms: nullable(Type.Number({ minimum: 0 })),
     html_bytes: nullable(Type.Integer({ minimum: 0 })),
     render: nullable(Type.String({ enum: ['completed', 'inconclusive'] })),
@@ -311,6 +334,7 @@ export const batchExportExample = {
       total_ms: 182.4,
       html_bytes: 5120,
       render: null,
+      extracted: { price: '€12.50' },
     },
   ],
 };
@@ -328,3 +352,9 @@ export const BatchExport = Type.Object(
     examples: [batchExportExample],
   },
 );
+
+/** GET /api/v1/batches/{id}/pages: the batch's pages table, a page of it (as the JSON export has each page). */
+export const BatchPageList = withExample(paginated(ExportPage), {
+  data: [batchExportExample.pages[0]],
+  ...listExample('https://pagegrade.example/api/v1/batches/7/pages'),
+});

@@ -17,6 +17,7 @@ import { batchInputOf, normalizeBatchBody, sendBatchExport, streamProgress } fro
 import { fieldErrors } from '../../web/field-errors.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { BATCH_FORM, formErrors, unplacedErrors } from '../form-words.js';
+import { extractorLine, type Extractor } from '../../crawl/extract.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
 import type { Flash } from '../../views/dashboard.js';
@@ -55,6 +56,7 @@ const BATCH_FORM_FIELDS = [
   'exclude',
   'privacy',
   'render',
+  'extractors',
 ];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
@@ -66,10 +68,24 @@ function batchFormErrors(fields: Record<string, string[]>): Record<string, strin
       (byField.urls ??= []).push(
         `Line ${Number(line[1]) + 1}: each line must be one address that starts with http:// or https://.`,
       );
-    else (byField[k] ??= []).push(...messages);
+    else if (/^extractors\.(\d+)/.test(k)) {
+      // custom extraction: line N of the box (src/crawl/extract.ts parseExtractorLine)
+      const n = Number(/^extractors\.(\d+)/.exec(k)![1]) + 1;
+      (byField.extractors ??= []).push(
+        ...messages.map((m) => `Line ${n}: ${m.replace(/^The extractors\.\d+\.?(\w*) /, (_x, f: string) => (f ? `The ${f} ` : 'The line '))}`),
+      );
+    } else (byField[k] ??= []).push(...messages);
   }
   return formErrors(BATCH_FORM, byField);
 }
+
+/** The extractors box as sent (read into objects by normalizeBatchBody): its lines again. */
+const extractorsSent = (v: unknown): string =>
+  Array.isArray(v)
+    ? v.map((x) => (typeof x === 'string' ? x : extractorLine(x as Extractor))).join('\n')
+    : typeof v === 'string'
+      ? v
+      : '';
 
 /** The page's progress event: what its script updates. */
 const progressData = (b: Batch) =>
@@ -133,7 +149,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         const body = bodyOf(request);
         // the form's number fields may be left empty (the defaults), and a list needs no site
         for (const k of ['max_pages', 'max_depth', 'url']) if (body[k] === '') delete body[k];
-        for (const k of ['include', 'exclude'])
+        for (const k of ['include', 'exclude', 'extractors'])
           if (typeof body[k] === 'string' && body[k].trim() === '') delete body[k];
         if (body.mode === 'list' && body.url === undefined) {
           const first = str(body.urls)
@@ -163,6 +179,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         exclude: sent('exclude'),
         privacy: sent('privacy') || '0',
         render: sent('render') === '1',
+        extractors: extractorsSent(body['extractors']),
         errors: {},
       };
       // each error in the form's words next to its field; the alert only for what has no field

@@ -12,6 +12,7 @@ import { ProjectSettingsBody } from '../../contract/project-settings.js';
 import { fieldErrors } from '../../web/field-errors.js';
 import { bodyOf, NOTICES, rawQuery, str, type PageContext, type SignedIn } from '../context.js';
 import { unplacedErrors } from '../form-words.js';
+import { parseExtractorLine } from '../../crawl/extract.js';
 import type { Flash } from '../../views/dashboard.js';
 import { CSRF_FIELD } from '../../views/forms.js';
 import { canOf } from '../../views/layout.js';
@@ -67,6 +68,7 @@ function settingsBodyOf(form: Record<string, unknown>): Record<string, unknown> 
   body.urls = lines(form.urls);
   body.include = lines(form.include);
   body.exclude = lines(form.exclude);
+  body.extractors = lines(form.extractors).map(parseExtractorLine);
   if (s('max_pages') !== '') body.max_pages = numberOf(s('max_pages'));
   if (s('max_depth') !== '') body.max_depth = numberOf(s('max_depth'));
   body.render = s('render') === '1' ? 1 : 0;
@@ -96,6 +98,12 @@ function placeErrors(fields: FieldErrors, form: ProjectFormState): Record<string
     let field = head;
     if (head === 'schedule' && rest === 'timezone') field = 'timezone';
     else if (head === 'schedule' && rest !== '') field = form.schedule === 'custom' ? 'cron' : 'schedule';
+    // custom extraction: `extractors.2.css` is line 3 of the box
+    const line = head === 'extractors' ? /^(\d+)/.exec(rest) : null;
+    if (line) {
+      (out[field] ??= []).push(...messages.map((m) => `Line ${Number(line[1]) + 1}: ${m}`));
+      continue;
+    }
     (out[field] ??= []).push(...messages);
   }
   return out;
@@ -118,6 +126,7 @@ function formAsSent(form: Record<string, unknown>): ProjectFormState {
     cron: s('cron'),
     timezone: s('timezone'),
     basic_auth_username: s('basic_auth_username'),
+    extractors: s('extractors'),
     errors: {},
   };
 }

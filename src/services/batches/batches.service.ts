@@ -24,6 +24,8 @@ import { recordChange } from '../shared/audit-log.js';
 import { validationError } from '../../errors.js';
 import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
+import { checkExtractors } from '../../crawl/extract.js';
+import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
 import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
 import { batchReportIds, bumpBatchCounters, deleteBatch, findBatch, insertBatch, listBatches, listFailedPages, type BatchRow } from '../../store/batches.repository.js';
@@ -101,6 +103,10 @@ export function createBatchServices(
         }
         urls = [...new Set(urls)];
       }
+      // custom extraction: each expression checked here, a 422 naming the one that is invalid
+      const errors: Record<string, string[]> = {};
+      const extractors = checkExtractors(input.extractors ?? [], errors, 'extractors', CSV_COLUMNS);
+      if (Object.keys(errors).length > 0) throw validationError(errors);
       const options: Omit<BatchOptions, 'render'> = {
         maxPages,
         maxDepth: input.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -108,6 +114,7 @@ export function createBatchServices(
         exclude: input.exclude ?? [],
         privacy,
         ...(urls ? { urls } : {}),
+        ...(extractors.length > 0 ? { extractors } : {}),
       };
       const id = await withTransaction(db, async (trx) => {
         const id = await insertBatch(trx, {

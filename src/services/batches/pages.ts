@@ -14,6 +14,7 @@ import { mergeLinks, pageLinks } from '../../crawl/links.js';
 import { insertPageLinks } from '../../store/batch-links.repository.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { factsDigest } from '../../crawl/diff.js';
+import { extractValues } from '../../crawl/extract.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import {
   bumpBatchCounters,
@@ -224,6 +225,12 @@ export function createPageProcessor(d: BatchDeps) {
     const rawLinks = report && artifacts ? pageLinks(artifacts, host, d.tracking) : [];
     const links = rendered ? mergeLinks(rawLinks, pageLinks(rendered, host, d.tracking)) : rawLinks;
     const finalUrl = report ? crawlUrl(report.final_url, report.final_url, d.tracking) : null;
+    // custom extraction (src/crawl/extract.ts): over the HTML the audit judged (a rendered
+    // batch's: the rendered HTML, when its render completed)
+    const extractors = options.extractors ?? [];
+    const judged = (rendered ?? artifacts) as Artifacts | null;
+    const extracted =
+      extractors.length > 0 && report && judged ? JSON.stringify(extractValues(judged.source, extractors)) : null;
     // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
     const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;
 
@@ -315,6 +322,7 @@ export function createPageProcessor(d: BatchDeps) {
               facts: JSON.stringify(facts),
               // what a comparison with another crawl reads of the page (services/batches/diff.ts)
               digest: factsDigest(facts),
+              extracted,
             },
             'audited',
           );

@@ -5,6 +5,7 @@ import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import { internalNofollowLinks } from '../../store/batch-links.repository.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
+import type { Extracted } from '../../crawl/extract.js';
 import {
   computeFindings,
   computeSummary,
@@ -53,6 +54,7 @@ const toResult = (p: BatchPageRow, share: ReturnType<typeof factsSharer>): Batch
   error: p.error,
   facts: p.facts === null ? null : share.facts(JSON.parse(p.facts) as PageFacts),
   redirectPath: p.redirectPath === null ? null : (JSON.parse(p.redirectPath) as string[]),
+  extracted: p.extracted === null ? null : (JSON.parse(p.extracted) as Extracted),
 });
 
 /** pages read at a time when a batch's pages are read whole */

@@ -4,6 +4,7 @@ import type { Page } from '../../contract/lists.js';
 import type { Finding } from '../../crawl/findings/index.js';
 import type { CrawlDiff } from '../../crawl/diff.js';
 import type { Privacy, ReportSummary } from '../reports/types.js';
+import type { Extractor } from '../../crawl/extract.js';
 
 export type { BatchSummary, Finding } from '../../crawl/findings/index.js';
 // the stored values, declared with the batches' table; a failure and a page as the contract has them
@@ -38,6 +39,8 @@ export interface CreateBatchInput {
   privacy?: Privacy;
   /** every page is a rendered audit; 422 under `render` when this process cannot render */
   render?: boolean;
+  /** custom extraction (src/crawl/extract.ts): 422 under `extractors.N.…` when one is invalid */
+  extractors?: Extractor[];
 }
 
 /** The batch page's table of pages: its filters, order and page (the database does them). */

@@ -11,6 +11,8 @@ import { checkEvery, checkTimezone } from '../schedules/schedules.service.js';
 import { decryptSecret, encryptSecret } from '../shared/secrets.js';
 import { ruleId } from '../audit/ignore.js';
 import { globError, type IgnoreRule } from '../../crawl/ignore.js';
+import { checkExtractors, type Extractor } from '../../crawl/extract.js';
+import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
 
 /** What is stored in clear (projects.settings): every setting, the secrets' names only. */
@@ -30,6 +32,8 @@ export interface StoredSettings {
   basic_auth_username: string | null;
   /** the ignore rules (docs/sites.md, "Issue states and ignore rules"), each with its rule_id */
   ignore: IgnoreRule[];
+  /** custom extraction of the project's crawls (src/crawl/extract.ts) */
+  extractors: Extractor[];
 }
 
 /** What is stored encrypted (projects.secrets). */
@@ -54,6 +58,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   cookie_names: [],
   basic_auth_username: null,
   ignore: [],
+  extractors: [],
 };
 
 const NO_SECRETS: Secrets = { headers: {}, cookies: {}, password: null };
@@ -263,6 +268,8 @@ export function applySettings(
       if (rule && !s.ignore.some((x) => x.rule_id === rule.rule_id)) s.ignore.push(rule);
     }
   }
+  if (body.extractors !== undefined)
+    s.extractors = checkExtractors(body.extractors, errors, 'extractors', CSV_COLUMNS);
   if (s.mode === 'list' && s.urls.length === 0 && (body.mode !== undefined || body.urls !== undefined))
     errors.urls = ['The urls field is required when mode is list.'];
   // a schedule crawls from the start_url (docs/sites.md "Scheduled crawls"): one that could never run is refused
@@ -346,5 +353,6 @@ export function presentSettings(s: StoredSettings): ProjectSettings {
     basic_auth:
       s.basic_auth_username === null ? null : { username: s.basic_auth_username, password_set: true },
     ignore: s.ignore,
+    extractors: s.extractors,
   };
 }

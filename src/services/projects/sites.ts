@@ -210,6 +210,7 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         exclude: s.exclude,
         privacy: s.default_privacy,
         render: s.render === 1,
+        ...(s.extractors.length > 0 ? { extractors: s.extractors } : {}),
       });
     },
   };

@@ -30,6 +30,7 @@ import * as projectBrandings from './2026-12-01T03-project-brandings.js';
 import * as invitations from './2026-12-02T01-invitations.js';
 import * as sso from './2026-12-02T02-sso.js';
 import * as batchPageDigest from './2026-12-02T03-batch-page-digest.js';
+import * as batchPageExtracted from './2026-12-03T05-batch-page-extracted.js';
 import * as batchLinks from './2026-12-03T01-batch-links.js';
 import * as builds from './2026-12-03T01-builds.js';
 import * as instanceLog from './2026-12-03T04-instance-log.js';
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T01-batch-links': batchLinks,
   '2026-12-03T01-builds': builds,
   '2026-12-03T04-instance-log': instanceLog,
+  '2026-12-03T05-batch-page-extracted': batchPageExtracted,
 };

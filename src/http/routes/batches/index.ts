@@ -23,7 +23,10 @@ import {
   BATCH_EVENTS_EXAMPLE,
   BatchExport,
   batchExportExample,
+  BatchPageList,
 } from '../../../contract/batches/schemas.js';
+import { ListBatchPagesQuery } from '../../../contract/batches/requests.js';
+import { presentBatchPage } from '../../../contract/batches/export.js';
 import type { RouteDeps } from '../deps.js';
 import { batchLinkRoutes } from './links.js';
 
@@ -197,6 +200,45 @@ export const batchRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { s
         total: r.total,
         ...p,
         path: `${config.publicUrl}/api/v1/batches/${request.params.id}/failures`,
+        rawQuery: rawQuery(request.url),
+      });
+    },
+  );
+
+  app.get(
+    '/batches/:id/pages',
+    {
+      schema: {
+        operationId: 'listBatchPages',
+        summary: "List a batch's pages",
+        description:
+          "The batch's pages as its page's table shows them — filtered by `state`, `result` or a URL substring (`search`), sorted, a page at a time — each as the JSON export has it, with its custom extraction values under `extracted` (docs/sites.md, \"Custom extraction\").",
+        tags,
+        security,
+        params: BatchParams,
+        querystring: ListBatchPagesQuery,
+        response: { 200: BatchPageList, ...errorResponses(401, 404, 422, 429) },
+      },
+      config: config404,
+    },
+    async (request) => {
+      const { orgId } = requireAuth(request);
+      const q = request.query;
+      const p = { page: q.page ?? 1, perPage: q.per_page ?? 25 };
+      const v = await services.batches.view(orgId, request.params.id, {
+        ...(q.search !== undefined ? { search: q.search } : {}),
+        ...(q.state !== undefined ? { state: q.state } : {}),
+        ...(q.result !== undefined ? { result: q.result } : {}),
+        ...(q.sort_by !== undefined ? { sortBy: q.sort_by } : {}),
+        ...(q.sort !== undefined ? { sort: q.sort } : {}),
+        ...p,
+      });
+      const names = (v.batch.options.extractors ?? []).map((e) => e.name);
+      return paginate({
+        items: v.table.items.map((page) => presentBatchPage(page, names)),
+        total: v.table.total,
+        ...p,
+        path: `${config.publicUrl}/api/v1/batches/${request.params.id}/pages`,
         rawQuery: rawQuery(request.url),
       });
     },
