@@ -26,16 +26,7 @@ import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
 import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
-import {
-  batchReportIds,
-  bumpBatchCounters,
-  deleteBatch,
-  findBatch,
-  insertBatch,
-  listBatches,
-  listFailedPages,
-  type BatchRow,
-} from '../../store/batches.repository.js';
+import { batchReportIds, bumpBatchCounters, deleteBatch, findBatch, insertBatch, listBatches, listFailedPages, type BatchRow } from '../../store/batches.repository.js';
 import { skipQueuedPages } from '../../store/batch-frontier.repository.js';
 import { summariesByIds } from '../../store/reports.repository.js';
 import { renderUnavailable } from '../audit/audit.js';

@@ -1,12 +1,7 @@
 // A batch as the services answer it: the stored row presented, its pages with their facts,
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
-import {
-  findStoredFindings,
-  pagesAfter,
-  type BatchPageRow,
-  type BatchRow,
-} from '../../store/batches.repository.js';
+import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import { internalNofollowLinks } from '../../store/batch-links.repository.js';
 import { compactPages } from '../../crawl/compact.js';
@@ -75,7 +70,7 @@ async function readPages(db: Db, batchId: number, compact = false): Promise<Batc
   const share = factsSharer();
   const compacted = compact ? compactPages() : null;
   const out: BatchPageResult[] = [];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const rows = await pagesAfter(db, batchId, after, PAGE_CHUNK);
     for (const r of rows) out.push(compacted ? compacted.add(toResult(r, plain)) : toResult(r, share));
     if (rows.length < PAGE_CHUNK) return out;
