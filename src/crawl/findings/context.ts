@@ -1,4 +1,5 @@
 // The batch as the finding rules read it (FindingContext), and the helpers two rules share.
+import { CompactFacts } from '../compact.js';
 import type { DonePage, FindingContext, FindingPage, PageForFindings } from './types.js';
 
 export function findingContext(pages: PageForFindings[], startUrl: string): FindingContext {
@@ -17,6 +18,8 @@ export function findingContext(pages: PageForFindings[], startUrl: string): Find
 
 /** A page's internal links (followed, then nofollow), its links to itself aside. */
 export function linkTargets(p: DonePage): string[] {
+  // a batch's end holds its pages compact: the targets read from the link ids at once
+  if (p.facts instanceof CompactFacts) return p.facts.targets(p.url);
   return [...p.facts.links, ...p.facts.nofollow].filter((target) => target !== p.url);
 }
 

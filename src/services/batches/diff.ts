@@ -25,7 +25,6 @@ import { findBatch, findStoredFindings, type BatchRow } from '../../store/batche
 import type { Db } from '../../store/database.js';
 import type { BatchDeps } from './deps.js';
 import { analyseBatch } from './results.js';
-import type { BatchPageResult } from './types.js';
 
 /** pages read at once: their facts (links included) are parsed, digested and let go */
 const CHUNK = 1000;
@@ -61,20 +60,12 @@ async function readDigests(db: Db, batchId: number, checks: CheckTable): Promise
   }
 }
 
-/** Digests of pages already in memory (the batch that is ending). */
-function digestsOf(pages: BatchPageResult[], checks: CheckTable): PageDigest[] {
-  const out: PageDigest[] = [];
-  for (const p of pages) {
-    const digest = pageDigest(p, p.facts, checks);
-    if (digest !== null) out.push(digest);
-  }
-  return out;
-}
-
 /** An ended batch's findings: as stored when it ended, or (older batches) computed from its pages. */
 async function findingsOf(db: Db, b: BatchRow, now: Date): Promise<Finding[]> {
   const stored = await findStoredFindings(db, b.id);
-  return stored !== null ? (JSON.parse(stored) as Finding[]) : (await analyseBatch(db, b, now)).findings;
+  return stored !== null
+    ? (JSON.parse(stored) as Finding[])
+    : (await analyseBatch(db, b, now, { compact: true })).findings;
 }
 
 async function sideOf(db: Db, b: BatchRow, checks: CheckTable, now: Date): Promise<CrawlSide> {
@@ -94,13 +85,14 @@ export async function storeEndingDiff(
   d: BatchDeps,
   trx: Db,
   b: BatchRow,
-  ending: { pages: BatchPageResult[]; findings: Finding[]; finishedAt: string },
+  ending: { findings: Finding[]; finishedAt: string },
 ): Promise<CrawlDiff> {
   const checks: CheckTable = new Map();
   const to: CrawlSide = {
     id: b.id,
     finishedAt: ending.finishedAt,
-    pages: digestsOf(ending.pages, checks),
+    // its pages' digests read as the other side's are (the end holds no page by now)
+    pages: await readDigests(trx, b.id, checks),
     findings: ending.findings,
   };
   const prevId = b.project === null ? null : await previousDoneBatch(trx, b.userId, b.project, b.id);

@@ -10,6 +10,7 @@
 // so a batch sends one batch.completed and stores one diff whatever the retries.
 import { updateBatch, findBatch } from '../../store/batches.repository.js';
 import { withTransaction } from '../../store/database.js';
+import type { BatchRow } from '../../store/batches.repository.js';
 import type { BatchDeps } from './deps.js';
 import { endWith } from './frontier.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
@@ -21,12 +22,23 @@ export async function endBatch(d: BatchDeps, batchId: number): Promise<void> {
   // the largest part — every page read (in chunks) and the findings computed — runs outside any
   // transaction: nothing writes the pages of a batch whose pages are all done, and a cancel
   // meanwhile ends the batch itself (found below)
-  const analysed = await analyseBatch(db, b, d.ctx.now());
+  const analysed = await analysedForEnd(d, b);
   await withTransaction(db, async (trx) => {
     const current = await findBatch(trx, batchId, null, true);
     if (!current || current.status !== 'running') return;
     await endWith(d, trx, current, analysed, 'done');
   });
+}
+
+/**
+ * The batch's findings and summary, from its pages held compact (src/crawl/compact.ts); the pages
+ * themselves are let go before the end's transaction — the issue states and the diff read them
+ * again from the database in chunks — and kept only for a batch with no page audited (a few:
+ * why it found nothing is read from them).
+ */
+async function analysedForEnd(d: BatchDeps, b: BatchRow): Promise<Parameters<typeof endWith>[3]> {
+  const { pages, findings, summary } = await analyseBatch(d.ctx.db, b, d.ctx.now(), { compact: true });
+  return { findings, summary, pages: b.audited === 0 ? pages : null };
 }
 
 /**

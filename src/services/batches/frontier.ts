@@ -8,6 +8,7 @@ import type { Robots } from '../../analyzer/robots.js';
 import { presentDiffDigest } from '../../contract/batches/diff.js';
 import { BATCH_END, BATCH_PAGE, enqueueJob } from '../../contract/jobs.js';
 import type { PageFacts } from '../../crawl/facts.js';
+import type { BatchSummary, Finding } from '../../crawl/findings/index.js';
 import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
 import { bumpBatchCounters, findBatch, updateBatch, type BatchRow } from '../../store/batches.repository.js';
@@ -70,7 +71,7 @@ export async function finish(
 ): Promise<void> {
   // read in `trx`, after the counters it bumped: the row's counts are the batch's final ones
   const b = (await findBatch(trx, batchId, null, true))!;
-  await endWith(d, trx, b, await analyseBatch(trx, b, d.ctx.now()), ending, error);
+  await endWith(d, trx, b, await analyseBatch(trx, b, d.ctx.now(), { compact: true }), ending, error);
 }
 
 /**
@@ -84,7 +85,12 @@ export async function endWith(
   d: BatchDeps,
   trx: Db,
   b: BatchRow,
-  analysed: Awaited<ReturnType<typeof analyseBatch>>,
+  analysed: {
+    findings: Finding[];
+    summary: BatchSummary;
+    /** the pages, for a batch with none audited (whyNothing); null: not kept */
+    pages: BatchPageResult[] | null;
+  },
   ending: 'done' | 'cancelled' | 'failed',
   error?: string,
 ): Promise<void> {
@@ -94,18 +100,17 @@ export async function endWith(
   let why = error;
   if (status === 'done' && b.audited === 0) {
     status = 'failed';
-    why = whyNothing(b, pages);
+    why = whyNothing(b, pages ?? []);
   }
   const now = d.iso();
   // a crawl that ended done moves its project's issue states on (one that was cancelled or
   // failed saw only part of the site: it would call every issue it did not reach fixed)
   const findings =
     status === 'done' && b.project !== null
-      ? await updateIssueStates(trx, { id: b.id, userId: b.userId, project: b.project }, pages, found, now)
+      ? await updateIssueStates(trx, { id: b.id, userId: b.userId, project: b.project }, found, now)
       : found;
   // compared once, here, with the project's previous finished crawl (docs/sites.md, "Comparing crawls")
-  const diff =
-    status === 'done' ? await storeEndingDiff(d, trx, b, { pages, findings, finishedAt: now }) : null;
+  const diff = status === 'done' ? await storeEndingDiff(d, trx, b, { findings, finishedAt: now }) : null;
   await updateBatch(
     trx,
     batchId,

@@ -2,10 +2,13 @@
 // rules"), updated once when a crawl ends `done`: every failed check of a page and every site
 // finding of a page it names is `new` (not in the project's previous crawl), `persisting` (in
 // it too; since the first crawl of the run), or `ignored` (a rule covers it); what the previous
-// crawl had and this one did not find is `fixed`. Written in chunks of pages (a chunk's stored
-// states read by URL, the new ones upserted), then two set-based statements close the crawl,
-// so a 100,000-page crawl holds one chunk's states at a time.
+// crawl had and this one did not find is `fixed`. Written in chunks of pages read from the
+// database (a chunk's pages and their facts, its stored states read by URL, the new ones
+// upserted, all let go before the next), then two set-based statements close the crawl, so a
+// 100,000-page crawl holds one chunk's pages and states at a time (and its findings).
+import type { PageFacts } from '../../crawl/facts.js';
 import type { Finding } from '../../crawl/findings/index.js';
+import { pagesAfter } from '../../store/batches.repository.js';
 import type { Db } from '../../store/database.js';
 import {
   closeIssues,
@@ -15,7 +18,6 @@ import {
   upsertIssues,
   type IssueRow,
 } from '../../store/issues.repository.js';
-import type { BatchPageResult } from './types.js';
 
 /** pages whose states are read and written at once */
 const CHUNK = 500;
@@ -40,7 +42,6 @@ const keyOf = (kind: string, issueId: string, url: string) => `${kind}\u0000${is
 export async function updateIssueStates(
   trx: Db,
   batch: { id: number; userId: number; project: string },
-  pages: readonly BatchPageResult[],
   findings: readonly Finding[],
   now: string,
 ): Promise<Finding[]> {
@@ -61,39 +62,11 @@ export async function updateIssueStates(
     for (const p of f.ignored ?? [])
       add({ ...base, url: p.url, detail: p.detail ?? null, rule: { id: p.rule_id, reason: p.reason } });
   }
-  const byUrl = new Map(pages.map((p) => [p.url, p]));
-  const urls = [...new Set([...byUrl.keys(), ...findingIssues.keys()])];
 
   // the findings' pages' states, for the findings as stored
   const findingStates = new Map<string, { state: 'new' | 'persisting'; since: number }>();
-  for (let i = 0; i < urls.length; i += CHUNK) {
-    const chunk = urls.slice(i, i + CHUNK);
-    const current: Current[] = [];
-    for (const url of chunk) {
-      const facts = byUrl.get(url)?.state === 'done' ? byUrl.get(url)!.facts : null;
-      for (const c of facts?.failed ?? [])
-        current.push({
-          kind: 'check',
-          issueId: c.id,
-          url,
-          priority: c.priority,
-          title: c.title,
-          detail: null,
-          rule: null,
-        });
-      for (const c of facts?.ignored ?? [])
-        current.push({
-          kind: 'check',
-          issueId: c.id,
-          url,
-          priority: c.priority,
-          title: c.title,
-          detail: null,
-          rule: { id: c.rule_id, reason: c.reason },
-        });
-      current.push(...(findingIssues.get(url) ?? []));
-    }
-    if (current.length === 0) continue;
+  const write = async (chunk: string[], current: Current[]) => {
+    if (current.length === 0) return;
     const stored = new Map(
       (await issuesOfUrls(trx, userId, project, chunk)).map((r) => [keyOf(r.kind, r.issueId, r.url), r]),
     );
@@ -123,6 +96,53 @@ export async function updateIssueStates(
       if (c.kind === 'finding' && state !== 'ignored') findingStates.set(key, { state, since: first });
     }
     await upsertIssues(trx, userId, project, [...rows.values()]);
+  };
+  // the batch's pages read from the database a chunk at a time (their failed checks, and the
+  // findings that name them), then the URLs only findings name (a link target never fetched)
+  for (let after = 0; ; ) {
+    const pages = await pagesAfter(trx, batchId, after, CHUNK);
+    const chunk: string[] = [];
+    const current: Current[] = [];
+    for (const page of pages) {
+      const { url } = page;
+      chunk.push(url);
+      // an audited page's checks: its facts parsed for them, then let go
+      const facts =
+        page.state === 'done' && page.facts !== null ? (JSON.parse(page.facts) as PageFacts) : null;
+      for (const c of facts?.failed ?? [])
+        current.push({
+          kind: 'check',
+          issueId: c.id,
+          url,
+          priority: c.priority,
+          title: c.title,
+          detail: null,
+          rule: null,
+        });
+      for (const c of facts?.ignored ?? [])
+        current.push({
+          kind: 'check',
+          issueId: c.id,
+          url,
+          priority: c.priority,
+          title: c.title,
+          detail: null,
+          rule: { id: c.rule_id, reason: c.reason },
+        });
+      current.push(...(findingIssues.get(url) ?? []));
+      findingIssues.delete(url);
+    }
+    await write(chunk, current);
+    if (pages.length < CHUNK) break;
+    after = pages[pages.length - 1]!.id;
+  }
+  const rest = [...findingIssues.keys()];
+  for (let i = 0; i < rest.length; i += CHUNK) {
+    const chunk = rest.slice(i, i + CHUNK);
+    await write(
+      chunk,
+      chunk.flatMap((url) => findingIssues.get(url)!),
+    );
   }
   await closeIssues(trx, userId, project, batchId, now);
 

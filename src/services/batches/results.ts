@@ -4,6 +4,7 @@ import type { Db } from '../../store/database.js';
 import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import { internalNofollowLinks } from '../../store/batch-links.repository.js';
+import { compactPages } from '../../crawl/compact.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import type { Extracted } from '../../crawl/extract.js';
 import {
@@ -62,30 +63,39 @@ const PAGE_CHUNK = 1000;
 
 /**
  * Every page of a batch with its facts, read in chunks of PAGE_CHUNK (each chunk's rows, with
- * their JSON text, are let go once parsed) and the recurring URLs and check entries shared
- * (factsSharer): what a batch's end holds to compute its findings is the parsed facts alone.
+ * their JSON text, are let go once parsed). `compact` (a batch's end): each page kept in the
+ * compact form (src/crawl/compact.ts: URLs interned, links as integer ids, …) and its parsed
+ * facts let go; otherwise plain facts with the recurring URLs and check entries shared
+ * (factsSharer), as an export or a view needs them.
  */
-async function readPages(db: Db, batchId: number): Promise<BatchPageResult[]> {
+async function readPages(db: Db, batchId: number, compact = false): Promise<BatchPageResult[]> {
   const share = factsSharer();
+  const compacted = compact ? compactPages() : null;
   const out: BatchPageResult[] = [];
   for (let after = 0; ; ) {
     const rows = await pagesAfter(db, batchId, after, PAGE_CHUNK);
-    for (const r of rows) out.push(toResult(r, share));
+    for (const r of rows) out.push(compacted ? compacted.add(toResult(r, plain)) : toResult(r, share));
     if (rows.length < PAGE_CHUNK) return out;
     after = rows[rows.length - 1]!.id;
   }
 }
 
+/** facts as parsed (the compact form shares what recurs) */
+const plain = { url: (u: string) => u, facts: (f: PageFacts) => f };
+
 /**
  * The findings and summary of a batch's pages as they stand, the pages that the project's
- * ignore rules (those that apply at `now`) cover listed apart and not counted.
+ * ignore rules (those that apply at `now`) cover listed apart and not counted. `compact`: the
+ * pages held in the compact form (a batch's end: they go on to its issue states and diff, never
+ * to an export).
  */
 export async function analyseBatch(
   db: Db,
   b: BatchRow,
   now: Date,
+  opts: { compact?: boolean } = {},
 ): Promise<{ pages: BatchPageResult[]; findings: Finding[]; summary: BatchSummary }> {
-  const pages = await readPages(db, b.id);
+  const pages = await readPages(db, b.id, opts.compact ?? false);
   const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
   // the link findings that need the links' anchors read them from the batch's link graph
   const graph = { nofollow: await internalNofollowLinks(db, b.id) };
@@ -145,7 +155,7 @@ export async function batchView(db: Db, b: BatchRow, q: BatchPagesQuery, now: Da
     ? []
     : stored !== null
       ? (JSON.parse(stored) as Finding[])
-      : (await analyseBatch(db, b, now)).findings;
+      : (await analyseBatch(db, b, now, { compact: true })).findings;
   const share = factsSharer();
   return {
     batch: presentBatchRow(b),
