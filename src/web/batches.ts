@@ -23,6 +23,8 @@ export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
     ...(b.exclude !== undefined ? { exclude: b.exclude } : {}),
     ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
     render: b.render === 1,
+    ...(b.check_external !== undefined ? { checkExternal: b.check_external === 1 } : {}),
+    ...(b.max_external_checks !== undefined ? { maxExternalChecks: b.max_external_checks } : {}),
   };
 }
 
@@ -43,7 +45,7 @@ export function normalizeBatchBody(body: unknown): void {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   const b = body as Record<string, unknown>;
   for (const k of ['urls', 'include', 'exclude']) if (b[k] !== undefined) b[k] = splitList(b[k]);
-  for (const k of ['max_pages', 'max_depth', 'privacy', 'render'])
+  for (const k of ['max_pages', 'max_depth', 'privacy', 'render', 'check_external', 'max_external_checks'])
     if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
 }
 

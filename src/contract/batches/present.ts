@@ -21,6 +21,10 @@ export interface Batch {
     privacy: Privacy;
     /** every page is a rendered audit (docs/rendering.md) */
     render: boolean;
+    /** links to other sites (and resources on other hosts) are checked (docs/sites.md "Links and resources checked") */
+    checkExternal: boolean;
+    /** at most this many URLs of other hosts checked in the batch */
+    maxExternalChecks: number;
   };
   progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
   /** the audited pages' reports: made by this batch (pages new to the project), or given a run */
@@ -68,6 +72,8 @@ export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSc
       exclude: b.options.exclude,
       privacy: b.options.privacy,
       render: b.options.render,
+      check_external: b.options.checkExternal,
+      max_external_checks: b.options.maxExternalChecks,
     },
     progress: {
       discovered: b.progress.discovered,

@@ -7,6 +7,10 @@ import { enumOf } from '../common.js';
 import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
 import { MAX_ID } from '../common.js';
 
+/** check_external: URLs of other hosts checked per batch, by default and at most */
+export const DEFAULT_MAX_EXTERNAL_CHECKS = 500;
+export const MAX_EXTERNAL_CHECKS = 10_000;
+
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
 
 export const BatchParams = Type.Object({
@@ -57,6 +61,20 @@ export const CreateBatchBody = Type.Object(
         default: 0,
         description:
           '1 (or true): every page is a rendered audit, as `render=1` on a report — rendered in headless Chromium, `results` of the rendered DOM, `render` listing what JavaScript changed; a crawl also follows the links JavaScript made (docs/rendering.md). Without Chromium: 422 under `errors.render`, and nothing is queued.',
+      }),
+    ),
+    check_external: Type.Optional(
+      enumOf('integer', [0, 1], {
+        default: 0,
+        description:
+          '1 (or true): the links to other sites, and resources on other hosts, are checked once each at the end of the batch (one request at a time per host, robots.txt obeyed): broken_external_links, redirected_external_links, blocked_external_links (docs/sites.md). Default 0: no request to another host.',
+      }),
+    ),
+    max_external_checks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_EXTERNAL_CHECKS,
+        description: `check_external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS}; 1 to ${MAX_EXTERNAL_CHECKS}); the others are listed as not checked.`,
       }),
     ),
   },

@@ -75,6 +75,10 @@ export const Batch = Type.Object(
       render: Type.Boolean({
         description: 'Every page is a rendered audit (headless Chromium; docs/rendering.md).',
       }),
+      check_external: Type.Boolean({
+        description: 'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
+      }),
+      max_external_checks: Type.Integer({ description: 'At most this many URLs of other hosts checked.' }),
     }),
     progress: Type.Object({
       discovered: Type.Integer({ minimum: 0 }),
@@ -120,7 +124,16 @@ export const Batch = Type.Object(
         url: 'https://example.com/',
         mode: 'crawl',
         status: 'running',
-        options: { max_pages: 100, max_depth: 10, include: [], exclude: [], privacy: 0, render: false },
+        options: {
+          max_pages: 100,
+          max_depth: 10,
+          include: [],
+          exclude: [],
+          privacy: 0,
+          render: false,
+          check_external: false,
+          max_external_checks: 500,
+        },
         progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
         reports: { created: 2, updated: 10 },
         error: null,

@@ -1,5 +1,5 @@
 // The batch as the finding rules read it (FindingContext), and the helpers two rules share.
-import type { DonePage, FindingContext, FindingPage, PageForFindings } from './types.js';
+import type { CheckedUrl, DonePage, FindingContext, FindingPage, PageForFindings } from './types.js';
 
 export function findingContext(pages: PageForFindings[], startUrl: string): FindingContext {
   const done = pages.filter((p): p is DonePage => p.state === 'done' && p.facts !== null);
@@ -82,3 +82,6 @@ export const loose = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowe
 /** The page's canonical target, when it names another URL than the page's own. */
 export const canonicalElsewhere = (p: DonePage): string | null =>
   p.facts.canonical !== null && p.facts.canonical !== p.url ? p.facts.canonical : null;
+
+/** What a checked URL answered, as a finding's detail names it (`404`, `no answer within 10 s`). */
+export const answerOf = (c: CheckedUrl): string => (c.status !== null ? String(c.status) : (c.error ?? 'failed'));

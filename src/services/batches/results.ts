@@ -4,6 +4,7 @@ import type { Db } from '../../store/database.js';
 import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import { internalNofollowLinks } from '../../store/batch-links.repository.js';
+import { externalLinks, listChecks } from '../../store/batch-checks.repository.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import {
   computeFindings,
@@ -86,7 +87,13 @@ export async function analyseBatch(
   const pages = await readPages(db, b.id);
   const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
   // the link findings that need the links' anchors read them from the batch's link graph
-  const graph = { nofollow: await internalNofollowLinks(db, b.id) };
+  // the URLs the check step asked (checks.ts), and the links to other sites when they were checked
+  const checks = await listChecks(db, b.id);
+  const graph = {
+    nofollow: await internalNofollowLinks(db, b.id),
+    checks: new Map(checks.map(({ url, ...c }) => [url, c])),
+    ...(optionsOf(b).checkExternal ? { external: await externalLinks(db, b.id) } : {}),
+  };
   const findings = ignoreFindings(computeFindings(pages, b.url, graph), rules);
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,

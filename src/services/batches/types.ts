@@ -38,6 +38,9 @@ export interface CreateBatchInput {
   privacy?: Privacy;
   /** every page is a rendered audit; 422 under `render` when this process cannot render */
   render?: boolean;
+  /** links to other sites checked (docs/sites.md "Links and resources checked") */
+  checkExternal?: boolean;
+  maxExternalChecks?: number;
 }
 
 /** The batch page's table of pages: its filters, order and page (the database does them). */
@@ -109,7 +112,7 @@ export interface BatchServices {
    * job batch.end: the end of a batch whose pages are all done (findings, summary, issue
    * states, diff, batch.completed); nothing for a batch no longer running (idempotent)
    */
-  end(batchId: number): Promise<void>;
+  end(batchId: number, signal?: AbortSignal): Promise<void>;
   /** job batch.end, its last attempt failed: a batch still running ends failed with the reason */
   endGaveUp(batchId: number, reason: string): Promise<void>;
   /**
