@@ -74,11 +74,17 @@ export function pageResources(a: Artifacts): PageResource[] {
 }
 
 /** A rendered page's failed requests (the failed_requests check's rows), when it has some. */
-export function failedRequests(report: AuditReport): { failedRequests?: { url: string; status: number | null; reason: string }[] } {
+export function failedRequests(report: AuditReport): {
+  failedRequests?: { url: string; status: number | null; reason: string }[];
+} {
   const details = report.render ? report.results['failed_requests']?.details : undefined;
   if (!details || details.type !== 'table') return {};
   const rows = details.rows
     .slice(0, MAX_FAILED_REQUESTS)
-    .map((r) => ({ url: String(r[0]), status: typeof r[1] === 'number' ? r[1] : null, reason: String(r[2] ?? '') }));
+    .map((r) => ({
+      url: String(r[0]),
+      status: typeof r[1] === 'number' ? r[1] : null,
+      reason: String(r[2] ?? ''),
+    }));
   return rows.length === 0 ? {} : { failedRequests: rows };
 }

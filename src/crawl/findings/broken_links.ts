@@ -11,7 +11,8 @@ const rule: FindingRule = {
       for (const target of linkTargets(p)) {
         const t = ctx.byUrl.get(target);
         if (t) {
-          if (isBroken(t)) out.push({ url: p.url, detail: `${target} (${t.statusCode ?? t.error ?? 'failed'})` });
+          if (isBroken(t))
+            out.push({ url: p.url, detail: `${target} (${t.statusCode ?? t.error ?? 'failed'})` });
           continue;
         }
         // a target the crawl did not request (outside max_pages, max_depth, include/exclude; not

@@ -84,4 +84,5 @@ export const canonicalElsewhere = (p: DonePage): string | null =>
   p.facts.canonical !== null && p.facts.canonical !== p.url ? p.facts.canonical : null;
 
 /** What a checked URL answered, as a finding's detail names it (`404`, `no answer within 10 s`). */
-export const answerOf = (c: CheckedUrl): string => (c.status !== null ? String(c.status) : (c.error ?? 'failed'));
+export const answerOf = (c: CheckedUrl): string =>
+  c.status !== null ? String(c.status) : (c.error ?? 'failed');

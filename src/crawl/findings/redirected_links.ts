@@ -15,7 +15,8 @@ const rule: FindingRule = {
           out.push({ url: p.url, detail: `${target} → ${t.finalUrl ?? '?'}` });
         // a target the crawl did not request: its check
         const c = t ? undefined : ctx.graph?.checks?.get(target);
-        if (c?.verdict === 'ok' && c.redirectTo !== null) out.push({ url: p.url, detail: `${target} → ${c.redirectTo}` });
+        if (c?.verdict === 'ok' && c.redirectTo !== null)
+          out.push({ url: p.url, detail: `${target} → ${c.redirectTo}` });
       }
     }
     return out;

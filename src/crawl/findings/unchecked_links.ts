@@ -32,7 +32,8 @@ const rule: FindingRule = {
         if (seen.has(target)) continue;
         seen.add(target);
         const c = checks.get(target);
-        if (c?.verdict === 'unchecked') out.push({ url: p.url, detail: `${target} (${c.error ?? 'not requested'})` });
+        if (c?.verdict === 'unchecked')
+          out.push({ url: p.url, detail: `${target} (${c.error ?? 'not requested'})` });
       }
     }
     return out;

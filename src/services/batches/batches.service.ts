@@ -27,7 +27,16 @@ import { crawlUrl } from '../../crawl/url.js';
 import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../contract/batches/requests.js';
 import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
-import { batchReportIds, bumpBatchCounters, deleteBatch, findBatch, insertBatch, listBatches, listFailedPages, type BatchRow } from '../../store/batches.repository.js';
+import {
+  batchReportIds,
+  bumpBatchCounters,
+  deleteBatch,
+  findBatch,
+  insertBatch,
+  listBatches,
+  listFailedPages,
+  type BatchRow,
+} from '../../store/batches.repository.js';
 import { skipQueuedPages } from '../../store/batch-frontier.repository.js';
 import { summariesByIds } from '../../store/reports.repository.js';
 import { renderUnavailable } from '../audit/audit.js';
@@ -81,9 +90,14 @@ export function createBatchServices(
       if (privacy === 2)
         throw validationError({ privacy: ['The privacy of a batch is 0 (public) or 1 (private).'] });
       const maxExternal = input.maxExternalChecks;
-      if (maxExternal !== undefined && (!Number.isInteger(maxExternal) || maxExternal < 1 || maxExternal > MAX_EXTERNAL_CHECKS))
+      if (
+        maxExternal !== undefined &&
+        (!Number.isInteger(maxExternal) || maxExternal < 1 || maxExternal > MAX_EXTERNAL_CHECKS)
+      )
         throw validationError({
-          max_external_checks: [`The max_external_checks must be a whole number from 1 to ${MAX_EXTERNAL_CHECKS}.`],
+          max_external_checks: [
+            `The max_external_checks must be a whole number from 1 to ${MAX_EXTERNAL_CHECKS}.`,
+          ],
         });
       // a rendered batch needs Chromium here, as a rendered store does: nothing is queued without it
       const render = input.render === true;

@@ -42,7 +42,7 @@ async function targetsOf(d: BatchDeps, b: BatchRow): Promise<{ site: Target[]; o
   const host = new URL(b.url).hostname;
   const pages = new Set<string>();
   const found = new Map<string, CheckKind>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await pagesAfter(d.ctx.db, b.id, after, PAGE_CHUNK);
     for (const r of rows) {
       pages.add(r.url);
@@ -107,7 +107,9 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
   const queue = [...site, ...external.slice(0, options.maxExternalChecks)].filter((t) => !done.has(t.url));
   for (const t of external.slice(options.maxExternalChecks))
     if (!done.has(t.url))
-      await store(unchecked(t, `Not requested: over the batch's max_external_checks (${options.maxExternalChecks}).`));
+      await store(
+        unchecked(t, `Not requested: over the batch's max_external_checks (${options.maxExternalChecks}).`),
+      );
   if (queue.length === 0) return;
 
   // stop: the job's signal (shutdown, lease lost), or the batch cancelled
@@ -136,17 +138,21 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
 
   const host = new URL(b.url).hostname;
   async function checkHost(origin: string, targets: Target[]): Promise<void> {
+    // the delay runs from the end of the host's previous request (its answer, or its failure)
     let last = 0;
     const pause = async () => {
       const wait = last + delay - Date.now();
       if (last > 0 && wait > 0) await sleep(wait, signal);
+    };
+    const ended = <T>(r: T): T => {
       last = Date.now();
+      return r;
     };
     // the site's URLs follow the batch's robots.txt (as its pages did); another host's its own
     let robots = siteRobots;
     if (!onSite(origin, host)) {
       await pause();
-      robots = await robotsOf(d, origin, signal);
+      robots = ended(await robotsOf(d, origin, signal));
     }
     for (const t of targets) {
       if (signal.aborted) return;
@@ -157,18 +163,20 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
       }
       await pause();
       if (signal.aborted) return;
-      const ask = (method: 'HEAD' | 'GET') =>
-        d.fetchFile(t.url, {
-          ...d.fetchOptions(),
-          method,
-          cap: 0,
-          headersOnly: true,
-          signal,
-          ...(isSite && siteHeaders ? { siteHeaders } : {}),
-          // a redirect to a URL of the site robots.txt disallows is not followed
-          redirectCheck: (next) =>
-            onSite(next, host) && !siteRobots.allowed(next) ? 'robots.txt disallows it' : null,
-        });
+      const ask = async (method: 'HEAD' | 'GET') =>
+        ended(
+          await d.fetchFile(t.url, {
+            ...d.fetchOptions(),
+            method,
+            cap: 0,
+            headersOnly: true,
+            signal,
+            ...(isSite && siteHeaders ? { siteHeaders } : {}),
+            // a redirect to a URL of the site robots.txt disallows is not followed
+            redirectCheck: (next) =>
+              onSite(next, host) && !siteRobots.allowed(next) ? 'robots.txt disallows it' : null,
+          }),
+        );
       let r = await ask('HEAD');
       if (r.status === 405 || r.status === 501) {
         await pause();

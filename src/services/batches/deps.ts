@@ -72,7 +72,10 @@ export const batchNotFound = () => notFound('No such batch.');
 
 /** A batch's options: its JSON text (the checks' defaults for a batch made before them), and `render` from its own column. */
 export const optionsOf = (b: BatchRow): BatchOptions => {
-  const stored = JSON.parse(b.options) as Omit<BatchOptions, 'render' | 'checkExternal' | 'maxExternalChecks'> &
+  const stored = JSON.parse(b.options) as Omit<
+    BatchOptions,
+    'render' | 'checkExternal' | 'maxExternalChecks'
+  > &
     Partial<Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks'>>;
   return {
     ...stored,

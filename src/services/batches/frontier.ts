@@ -11,7 +11,13 @@ import type { PageFacts } from '../../crawl/facts.js';
 import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
 import { bumpBatchCounters, findBatch, updateBatch, type BatchRow } from '../../store/batches.repository.js';
-import { countPagesInState, existingUrls, insertPages, skipQueuedPages, takeQueuedPages } from '../../store/batch-frontier.repository.js';
+import {
+  countPagesInState,
+  existingUrls,
+  insertPages,
+  skipQueuedPages,
+  takeQueuedPages,
+} from '../../store/batch-frontier.repository.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { storeEndingDiff } from './diff.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
@@ -124,8 +130,10 @@ export async function endWith(
   if (diff !== null) {
     const digest = presentDiffDigest(diff);
     await d.webhooks.emit(ended.userId, 'batch.completed', { batch, diff: digest }, { trx });
-    if (diff.regressed) await d.webhooks.emit(ended.userId, 'batch.regressed', { batch, diff: digest }, { trx });
-  } else if (status === 'cancelled') await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
+    if (diff.regressed)
+      await d.webhooks.emit(ended.userId, 'batch.regressed', { batch, diff: digest }, { trx });
+  } else if (status === 'cancelled')
+    await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
   else
     await d.webhooks.emit(
       ended.userId,

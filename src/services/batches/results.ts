@@ -1,7 +1,12 @@
 // A batch as the services answer it: the stored row presented, its pages with their facts,
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
-import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
+import {
+  findStoredFindings,
+  pagesAfter,
+  type BatchPageRow,
+  type BatchRow,
+} from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import { internalNofollowLinks } from '../../store/batch-links.repository.js';
 import { externalLinks, listChecks } from '../../store/batch-checks.repository.js';
@@ -67,7 +72,7 @@ const PAGE_CHUNK = 1000;
 async function readPages(db: Db, batchId: number): Promise<BatchPageResult[]> {
   const share = factsSharer();
   const out: BatchPageResult[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await pagesAfter(db, batchId, after, PAGE_CHUNK);
     for (const r of rows) out.push(toResult(r, share));
     if (rows.length < PAGE_CHUNK) return out;
