@@ -29,6 +29,9 @@ export interface RunCrawlOptions {
   maxDepth?: number;
   /** every page rendered in Chromium (started here, closed at the end) */
   render: boolean;
+  /** --check-external (docs/sites.md "Links and resources checked") */
+  checkExternal?: boolean;
+  maxExternalChecks?: number;
   json: boolean;
   /** a file, "-" for stdout, or null */
   csv: string | null;
@@ -151,6 +154,8 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       ...(o.maxPages !== undefined ? { maxPages: o.maxPages } : {}),
       ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
       render: o.render,
+      checkExternal: o.checkExternal === true,
+      ...(o.maxExternalChecks !== undefined ? { maxExternalChecks: o.maxExternalChecks } : {}),
     });
     const running = local.startWorkers();
     // Ctrl-C: the batch is cancelled (pages in flight finish) and what was audited is reported

@@ -24,6 +24,9 @@ export interface BatchFormState {
   privacy: string;
   /** "Render JavaScript" ticked: every page is a rendered audit */
   render: boolean;
+  /** "Check links to other sites" ticked (check_external), and its cap */
+  checkExternal: boolean;
+  maxExternalChecks: string;
   errors: Record<string, string[]>;
 }
 
@@ -37,6 +40,8 @@ export const emptyBatchForm = (): BatchFormState => ({
   exclude: '',
   privacy: '0',
   render: false,
+  checkExternal: false,
+  maxExternalChecks: '',
   errors: {},
 });
 
@@ -136,8 +141,8 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <input id="batch-max-pages" name="max_pages" type="number" inputmode="numeric" min="1" placeholder="100" value="${f.maxPages}"${invalid(e, 'max_pages', 'batch-max-pages-error')}>
       ${fieldError(e, 'max_pages', 'batch-max-pages-error')}
     </div>
-    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || e.max_depth || e.include || e.exclude ? ' open' : ''}>
-      <summary>More options: depth, URL patterns</summary>
+    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.checkExternal || f.maxExternalChecks || e.max_depth || e.include || e.exclude || e.check_external || e.max_external_checks ? ' open' : ''}>
+      <summary>More options: depth, URL patterns, links to other sites</summary>
       <div class="batch-form">
         <div class="field">
           <label for="batch-max-depth">Links followed from the start (crawl)</label>
@@ -153,6 +158,16 @@ function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
           <label for="batch-exclude">No URL matching</label>
           <textarea id="batch-exclude" name="exclude" rows="2" spellcheck="false" placeholder="/tag/*"${invalid(e, 'exclude', 'batch-exclude-error')}>${f.exclude}</textarea>
           ${fieldError(e, 'exclude', 'batch-exclude-error')}
+        </div>
+        <div class="field">
+          <label class="choice" for="batch-check-external"><input id="batch-check-external" name="check_external" type="checkbox" value="1"${f.checkExternal ? ' checked' : ''}${e.check_external?.length ? html` aria-invalid="true" aria-describedby="batch-check-external-error"` : html` aria-describedby="batch-check-external-hint"`}> Check links to other sites</label>
+          <p class="field__hint" id="batch-check-external-hint">Each link to another site is asked once at the end, one request at a time per site.</p>
+          ${fieldError(e, 'check_external', 'batch-check-external-error')}
+        </div>
+        <div class="field">
+          <label for="batch-max-external-checks">At most this many links to other sites checked</label>
+          <input id="batch-max-external-checks" name="max_external_checks" type="number" inputmode="numeric" min="1" max="10000" placeholder="500" value="${f.maxExternalChecks}"${invalid(e, 'max_external_checks', 'batch-max-external-checks-error')}>
+          ${fieldError(e, 'max_external_checks', 'batch-max-external-checks-error')}
         </div>
       </div>
     </details>

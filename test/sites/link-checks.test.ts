@@ -185,7 +185,7 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
   const onSite = (method: string) => siteSeen.seen.filter((s) => s.method === method).map((s) => s.path);
 
   test('check_external off (the default): internal targets and resources checked, no request to the other site', async () => {
-    const { options, findings } = await crawl({});
+    const { id, options, findings } = await crawl({});
     assert.equal(options['check_external'], false);
     assert.equal(options['max_external_checks'], 500);
     assert.deepEqual(otherSeen.seen, [], 'no request reached the other site');
@@ -206,6 +206,18 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
       assert.deepEqual(pagesOf(findings, id), [], id);
     assert.deepEqual(details(findings, 'unchecked_links'), [
       `/ ${u('/private/hidden.png')} (Not requested: disallowed by robots.txt.)`,
+    ]);
+    // the link graph answers a checked target's status
+    const links = await t.request({
+      method: 'GET',
+      url: `/api/v1/batches/${id}/links?target=${encodeURIComponent(u('/excluded-missing'))}`,
+      headers: user.auth,
+    });
+    assert.equal(links.statusCode, 200);
+    const rows = (links.json() as { data: { source: string; target_status: number | null }[] }).data;
+    assert.deepEqual(rows.map((r) => [r.source, r.target_status]), [
+      [u('/'), 404],
+      [u('/b'), 404],
     ]);
     // each checked URL asked once (HEAD), never a URL robots.txt disallows
     assert.deepEqual(onSite('HEAD').sort(), [...CHECKED_ON_SITE].sort());

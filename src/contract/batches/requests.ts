@@ -6,10 +6,7 @@ import { RESULTS } from '../../analyzer/types.js';
 import { enumOf } from '../common.js';
 import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
 import { MAX_ID } from '../common.js';
-
-/** check_external: URLs of other hosts checked per batch, by default and at most */
-export const DEFAULT_MAX_EXTERNAL_CHECKS = 500;
-export const MAX_EXTERNAL_CHECKS = 10_000;
+import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
 

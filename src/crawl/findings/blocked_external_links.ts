@@ -1,4 +1,4 @@
-import { answer, externalLinks } from './external.js';
+import { answer, externalLinks } from './context.js';
 import type { FindingRule } from './types.js';
 
 /** informational: the other site refused the checker (429, 403, 999), which says nothing of the link */

@@ -1,4 +1,4 @@
-import { answer, externalLinks } from './external.js';
+import { answer, externalLinks } from './context.js';
 import type { FindingRule } from './types.js';
 
 const rule: FindingRule = {

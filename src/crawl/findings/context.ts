@@ -86,3 +86,20 @@ export const canonicalElsewhere = (p: DonePage): string | null =>
 /** What a checked URL answered, as a finding's detail names it (`404`, `no answer within 10 s`). */
 export const answerOf = (c: CheckedUrl): string =>
   c.status !== null ? String(c.status) : (c.error ?? 'failed');
+
+// The links to other sites (check_external): each (page, link) once, judged by the link's check.
+/** The pages' external links whose check says `keep`, each with its detail. */
+export function externalLinks(
+  ctx: FindingContext,
+  keep: (c: CheckedUrl) => boolean,
+  detail: (target: string, c: CheckedUrl) => string,
+): FindingPage[] {
+  const out: FindingPage[] = [];
+  for (const { source, target } of ctx.graph?.external ?? []) {
+    const c = ctx.graph?.checks?.get(target);
+    if (c && keep(c)) out.push({ url: source, detail: detail(target, c) });
+  }
+  return out;
+}
+
+export const answer = (target: string, c: CheckedUrl): string => `${target} (${answerOf(c)})`;

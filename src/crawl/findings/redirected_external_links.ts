@@ -1,4 +1,4 @@
-import { externalLinks } from './external.js';
+import { externalLinks } from './context.js';
 import type { FindingRule } from './types.js';
 
 const rule: FindingRule = {

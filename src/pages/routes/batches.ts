@@ -55,6 +55,8 @@ const BATCH_FORM_FIELDS = [
   'exclude',
   'privacy',
   'render',
+  'check_external',
+  'max_external_checks',
 ];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
@@ -132,7 +134,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       preValidation: (request, _reply, done) => {
         const body = bodyOf(request);
         // the form's number fields may be left empty (the defaults), and a list needs no site
-        for (const k of ['max_pages', 'max_depth', 'url']) if (body[k] === '') delete body[k];
+        for (const k of ['max_pages', 'max_depth', 'max_external_checks', 'url']) if (body[k] === '') delete body[k];
         for (const k of ['include', 'exclude'])
           if (typeof body[k] === 'string' && body[k].trim() === '') delete body[k];
         if (body.mode === 'list' && body.url === undefined) {
@@ -163,6 +165,8 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         exclude: sent('exclude'),
         privacy: sent('privacy') || '0',
         render: sent('render') === '1',
+        checkExternal: sent('check_external') === '1',
+        maxExternalChecks: sent('max_external_checks'),
         errors: {},
       };
       // each error in the form's words next to its field; the alert only for what has no field

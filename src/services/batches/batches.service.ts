@@ -24,7 +24,7 @@ import { recordChange } from '../shared/audit-log.js';
 import { validationError } from '../../errors.js';
 import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../contract/batches/requests.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
 import {

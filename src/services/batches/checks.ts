@@ -48,7 +48,8 @@ async function targetsOf(d: BatchDeps, b: BatchRow): Promise<{ site: Target[]; o
       pages.add(r.url);
       if (r.state !== 'done' || r.facts === null) continue;
       const f = JSON.parse(r.facts) as PageFacts;
-      for (const u of [...f.links, ...f.nofollow]) if (!found.has(u)) found.set(u, 'internal');
+      // followed links only: a nofollow target is never requested (as the crawl does not follow it)
+      for (const u of f.links) if (!found.has(u)) found.set(u, 'internal');
       for (const res of f.resources ?? []) if (!found.has(res.url)) found.set(res.url, 'resource');
     }
     if (rows.length < PAGE_CHUNK) break;

@@ -5,7 +5,7 @@ import type { ExtraResource } from '../../analyzer/types.js';
 import { notFound } from '../../errors.js';
 import type { BatchRow } from '../../store/batches.repository.js';
 import { DEFAULT_TRACKING_PARAMS } from '../../crawl/url.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS } from '../../contract/batches/requests.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Services } from '../types.js';
 import type { BatchOptions, FetchFileFn } from './types.js';

@@ -210,6 +210,8 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         exclude: s.exclude,
         privacy: s.default_privacy,
         render: s.render === 1,
+        checkExternal: s.check_external === 1,
+        maxExternalChecks: s.max_external_checks,
       });
     },
   };
