@@ -1809,7 +1809,9 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -1880,9 +1882,13 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -2060,12 +2066,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description 1 (or true): the links to other sites, and resources on other hosts, are checked once each at the end of the batch (one request at a time per host, robots.txt obeyed): broken_external_links, redirected_external_links, blocked_external_links (docs/sites.md). Default 0: no request to another host.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
                     /** @description Only URLs matching one of these (`*` any characters; a leading `^` anchors). */
                     include?: string[];
                     /** @description crawl: links followed this many hops from the start (default 10). */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked (default 500; 1 to 10000); the others are listed as not checked. */
+                    max_external_checks?: number;
                     /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
                     max_pages?: number;
                     /**
@@ -2090,12 +2104,20 @@ export interface operations {
                     urls?: string[];
                 };
                 "application/x-www-form-urlencoded": {
+                    /**
+                     * @description 1 (or true): the links to other sites, and resources on other hosts, are checked once each at the end of the batch (one request at a time per host, robots.txt obeyed): broken_external_links, redirected_external_links, blocked_external_links (docs/sites.md). Default 0: no request to another host.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
                     /** @description Only URLs matching one of these (`*` any characters; a leading `^` anchors). */
                     include?: string[];
                     /** @description crawl: links followed this many hops from the start (default 10). */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked (default 500; 1 to 10000); the others are listed as not checked. */
+                    max_external_checks?: number;
                     /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
                     max_pages?: number;
                     /**
@@ -2141,7 +2163,9 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2182,7 +2206,9 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2235,9 +2261,13 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -2477,7 +2507,9 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2518,7 +2550,9 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2571,9 +2605,13 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -2894,7 +2932,9 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2935,7 +2975,9 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2988,9 +3030,13 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -3718,10 +3764,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"check_external":false,"max_external_checks":500},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      *
                      *     event: end
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"check_external":false,"max_external_checks":500},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };
@@ -3842,7 +3888,9 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -3912,7 +3960,9 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -3965,9 +4015,13 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -7490,7 +7544,9 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -7529,6 +7585,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -7618,9 +7676,13 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -7687,6 +7749,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -7712,6 +7776,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -7868,6 +7933,11 @@ export interface operations {
                         password: string;
                         username: string;
                     };
+                    /**
+                     * @description 1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description Cookies sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
                     cookies?: {
                         [key: string]: string;
@@ -7897,6 +7967,8 @@ export interface operations {
                     include?: string[];
                     /** @description Default 10. */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked per crawl (default 500). */
+                    max_external_checks?: number;
                     /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
                     max_pages?: number;
                     /**
@@ -7945,7 +8017,9 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -7984,6 +8058,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8073,9 +8149,13 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -8142,6 +8222,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -8167,6 +8249,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -8226,7 +8309,9 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8265,6 +8350,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8354,9 +8441,13 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -8423,6 +8514,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -8448,6 +8541,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -8807,6 +8901,11 @@ export interface operations {
                         password: string;
                         username: string;
                     };
+                    /**
+                     * @description 1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description Cookies sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
                     cookies?: {
                         [key: string]: string;
@@ -8836,6 +8935,8 @@ export interface operations {
                     include?: string[];
                     /** @description Default 10. */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked per crawl (default 500). */
+                    max_external_checks?: number;
                     /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
                     max_pages?: number;
                     /**
@@ -8884,7 +8985,9 @@ export interface operations {
                      *             "include": [],
                      *             "exclude": [],
                      *             "privacy": 0,
-                     *             "render": false
+                     *             "render": false,
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8923,6 +9026,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -9012,9 +9117,13 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -9081,6 +9190,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -9106,6 +9217,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -10065,7 +10177,9 @@ export interface operations {
                      *           "include": [],
                      *           "exclude": [],
                      *           "privacy": 0,
-                     *           "render": false
+                     *           "render": false,
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -10106,7 +10220,9 @@ export interface operations {
                          *         "include": [],
                          *         "exclude": [],
                          *         "privacy": 0,
-                         *         "render": false
+                         *         "render": false,
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -10159,9 +10275,13 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */

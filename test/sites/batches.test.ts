@@ -143,7 +143,10 @@ for (const s of setups) {
           ['HEAD'],
           `${checked}: checked once`,
         );
-      assert.ok(!site.log.some((l) => l.path.startsWith('/calendar?month=6')), 'the calendar stops at max_depth');
+      assert.ok(
+        !site.log.some((l) => l.path.startsWith('/calendar?month=6')),
+        'the calendar stops at max_depth',
+      );
       // the fetcher follows a redirect at once: /old → /p/6 and /moved → /p/2 are requested again as hops
       const hops = new Set(['/p/2', '/p/6']);
       const pagePaths = paths.filter(

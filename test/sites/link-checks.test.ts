@@ -143,17 +143,34 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
     await other?.close();
   });
 
-  async function crawl(extra: Record<string, unknown>) {
+  /** a batch started with POST /api/v1/batches (with `extra`), or by the project's settings (`project`) */
+  async function crawl(extra: Record<string, unknown>, project?: Record<string, unknown>) {
     siteSeen.seen.length = 0;
     otherSeen.seen.length = 0;
     siteSeen.maxInFlight = 0;
     otherSeen.maxInFlight = 0;
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/batches',
-      headers: { ...user.auth, 'content-type': 'application/json' },
-      payload: { url: u('/'), mode: 'crawl', max_pages: 50, exclude: ['/excluded-'], ...extra },
-    });
+    const json = { ...user.auth, 'content-type': 'application/json' };
+    const settings = { mode: 'crawl', max_pages: 50, exclude: ['/excluded-'] };
+    const name = new URL(site.origin).hostname;
+    if (project) {
+      const put = await t.request({
+        method: 'PUT',
+        url: `/api/v1/projects/${name}`,
+        headers: json,
+        payload: { start_url: u('/'), ...settings, ...project },
+      });
+      assert.ok(put.statusCode === 200 || put.statusCode === 201, put.body);
+      const s = (put.json() as { data: { settings: Record<string, unknown> } }).data.settings;
+      for (const [k, v] of Object.entries(project)) assert.equal(s[k], v, k);
+    }
+    const res = project
+      ? await t.request({ method: 'POST', url: `/api/v1/projects/${name}/crawls`, headers: user.auth })
+      : await t.request({
+          method: 'POST',
+          url: '/api/v1/batches',
+          headers: json,
+          payload: { url: u('/'), ...settings, ...extra },
+        });
     assert.equal(res.statusCode, 202, res.body);
     const body = res.json() as { data: { id: number; options: Record<string, unknown> } };
     const done = await batchEnded(t, user.id, body.data.id);
@@ -215,10 +232,13 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
     });
     assert.equal(links.statusCode, 200);
     const rows = (links.json() as { data: { source: string; target_status: number | null }[] }).data;
-    assert.deepEqual(rows.map((r) => [r.source, r.target_status]), [
-      [u('/'), 404],
-      [u('/b'), 404],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.source, r.target_status]),
+      [
+        [u('/'), 404],
+        [u('/b'), 404],
+      ],
+    );
     // each checked URL asked once (HEAD), never a URL robots.txt disallows
     assert.deepEqual(onSite('HEAD').sort(), [...CHECKED_ON_SITE].sort());
     assert.ok(
@@ -274,8 +294,10 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
     assert.ok(!siteSeen.seen.some((s) => s.path.startsWith('/private/')));
   });
 
-  test('the cap: the URLs of other hosts beyond max_external_checks are listed as not checked', async () => {
-    const { findings } = await crawl({ check_external: 1, max_external_checks: 2 });
+  test("a project's settings: the cap, beyond which the URLs of other hosts are listed as not checked", async () => {
+    const { findings, options } = await crawl({}, { check_external: 1, max_external_checks: 2 });
+    assert.equal(options['check_external'], true);
+    assert.equal(options['max_external_checks'], 2);
     // in URL order the first two are /busy and /held; the others are not requested
     const asked = otherSeen.seen.map((s) => `${s.method} ${s.path}`);
     assert.deepEqual(asked, ['GET /robots.txt', 'HEAD /busy', 'HEAD /held']);
@@ -287,7 +309,24 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
       );
   });
 
-  test('bad settings: 422 naming the field and what it allows', async () => {
+  test('bad settings: 422 naming the field and what it allows (batches and projects)', async () => {
+    const name = new URL(site.origin).hostname;
+    for (const [field, value] of [
+      ['check_external', 2],
+      ['max_external_checks', 0],
+    ] as const) {
+      const res = await t.request({
+        method: 'PATCH',
+        url: `/api/v1/projects/${name}`,
+        headers: { ...user.auth, 'content-type': 'application/json' },
+        payload: { [field]: value },
+      });
+      assert.equal(res.statusCode, 422, `${field}=${value}`);
+      assert.ok(
+        Object.keys((res.json() as { errors: Record<string, string[]> }).errors).includes(field),
+        res.body,
+      );
+    }
     for (const [field, value, pattern] of [
       ['check_external', 'yes', /check_external/],
       ['max_external_checks', 0, /max_external_checks/],
