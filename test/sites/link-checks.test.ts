@@ -14,6 +14,9 @@ import { describeEachDialect, type TestApp } from '../helpers/app.js';
 import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { jobKinds } from '../../src/jobs/kinds/index.js';
+import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
+import type { Services } from '../../src/services/types.js';
 
 const DELAY_MS = 40;
 
@@ -66,11 +69,39 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
   let otherSeen: ReturnType<typeof watch>;
   let E: string;
   const u = (p: string) => `${site.origin}${p}`;
+  /** set by the resume test: the next end is stopped (as a killed worker's) after this many HEADs on the other site */
+  let killAfter: number | null = null;
 
   before(async () => {
     app = await startBatchApp(dialect, {
       pollMs: 50,
       config: { crawlDelayMs: DELAY_MS, fetchTimeoutMs: 2000 },
+      // a failed end is retried at once (the default backoff is 5 s and more)
+      kinds: jobKinds.map((k) =>
+        k.kind === batchEnd.kind ? batchEndKind({ backoff: { baseMs: 50, maxMs: 100 } }) : k,
+      ),
+      workerServices: (real): Services => ({
+        ...real,
+        batches: {
+          ...real.batches,
+          end: async (batchId, signal) => {
+            if (killAfter === null) return real.batches.end(batchId, signal);
+            const n = killAfter;
+            killAfter = null;
+            const kill = new AbortController();
+            const watchHeads = setInterval(() => {
+              if (otherSeen.seen.filter((s) => s.method === 'HEAD').length >= n)
+                kill.abort(new Error('killed'));
+            }, 2);
+            try {
+              await real.batches.end(batchId, kill.signal);
+            } finally {
+              clearInterval(watchHeads);
+            }
+            throw new Error('the worker was killed in the middle of the checks');
+          },
+        },
+      }),
     });
     t = app.t;
     user = await buildUser(t.services);
@@ -292,6 +323,33 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
     // the site's own checks: once each, as in the batch before
     assert.deepEqual(onSite('HEAD').sort(), [...CHECKED_ON_SITE].sort());
     assert.ok(!siteSeen.seen.some((s) => s.path.startsWith('/private/')));
+  });
+
+  test('a check step stopped midway (a killed worker) is taken up again: the URLs already checked are not asked again', async () => {
+    killAfter = 3;
+    const { findings } = await crawl({ check_external: 1 });
+    assert.equal(killAfter, null, 'the end was stopped once');
+    const heads = otherSeen.seen.filter((s) => s.method === 'HEAD').map((s) => s.path);
+    const twice = [...new Set(heads.filter((p, i) => heads.indexOf(p) !== i))];
+    // only the request in flight when the worker stopped may be asked again
+    assert.ok(twice.length <= 1, `asked twice: ${twice.join(' ')}`);
+    assert.deepEqual([...new Set(heads)].sort(), [
+      '/busy',
+      '/held',
+      '/landing',
+      '/missing',
+      '/moved',
+      '/no-head',
+      '/ok',
+    ]);
+    // the site's own checks: once each across both runs
+    assert.deepEqual(onSite('HEAD').sort(), [...CHECKED_ON_SITE].sort());
+    // the findings are whole
+    assert.deepEqual(details(findings, 'broken_external_links'), [
+      `/ ${E}/held (No answer within 2 s.)`,
+      `/ ${E}/missing (404)`,
+    ]);
+    assert.deepEqual(details(findings, 'blocked_external_links'), [`/ ${E}/busy (429)`]);
   });
 
   test("a project's settings: the cap, beyond which the URLs of other hosts are listed as not checked", async () => {
