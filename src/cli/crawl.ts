@@ -1,4 +1,5 @@
-// `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--extract E…] [--json] [--csv FILE]
+// `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--check-external
+// [--max-external-checks N]] [--extract E…] [--json] [--csv FILE]
 // [--fail-on BAND,FINDING…] [--baseline FILE [--fail-on-regression]]`: audits a whole site without a server (docs/sites.md). The batch
 // runs in this process exactly as the service runs it — the same crawler, politeness, address
 // guard and findings (services.batches on the embedded job engine) — on a database in memory
@@ -13,12 +14,15 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
 import type { FailOn } from './run-crawl.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
 
 interface CrawlOptions {
   sitemap?: boolean;
   maxPages?: number;
   maxDepth?: number;
   render?: boolean;
+  checkExternal?: boolean;
+  maxExternalChecks?: number;
   json?: boolean;
   csv?: string;
   failOn: FailOn;
@@ -99,6 +103,16 @@ export function registerCrawlCommand(program: Command): void {
       'render every page in headless Chromium: results of the rendered DOM, and a crawl follows the links JavaScript made (docs/rendering.md)',
     )
     .option(
+      '--check-external',
+      'check the links to other sites (and resources on other hosts) once each, one request at a time per host: broken_external_links, redirected_external_links (docs/sites.md)',
+    )
+    .addOption(
+      new Option(
+        '--max-external-checks <n>',
+        `with --check-external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS})`,
+      ).argParser(count('--max-external-checks', 1, MAX_EXTERNAL_CHECKS)),
+    )
+    .option(
       '--json',
       'print the batch as JSON (summary, site-level findings, every page) instead of the table',
     )
@@ -172,6 +186,8 @@ export function registerCrawlCommand(program: Command): void {
         ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
         render: opts.render === true,
         extractors,
+        checkExternal: opts.checkExternal === true,
+        ...(opts.maxExternalChecks !== undefined ? { maxExternalChecks: opts.maxExternalChecks } : {}),
         json: opts.json === true,
         csv: opts.csv ?? null,
         failOn: gate,

@@ -32,6 +32,9 @@ export interface RunCrawlOptions {
   render: boolean;
   /** custom extraction (--extract), checked */
   extractors?: Extractor[];
+  /** --check-external (docs/sites.md "Links and resources checked") */
+  checkExternal?: boolean;
+  maxExternalChecks?: number;
   json: boolean;
   /** a file, "-" for stdout, or null */
   csv: string | null;
@@ -155,6 +158,8 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
       render: o.render,
       ...(o.extractors && o.extractors.length > 0 ? { extractors: o.extractors } : {}),
+      checkExternal: o.checkExternal === true,
+      ...(o.maxExternalChecks !== undefined ? { maxExternalChecks: o.maxExternalChecks } : {}),
     });
     const running = local.startWorkers();
     // Ctrl-C: the batch is cancelled (pages in flight finish) and what was audited is reported

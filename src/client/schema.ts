@@ -1835,7 +1835,9 @@ export interface operations {
                      *                 "name": "price",
                      *                 "css": ".price"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -1906,6 +1908,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -1924,6 +1928,8 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -2101,6 +2107,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description 1 (or true): the links to other sites, and resources on other hosts, are checked once each at the end of the batch (one request at a time per host, robots.txt obeyed): broken_external_links, redirected_external_links, blocked_external_links (docs/sites.md). Default 0: no request to another host.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
@@ -2122,6 +2134,8 @@ export interface operations {
                     include?: string[];
                     /** @description crawl: links followed this many hops from the start (default 10). */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked (default 500; 1 to 10000); the others are listed as not checked. */
+                    max_external_checks?: number;
                     /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
                     max_pages?: number;
                     /**
@@ -2146,6 +2160,12 @@ export interface operations {
                     urls?: string[];
                 };
                 "application/x-www-form-urlencoded": {
+                    /**
+                     * @description 1 (or true): the links to other sites, and resources on other hosts, are checked once each at the end of the batch (one request at a time per host, robots.txt obeyed): broken_external_links, redirected_external_links, blocked_external_links (docs/sites.md). Default 0: no request to another host.
+                     * @default 0
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
@@ -2167,6 +2187,8 @@ export interface operations {
                     include?: string[];
                     /** @description crawl: links followed this many hops from the start (default 10). */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked (default 500; 1 to 10000); the others are listed as not checked. */
+                    max_external_checks?: number;
                     /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
                     max_pages?: number;
                     /**
@@ -2218,7 +2240,9 @@ export interface operations {
                      *               "name": "price",
                      *               "css": ".price"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2265,7 +2289,9 @@ export interface operations {
                          *             "name": "price",
                          *             "css": ".price"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2318,6 +2344,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -2336,6 +2364,8 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -2581,7 +2611,9 @@ export interface operations {
                      *               "name": "price",
                      *               "css": ".price"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2628,7 +2660,9 @@ export interface operations {
                          *             "name": "price",
                          *             "css": ".price"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2681,6 +2715,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -2699,6 +2735,8 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -3025,7 +3063,9 @@ export interface operations {
                      *               "name": "price",
                      *               "css": ".price"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -3072,7 +3112,9 @@ export interface operations {
                          *             "name": "price",
                          *             "css": ".price"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -3125,6 +3167,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -3143,6 +3187,8 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -3870,10 +3916,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}]},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      *
                      *     event: end
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}]},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };
@@ -4000,7 +4046,9 @@ export interface operations {
                      *               "name": "price",
                      *               "css": ".price"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -4079,7 +4127,9 @@ export interface operations {
                          *             "name": "price",
                          *             "css": ".price"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -4132,6 +4182,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -4150,6 +4202,8 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -7935,7 +7989,9 @@ export interface operations {
                      *                 "name": "price",
                      *                 "css": ".price"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -7974,6 +8030,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8069,6 +8127,8 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -8087,6 +8147,8 @@ export interface operations {
                                     }[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -8153,6 +8215,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -8193,6 +8257,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -8349,6 +8414,11 @@ export interface operations {
                         password: string;
                         username: string;
                     };
+                    /**
+                     * @description 1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description Cookies sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
                     cookies?: {
                         [key: string]: string;
@@ -8393,6 +8463,8 @@ export interface operations {
                     include?: string[];
                     /** @description Default 10. */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked per crawl (default 500). */
+                    max_external_checks?: number;
                     /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
                     max_pages?: number;
                     /**
@@ -8447,7 +8519,9 @@ export interface operations {
                      *                 "name": "price",
                      *                 "css": ".price"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8486,6 +8560,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8581,6 +8657,8 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -8599,6 +8677,8 @@ export interface operations {
                                     }[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -8665,6 +8745,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -8705,6 +8787,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -8770,7 +8853,9 @@ export interface operations {
                      *                 "name": "price",
                      *                 "css": ".price"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8809,6 +8894,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8904,6 +8991,8 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -8922,6 +9011,8 @@ export interface operations {
                                     }[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -8988,6 +9079,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -9028,6 +9121,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -9387,6 +9481,11 @@ export interface operations {
                         password: string;
                         username: string;
                     };
+                    /**
+                     * @description 1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.
+                     * @enum {integer}
+                     */
+                    check_external?: 0 | 1;
                     /** @description Cookies sent with every request of a crawl: name → value. The values are secrets: stored encrypted (PAGEGRADE_SECRET_KEY), never answered. At most 50. */
                     cookies?: {
                         [key: string]: string;
@@ -9431,6 +9530,8 @@ export interface operations {
                     include?: string[];
                     /** @description Default 10. */
                     max_depth?: number;
+                    /** @description check_external: at most this many URLs of other hosts checked per crawl (default 500). */
+                    max_external_checks?: number;
                     /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
                     max_pages?: number;
                     /**
@@ -9485,7 +9586,9 @@ export interface operations {
                      *                 "name": "price",
                      *                 "css": ".price"
                      *               }
-                     *             ]
+                     *             ],
+                     *             "check_external": false,
+                     *             "max_external_checks": 500
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -9524,6 +9627,8 @@ export interface operations {
                      *             "/tag/*"
                      *           ],
                      *           "render": 0,
+                     *           "check_external": 0,
+                     *           "max_external_checks": 500,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -9619,6 +9724,8 @@ export interface operations {
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 options: {
+                                    /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                    check_external: boolean;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -9637,6 +9744,8 @@ export interface operations {
                                     }[];
                                     include: string[];
                                     max_depth: number;
+                                    /** @description At most this many URLs of other hosts checked. */
+                                    max_external_checks: number;
                                     max_pages: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
@@ -9703,6 +9812,8 @@ export interface operations {
                                     password_set: true;
                                     username: string;
                                 } | null;
+                                /** @enum {integer} */
+                                check_external: 0 | 1;
                                 /** @description The cookies set (their values are never answered). */
                                 cookies: {
                                     name: string;
@@ -9743,6 +9854,7 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                max_external_checks: number;
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
@@ -10708,7 +10820,9 @@ export interface operations {
                      *               "name": "price",
                      *               "css": ".price"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "check_external": false,
+                     *           "max_external_checks": 500
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -10755,7 +10869,9 @@ export interface operations {
                          *             "name": "price",
                          *             "css": ".price"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "check_external": false,
+                         *         "max_external_checks": 500
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -10808,6 +10924,8 @@ export interface operations {
                             /** @enum {string} */
                             mode: "sitemap" | "crawl" | "list";
                             options: {
+                                /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
+                                check_external: boolean;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -10826,6 +10944,8 @@ export interface operations {
                                 }[];
                                 include: string[];
                                 max_depth: number;
+                                /** @description At most this many URLs of other hosts checked. */
+                                max_external_checks: number;
                                 max_pages: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */

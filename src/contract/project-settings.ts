@@ -5,6 +5,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
 import { BATCH_MODES, ExtractorBody, extractorsField } from './batches/requests.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
 import { Batch } from './batches/schemas.js';
 import { dateTime, enumOf, nullable } from './common.js';
 import { presentBatch } from './batches/present.js';
@@ -93,6 +94,18 @@ export const ProjectSettingsBody = Type.Object(
     include: Type.Optional(patterns('Only URLs matching one of these.')),
     exclude: Type.Optional(patterns('No URL matching one of these.')),
     render: Type.Optional(enumOf('integer', [0, 1], { description: '1: every page is a rendered audit.' })),
+    check_external: Type.Optional(
+      enumOf('integer', [0, 1], {
+        description: "1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.",
+      }),
+    ),
+    max_external_checks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_EXTERNAL_CHECKS,
+        description: `check_external: at most this many URLs of other hosts checked per crawl (default ${DEFAULT_MAX_EXTERNAL_CHECKS}).`,
+      }),
+    ),
     default_privacy: Type.Optional(
       enumOf('integer', [0, 1], { description: "New pages' reports: 0 public (default), 1 private." }),
     ),
@@ -145,6 +158,8 @@ export const ProjectSettings = Type.Object(
     include: Type.Array(Type.String()),
     exclude: Type.Array(Type.String()),
     render: Type.Integer({ enum: [0, 1] }),
+    check_external: Type.Integer({ enum: [0, 1] }),
+    max_external_checks: Type.Integer({ minimum: 1 }),
     default_privacy: Type.Integer({ enum: [0, 1] }),
     schedule: nullable(
       Type.Object({ every: Type.String(), timezone: Type.String() }, { additionalProperties: false }),
@@ -175,6 +190,8 @@ export const settingsExample: ProjectSettings = {
   include: [],
   exclude: ['/tag/*'],
   render: 0,
+  check_external: 0,
+  max_external_checks: 500,
   default_privacy: 0,
   schedule: { every: 'weekly', timezone: 'Europe/Paris' },
   headers: [{ name: 'X-Staging-Token', set: true }],

@@ -8,7 +8,7 @@
 // - the failed checks: ids of shared, frozen entries in one shared Int32Array;
 // - the MinHash signature: its 128 bytes in one shared Uint8Array (its hex text made on read);
 // - what recurs across pages (hreflang languages, the AI readiness facts, axe rule lists, empty
-//   lists) shared by value.
+//   lists) shared by value; the resources' URLs interned too.
 //
 // A compact page is read, never changed (the rules only read); `toJSON` gives the plain facts.
 import type { PageFacts } from './facts.js';
@@ -129,6 +129,8 @@ export class CompactFacts implements PageFacts {
   readonly ignored: PageFacts['ignored'];
   readonly ai: PageFacts['ai'];
   readonly axe: string[] | undefined;
+  readonly resources: PageFacts['resources'];
+  readonly failedRequests: PageFacts['failedRequests'];
   private readonly t: Tables;
   private readonly linkAt: number;
   private readonly nofollowAt: number;
@@ -159,6 +161,14 @@ export class CompactFacts implements PageFacts {
     this.ignored = f.ignored;
     this.ai = f.ai === undefined ? undefined : t.shared(f.ai);
     this.axe = f.axe === undefined ? undefined : t.shared(f.axe);
+    // the resources' URLs interned (a site's stylesheets and scripts recur on every page)
+    this.resources =
+      f.resources === undefined
+        ? undefined
+        : f.resources.length === 0
+          ? EMPTY
+          : f.resources.map((r) => ({ ...r, url: t.str(r.url) }));
+    this.failedRequests = f.failedRequests;
     this.linkAt = t.links.length;
     for (const u of f.links) t.links.push(t.url(u));
     this.nofollowAt = t.links.length;
@@ -230,6 +240,8 @@ export class CompactFacts implements PageFacts {
     if (this.ignored !== undefined) out.ignored = this.ignored;
     if (this.ai !== undefined) out.ai = this.ai;
     if (this.axe !== undefined) out.axe = this.axe;
+    if (this.resources !== undefined) out.resources = this.resources;
+    if (this.failedRequests !== undefined) out.failedRequests = this.failedRequests;
     return out;
   }
 }

@@ -6,6 +6,7 @@ import type { AuditReport, Priority } from '../analyzer/types.js';
 import { countWords } from '../analyzer/artifacts/html.js';
 import { minhash, textHash, words } from './similarity.js';
 import { crawlUrl, onSite } from './url.js';
+import { failedRequests, pageResources, type PageResource } from './resources.js';
 
 /** h1 texts kept per page, and the characters kept of each (the facts stay compact) */
 const MAX_H1 = 10;
@@ -58,6 +59,12 @@ export interface PageFacts {
   };
   /** a rendered page's axe-core violations (rule ids); absent when axe did not run (raw batches) */
   axe?: string[];
+
+  // --- issue 21 §1: the resources a batch checks (resources.ts; docs/sites.md "Links and resources checked") ---
+  /** the page's resources (images, srcset candidates, stylesheets, scripts, frames, fonts, media); absent in older batches */
+  resources?: PageResource[];
+  /** a rendered page: the requests the browser made that failed or answered 4xx/5xx (render.failed_requests) */
+  failedRequests?: { url: string; status: number | null; reason: string }[];
 }
 
 /** The AI readiness and accessibility facts of a page, from its report (PageFacts.ai, .axe). */
@@ -131,6 +138,8 @@ export function pageFacts(
       .map((h) => h.text.slice(0, MAX_H1_CHARS)),
     ...(report.render ? { render: report.render.status } : {}),
     ...categoryFacts(report),
+    resources: pageResources(a),
+    ...failedRequests(report),
   };
 }
 
@@ -145,7 +154,9 @@ export function renderedFacts(raw: PageFacts, rendered: PageFacts): PageFacts {
   const links = [...new Set([...rendered.links, ...raw.links])];
   const followed = new Set(links);
   const nofollow = [...new Set([...rendered.nofollow, ...raw.nofollow])].filter((u) => !followed.has(u));
-  return { ...rendered, links, nofollow, noindex: raw.noindex || rendered.noindex };
+  const seen = new Set((rendered.resources ?? []).map((r) => r.url));
+  const resources = [...(rendered.resources ?? []), ...(raw.resources ?? []).filter((r) => !seen.has(r.url))];
+  return { ...rendered, links, nofollow, noindex: raw.noindex || rendered.noindex, resources };
 }
 
 /**
@@ -182,6 +193,7 @@ export function factsSharer(): { url(u: string): string; facts(f: PageFacts): Pa
       links: f.links.map(url),
       nofollow: f.nofollow.map(url),
       failed: f.failed.map(entry),
+      ...(f.resources ? { resources: f.resources.map((r) => ({ kind: r.kind, url: url(r.url) })) } : {}),
     }),
   };
 }

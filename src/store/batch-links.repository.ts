@@ -2,6 +2,7 @@
 // result, in its transaction; read paged and filtered by the database (GET
 // /api/v1/batches/{id}/links), in keyset chunks for the CSV, summed up per page, and the rows
 // the link findings read (internal nofollow links).
+import { sql } from 'kysely';
 import type { Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
 
@@ -123,13 +124,15 @@ function filtered(db: Db, batchId: number, f: LinkFilter, ids: { source?: number
     .selectFrom('batch_links as l')
     .innerJoin('batch_link_urls as u', 'u.id', 'l.target_id')
     .leftJoin('batch_pages as t', (j) => j.onRef('t.batch_id', '=', 'l.batch_id').onRef('t.url', '=', 'u.url'))
+    // a target the crawl did not request: the status its check got (batch_checks), if any
+    .leftJoin('batch_checks as c', (j) => j.onRef('c.batch_id', '=', 'l.batch_id').onRef('c.url', '=', 'u.url'))
     .where('l.batch_id', '=', batchId);
   if (ids.source !== undefined) q = q.where('l.source_id', '=', ids.source);
   if (ids.target !== undefined) q = q.where('l.target_id', '=', ids.target);
   if (f.internal !== undefined) q = q.where('l.internal', '=', f.internal ? 1 : 0);
-  if (f.status === 'none') q = q.where('t.status_code', 'is', null);
-  else if (f.status !== undefined)
-    q = q.where('t.status_code', '>=', f.status.from).where('t.status_code', '<=', f.status.to);
+  const status = sql<number | null>`coalesce(t.status_code, c.status)`;
+  if (f.status === 'none') q = q.where(status, 'is', null);
+  else if (f.status !== undefined) q = q.where(status, '>=', f.status.from).where(status, '<=', f.status.to);
   return q;
 }
 
@@ -143,7 +146,7 @@ function rowsQuery(db: Db, batchId: number, f: LinkFilter, ids: { source?: numbe
       'l.rel',
       'l.nofollow',
       'l.internal',
-      't.status_code as target_status',
+      sql<number | null>`coalesce(t.status_code, c.status)`.as('target_status'),
       'l.source_id',
       'l.position',
     ])

@@ -302,6 +302,7 @@ export async function bumpBatchCounters(
 }
 
 export async function deleteBatch(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('batch_checks').where('batch_id', '=', id).execute();
   await db.deleteFrom('batch_links').where('batch_id', '=', id).execute();
   await db.deleteFrom('batch_link_urls').where('batch_id', '=', id).execute();
   await db.deleteFrom('batch_pages').where('batch_id', '=', id).execute();

@@ -23,7 +23,7 @@ import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
 import type { BuildPagesTable, BuildsTable } from './build-tables.js';
 import type { JobOutboxTable, JobsTable, WebhookDeliveriesTable, WebhooksTable } from './work-tables.js';
-import type { BatchLinksTable, BatchLinkUrlsTable } from './link-tables.js';
+import type { BatchChecksTable, BatchLinksTable, BatchLinkUrlsTable } from './link-tables.js';
 import type {
   AuditLogTable,
   InstanceLogTable,
@@ -271,6 +271,7 @@ export interface Database {
   batch_pages: BatchPagesTable;
   batch_link_urls: BatchLinkUrlsTable;
   batch_links: BatchLinksTable;
+  batch_checks: BatchChecksTable;
   jobs: JobsTable;
   job_outbox: JobOutboxTable;
   organizations: OrganizationsTable;

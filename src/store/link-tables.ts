@@ -21,3 +21,16 @@ export interface BatchLinksTable {
   nofollow: number;
   internal: number;
 }
+
+/** One URL a batch checked besides its pages (migration 2026-12-04T01-batch-checks; docs/sites.md "Links and resources checked"). */
+export interface BatchChecksTable {
+  batch_id: number;
+  url: string;
+  /** internal, resource or external */
+  kind: string;
+  /** ok, broken, blocked or unchecked */
+  verdict: string;
+  status: number | null;
+  error: string | null;
+  redirect_to: string | null;
+}

@@ -66,3 +66,19 @@ export function errorView(e: ErrorPage, retryAfter?: number | null): SafeHtml {
   <p><a href="/dashboard">Go to the dashboard</a></p>
 </section>`;
 }
+
+/** A `<select>`'s option, selected when it is `current`. */
+export function option(value: string, label: string, current: string | undefined): SafeHtml {
+  return html`<option value="${value}"${current === value ? ' selected' : ''}>${label}</option>`;
+}
+
+/** A form field's error (the 422's messages for `field`), with the id its input points at. */
+export function fieldError(errors: Record<string, string[]>, field: string, id: string): SafeHtml | '' {
+  const list = errors[field];
+  if (!list || list.length === 0) return '';
+  return html`<p class="field__error" id="${id}">${list.join(' ')}</p>`;
+}
+
+/** An input's attributes when `field` has an error: aria-invalid, and described by the error. */
+export const invalid = (errors: Record<string, string[]>, field: string, id: string) =>
+  errors[field]?.length ? html` aria-invalid="true" aria-describedby="${id}"` : '';

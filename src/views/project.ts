@@ -23,6 +23,8 @@ export interface ProjectFormState {
   include: string;
   exclude: string;
   render: boolean;
+  check_external: boolean;
+  max_external_checks: string;
   default_privacy: string;
   /** none, hourly, daily, weekly or custom */
   schedule: string;
@@ -45,6 +47,8 @@ export const PROJECT_FORM_FIELDS = [
   'include',
   'exclude',
   'render',
+  'check_external',
+  'max_external_checks',
   'default_privacy',
   'schedule',
   'cron',
@@ -70,6 +74,8 @@ export function projectFormOf(d: ProjectDetail): ProjectFormState {
     include: s.include.join('\n'),
     exclude: s.exclude.join('\n'),
     render: s.render === 1,
+    check_external: s.check_external === 1,
+    max_external_checks: String(s.max_external_checks),
     default_privacy: String(s.default_privacy),
     schedule: s.schedule === null ? 'none' : preset ? s.schedule.every : 'custom',
     cron: s.schedule !== null && !preset ? s.schedule.every : '',
@@ -221,6 +227,15 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
     <div class="field">
       <label class="choice" for="project-render"><input id="project-render" name="render" type="checkbox" value="1"${f.render ? ' checked' : ''}${invalid(e, 'render')}> Render JavaScript (every page in a browser)</label>
       ${fieldError(e, 'render')}
+    </div>
+    <div class="field">
+      <label class="choice" for="project-check-external"><input id="project-check-external" name="check_external" type="checkbox" value="1"${f.check_external ? ' checked' : ''}${invalid(e, 'check_external')}> Check links to other sites (one request at a time per site)</label>
+      ${fieldError(e, 'check_external')}
+    </div>
+    <div class="field">
+      <label for="project-max-external-checks">At most this many links to other sites checked</label>
+      <input id="project-max-external-checks" name="max_external_checks" type="text" inputmode="numeric" value="${f.max_external_checks}"${invalid(e, 'max_external_checks')}>
+      ${fieldError(e, 'max_external_checks')}
     </div>
     <fieldset class="field field--wide">
       <legend>Schedule</legend>

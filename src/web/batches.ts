@@ -25,6 +25,8 @@ export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
     ...(b.privacy !== undefined ? { privacy: b.privacy as Privacy } : {}),
     render: b.render === 1,
     ...(b.extractors !== undefined ? { extractors: b.extractors } : {}),
+    ...(b.check_external !== undefined ? { checkExternal: b.check_external === 1 } : {}),
+    ...(b.max_external_checks !== undefined ? { maxExternalChecks: b.max_external_checks } : {}),
   };
 }
 
@@ -48,7 +50,7 @@ export function normalizeBatchBody(body: unknown): void {
   // the form's box: one extractor a line (src/crawl/extract.ts parseExtractorLine)
   if (typeof b['extractors'] === 'string' || (Array.isArray(b['extractors']) && b['extractors'].every((x) => typeof x === 'string')))
     b['extractors'] = (splitList(b['extractors']) as string[]).map(parseExtractorLine);
-  for (const k of ['max_pages', 'max_depth', 'privacy', 'render'])
+  for (const k of ['max_pages', 'max_depth', 'privacy', 'render', 'check_external', 'max_external_checks'])
     if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
 }
 

@@ -10,6 +10,7 @@ import { pageDigest, type CheckTable } from '../../src/crawl/diff.js';
 import type { PageFacts } from '../../src/crawl/facts.js';
 import { linkTargets } from '../../src/crawl/findings/context.js';
 import { computeFindings, computeSummary, FINDINGS } from '../../src/crawl/findings/index.js';
+import type { CheckedUrl } from '../../src/crawl/findings/types.js';
 import { minhash, textHash, words } from '../../src/crawl/similarity.js';
 
 const N = 3000;
@@ -71,6 +72,14 @@ function facts(i: number): PageFacts {
   };
   // facts of older batches lack the later fields
   if (i % 50 !== 49) {
+    // the resources a batch checks (issue 21 §1): a shared stylesheet, an image of a few, a CDN script
+    f.resources = [
+      { kind: 'stylesheet', url: `${origin}/site.css` },
+      { kind: 'image', url: `${origin}/img/${i % 40}.jpg` },
+      ...(i % 9 === 0 ? [{ kind: 'script', url: 'https://cdn.example/lib.js' }] : []),
+    ];
+    if (i % 97 === 5)
+      f.failedRequests = [{ url: `${origin}/api/data.json`, status: 500, reason: 'HTTP 500' }];
     f.mainWords = main.length;
     f.mainHash = main.length === 0 ? null : textHash(main);
     f.minhash = i % 97 === 5 ? 'NOT-HEX' : minhash(main);
@@ -164,7 +173,35 @@ test('compact pages: the same findings, summary, link targets, digests and facts
   const compacted = compactPages();
   const compact = (JSON.parse(json) as PageRow[]).map((p) => compacted.add(p));
 
-  const graph = { nofollow: [{ source: url(1), target: url(2), anchor: 'two' }] };
+  // the batch's checks of what it did not crawl, and its links to other sites (check_external)
+  const check = (
+    kind: CheckedUrl['kind'],
+    verdict: CheckedUrl['verdict'],
+    status: number | null,
+    redirectTo: string | null = null,
+  ): CheckedUrl => ({
+    kind,
+    verdict,
+    status,
+    error: null,
+    redirectTo,
+  });
+  const checks = new Map<string, CheckedUrl>([
+    [`${origin}/site.css`, check('resource', 'ok', 200)],
+    [`${origin}/img/3.jpg`, check('resource', 'broken', 404)],
+    ['https://cdn.example/lib.js', check('resource', 'broken', 503)],
+    ['https://elsewhere.example/gone', check('external', 'broken', 404)],
+    ['https://elsewhere.example/moved', check('external', 'ok', 200, 'https://elsewhere.example/new')],
+    ['https://busy.example/', check('external', 'blocked', 429)],
+    ['https://far.example/', check('external', 'unchecked', null)],
+  ]);
+  const external = [
+    { source: url(1), target: 'https://elsewhere.example/gone' },
+    { source: url(2), target: 'https://elsewhere.example/moved' },
+    { source: url(3), target: 'https://busy.example/' },
+    { source: url(4), target: 'https://far.example/' },
+  ];
+  const graph = { nofollow: [{ source: url(1), target: url(2), anchor: 'two' }], checks, external };
   const before = computeFindings(plain, `${origin}/p/0`, graph);
   const after = computeFindings(compact, `${origin}/p/0`, graph);
   assert.deepEqual(after, before);

@@ -24,6 +24,8 @@ export interface LoggedRequest {
   host: string;
   path: string;
   at: number;
+  /** GET for pages and site files; HEAD for a batch's link and resource checks (docs/sites.md) */
+  method: string;
 }
 
 export interface FixtureSite {
@@ -55,7 +57,12 @@ export async function startFixtureSite(o: SiteOptions = {}): Promise<FixtureSite
   let inFlight = 0;
   const site = { maxInFlight: 0 };
   fixture.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    log.push({ host: String(req.headers.host ?? ''), path: req.url ?? '', at: performance.now() });
+    log.push({
+      host: String(req.headers.host ?? ''),
+      path: req.url ?? '',
+      at: performance.now(),
+      method: req.method ?? 'GET',
+    });
     inFlight++;
     site.maxInFlight = Math.max(site.maxInFlight, inFlight);
     res.once('close', () => inFlight--);

@@ -135,6 +135,21 @@ describeEachDialect('batch pages', (dialect) => {
     );
     assert.match(res.body, /<details class="field field--wide batch-more" open>/, 'the options stay open');
     assert.match(res.body, /<textarea id="batch-exclude"[^>]*>\/tag\/\*<\/textarea>/);
+    // the links to other sites: a cap out of bounds is said beside its field, the box stays ticked
+    res = await b.post('/dashboard/batches', {
+      _csrf: token,
+      mode: 'crawl',
+      url: `${site.origin}/`,
+      check_external: '1',
+      max_external_checks: '0',
+    });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="batch-max-external-checks-error">[^<]*max_external_checks/);
+    assert.match(
+      res.body,
+      /<input id="batch-check-external" name="check_external" type="checkbox" value="1" checked/,
+    );
+    assert.match(res.body, /<details class="field field--wide batch-more" open>/);
     assert.equal((await t.services.batches.list(alice.id, { page: 1, perPage: 10 })).total, 0);
 
     // the more options reach the batch (a port nothing listens on: no page, no report)
@@ -145,6 +160,8 @@ describeEachDialect('batch pages', (dialect) => {
       include: '/docs/*\r\n/blog/*',
       exclude: '/tag/*',
       max_pages: '',
+      check_external: '1',
+      max_external_checks: '20',
     });
     const made = await t.services.batches.get(alice.id, id);
     assert.deepEqual(
@@ -153,8 +170,17 @@ describeEachDialect('batch pages', (dialect) => {
         include: made.options.include,
         exclude: made.options.exclude,
         maxPages: made.options.maxPages,
+        checkExternal: made.options.checkExternal,
+        maxExternalChecks: made.options.maxExternalChecks,
       },
-      { maxDepth: 2, include: ['/docs/*', '/blog/*'], exclude: ['/tag/*'], maxPages: 100 },
+      {
+        maxDepth: 2,
+        include: ['/docs/*', '/blog/*'],
+        exclude: ['/tag/*'],
+        maxPages: 100,
+        checkExternal: true,
+        maxExternalChecks: 20,
+      },
     );
     await finished(id);
     await t.services.batches.delete(alice.id, id, { reports: true });

@@ -197,6 +197,15 @@ describeEachDialect('the project page', (dialect) => {
     );
     assert.match(res.body, /id="project-mode-error">The mode must be one of: /);
 
+    // the links to other sites: the cap out of bounds beside its field, the box kept ticked
+    res = await b.post(`${page}/settings`, settingsForm({ check_external: '1', max_external_checks: '0' }));
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="project-max-external-checks-error">[^<]*max_external_checks/);
+    assert.match(
+      res.body,
+      /id="project-check-external" name="check_external" type="checkbox" value="1" checked/,
+    );
+
     res = await b.post(`${page}/settings`, settingsForm({ start_url: 'https://elsewhere.test/' }));
     assert.equal(res.statusCode, 422);
     assert.match(

@@ -133,9 +133,20 @@ for (const s of setups) {
         'no off-site request',
       );
       const paths = site.log.map((l) => l.path);
-      for (const bad of ['/private/secret', '/nofollowed', '/file.pdf'])
+      for (const bad of ['/private/secret', '/nofollowed'])
         assert.ok(!paths.includes(bad), `${bad} never requested`);
-      assert.ok(!paths.some((p) => p.startsWith('/calendar?month=5')), 'the calendar stops at max_depth');
+      // a link target the crawl does not audit (not HTML, past max_depth) is checked once, with
+      // HEAD, at the end (docs/sites.md "Links and resources checked"), never fetched as a page
+      for (const checked of ['/file.pdf', '/calendar?month=5'])
+        assert.deepEqual(
+          site.log.filter((l) => l.path === checked).map((l) => l.method),
+          ['HEAD'],
+          `${checked}: checked once`,
+        );
+      assert.ok(
+        !site.log.some((l) => l.path.startsWith('/calendar?month=6')),
+        'the calendar stops at max_depth',
+      );
       // the fetcher follows a redirect at once: /old → /p/6 and /moved → /p/2 are requested again as hops
       const hops = new Set(['/p/2', '/p/6']);
       const pagePaths = paths.filter(
@@ -188,10 +199,12 @@ for (const s of setups) {
           .sort(),
         [u('/p/8'), u('/p/9')].sort(),
       );
+      // /p/7's link to a missing page, and the home's to /file.pdf (not a page: checked at the end, 404)
       assert.deepEqual(
         f('broken_links').map((p) => p.url),
-        [u('/p/7')],
+        [u('/'), u('/p/7')],
       );
+      assert.equal(f('broken_links')[0]!.detail, `${u('/file.pdf')} (404)`);
       assert.deepEqual(
         f('redirected_links').map((p) => p.url),
         [u('/p/5')],

@@ -223,7 +223,8 @@ export async function fetchPage(
  */
 export async function fetchSiteFile(
   url: string,
-  options: FetchOptions & FetchTestSeams & { cap?: number; headersOnly?: boolean } = {},
+  options: FetchOptions &
+    FetchTestSeams & { cap?: number; headersOnly?: boolean; method?: 'GET' | 'HEAD' } = {},
 ): Promise<ExtraResource> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const policy: GuardPolicy = {
@@ -243,6 +244,7 @@ export async function fetchSiteFile(
       options.userAgent ?? DEFAULT_USER_AGENT,
       options.headersOnly ?? false,
       options.siteHeaders,
+      { method: options.method ?? 'GET', redirectCheck: options.redirectCheck },
     );
   } finally {
     await session.close();

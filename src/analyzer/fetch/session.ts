@@ -128,6 +128,8 @@ export interface ResourceOptions {
   siteHeaders?: SiteHeaders | undefined;
   /** stop after the headers (favicon) */
   headersOnly?: boolean;
+  /** HEAD instead of GET (a batch's link and resource checks: docs/sites.md); the answer has no body */
+  method?: 'GET' | 'HEAD';
   /** asked before a redirect is followed: a reason refuses it (FetchOptions.redirectCheck) */
   redirectCheck?: ((url: string) => string | null) | undefined;
   /** called on the final (non-redirect) response's headers; may throw to stop */
@@ -165,7 +167,7 @@ export async function fetchResource(
         res = await conn.dispatcher.request({
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
-          method: 'GET',
+          method: o.method ?? 'GET',
           // per hop: a redirect to another origin does not take the site's headers along
           headers: withSiteHeaders(url, o.headers, o.siteHeaders),
           signal: o.signal,
@@ -242,7 +244,7 @@ export async function fetchResource(
         ttfbMs,
       };
       const httpVersion = conn.info.alpn === 'h2' ? '2' : '1.1';
-      if (o.headersOnly) {
+      if (o.headersOnly || o.method === 'HEAD') {
         // drop the body: destroying it ends the connection, and its abort error is expected
         res.body.on('error', () => undefined);
         res.body.destroy();

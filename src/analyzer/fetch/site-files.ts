@@ -60,6 +60,8 @@ export async function fetchExtra(
   userAgent: string,
   headersOnly = false,
   siteHeaders?: SiteHeaders,
+  /** a batch's link checks: HEAD, and its robots.txt asked before a redirect is followed */
+  check: { method?: 'GET' | 'HEAD'; redirectCheck?: (url: string) => string | null } = {},
 ): Promise<ExtraResource> {
   const t0 = performance.now();
   try {
@@ -72,6 +74,8 @@ export async function fetchExtra(
       headers: { 'user-agent': userAgent, accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
       siteHeaders,
       headersOnly,
+      method: check.method ?? 'GET',
+      redirectCheck: check.redirectCheck,
     });
     let body = r.body;
     // a gzipped file served without Content-Encoding (sitemap.xml.gz)

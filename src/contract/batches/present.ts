@@ -24,6 +24,10 @@ export interface Batch {
     render: boolean;
     /** custom extraction (docs/sites.md); absent in batches made before it */
     extractors?: Extractor[];
+    /** links to other sites (and resources on other hosts) are checked (docs/sites.md "Links and resources checked") */
+    checkExternal: boolean;
+    /** at most this many URLs of other hosts checked in the batch */
+    maxExternalChecks: number;
   };
   progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
   /** the audited pages' reports: made by this batch (pages new to the project), or given a run */
@@ -72,6 +76,8 @@ export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSc
       privacy: b.options.privacy,
       render: b.options.render,
       extractors: b.options.extractors ?? [],
+      check_external: b.options.checkExternal,
+      max_external_checks: b.options.maxExternalChecks,
     },
     progress: {
       discovered: b.progress.discovered,

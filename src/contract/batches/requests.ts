@@ -6,6 +6,7 @@ import { RESULTS } from '../../analyzer/types.js';
 import { enumOf } from '../common.js';
 import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
 import { MAX_ID } from '../common.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
 
@@ -106,6 +107,20 @@ export const CreateBatchBody = Type.Object(
       }),
     ),
     extractors: Type.Optional(extractorsField()),
+    check_external: Type.Optional(
+      enumOf('integer', [0, 1], {
+        default: 0,
+        description:
+          '1 (or true): the links to other sites, and resources on other hosts, are checked once each at the end of the batch (one request at a time per host, robots.txt obeyed): broken_external_links, redirected_external_links, blocked_external_links (docs/sites.md). Default 0: no request to another host.',
+      }),
+    ),
+    max_external_checks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_EXTERNAL_CHECKS,
+        description: `check_external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS}; 1 to ${MAX_EXTERNAL_CHECKS}); the others are listed as not checked.`,
+      }),
+    ),
   },
   {
     examples: [

@@ -78,6 +78,10 @@ export const Batch = Type.Object(
       extractors: Type.Array(ExtractorBody, {
         description: 'The custom extractors (docs/sites.md, "Custom extraction"); [] when none.',
       }),
+      check_external: Type.Boolean({
+        description: 'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
+      }),
+      max_external_checks: Type.Integer({ description: 'At most this many URLs of other hosts checked.' }),
     }),
     progress: Type.Object({
       discovered: Type.Integer({ minimum: 0 }),
@@ -131,6 +135,8 @@ export const Batch = Type.Object(
           privacy: 0,
           render: false,
           extractors: [{ name: 'price', css: '.price' }],
+          check_external: false,
+          max_external_checks: 500,
         },
         progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
         reports: { created: 2, updated: 10 },

@@ -15,7 +15,8 @@ const rule: FindingRule = {
       const c = p.facts.canonical;
       if (c === null || c === p.url) continue;
       const t = ctx.byUrl.get(c);
-      if (!t || isRedirected(t) || (t.statusCode !== null && t.statusCode >= 300 && t.statusCode < 400)) continue;
+      if (!t || isRedirected(t) || (t.statusCode !== null && t.statusCode >= 300 && t.statusCode < 400))
+        continue;
       if (t.state === 'failed' || (t.statusCode !== null && t.statusCode !== 200))
         out.push({ url: p.url, detail: `${c} (${t.statusCode ?? t.error ?? 'failed'})` });
     }

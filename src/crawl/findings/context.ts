@@ -1,6 +1,6 @@
 // The batch as the finding rules read it (FindingContext), and the helpers two rules share.
 import { CompactFacts } from '../compact.js';
-import type { DonePage, FindingContext, FindingPage, PageForFindings } from './types.js';
+import type { CheckedUrl, DonePage, FindingContext, FindingPage, PageForFindings } from './types.js';
 
 export function findingContext(pages: PageForFindings[], startUrl: string): FindingContext {
   const done = pages.filter((p): p is DonePage => p.state === 'done' && p.facts !== null);
@@ -85,3 +85,24 @@ export const loose = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowe
 /** The page's canonical target, when it names another URL than the page's own. */
 export const canonicalElsewhere = (p: DonePage): string | null =>
   p.facts.canonical !== null && p.facts.canonical !== p.url ? p.facts.canonical : null;
+
+/** What a checked URL answered, as a finding's detail names it (`404`, `no answer within 10 s`). */
+export const answerOf = (c: CheckedUrl): string =>
+  c.status !== null ? String(c.status) : (c.error ?? 'failed');
+
+// The links to other sites (check_external): each (page, link) once, judged by the link's check.
+/** The pages' external links whose check says `keep`, each with its detail. */
+export function externalLinks(
+  ctx: FindingContext,
+  keep: (c: CheckedUrl) => boolean,
+  detail: (target: string, c: CheckedUrl) => string,
+): FindingPage[] {
+  const out: FindingPage[] = [];
+  for (const { source, target } of ctx.graph?.external ?? []) {
+    const c = ctx.graph?.checks?.get(target);
+    if (c && keep(c)) out.push({ url: source, detail: detail(target, c) });
+  }
+  return out;
+}
+
+export const answer = (target: string, c: CheckedUrl): string => `${target} (${answerOf(c)})`;

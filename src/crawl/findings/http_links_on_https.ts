@@ -10,7 +10,8 @@ const rule: FindingRule = {
     const out: FindingPage[] = [];
     for (const p of ctx.done) {
       if (!p.url.startsWith('https:')) continue;
-      for (const target of linkTargets(p)) if (target.startsWith('http:')) out.push({ url: p.url, detail: target });
+      for (const target of linkTargets(p))
+        if (target.startsWith('http:')) out.push({ url: p.url, detail: target });
     }
     return out;
   },

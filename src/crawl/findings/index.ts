@@ -5,6 +5,11 @@ import accessibility_common from './accessibility_common.js';
 import ai_crawlers_blocked from './ai_crawlers_blocked.js';
 import blocked_linked from './blocked_linked.js';
 import broken_links from './broken_links.js';
+import broken_resources from './broken_resources.js';
+import broken_external_links from './broken_external_links.js';
+import redirected_external_links from './redirected_external_links.js';
+import blocked_external_links from './blocked_external_links.js';
+import unchecked_links from './unchecked_links.js';
 import canonical_chain from './canonical_chain.js';
 import canonical_not_200 from './canonical_not_200.js';
 import canonical_outside_sitemap from './canonical_outside_sitemap.js';
@@ -102,6 +107,12 @@ export const FINDINGS: readonly FindingRule[] = [
   dead_ends,
   deep_pages,
   single_inlink,
+  // links and resources checked (issue 21 §1: the check step, services/batches/checks.ts)
+  broken_resources,
+  broken_external_links,
+  redirected_external_links,
+  blocked_external_links,
+  unchecked_links,
 ];
 
 export function computeFindings(

@@ -2,7 +2,8 @@ import { linkTargets } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
 /** A redirect path that comes back to a URL it went through (redirect_loops). */
-export const isLoop = (path: readonly string[]): boolean => path.slice(0, -1).includes(path[path.length - 1]!);
+export const isLoop = (path: readonly string[]): boolean =>
+  path.slice(0, -1).includes(path[path.length - 1]!);
 
 /** Internal links whose target redirects more than once before it answers (its hops in the detail). */
 const rule: FindingRule = {

@@ -13,6 +13,10 @@ const rule: FindingRule = {
         // a broken target is a broken link, not a redirected one
         if (t && !isBroken(t) && isRedirected(t))
           out.push({ url: p.url, detail: `${target} → ${t.finalUrl ?? '?'}` });
+        // a target the crawl did not request: its check
+        const c = t ? undefined : ctx.graph?.checks?.get(target);
+        if (c?.verdict === 'ok' && c.redirectTo !== null)
+          out.push({ url: p.url, detail: `${target} → ${c.redirectTo}` });
       }
     }
     return out;

@@ -67,6 +67,19 @@ export interface FindingContext {
 export interface LinkGraphFacts {
   /** internal links marked rel=nofollow, a page's links to itself aside, in page order */
   nofollow: { source: string; target: string; anchor: string }[];
+  /** the URLs the batch checked besides its pages (batch_checks; docs/sites.md "Links and resources checked"); absent: none */
+  checks?: ReadonlyMap<string, CheckedUrl>;
+  /** check_external: each (page, link to another site) once, in page order; absent: not checked */
+  external?: { source: string; target: string }[];
+}
+
+/** One URL the batch checked besides its pages (services/batches/checks.ts). */
+export interface CheckedUrl {
+  kind: 'internal' | 'resource' | 'external';
+  verdict: 'ok' | 'broken' | 'blocked' | 'unchecked';
+  status: number | null;
+  error: string | null;
+  redirectTo: string | null;
 }
 
 /** One site-level finding: its id, its title and the pages it concerns, in page order. */

@@ -26,7 +26,7 @@ export function batchEndKind(
     ...overrides,
     async handle(job, { services }) {
       try {
-        await services.batches.end(job.payload.batchId);
+        await services.batches.end(job.payload.batchId, job.signal);
       } catch (err) {
         if ((job.attempt >= job.maxAttempts || err instanceof PermanentJobError) && !job.signal?.aborted) {
           const reason = err instanceof Error ? err.message : String(err);

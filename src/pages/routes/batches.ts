@@ -21,7 +21,8 @@ import { extractorLine, type Extractor } from '../../crawl/extract.js';
 import { readFilters, type FilterLabels } from '../list-filters.js';
 import { PAGE_SECURITY_HEADERS } from '../security.js';
 import type { Flash } from '../../views/dashboard.js';
-import { batchesView, batchView, emptyBatchForm, isRunning, type BatchFormState } from '../../views/batches.js';
+import { batchesView, batchView, isRunning } from '../../views/batches.js';
+import { emptyBatchForm, type BatchFormState } from '../../views/batch-form.js';
 import { canOf } from '../../views/layout.js';
 
 /** without scripts, a running batch's page reloads this often */
@@ -57,6 +58,8 @@ const BATCH_FORM_FIELDS = [
   'privacy',
   'render',
   'extractors',
+  'check_external',
+  'max_external_checks',
 ];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
@@ -148,7 +151,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       preValidation: (request, _reply, done) => {
         const body = bodyOf(request);
         // the form's number fields may be left empty (the defaults), and a list needs no site
-        for (const k of ['max_pages', 'max_depth', 'url']) if (body[k] === '') delete body[k];
+        for (const k of ['max_pages', 'max_depth', 'max_external_checks', 'url']) if (body[k] === '') delete body[k];
         for (const k of ['include', 'exclude', 'extractors'])
           if (typeof body[k] === 'string' && body[k].trim() === '') delete body[k];
         if (body.mode === 'list' && body.url === undefined) {
@@ -180,6 +183,8 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         privacy: sent('privacy') || '0',
         render: sent('render') === '1',
         extractors: extractorsSent(body['extractors']),
+        checkExternal: sent('check_external') === '1',
+        maxExternalChecks: sent('max_external_checks'),
         errors: {},
       };
       // each error in the form's words next to its field; the alert only for what has no field

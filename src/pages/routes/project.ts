@@ -72,6 +72,8 @@ function settingsBodyOf(form: Record<string, unknown>): Record<string, unknown> 
   if (s('max_pages') !== '') body.max_pages = numberOf(s('max_pages'));
   if (s('max_depth') !== '') body.max_depth = numberOf(s('max_depth'));
   body.render = s('render') === '1' ? 1 : 0;
+  body.check_external = s('check_external') === '1' ? 1 : 0;
+  if (s('max_external_checks') !== '') body.max_external_checks = numberOf(s('max_external_checks'));
   body.default_privacy = numberOf(s('default_privacy') || '0');
   const schedule = s('schedule') || 'none';
   const timezone = s('timezone') || 'UTC';
@@ -121,6 +123,8 @@ function formAsSent(form: Record<string, unknown>): ProjectFormState {
     include: s('include'),
     exclude: s('exclude'),
     render: s('render') === '1',
+    check_external: s('check_external') === '1',
+    max_external_checks: s('max_external_checks'),
     default_privacy: s('default_privacy') || '0',
     schedule: s('schedule') || 'none',
     cron: s('cron'),

@@ -26,9 +26,19 @@ import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
 import { checkExtractors } from '../../crawl/extract.js';
 import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
-import { batchReportIds, bumpBatchCounters, deleteBatch, findBatch, insertBatch, listBatches, listFailedPages, type BatchRow } from '../../store/batches.repository.js';
+import {
+  batchReportIds,
+  bumpBatchCounters,
+  deleteBatch,
+  findBatch,
+  insertBatch,
+  listBatches,
+  listFailedPages,
+  type BatchRow,
+} from '../../store/batches.repository.js';
 import { skipQueuedPages } from '../../store/batch-frontier.repository.js';
 import { summariesByIds } from '../../store/reports.repository.js';
 import { renderUnavailable } from '../audit/audit.js';
@@ -81,6 +91,16 @@ export function createBatchServices(
       const privacy: Privacy = input.privacy ?? 0;
       if (privacy === 2)
         throw validationError({ privacy: ['The privacy of a batch is 0 (public) or 1 (private).'] });
+      const maxExternal = input.maxExternalChecks;
+      if (
+        maxExternal !== undefined &&
+        (!Number.isInteger(maxExternal) || maxExternal < 1 || maxExternal > MAX_EXTERNAL_CHECKS)
+      )
+        throw validationError({
+          max_external_checks: [
+            `The max_external_checks must be a whole number from 1 to ${MAX_EXTERNAL_CHECKS}.`,
+          ],
+        });
       // a rendered batch needs Chromium here, as a rendered store does: nothing is queued without it
       const render = input.render === true;
       if (render) {
@@ -113,6 +133,8 @@ export function createBatchServices(
         include: input.include ?? [],
         exclude: input.exclude ?? [],
         privacy,
+        checkExternal: input.checkExternal === true,
+        maxExternalChecks: input.maxExternalChecks ?? DEFAULT_MAX_EXTERNAL_CHECKS,
         ...(urls ? { urls } : {}),
         ...(extractors.length > 0 ? { extractors } : {}),
       };
@@ -221,7 +243,7 @@ export function createBatchServices(
       pages.processPage(batchId, pageId, signal).finally(() => changed(batchId)),
     pageGaveUp: (batchId, pageId, reason) =>
       pages.pageGaveUp(batchId, pageId, reason).finally(() => changed(batchId)),
-    end: (batchId) => endBatch(d, batchId).finally(() => changed(batchId)),
+    end: (batchId, signal) => endBatch(d, batchId, signal).finally(() => changed(batchId)),
     endGaveUp: (batchId, reason) => endGaveUp(d, batchId, reason).finally(() => changed(batchId)),
     watch: (batchId, onChange) => ctx.changes.subscribe(batchTopic(batchId), onChange),
 

@@ -5,6 +5,7 @@ import type { ExtraResource } from '../../analyzer/types.js';
 import { notFound } from '../../errors.js';
 import type { BatchRow } from '../../store/batches.repository.js';
 import { DEFAULT_TRACKING_PARAMS } from '../../crawl/url.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Services } from '../types.js';
 import type { BatchOptions, FetchFileFn } from './types.js';
@@ -69,8 +70,17 @@ export function fetchText(
 
 export const batchNotFound = () => notFound('No such batch.');
 
-/** A batch's options: its JSON text, and `render` from its own column. */
-export const optionsOf = (b: BatchRow): BatchOptions => ({
-  ...(JSON.parse(b.options) as Omit<BatchOptions, 'render'>),
-  render: b.render,
-});
+/** A batch's options: its JSON text (the checks' defaults for a batch made before them), and `render` from its own column. */
+export const optionsOf = (b: BatchRow): BatchOptions => {
+  const stored = JSON.parse(b.options) as Omit<
+    BatchOptions,
+    'render' | 'checkExternal' | 'maxExternalChecks'
+  > &
+    Partial<Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks'>>;
+  return {
+    ...stored,
+    checkExternal: stored.checkExternal ?? false,
+    maxExternalChecks: stored.maxExternalChecks ?? DEFAULT_MAX_EXTERNAL_CHECKS,
+    render: b.render,
+  };
+};

@@ -42,7 +42,11 @@ async function readDigests(db: Db, batchId: number, checks: CheckTable): Promise
     for (const r of rows) {
       // the stored digest; a page audited before digests were kept: its facts
       const facts =
-        r.digest !== null ? digestFacts(r.digest) : r.facts === null ? null : (JSON.parse(r.facts) as PageFacts);
+        r.digest !== null
+          ? digestFacts(r.digest)
+          : r.facts === null
+            ? null
+            : (JSON.parse(r.facts) as PageFacts);
       const digest = pageDigest(
         {
           url: r.url,
@@ -146,7 +150,11 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
 }
 
 /** The project's latest finished crawl compared with the one before it (null: none finished). */
-export async function latestProjectDiff(d: BatchDeps, userId: number, project: string): Promise<CrawlDiff | null> {
+export async function latestProjectDiff(
+  d: BatchDeps,
+  userId: number,
+  project: string,
+): Promise<CrawlDiff | null> {
   const id = await previousDoneBatch(d.ctx.db, userId, project, null);
   const b = id === null ? null : await findBatch(d.ctx.db, id, userId);
   return b === null ? null : batchDiff(d, b, undefined);

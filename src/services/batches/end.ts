@@ -1,5 +1,6 @@
 // The end of a batch whose pages are all done (job batch.end, enqueued once by the frontier:
-// frontier.ts, pump): its findings and summary computed from its pages, then — in one
+// frontier.ts, pump): the URLs its pages link to or load that the crawl did not request checked
+// (checks.ts), then its findings and summary computed from its pages, then — in one
 // transaction that holds the batch's lock — the project's issue states, the diff with the
 // previous crawl, the ended row and its event (batch.completed, batch.regressed, or
 // batch.failed when no page was audited). docs/sites.md, "The end of a batch".
@@ -12,11 +13,15 @@ import { updateBatch, findBatch } from '../../store/batches.repository.js';
 import { withTransaction } from '../../store/database.js';
 import type { BatchRow } from '../../store/batches.repository.js';
 import type { BatchDeps } from './deps.js';
+import { checkBatch } from './checks.js';
 import { endWith } from './frontier.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
 
-export async function endBatch(d: BatchDeps, batchId: number): Promise<void> {
+export async function endBatch(d: BatchDeps, batchId: number, signal?: AbortSignal): Promise<void> {
   const { db } = d.ctx;
+  // first the URLs the crawl did not request (checks.ts): each answer stored as it comes, so a
+  // retried end asks only those not stored yet; a batch cancelled meanwhile stops it
+  await checkBatch(d, batchId, signal);
   const b = await findBatch(db, batchId, null);
   if (!b || b.status !== 'running') return;
   // the largest part — every page read (in chunks) and the findings computed — runs outside any

@@ -12,7 +12,13 @@ import type { BatchSummary, Finding } from '../../crawl/findings/index.js';
 import { looksNonHtml, onSite, patternFilter } from '../../crawl/url.js';
 import type { Db } from '../../store/database.js';
 import { bumpBatchCounters, findBatch, updateBatch, type BatchRow } from '../../store/batches.repository.js';
-import { countPagesInState, existingUrls, insertPages, skipQueuedPages, takeQueuedPages } from '../../store/batch-frontier.repository.js';
+import {
+  countPagesInState,
+  existingUrls,
+  insertPages,
+  skipQueuedPages,
+  takeQueuedPages,
+} from '../../store/batch-frontier.repository.js';
 import { optionsOf, type BatchDeps } from './deps.js';
 import { storeEndingDiff } from './diff.js';
 import { analyseBatch, presentBatchRow, webhookBatch } from './results.js';
@@ -129,8 +135,10 @@ export async function endWith(
   if (diff !== null) {
     const digest = presentDiffDigest(diff);
     await d.webhooks.emit(ended.userId, 'batch.completed', { batch, diff: digest }, { trx });
-    if (diff.regressed) await d.webhooks.emit(ended.userId, 'batch.regressed', { batch, diff: digest }, { trx });
-  } else if (status === 'cancelled') await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
+    if (diff.regressed)
+      await d.webhooks.emit(ended.userId, 'batch.regressed', { batch, diff: digest }, { trx });
+  } else if (status === 'cancelled')
+    await d.webhooks.emit(ended.userId, 'batch.cancelled', { batch }, { trx });
   else
     await d.webhooks.emit(
       ended.userId,

@@ -81,6 +81,7 @@ export async function batchPageLinks(
   tracking: readonly string[],
 ): Promise<PageLinkSummary> {
   const summary = await pageLinkSummary(db, batchId, normal(url, tracking));
-  if (summary === null) throw notFound('No such URL in this batch: neither a page of it nor a link of its pages.');
+  if (summary === null)
+    throw notFound('No such URL in this batch: neither a page of it nor a link of its pages.');
   return summary;
 }

@@ -255,7 +255,11 @@ export function createPageProcessor(d: BatchDeps) {
         await close({ state: 'skipped', error }, 'skipped');
       } else if (report === null || facts === null) {
         await close(
-          { state: 'failed', error: error ?? 'The page could not be audited.', redirectPath: failedRedirectPath },
+          {
+            state: 'failed',
+            error: error ?? 'The page could not be audited.',
+            redirectPath: failedRedirectPath,
+          },
           'failed',
         );
       } else if (report.page.status >= 400) {

@@ -1,10 +1,16 @@
 // A batch as the services answer it: the stored row presented, its pages with their facts,
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
-import { findStoredFindings, pagesAfter, type BatchPageRow, type BatchRow } from '../../store/batches.repository.js';
+import {
+  findStoredFindings,
+  pagesAfter,
+  type BatchPageRow,
+  type BatchRow,
+} from '../../store/batches.repository.js';
 import { countBatchPageReports, listBatchPages } from '../../store/batch-pages.repository.js';
 import { internalNofollowLinks } from '../../store/batch-links.repository.js';
 import { compactPages } from '../../crawl/compact.js';
+import { externalLinks, listChecks } from '../../store/batch-checks.repository.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import type { Extracted } from '../../crawl/extract.js';
 import {
@@ -72,7 +78,7 @@ async function readPages(db: Db, batchId: number, compact = false): Promise<Batc
   const share = factsSharer();
   const compacted = compact ? compactPages() : null;
   const out: BatchPageResult[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await pagesAfter(db, batchId, after, PAGE_CHUNK);
     for (const r of rows) out.push(compacted ? compacted.add(toResult(r, plain)) : toResult(r, share));
     if (rows.length < PAGE_CHUNK) return out;
@@ -98,7 +104,13 @@ export async function analyseBatch(
   const pages = await readPages(db, b.id, opts.compact ?? false);
   const rules = b.project === null ? [] : activeRules(await projectRules(db, b.userId, b.project), now);
   // the link findings that need the links' anchors read them from the batch's link graph
-  const graph = { nofollow: await internalNofollowLinks(db, b.id) };
+  // the URLs the check step asked (checks.ts), and the links to other sites when they were checked
+  const checks = await listChecks(db, b.id);
+  const graph = {
+    nofollow: await internalNofollowLinks(db, b.id),
+    checks: new Map(checks.map(({ url, ...c }) => [url, c])),
+    ...(optionsOf(b).checkExternal ? { external: await externalLinks(db, b.id) } : {}),
+  };
   const findings = ignoreFindings(computeFindings(pages, b.url, graph), rules);
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,

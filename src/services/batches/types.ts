@@ -41,6 +41,9 @@ export interface CreateBatchInput {
   render?: boolean;
   /** custom extraction (src/crawl/extract.ts): 422 under `extractors.N.…` when one is invalid */
   extractors?: Extractor[];
+  /** links to other sites checked (docs/sites.md "Links and resources checked") */
+  checkExternal?: boolean;
+  maxExternalChecks?: number;
 }
 
 /** The batch page's table of pages: its filters, order and page (the database does them). */
@@ -112,7 +115,7 @@ export interface BatchServices {
    * job batch.end: the end of a batch whose pages are all done (findings, summary, issue
    * states, diff, batch.completed); nothing for a batch no longer running (idempotent)
    */
-  end(batchId: number): Promise<void>;
+  end(batchId: number, signal?: AbortSignal): Promise<void>;
   /** job batch.end, its last attempt failed: a batch still running ends failed with the reason */
   endGaveUp(batchId: number, reason: string): Promise<void>;
   /**

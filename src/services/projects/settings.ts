@@ -14,6 +14,7 @@ import { globError, type IgnoreRule } from '../../crawl/ignore.js';
 import { checkExtractors, type Extractor } from '../../crawl/extract.js';
 import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
 
 /** What is stored in clear (projects.settings): every setting, the secrets' names only. */
 export interface StoredSettings {
@@ -25,6 +26,9 @@ export interface StoredSettings {
   include: string[];
   exclude: string[];
   render: 0 | 1;
+  /** links to other sites checked in the project's crawls (docs/sites.md "Links and resources checked") */
+  check_external: 0 | 1;
+  max_external_checks: number;
   default_privacy: 0 | 1;
   schedule: { every: string; timezone: string } | null;
   header_names: string[];
@@ -52,6 +56,8 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   include: [],
   exclude: [],
   render: 0,
+  check_external: 0,
+  max_external_checks: DEFAULT_MAX_EXTERNAL_CHECKS,
   default_privacy: 0,
   schedule: null,
   header_names: [],
@@ -225,6 +231,8 @@ export function applySettings(
   if (body.include !== undefined) s.include = body.include;
   if (body.exclude !== undefined) s.exclude = body.exclude;
   if (body.render !== undefined) s.render = body.render;
+  if (body.check_external !== undefined) s.check_external = body.check_external;
+  if (body.max_external_checks !== undefined) s.max_external_checks = body.max_external_checks;
   if (body.default_privacy !== undefined) s.default_privacy = body.default_privacy;
   if (body.schedule !== undefined) {
     if (body.schedule === null) s.schedule = null;
@@ -346,6 +354,8 @@ export function presentSettings(s: StoredSettings): ProjectSettings {
     include: s.include,
     exclude: s.exclude,
     render: s.render,
+    check_external: s.check_external,
+    max_external_checks: s.max_external_checks,
     default_privacy: s.default_privacy,
     schedule: s.schedule,
     headers: s.header_names.map((name) => ({ name, set: true as const })),

@@ -211,6 +211,8 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         privacy: s.default_privacy,
         render: s.render === 1,
         ...(s.extractors.length > 0 ? { extractors: s.extractors } : {}),
+        checkExternal: s.check_external === 1,
+        maxExternalChecks: s.max_external_checks,
       });
     },
   };

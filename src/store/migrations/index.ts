@@ -34,6 +34,7 @@ import * as batchPageExtracted from './2026-12-03T05-batch-page-extracted.js';
 import * as batchLinks from './2026-12-03T01-batch-links.js';
 import * as builds from './2026-12-03T01-builds.js';
 import * as instanceLog from './2026-12-03T04-instance-log.js';
+import * as batchChecks from './2026-12-04T01-batch-checks.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-03T01-builds': builds,
   '2026-12-03T04-instance-log': instanceLog,
   '2026-12-03T05-batch-page-extracted': batchPageExtracted,
+  '2026-12-04T01-batch-checks': batchChecks,
 };
