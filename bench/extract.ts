@@ -1,31 +1,81 @@
 // Custom extraction's cost a page (docs/sites.md, "Custom extraction"): css, xpath and regex
 // extractors over the real saved pages of shared/corpus/pages (read from ../shared, never
-// copied), each kind alone, mean and worst ms a page. `npx tsx bench/extract.ts`
+// copied), each kind alone, against the baseline of the same page's whole audit
+// (analyzeSnapshot: every check and the score, no network) timed in the same rounds,
+// interleaved. Prints per kind the mean and worst ms a page and the ratio of the kind's total
+// to the audits' total (median of the rounds).
+//
+//   npx tsx bench/extract.ts [--rounds 5]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { analyzeSnapshot } from '../src/analyzer/index.js';
 import { extractValues, type Extractor } from '../src/crawl/extract.js';
+import { snapshotOf } from './lib/page-snapshot.js';
+import { median } from './lib/stats.js';
 
+const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+const rounds = Number(args.rounds);
 const dir = new URL('../../shared/corpus/pages/', import.meta.url).pathname;
 const pages = readdirSync(dir)
   .filter((f) => f.endsWith('.html'))
-  .map((f) => ({ f, html: readFileSync(join(dir, f), 'utf8') }));
+  .map((f) => {
+    const body = readFileSync(join(dir, f));
+    return { f, html: body.toString('utf8'), snapshot: snapshotOf(f, body) };
+  });
 const kinds: Record<string, Extractor[]> = {
-  css: [{ name: 'h1', css: 'h1' }, { name: 'links', css: 'a[href]', attribute: 'href', all: true }],
-  xpath: [{ name: 'h1', xpath: '//h1' }, { name: 'canonical', xpath: '//link[@rel="canonical"]/@href' }],
-  regex: [{ name: 'ga', regex: 'UA-(\\d+)' }, { name: 'pathological', regex: '(a+)+$' }],
+  css: [
+    { name: 'h1', css: 'h1' },
+    { name: 'links', css: 'a[href]', attribute: 'href', all: true },
+  ],
+  xpath: [
+    { name: 'h1', xpath: '//h1' },
+    { name: 'canonical', xpath: '//link[@rel="canonical"]/@href' },
+  ],
+  regex: [
+    { name: 'ga', regex: 'UA-(\\d+)' },
+    { name: 'pathological', regex: '(a+)+$' },
+  ],
 };
-for (const p of pages.slice(0, 3)) extractValues(p.html, kinds.css!); // warm up
-for (const [kind, extractors] of Object.entries(kinds)) {
-  let total = 0;
-  let worst = { ms: 0, page: '' };
+const time = (f: () => unknown) => {
+  const t = performance.now();
+  f();
+  return performance.now() - t;
+};
+// warm up every path
+for (const p of pages.slice(0, 3)) {
+  analyzeSnapshot(p.snapshot);
+  for (const e of Object.values(kinds)) extractValues(p.html, e);
+}
+const ratios = new Map<string, number[]>(Object.keys(kinds).map((k) => [k, []]));
+const totals = new Map<string, number[]>([
+  ['audit', []],
+  ...Object.keys(kinds).map((k) => [k, []] as [string, number[]]),
+]);
+const worst = new Map<string, { ms: number; page: string }>();
+for (let r = 0; r < rounds; r++) {
+  const sum = new Map<string, number>();
   for (const p of pages) {
-    const t = performance.now();
-    extractValues(p.html, extractors);
-    const ms = performance.now() - t;
-    total += ms;
-    if (ms > worst.ms) worst = { ms, page: `${p.f} (${p.html.length} chars)` };
+    // the page's audit, then each kind on it: the same moment of the machine for all of them
+    sum.set('audit', (sum.get('audit') ?? 0) + time(() => analyzeSnapshot(p.snapshot)));
+    for (const [kind, extractors] of Object.entries(kinds)) {
+      const ms = time(() => extractValues(p.html, extractors));
+      sum.set(kind, (sum.get(kind) ?? 0) + ms);
+      if (ms > (worst.get(kind)?.ms ?? 0)) worst.set(kind, { ms, page: `${p.f} (${p.html.length} chars)` });
+    }
   }
+  for (const [k, v] of sum) totals.get(k)!.push(v / pages.length);
+  for (const kind of Object.keys(kinds)) ratios.get(kind)!.push(sum.get(kind)! / sum.get('audit')!);
+}
+console.log(
+  `${pages.length} corpus pages, ${rounds} rounds; the page's whole audit: median mean ${median(totals.get('audit')!).toFixed(1)} ms a page`,
+);
+for (const kind of Object.keys(kinds)) {
+  const w = worst.get(kind)!;
   console.log(
-    `${kind}: ${pages.length} pages, mean ${(total / pages.length).toFixed(1)} ms, worst ${worst.ms.toFixed(1)} ms (${worst.page})`,
+    `${kind}: mean ${median(totals.get(kind)!).toFixed(1)} ms a page (median of rounds), ${median(ratios.get(kind)!).toFixed(2)}× the audit (rounds ${ratios
+      .get(kind)!
+      .map((x) => x.toFixed(2))
+      .join(', ')}), worst ${w.ms.toFixed(1)} ms (${w.page})`,
   );
 }
