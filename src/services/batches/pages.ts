@@ -49,6 +49,9 @@ interface Site {
   connections: ConnectionPool;
 }
 
+/** a page whose connection failed is asked once more after this long (its fetch error, code `connection`) */
+const NETWORK_RETRY_MS = 1000;
+
 export function createPageProcessor(d: BatchDeps) {
   const { db } = d.ctx;
   const siteCache = new Map<number, Site>();
@@ -177,28 +180,40 @@ export function createPageProcessor(d: BatchDeps) {
     if (request.error !== undefined) error = request.error;
     else
       try {
-        report = await d.ctx.analyze(page.url, {
-          ...d.fetchOptions(),
-          ...(siteHeaders ? { siteHeaders } : {}),
-          redirectCheck,
-          maxBytes: d.ctx.config.fetchMaxBytes,
-          ...(siteFiles ? { siteFiles } : {}),
-          ...(signal ? { signal } : {}),
-          connections: site.connections,
-          onArtifacts: (a) => {
-            artifacts = a;
-          },
-          // a rendered batch: each page is a rendered audit (one visit: the browser is given the
-          // fetched bytes); the crawler then reads the rendered DOM's artifacts too
-          ...(options.render
-            ? {
-                render: pageRenderer(signal, siteHeaders),
-                onRenderedArtifacts: (a: Artifacts) => {
-                  rendered = a;
-                },
-              }
-            : {}),
-        });
+        const audit = () =>
+          d.ctx.analyze(page.url, {
+            ...d.fetchOptions(),
+            ...(siteHeaders ? { siteHeaders } : {}),
+            redirectCheck,
+            maxBytes: d.ctx.config.fetchMaxBytes,
+            ...(siteFiles ? { siteFiles } : {}),
+            ...(signal ? { signal } : {}),
+            connections: site.connections,
+            onArtifacts: (a) => {
+              artifacts = a;
+            },
+            // a rendered batch: each page is a rendered audit (one visit: the browser is given the
+            // fetched bytes); the crawler then reads the rendered DOM's artifacts too
+            ...(options.render
+              ? {
+                  render: pageRenderer(signal, siteHeaders),
+                  onRenderedArtifacts: (a: Artifacts) => {
+                    rendered = a;
+                  },
+                }
+              : {}),
+          });
+        try {
+          report = await audit();
+        } catch (err) {
+          // the connection closed or reset, or the host unreachable (a worker whose network has
+          // just come back, a server restarting): asked once more after a second, and only then
+          // the page fails (docs/sites.md "How it works")
+          if (signal?.aborted || !isFetchError(err) || err.code !== 'connection') throw err;
+          await sleep(NETWORK_RETRY_MS, signal);
+          if (signal?.aborted) throw err;
+          report = await audit();
+        }
         countAudit(started, report);
       } catch (err) {
         if (signal?.aborted) throw err;
@@ -230,7 +245,9 @@ export function createPageProcessor(d: BatchDeps) {
     const extractors = options.extractors ?? [];
     const judged = (rendered ?? artifacts) as Artifacts | null;
     const extracted =
-      extractors.length > 0 && report && judged ? JSON.stringify(extractValues(judged.source, extractors)) : null;
+      extractors.length > 0 && report && judged
+        ? JSON.stringify(extractValues(judged.source, extractors))
+        : null;
     // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
     const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;
 
