@@ -2,6 +2,7 @@
 // a FindingContext (context.ts) and names the pages it concerns.
 import type { Priority } from '../../analyzer/types.js';
 import type { PageFacts } from '../facts.js';
+import type { SitemapFile } from '../sitemap.js';
 
 export interface FindingPage {
   url: string;
@@ -61,6 +62,8 @@ export interface FindingContext {
   linkedTo: ReadonlySet<string>;
   /** link graph: what the batch's stored links say (read by the service from batch_links); absent: none stored */
   graph?: LinkGraphFacts;
+  /** the sitemap files the batch's discovery read (sitemap_too_large); absent: not kept (an older batch) */
+  sitemapFiles?: readonly SitemapFile[];
 }
 
 /** The link findings' rows that need the links' anchors and rel (src/store/batch-links.repository.ts). */

@@ -2,6 +2,7 @@
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
 import {
+  findSitemapFiles,
   findStoredFindings,
   pagesAfter,
   type BatchPageRow,
@@ -13,6 +14,7 @@ import { compactPages } from '../../crawl/compact.js';
 import { externalLinks, listChecks } from '../../store/batch-checks.repository.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import type { Extracted } from '../../crawl/extract.js';
+import type { SitemapFile } from '../../crawl/sitemap.js';
 import {
   computeFindings,
   computeSummary,
@@ -111,7 +113,17 @@ export async function analyseBatch(
     checks: new Map(checks.map(({ url, ...c }) => [url, c])),
     ...(optionsOf(b).checkExternal ? { external: await externalLinks(db, b.id) } : {}),
   };
-  const findings = ignoreFindings(computeFindings(pages, b.url, graph), rules);
+  // the sitemap files discovery read (sitemap_too_large); null: a batch made before they were kept
+  const sitemapFiles = await findSitemapFiles(db, b.id);
+  const findings = ignoreFindings(
+    computeFindings(
+      pages,
+      b.url,
+      graph,
+      sitemapFiles === null ? undefined : (JSON.parse(sitemapFiles) as SitemapFile[]),
+    ),
+    rules,
+  );
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,
     audited: b.audited,
