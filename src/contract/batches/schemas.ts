@@ -79,9 +79,15 @@ export const Batch = Type.Object(
         description: 'The custom extractors (docs/sites.md, "Custom extraction"); [] when none.',
       }),
       check_external: Type.Boolean({
-        description: 'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
+        description:
+          'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
       }),
       max_external_checks: Type.Integer({ description: 'At most this many URLs of other hosts checked.' }),
+      thin_content_words: Type.Integer({ description: 'thin_content: main text under this many words.' }),
+      near_duplicate_threshold: Type.Integer({
+        description: 'near_duplicates: pages at least this similar, in percent.',
+      }),
+      deep_page_depth: Type.Integer({ description: 'deep_pages: crawl depth over this.' }),
     }),
     progress: Type.Object({
       discovered: Type.Integer({ minimum: 0 }),
@@ -137,6 +143,9 @@ export const Batch = Type.Object(
           extractors: [{ name: 'price', css: '.price' }],
           check_external: false,
           max_external_checks: 500,
+          thin_content_words: 200,
+          near_duplicate_threshold: 90,
+          deep_page_depth: 4,
         },
         progress: { discovered: 40, audited: 12, failed: 1, remaining: 27 },
         reports: { created: 2, updated: 10 },
@@ -283,7 +292,7 @@ const Finding = Type.Object(
             Type.String({
               enum: ['new', 'persisting'],
               description:
-                "An ended crawl of a project: new (not in the project's previous crawl) or persisting (docs/sites.md, \"Issue states and ignore rules\").",
+                'An ended crawl of a project: new (not in the project\'s previous crawl) or persisting (docs/sites.md, "Issue states and ignore rules").',
             }),
           ),
           since_batch_id: Type.Optional(
@@ -309,7 +318,10 @@ const Finding = Type.Object(
     ),
     fixed: Type.Optional(
       Type.Array(
-        Type.Object({ url: Type.String(), detail: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        Type.Object(
+          { url: Type.String(), detail: Type.Optional(Type.String()) },
+          { additionalProperties: false },
+        ),
         { description: "Pages that had it in the project's previous crawl and no longer do." },
       ),
     ),

@@ -54,6 +54,7 @@ import redirect_loops from './redirect_loops.js';
 import single_inlink from './single_inlink.js';
 import title_same_as_h1 from './title_same_as_h1.js';
 import type { SitemapFile } from '../sitemap.js';
+import type { FindingSettings } from '../defaults.js';
 import type { Finding, FindingRule, LinkGraphFacts, PageForFindings } from './types.js';
 
 export type { Finding, LinkGraphFacts, PageForFindings } from './types.js';
@@ -123,9 +124,10 @@ export function computeFindings(
   startUrl: string,
   graph?: LinkGraphFacts,
   sitemapFiles?: readonly SitemapFile[],
+  settings?: FindingSettings,
 ): Finding[] {
   const ctx = {
-    ...findingContext(pages, startUrl),
+    ...findingContext(pages, startUrl, settings),
     ...(graph ? { graph } : {}),
     ...(sitemapFiles ? { sitemapFiles } : {}),
   };
@@ -134,7 +136,7 @@ export function computeFindings(
     return {
       id: rule.id,
       priority: rule.priority,
-      title: rule.title,
+      title: typeof rule.title === 'function' ? rule.title(ctx.settings) : rule.title,
       count: new Set(found.map((f) => f.url)).size,
       pages: found,
     };

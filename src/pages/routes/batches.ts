@@ -60,6 +60,9 @@ const BATCH_FORM_FIELDS = [
   'extractors',
   'check_external',
   'max_external_checks',
+  'thin_content_words',
+  'near_duplicate_threshold',
+  'deep_page_depth',
 ];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
@@ -75,7 +78,10 @@ function batchFormErrors(fields: Record<string, string[]>): Record<string, strin
       // custom extraction: line N of the box (src/crawl/extract.ts parseExtractorLine)
       const n = Number(/^extractors\.(\d+)/.exec(k)![1]) + 1;
       (byField.extractors ??= []).push(
-        ...messages.map((m) => `Line ${n}: ${m.replace(/^The extractors\.\d+\.?(\w*) /, (_x, f: string) => (f ? `The ${f} ` : 'The line '))}`),
+        ...messages.map(
+          (m) =>
+            `Line ${n}: ${m.replace(/^The extractors\.\d+\.?(\w*) /, (_x, f: string) => (f ? `The ${f} ` : 'The line '))}`,
+        ),
       );
     } else (byField[k] ??= []).push(...messages);
   }
@@ -131,7 +137,15 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       status,
       'Batches',
       viewer,
-      batchesView({ csrf: viewer.csrf ?? '', can: canOf(viewer), flash: flash ?? notice, form, list, page, perPage }),
+      batchesView({
+        csrf: viewer.csrf ?? '',
+        can: canOf(viewer),
+        flash: flash ?? notice,
+        form,
+        list,
+        page,
+        perPage,
+      }),
     );
   }
 
@@ -151,7 +165,16 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       preValidation: (request, _reply, done) => {
         const body = bodyOf(request);
         // the form's number fields may be left empty (the defaults), and a list needs no site
-        for (const k of ['max_pages', 'max_depth', 'max_external_checks', 'url']) if (body[k] === '') delete body[k];
+        for (const k of [
+          'max_pages',
+          'max_depth',
+          'max_external_checks',
+          'thin_content_words',
+          'near_duplicate_threshold',
+          'deep_page_depth',
+          'url',
+        ])
+          if (body[k] === '') delete body[k];
         for (const k of ['include', 'exclude', 'extractors'])
           if (typeof body[k] === 'string' && body[k].trim() === '') delete body[k];
         if (body.mode === 'list' && body.url === undefined) {
@@ -185,6 +208,9 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         extractors: extractorsSent(body['extractors']),
         checkExternal: sent('check_external') === '1',
         maxExternalChecks: sent('max_external_checks'),
+        thinContentWords: sent('thin_content_words'),
+        nearDuplicateThreshold: sent('near_duplicate_threshold'),
+        deepPageDepth: sent('deep_page_depth'),
         errors: {},
       };
       // each error in the form's words next to its field; the alert only for what has no field

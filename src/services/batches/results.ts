@@ -24,7 +24,8 @@ import {
 import { activeRules, ignoreFindings } from '../../crawl/ignore.js';
 import { projectRules } from '../audit/ignore.js';
 import { optionsOf } from './deps.js';
-import type { Batch, BatchPageResult, BatchPagesQuery, BatchView } from './types.js';
+import type { Batch, BatchOptions, BatchPageResult, BatchPagesQuery, BatchView } from './types.js';
+import type { FindingSettings } from '../../crawl/defaults.js';
 
 export function presentBatchRow(b: BatchRow): Batch {
   const options = optionsOf(b);
@@ -91,6 +92,13 @@ async function readPages(db: Db, batchId: number, compact = false): Promise<Batc
 /** facts as parsed (the compact form shares what recurs) */
 const plain = { url: (u: string) => u, facts: (f: PageFacts) => f };
 
+/** The findings' thresholds among a batch's options. */
+const thresholdsOf = (o: BatchOptions): FindingSettings => ({
+  thinContentWords: o.thinContentWords,
+  nearDuplicateThreshold: o.nearDuplicateThreshold,
+  deepPageDepth: o.deepPageDepth,
+});
+
 /**
  * The findings and summary of a batch's pages as they stand, the pages that the project's
  * ignore rules (those that apply at `now`) cover listed apart and not counted. `compact`: the
@@ -121,6 +129,7 @@ export async function analyseBatch(
       b.url,
       graph,
       sitemapFiles === null ? undefined : (JSON.parse(sitemapFiles) as SitemapFile[]),
+      thresholdsOf(optionsOf(b)),
     ),
     rules,
   );
