@@ -116,9 +116,7 @@ export function registerCrawlCommand(program: Command): void {
         `with --check-external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS})`,
       ).argParser(count('--max-external-checks', 1, MAX_EXTERNAL_CHECKS)),
     )
-    .addOption(
-      threshold('--thin-words <n>', 'thin_content_words', 'thin_content: main text under this many words'),
-    )
+    .addOption(threshold('--thin-words <n>', 'thin_content_words', 'thin_content: main text under this many words'))
     .addOption(
       threshold(
         '--near-duplicate-threshold <percent>',
@@ -127,11 +125,7 @@ export function registerCrawlCommand(program: Command): void {
       ),
     )
     .addOption(
-      threshold(
-        '--deep-depth <n>',
-        'deep_page_depth',
-        'deep_pages: pages more links than this from the start page',
-      ),
+      threshold('--deep-depth <n>', 'deep_page_depth', 'deep_pages: pages more links than this from the start page'),
     )
     .option(
       '--json',
@@ -175,9 +169,7 @@ export function registerCrawlCommand(program: Command): void {
           `--max-pages may not be greater than ${config.batchMaxPages} (PAGEGRADE_BATCH_MAX_PAGES).`,
         );
       if (opts.failOnRegression && opts.baseline === undefined)
-        throw new CliError(
-          '--fail-on-regression needs --baseline FILE (an earlier `pagegrade crawl --json`).',
-        );
+        throw new CliError('--fail-on-regression needs --baseline FILE (an earlier `pagegrade crawl --json`).');
       // with --fail-on-regression, only an explicit --fail-on judges a band as well
       const failOnGiven = command.getOptionValueSource('failOn') !== 'default';
       const gate = opts.failOnRegression && !failOnGiven ? { band: null, findings: [] } : opts.failOn;
@@ -212,9 +204,7 @@ export function registerCrawlCommand(program: Command): void {
         checkExternal: opts.checkExternal === true,
         ...(opts.maxExternalChecks !== undefined ? { maxExternalChecks: opts.maxExternalChecks } : {}),
         ...(opts.thinWords !== undefined ? { thinContentWords: opts.thinWords } : {}),
-        ...(opts.nearDuplicateThreshold !== undefined
-          ? { nearDuplicateThreshold: opts.nearDuplicateThreshold }
-          : {}),
+        ...(opts.nearDuplicateThreshold !== undefined ? { nearDuplicateThreshold: opts.nearDuplicateThreshold } : {}),
         ...(opts.deepDepth !== undefined ? { deepPageDepth: opts.deepDepth } : {}),
         json: opts.json === true,
         csv: opts.csv ?? null,

@@ -70,7 +70,7 @@ export type IgnoreRuleBody = Static<typeof IgnoreRuleBody>;
 /** An ignore rule as answered. */
 export const IgnoreRule = Type.Object(
   {
-    rule_id: Type.String({ description: "The rule's id (DELETE …/ignore-rules/{rule_id})." }),
+    rule_id: Type.String({ description: 'The rule\'s id (DELETE …/ignore-rules/{rule_id}).' }),
     id: Type.String(),
     url_pattern: Type.String(),
     reason: Type.String(),
@@ -97,8 +97,7 @@ export const ProjectSettingsBody = Type.Object(
     render: Type.Optional(enumOf('integer', [0, 1], { description: '1: every page is a rendered audit.' })),
     check_external: Type.Optional(
       enumOf('integer', [0, 1], {
-        description:
-          "1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.",
+        description: "1: the links to other sites (and resources on other hosts) are checked in the project's crawls. Default 0.",
       }),
     ),
     max_external_checks: Type.Optional(
@@ -180,7 +179,7 @@ export const ProjectSettings = Type.Object(
     ),
     ignore: Type.Array(IgnoreRule),
     extractors: Type.Array(ExtractorBody, {
-      description: 'The custom extractors of the project\'s crawls (docs/sites.md, "Custom extraction").',
+      description: "The custom extractors of the project's crawls (docs/sites.md, \"Custom extraction\").",
     }),
   },
   { additionalProperties: false },

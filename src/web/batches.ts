@@ -28,9 +28,7 @@ export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
     ...(b.check_external !== undefined ? { checkExternal: b.check_external === 1 } : {}),
     ...(b.max_external_checks !== undefined ? { maxExternalChecks: b.max_external_checks } : {}),
     ...(b.thin_content_words !== undefined ? { thinContentWords: b.thin_content_words } : {}),
-    ...(b.near_duplicate_threshold !== undefined
-      ? { nearDuplicateThreshold: b.near_duplicate_threshold }
-      : {}),
+    ...(b.near_duplicate_threshold !== undefined ? { nearDuplicateThreshold: b.near_duplicate_threshold } : {}),
     ...(b.deep_page_depth !== undefined ? { deepPageDepth: b.deep_page_depth } : {}),
   };
 }
@@ -53,10 +51,7 @@ export function normalizeBatchBody(body: unknown): void {
   const b = body as Record<string, unknown>;
   for (const k of ['urls', 'include', 'exclude']) if (b[k] !== undefined) b[k] = splitList(b[k]);
   // the form's box: one extractor a line (src/crawl/extract.ts parseExtractorLine)
-  if (
-    typeof b['extractors'] === 'string' ||
-    (Array.isArray(b['extractors']) && b['extractors'].every((x) => typeof x === 'string'))
-  )
+  if (typeof b['extractors'] === 'string' || (Array.isArray(b['extractors']) && b['extractors'].every((x) => typeof x === 'string')))
     b['extractors'] = (splitList(b['extractors']) as string[]).map(parseExtractorLine);
   for (const k of [
     'max_pages',
@@ -83,16 +78,7 @@ export function sendBatchExport(
   headers: Record<string, string> = {},
 ): FastifyReply {
   const name = `batch-${batch.id}`;
-  if (format === 'csv')
-    return sendCsv(
-      reply,
-      `${name}.csv`,
-      batchCsv(
-        pages,
-        (batch.options.extractors ?? []).map((e) => e.name),
-      ),
-      headers,
-    );
+  if (format === 'csv') return sendCsv(reply, `${name}.csv`, batchCsv(pages, (batch.options.extractors ?? []).map((e) => e.name)), headers);
   reply.hijack();
   const body = batchJson(
     presentBatch(batch, publicUrl),

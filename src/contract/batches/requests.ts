@@ -49,9 +49,7 @@ export const ExtractorBody = Type.Object(
       }),
     ),
     all: Type.Optional(
-      Type.Boolean({
-        description: 'Every match (an array, at most 20), not only the first (default false).',
-      }),
+      Type.Boolean({ description: 'Every match (an array, at most 20), not only the first (default false).' }),
     ),
   },
   {

@@ -79,14 +79,11 @@ export const Batch = Type.Object(
         description: 'The custom extractors (docs/sites.md, "Custom extraction"); [] when none.',
       }),
       check_external: Type.Boolean({
-        description:
-          'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
+        description: 'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
       }),
       max_external_checks: Type.Integer({ description: 'At most this many URLs of other hosts checked.' }),
       thin_content_words: Type.Integer({ description: 'thin_content: main text under this many words.' }),
-      near_duplicate_threshold: Type.Integer({
-        description: 'near_duplicates: pages at least this similar, in percent.',
-      }),
+      near_duplicate_threshold: Type.Integer({ description: 'near_duplicates: pages at least this similar, in percent.' }),
       deep_page_depth: Type.Integer({ description: 'deep_pages: crawl depth over this.' }),
     }),
     progress: Type.Object({
@@ -292,7 +289,7 @@ const Finding = Type.Object(
             Type.String({
               enum: ['new', 'persisting'],
               description:
-                'An ended crawl of a project: new (not in the project\'s previous crawl) or persisting (docs/sites.md, "Issue states and ignore rules").',
+                "An ended crawl of a project: new (not in the project's previous crawl) or persisting (docs/sites.md, \"Issue states and ignore rules\").",
             }),
           ),
           since_batch_id: Type.Optional(
@@ -318,10 +315,7 @@ const Finding = Type.Object(
     ),
     fixed: Type.Optional(
       Type.Array(
-        Type.Object(
-          { url: Type.String(), detail: Type.Optional(Type.String()) },
-          { additionalProperties: false },
-        ),
+        Type.Object({ url: Type.String(), detail: Type.Optional(Type.String()) }, { additionalProperties: false }),
         { description: "Pages that had it in the project's previous crawl and no longer do." },
       ),
     ),

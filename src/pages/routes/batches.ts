@@ -78,10 +78,7 @@ function batchFormErrors(fields: Record<string, string[]>): Record<string, strin
       // custom extraction: line N of the box (src/crawl/extract.ts parseExtractorLine)
       const n = Number(/^extractors\.(\d+)/.exec(k)![1]) + 1;
       (byField.extractors ??= []).push(
-        ...messages.map(
-          (m) =>
-            `Line ${n}: ${m.replace(/^The extractors\.\d+\.?(\w*) /, (_x, f: string) => (f ? `The ${f} ` : 'The line '))}`,
-        ),
+        ...messages.map((m) => `Line ${n}: ${m.replace(/^The extractors\.\d+\.?(\w*) /, (_x, f: string) => (f ? `The ${f} ` : 'The line '))}`),
       );
     } else (byField[k] ??= []).push(...messages);
   }
@@ -137,15 +134,7 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       status,
       'Batches',
       viewer,
-      batchesView({
-        csrf: viewer.csrf ?? '',
-        can: canOf(viewer),
-        flash: flash ?? notice,
-        form,
-        list,
-        page,
-        perPage,
-      }),
+      batchesView({ csrf: viewer.csrf ?? '', can: canOf(viewer), flash: flash ?? notice, form, list, page, perPage }),
     );
   }
 

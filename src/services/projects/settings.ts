@@ -173,9 +173,7 @@ export function checkIgnoreRule(r: IgnoreRuleBody, prefix: string, errors: Field
   }
   const expires = r.expires_at ? new Date(r.expires_at) : null;
   if (expires !== null && Number.isNaN(expires.getTime())) {
-    errors[`${prefix}expires_at`] = [
-      `The ${prefix}expires_at must be a date-time such as 2027-01-31T00:00:00Z.`,
-    ];
+    errors[`${prefix}expires_at`] = [`The ${prefix}expires_at must be a date-time such as 2027-01-31T00:00:00Z.`];
     ok = false;
   }
   if (!ok) return null;
