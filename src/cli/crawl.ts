@@ -1,5 +1,6 @@
 // `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--check-external
-// [--max-external-checks N]] [--extract E…] [--json] [--csv FILE]
+// [--max-external-checks N]] [--thin-words N] [--near-duplicate-threshold PERCENT] [--deep-depth N]
+// [--extract E…] [--json] [--csv FILE]
 // [--fail-on BAND,FINDING…] [--baseline FILE [--fail-on-regression]]`: audits a whole site without a server (docs/sites.md). The batch
 // runs in this process exactly as the service runs it — the same crawler, politeness, address
 // guard and findings (services.batches on the embedded job engine) — on a database in memory
@@ -14,7 +15,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
 import type { FailOn } from './run-crawl.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, FINDING_SETTINGS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
 
 interface CrawlOptions {
   sitemap?: boolean;
@@ -23,6 +24,9 @@ interface CrawlOptions {
   render?: boolean;
   checkExternal?: boolean;
   maxExternalChecks?: number;
+  thinWords?: number;
+  nearDuplicateThreshold?: number;
+  deepDepth?: number;
   json?: boolean;
   csv?: string;
   failOn: FailOn;
@@ -112,6 +116,17 @@ export function registerCrawlCommand(program: Command): void {
         `with --check-external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS})`,
       ).argParser(count('--max-external-checks', 1, MAX_EXTERNAL_CHECKS)),
     )
+    .addOption(threshold('--thin-words <n>', 'thin_content_words', 'thin_content: main text under this many words'))
+    .addOption(
+      threshold(
+        '--near-duplicate-threshold <percent>',
+        'near_duplicate_threshold',
+        'near_duplicates: pages at least this similar, in percent',
+      ),
+    )
+    .addOption(
+      threshold('--deep-depth <n>', 'deep_page_depth', 'deep_pages: pages more links than this from the start page'),
+    )
     .option(
       '--json',
       'print the batch as JSON (summary, site-level findings, every page) instead of the table',
@@ -188,6 +203,9 @@ export function registerCrawlCommand(program: Command): void {
         extractors,
         checkExternal: opts.checkExternal === true,
         ...(opts.maxExternalChecks !== undefined ? { maxExternalChecks: opts.maxExternalChecks } : {}),
+        ...(opts.thinWords !== undefined ? { thinContentWords: opts.thinWords } : {}),
+        ...(opts.nearDuplicateThreshold !== undefined ? { nearDuplicateThreshold: opts.nearDuplicateThreshold } : {}),
+        ...(opts.deepDepth !== undefined ? { deepPageDepth: opts.deepDepth } : {}),
         json: opts.json === true,
         csv: opts.csv ?? null,
         failOn: gate,
@@ -196,4 +214,12 @@ export function registerCrawlCommand(program: Command): void {
         tableRows: TABLE_ROWS,
       });
     });
+}
+
+/** A finding's threshold (docs/sites.md "Every finding"): a whole number within its bounds. */
+function threshold(flags: string, name: keyof typeof FINDING_SETTINGS, what: string): Option {
+  const f = FINDING_SETTINGS[name];
+  return new Option(flags, `${what} (default ${f.default}; ${f.min} to ${f.max})`).argParser(
+    count(flags.split(' ')[0]!, f.min, f.max),
+  );
 }

@@ -35,6 +35,10 @@ export interface RunCrawlOptions {
   /** --check-external (docs/sites.md "Links and resources checked") */
   checkExternal?: boolean;
   maxExternalChecks?: number;
+  /** the findings' thresholds (--thin-words, --near-duplicate-threshold, --deep-depth) */
+  thinContentWords?: number;
+  nearDuplicateThreshold?: number;
+  deepPageDepth?: number;
   json: boolean;
   /** a file, "-" for stdout, or null */
   csv: string | null;
@@ -160,6 +164,9 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       ...(o.extractors && o.extractors.length > 0 ? { extractors: o.extractors } : {}),
       checkExternal: o.checkExternal === true,
       ...(o.maxExternalChecks !== undefined ? { maxExternalChecks: o.maxExternalChecks } : {}),
+      ...(o.thinContentWords !== undefined ? { thinContentWords: o.thinContentWords } : {}),
+      ...(o.nearDuplicateThreshold !== undefined ? { nearDuplicateThreshold: o.nearDuplicateThreshold } : {}),
+      ...(o.deepPageDepth !== undefined ? { deepPageDepth: o.deepPageDepth } : {}),
     });
     const running = local.startWorkers();
     // Ctrl-C: the batch is cancelled (pages in flight finish) and what was audited is reported

@@ -1837,7 +1837,10 @@ export interface operations {
                      *               }
                      *             ],
                      *             "check_external": false,
-                     *             "max_external_checks": 500
+                     *             "max_external_checks": 500,
+                     *             "thin_content_words": 200,
+                     *             "near_duplicate_threshold": 90,
+                     *             "deep_page_depth": 4
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -1910,6 +1913,8 @@ export interface operations {
                             options: {
                                 /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                 check_external: boolean;
+                                /** @description deep_pages: crawl depth over this. */
+                                deep_page_depth: number;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -1931,9 +1936,13 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description near_duplicates: pages at least this similar, in percent. */
+                                near_duplicate_threshold: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                 render: boolean;
+                                /** @description thin_content: main text under this many words. */
+                                thin_content_words: number;
                             };
                             progress: {
                                 audited: number;
@@ -2113,6 +2122,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     check_external?: 0 | 1;
+                    /** @description deep_pages: pages more links than this away from the start page (default 4; 1 to 100). */
+                    deep_page_depth?: number;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
@@ -2143,6 +2154,8 @@ export interface operations {
                      * @enum {string}
                      */
                     mode: "sitemap" | "crawl" | "list";
+                    /** @description near_duplicates: pages at least this similar, in percent (default 90; 50 to 99). */
+                    near_duplicate_threshold?: number;
                     /**
                      * @description The reports' privacy: 0 public (default), 1 private.
                      * @enum {integer}
@@ -2154,6 +2167,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     render?: 0 | 1;
+                    /** @description thin_content: pages whose main text has fewer words than this (default 200; 1 to 10000). */
+                    thin_content_words?: number;
                     /** @description sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies). */
                     url: string;
                     /** @description mode list: the pages. */
@@ -2166,6 +2181,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     check_external?: 0 | 1;
+                    /** @description deep_pages: pages more links than this away from the start page (default 4; 1 to 100). */
+                    deep_page_depth?: number;
                     /** @description No URL matching one of these. */
                     exclude?: string[];
                     /** @description Custom extraction: at most 10 extractors, each page's values stored with it and shown as columns of the exports and the pages table (docs/sites.md, "Custom extraction"). */
@@ -2196,6 +2213,8 @@ export interface operations {
                      * @enum {string}
                      */
                     mode: "sitemap" | "crawl" | "list";
+                    /** @description near_duplicates: pages at least this similar, in percent (default 90; 50 to 99). */
+                    near_duplicate_threshold?: number;
                     /**
                      * @description The reports' privacy: 0 public (default), 1 private.
                      * @enum {integer}
@@ -2207,6 +2226,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     render?: 0 | 1;
+                    /** @description thin_content: pages whose main text has fewer words than this (default 200; 1 to 10000). */
+                    thin_content_words?: number;
                     /** @description sitemap: the sitemap or sitemap index (or the site root: its robots.txt `Sitemap:` lines, else /sitemap.xml); crawl: the start page; list: the site (its robots.txt applies). */
                     url: string;
                     /** @description mode list: the pages. */
@@ -2242,7 +2263,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "check_external": false,
-                     *           "max_external_checks": 500
+                     *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2291,7 +2315,10 @@ export interface operations {
                          *           }
                          *         ],
                          *         "check_external": false,
-                         *         "max_external_checks": 500
+                         *         "max_external_checks": 500,
+                         *         "thin_content_words": 200,
+                         *         "near_duplicate_threshold": 90,
+                         *         "deep_page_depth": 4
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2346,6 +2373,8 @@ export interface operations {
                             options: {
                                 /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                 check_external: boolean;
+                                /** @description deep_pages: crawl depth over this. */
+                                deep_page_depth: number;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -2367,9 +2396,13 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description near_duplicates: pages at least this similar, in percent. */
+                                near_duplicate_threshold: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                 render: boolean;
+                                /** @description thin_content: main text under this many words. */
+                                thin_content_words: number;
                             };
                             progress: {
                                 audited: number;
@@ -2613,7 +2646,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "check_external": false,
-                     *           "max_external_checks": 500
+                     *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -2662,7 +2698,10 @@ export interface operations {
                          *           }
                          *         ],
                          *         "check_external": false,
-                         *         "max_external_checks": 500
+                         *         "max_external_checks": 500,
+                         *         "thin_content_words": 200,
+                         *         "near_duplicate_threshold": 90,
+                         *         "deep_page_depth": 4
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -2717,6 +2756,8 @@ export interface operations {
                             options: {
                                 /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                 check_external: boolean;
+                                /** @description deep_pages: crawl depth over this. */
+                                deep_page_depth: number;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -2738,9 +2779,13 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description near_duplicates: pages at least this similar, in percent. */
+                                near_duplicate_threshold: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                 render: boolean;
+                                /** @description thin_content: main text under this many words. */
+                                thin_content_words: number;
                             };
                             progress: {
                                 audited: number;
@@ -3065,7 +3110,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "check_external": false,
-                     *           "max_external_checks": 500
+                     *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -3114,7 +3162,10 @@ export interface operations {
                          *           }
                          *         ],
                          *         "check_external": false,
-                         *         "max_external_checks": 500
+                         *         "max_external_checks": 500,
+                         *         "thin_content_words": 200,
+                         *         "near_duplicate_threshold": 90,
+                         *         "deep_page_depth": 4
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -3169,6 +3220,8 @@ export interface operations {
                             options: {
                                 /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                 check_external: boolean;
+                                /** @description deep_pages: crawl depth over this. */
+                                deep_page_depth: number;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -3190,9 +3243,13 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description near_duplicates: pages at least this similar, in percent. */
+                                near_duplicate_threshold: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                 render: boolean;
+                                /** @description thin_content: main text under this many words. */
+                                thin_content_words: number;
                             };
                             progress: {
                                 audited: number;
@@ -3916,10 +3973,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500,"thin_content_words":200,"near_duplicate_threshold":90,"deep_page_depth":4},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      *
                      *     event: end
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500,"thin_content_words":200,"near_duplicate_threshold":90,"deep_page_depth":4},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };
@@ -4048,7 +4105,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "check_external": false,
-                     *           "max_external_checks": 500
+                     *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -4129,7 +4189,10 @@ export interface operations {
                          *           }
                          *         ],
                          *         "check_external": false,
-                         *         "max_external_checks": 500
+                         *         "max_external_checks": 500,
+                         *         "thin_content_words": 200,
+                         *         "near_duplicate_threshold": 90,
+                         *         "deep_page_depth": 4
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -4184,6 +4247,8 @@ export interface operations {
                             options: {
                                 /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                 check_external: boolean;
+                                /** @description deep_pages: crawl depth over this. */
+                                deep_page_depth: number;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -4205,9 +4270,13 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description near_duplicates: pages at least this similar, in percent. */
+                                near_duplicate_threshold: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                 render: boolean;
+                                /** @description thin_content: main text under this many words. */
+                                thin_content_words: number;
                             };
                             progress: {
                                 audited: number;
@@ -7991,7 +8060,10 @@ export interface operations {
                      *               }
                      *             ],
                      *             "check_external": false,
-                     *             "max_external_checks": 500
+                     *             "max_external_checks": 500,
+                     *             "thin_content_words": 200,
+                     *             "near_duplicate_threshold": 90,
+                     *             "deep_page_depth": 4
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8032,6 +8104,9 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8129,6 +8204,8 @@ export interface operations {
                                 options: {
                                     /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                     check_external: boolean;
+                                    /** @description deep_pages: crawl depth over this. */
+                                    deep_page_depth: number;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -8150,9 +8227,13 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description near_duplicates: pages at least this similar, in percent. */
+                                    near_duplicate_threshold: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                     render: boolean;
+                                    /** @description thin_content: main text under this many words. */
+                                    thin_content_words: number;
                                 };
                                 progress: {
                                     audited: number;
@@ -8223,6 +8304,7 @@ export interface operations {
                                     /** @enum {boolean} */
                                     set: true;
                                 }[];
+                                deep_page_depth: number;
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
@@ -8261,6 +8343,7 @@ export interface operations {
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
+                                near_duplicate_threshold: number;
                                 /** @enum {integer} */
                                 render: 0 | 1;
                                 schedule: {
@@ -8268,6 +8351,7 @@ export interface operations {
                                     timezone: string;
                                 } | null;
                                 start_url: string | null;
+                                thin_content_words: number;
                                 urls: string[];
                             };
                             site_score: number | null;
@@ -8423,6 +8507,8 @@ export interface operations {
                     cookies?: {
                         [key: string]: string;
                     };
+                    /** @description deep_pages: pages more links than this away from the start page (default 4; 1 to 100). */
+                    deep_page_depth?: number;
                     /**
                      * @description New pages' reports: 0 public (default), 1 private.
                      * @enum {integer}
@@ -8472,6 +8558,8 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "sitemap" | "crawl" | "list";
+                    /** @description near_duplicates: pages at least this similar, in percent (default 90; 50 to 99). */
+                    near_duplicate_threshold?: number;
                     /**
                      * @description 1: every page is a rendered audit.
                      * @enum {integer}
@@ -8484,6 +8572,8 @@ export interface operations {
                         timezone?: string;
                     };
                     start_url?: null | string;
+                    /** @description thin_content: pages whose main text has fewer words than this (default 200; 1 to 10000). */
+                    thin_content_words?: number;
                     /** @description mode list: the pages. */
                     urls?: string[];
                 };
@@ -8521,7 +8611,10 @@ export interface operations {
                      *               }
                      *             ],
                      *             "check_external": false,
-                     *             "max_external_checks": 500
+                     *             "max_external_checks": 500,
+                     *             "thin_content_words": 200,
+                     *             "near_duplicate_threshold": 90,
+                     *             "deep_page_depth": 4
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8562,6 +8655,9 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8659,6 +8755,8 @@ export interface operations {
                                 options: {
                                     /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                     check_external: boolean;
+                                    /** @description deep_pages: crawl depth over this. */
+                                    deep_page_depth: number;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -8680,9 +8778,13 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description near_duplicates: pages at least this similar, in percent. */
+                                    near_duplicate_threshold: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                     render: boolean;
+                                    /** @description thin_content: main text under this many words. */
+                                    thin_content_words: number;
                                 };
                                 progress: {
                                     audited: number;
@@ -8753,6 +8855,7 @@ export interface operations {
                                     /** @enum {boolean} */
                                     set: true;
                                 }[];
+                                deep_page_depth: number;
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
@@ -8791,6 +8894,7 @@ export interface operations {
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
+                                near_duplicate_threshold: number;
                                 /** @enum {integer} */
                                 render: 0 | 1;
                                 schedule: {
@@ -8798,6 +8902,7 @@ export interface operations {
                                     timezone: string;
                                 } | null;
                                 start_url: string | null;
+                                thin_content_words: number;
                                 urls: string[];
                             };
                             site_score: number | null;
@@ -8855,7 +8960,10 @@ export interface operations {
                      *               }
                      *             ],
                      *             "check_external": false,
-                     *             "max_external_checks": 500
+                     *             "max_external_checks": 500,
+                     *             "thin_content_words": 200,
+                     *             "near_duplicate_threshold": 90,
+                     *             "deep_page_depth": 4
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -8896,6 +9004,9 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -8993,6 +9104,8 @@ export interface operations {
                                 options: {
                                     /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                     check_external: boolean;
+                                    /** @description deep_pages: crawl depth over this. */
+                                    deep_page_depth: number;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -9014,9 +9127,13 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description near_duplicates: pages at least this similar, in percent. */
+                                    near_duplicate_threshold: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                     render: boolean;
+                                    /** @description thin_content: main text under this many words. */
+                                    thin_content_words: number;
                                 };
                                 progress: {
                                     audited: number;
@@ -9087,6 +9204,7 @@ export interface operations {
                                     /** @enum {boolean} */
                                     set: true;
                                 }[];
+                                deep_page_depth: number;
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
@@ -9125,6 +9243,7 @@ export interface operations {
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
+                                near_duplicate_threshold: number;
                                 /** @enum {integer} */
                                 render: 0 | 1;
                                 schedule: {
@@ -9132,6 +9251,7 @@ export interface operations {
                                     timezone: string;
                                 } | null;
                                 start_url: string | null;
+                                thin_content_words: number;
                                 urls: string[];
                             };
                             site_score: number | null;
@@ -9490,6 +9610,8 @@ export interface operations {
                     cookies?: {
                         [key: string]: string;
                     };
+                    /** @description deep_pages: pages more links than this away from the start page (default 4; 1 to 100). */
+                    deep_page_depth?: number;
                     /**
                      * @description New pages' reports: 0 public (default), 1 private.
                      * @enum {integer}
@@ -9539,6 +9661,8 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "sitemap" | "crawl" | "list";
+                    /** @description near_duplicates: pages at least this similar, in percent (default 90; 50 to 99). */
+                    near_duplicate_threshold?: number;
                     /**
                      * @description 1: every page is a rendered audit.
                      * @enum {integer}
@@ -9551,6 +9675,8 @@ export interface operations {
                         timezone?: string;
                     };
                     start_url?: null | string;
+                    /** @description thin_content: pages whose main text has fewer words than this (default 200; 1 to 10000). */
+                    thin_content_words?: number;
                     /** @description mode list: the pages. */
                     urls?: string[];
                 };
@@ -9588,7 +9714,10 @@ export interface operations {
                      *               }
                      *             ],
                      *             "check_external": false,
-                     *             "max_external_checks": 500
+                     *             "max_external_checks": 500,
+                     *             "thin_content_words": 200,
+                     *             "near_duplicate_threshold": 90,
+                     *             "deep_page_depth": 4
                      *           },
                      *           "progress": {
                      *             "discovered": 40,
@@ -9629,6 +9758,9 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4,
                      *           "default_privacy": 0,
                      *           "schedule": {
                      *             "every": "weekly",
@@ -9726,6 +9858,8 @@ export interface operations {
                                 options: {
                                     /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                     check_external: boolean;
+                                    /** @description deep_pages: crawl depth over this. */
+                                    deep_page_depth: number;
                                     exclude: string[];
                                     /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                     extractors: {
@@ -9747,9 +9881,13 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description near_duplicates: pages at least this similar, in percent. */
+                                    near_duplicate_threshold: number;
                                     privacy: number;
                                     /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                     render: boolean;
+                                    /** @description thin_content: main text under this many words. */
+                                    thin_content_words: number;
                                 };
                                 progress: {
                                     audited: number;
@@ -9820,6 +9958,7 @@ export interface operations {
                                     /** @enum {boolean} */
                                     set: true;
                                 }[];
+                                deep_page_depth: number;
                                 /** @enum {integer} */
                                 default_privacy: 0 | 1;
                                 exclude: string[];
@@ -9858,6 +9997,7 @@ export interface operations {
                                 max_pages: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
+                                near_duplicate_threshold: number;
                                 /** @enum {integer} */
                                 render: 0 | 1;
                                 schedule: {
@@ -9865,6 +10005,7 @@ export interface operations {
                                     timezone: string;
                                 } | null;
                                 start_url: string | null;
+                                thin_content_words: number;
                                 urls: string[];
                             };
                             site_score: number | null;
@@ -10822,7 +10963,10 @@ export interface operations {
                      *             }
                      *           ],
                      *           "check_external": false,
-                     *           "max_external_checks": 500
+                     *           "max_external_checks": 500,
+                     *           "thin_content_words": 200,
+                     *           "near_duplicate_threshold": 90,
+                     *           "deep_page_depth": 4
                      *         },
                      *         "progress": {
                      *           "discovered": 40,
@@ -10871,7 +11015,10 @@ export interface operations {
                          *           }
                          *         ],
                          *         "check_external": false,
-                         *         "max_external_checks": 500
+                         *         "max_external_checks": 500,
+                         *         "thin_content_words": 200,
+                         *         "near_duplicate_threshold": 90,
+                         *         "deep_page_depth": 4
                          *       },
                          *       "progress": {
                          *         "discovered": 40,
@@ -10926,6 +11073,8 @@ export interface operations {
                             options: {
                                 /** @description Links to other sites (and resources on other hosts) are checked once each (docs/sites.md). */
                                 check_external: boolean;
+                                /** @description deep_pages: crawl depth over this. */
+                                deep_page_depth: number;
                                 exclude: string[];
                                 /** @description The custom extractors (docs/sites.md, "Custom extraction"); [] when none. */
                                 extractors: {
@@ -10947,9 +11096,13 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description near_duplicates: pages at least this similar, in percent. */
+                                near_duplicate_threshold: number;
                                 privacy: number;
                                 /** @description Every page is a rendered audit (headless Chromium; docs/rendering.md). */
                                 render: boolean;
+                                /** @description thin_content: main text under this many words. */
+                                thin_content_words: number;
                             };
                             progress: {
                                 audited: number;

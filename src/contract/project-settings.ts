@@ -7,6 +7,7 @@ import { RESULTS } from '../analyzer/types.js';
 import { BATCH_MODES, ExtractorBody, extractorsField } from './batches/requests.js';
 import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
 import { Batch } from './batches/schemas.js';
+import { findingSettingsFields } from './finding-settings.js';
 import { dateTime, enumOf, nullable } from './common.js';
 import { presentBatch } from './batches/present.js';
 import { presentProject, type ProjectSummary } from './projects.js';
@@ -106,6 +107,7 @@ export const ProjectSettingsBody = Type.Object(
         description: `check_external: at most this many URLs of other hosts checked per crawl (default ${DEFAULT_MAX_EXTERNAL_CHECKS}).`,
       }),
     ),
+    ...findingSettingsFields(),
     default_privacy: Type.Optional(
       enumOf('integer', [0, 1], { description: "New pages' reports: 0 public (default), 1 private." }),
     ),
@@ -160,6 +162,9 @@ export const ProjectSettings = Type.Object(
     render: Type.Integer({ enum: [0, 1] }),
     check_external: Type.Integer({ enum: [0, 1] }),
     max_external_checks: Type.Integer({ minimum: 1 }),
+    thin_content_words: Type.Integer({ minimum: 1 }),
+    near_duplicate_threshold: Type.Integer({ minimum: 1 }),
+    deep_page_depth: Type.Integer({ minimum: 1 }),
     default_privacy: Type.Integer({ enum: [0, 1] }),
     schedule: nullable(
       Type.Object({ every: Type.String(), timezone: Type.String() }, { additionalProperties: false }),
@@ -192,6 +197,9 @@ export const settingsExample: ProjectSettings = {
   render: 0,
   check_external: 0,
   max_external_checks: 500,
+  thin_content_words: 200,
+  near_duplicate_threshold: 90,
+  deep_page_depth: 4,
   default_privacy: 0,
   schedule: { every: 'weekly', timezone: 'Europe/Paris' },
   headers: [{ name: 'X-Staging-Token', set: true }],

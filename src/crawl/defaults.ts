@@ -7,3 +7,29 @@ export const DEFAULT_TRACKING_PARAMS = ['utm_*', 'gclid', 'fbclid', 'msclkid', '
 /** check_external: URLs of other hosts checked per batch, by default and at most (docs/sites.md "Links and resources checked") */
 export const DEFAULT_MAX_EXTERNAL_CHECKS = 500;
 export const MAX_EXTERNAL_CHECKS = 10_000;
+
+/**
+ * The content and link findings' thresholds, settings of a batch and a project (docs/sites.md
+ * "Every finding"): their defaults and bounds. thin_content: main text under this many words;
+ * near_duplicates: pages at least this similar, in percent; deep_pages: crawl depth over this.
+ */
+export const FINDING_SETTINGS = {
+  thin_content_words: { default: 200, min: 1, max: 10_000 },
+  near_duplicate_threshold: { default: 90, min: 50, max: 99 },
+  deep_page_depth: { default: 4, min: 1, max: 100 },
+} as const;
+
+export type FindingSettingName = keyof typeof FINDING_SETTINGS;
+
+/** The thresholds a batch's findings apply (the rules read them from their context). */
+export interface FindingSettings {
+  thinContentWords: number;
+  nearDuplicateThreshold: number;
+  deepPageDepth: number;
+}
+
+export const DEFAULT_FINDING_SETTINGS: FindingSettings = {
+  thinContentWords: FINDING_SETTINGS.thin_content_words.default,
+  nearDuplicateThreshold: FINDING_SETTINGS.near_duplicate_threshold.default,
+  deepPageDepth: FINDING_SETTINGS.deep_page_depth.default,
+};

@@ -7,6 +7,18 @@ export interface ParsedSitemap {
   sitemaps: string[];
 }
 
+/**
+ * A sitemap file a batch's discovery read (kept on the batch for sitemap_too_large): its
+ * entries (`<url>`s, or an index's `<sitemap>`s) and its size uncompressed, in bytes;
+ * `truncated`: it was over the fetcher's cap (5 MB), read up to there only.
+ */
+export interface SitemapFile {
+  url: string;
+  urls: number;
+  bytes: number;
+  truncated?: true;
+}
+
 const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, trimValues: true });
 
 const list = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);

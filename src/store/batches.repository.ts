@@ -215,6 +215,13 @@ export async function findStoredFindings(db: Db, id: number): Promise<string | n
   return r?.findings ?? null;
 }
 
+/** The sitemap files discovery read (JSON text), or null (a batch made before they were kept, a list batch). */
+export async function findSitemapFiles(db: Db, id: number): Promise<string | null> {
+  if (!validId(id)) return null;
+  const r = await db.selectFrom('batches').select('sitemap_files').where('id', '=', id).executeTakeFirst();
+  return r?.sitemap_files ?? null;
+}
+
 export async function findSiteFiles(
   db: Db,
   id: number,
@@ -260,6 +267,7 @@ export async function updateBatch(
     deadlineAt: number;
     summary: string | null;
     findings: string | null;
+    sitemapFiles: string | null;
     startedAt: string | null;
     finishedAt: string | null;
   }>,
@@ -278,6 +286,7 @@ export async function updateBatch(
       ...(set.deadlineAt !== undefined ? { deadline_at: set.deadlineAt } : {}),
       ...(set.summary !== undefined ? { summary: set.summary } : {}),
       ...(set.findings !== undefined ? { findings: set.findings } : {}),
+      ...(set.sitemapFiles !== undefined ? { sitemap_files: set.sitemapFiles } : {}),
       ...(set.startedAt !== undefined ? { started_at: set.startedAt } : {}),
       ...(set.finishedAt !== undefined ? { finished_at: set.finishedAt } : {}),
     })

@@ -209,6 +209,8 @@ export interface BatchesTable {
   summary: string | null;
   /** the site findings, JSON, stored when the batch ends (null before, and for older batches) */
   findings: string | null;
+  /** the sitemap files discovery read, JSON [{url, urls, bytes, truncated?}] (sitemap_too_large); null before */
+  sitemap_files: string | null;
   /** reports the batch made, and reports it added a run to */
   reports_created: Generated<number>;
   reports_updated: Generated<number>;

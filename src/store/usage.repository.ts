@@ -38,6 +38,7 @@ const BATCH_COLUMNS = [
   'diff',
   'robots_txt',
   'site_files',
+  'sitemap_files',
   'error',
 ] as const;
 const BATCH_PAGE_COLUMNS = ['url', 'final_url', 'error', 'facts'] as const;

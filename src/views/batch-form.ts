@@ -26,6 +26,10 @@ export interface BatchFormState {
   /** "Check links to other sites" ticked (check_external), and its cap */
   checkExternal: boolean;
   maxExternalChecks: string;
+  /** the findings' thresholds (thin_content_words, near_duplicate_threshold, deep_page_depth): empty, the defaults */
+  thinContentWords: string;
+  nearDuplicateThreshold: string;
+  deepPageDepth: string;
   errors: Record<string, string[]>;
 }
 
@@ -42,6 +46,9 @@ export const emptyBatchForm = (): BatchFormState => ({
   extractors: '',
   checkExternal: false,
   maxExternalChecks: '',
+  thinContentWords: '',
+  nearDuplicateThreshold: '',
+  deepPageDepth: '',
   errors: {},
 });
 
@@ -73,7 +80,7 @@ export function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <input id="batch-max-pages" name="max_pages" type="number" inputmode="numeric" min="1" placeholder="100" value="${f.maxPages}"${invalid(e, 'max_pages', 'batch-max-pages-error')}>
       ${fieldError(e, 'max_pages', 'batch-max-pages-error')}
     </div>
-    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.extractors || f.checkExternal || f.maxExternalChecks || e.max_depth || e.include || e.exclude || e.extractors || e.check_external || e.max_external_checks ? ' open' : ''}>
+    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.extractors || f.checkExternal || f.maxExternalChecks || f.thinContentWords || f.nearDuplicateThreshold || f.deepPageDepth || e.thin_content_words || e.near_duplicate_threshold || e.deep_page_depth || e.max_depth || e.include || e.exclude || e.extractors || e.check_external || e.max_external_checks ? ' open' : ''}>
       <summary>More options: depth, URL patterns, links to other sites, custom extraction</summary>
       <div class="batch-form">
         <div class="field">
@@ -106,6 +113,21 @@ export function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
           <label for="batch-max-external-checks">At most this many links to other sites checked</label>
           <input id="batch-max-external-checks" name="max_external_checks" type="number" inputmode="numeric" min="1" max="10000" placeholder="500" value="${f.maxExternalChecks}"${invalid(e, 'max_external_checks', 'batch-max-external-checks-error')}>
           ${fieldError(e, 'max_external_checks', 'batch-max-external-checks-error')}
+        </div>
+        <div class="field">
+          <label for="batch-thin-content-words">Thin content: main text under this many words</label>
+          <input id="batch-thin-content-words" name="thin_content_words" type="number" inputmode="numeric" min="1" max="10000" placeholder="200" value="${f.thinContentWords}"${invalid(e, 'thin_content_words', 'batch-thin-content-words-error')}>
+          ${fieldError(e, 'thin_content_words', 'batch-thin-content-words-error')}
+        </div>
+        <div class="field">
+          <label for="batch-near-duplicate-threshold">Near duplicates: at least this similar (%)</label>
+          <input id="batch-near-duplicate-threshold" name="near_duplicate_threshold" type="number" inputmode="numeric" min="50" max="99" placeholder="90" value="${f.nearDuplicateThreshold}"${invalid(e, 'near_duplicate_threshold', 'batch-near-duplicate-threshold-error')}>
+          ${fieldError(e, 'near_duplicate_threshold', 'batch-near-duplicate-threshold-error')}
+        </div>
+        <div class="field">
+          <label for="batch-deep-page-depth">Deep pages: more links than this from the start page</label>
+          <input id="batch-deep-page-depth" name="deep_page_depth" type="number" inputmode="numeric" min="1" max="100" placeholder="4" value="${f.deepPageDepth}"${invalid(e, 'deep_page_depth', 'batch-deep-page-depth-error')}>
+          ${fieldError(e, 'deep_page_depth', 'batch-deep-page-depth-error')}
         </div>
       </div>
     </details>

@@ -25,6 +25,10 @@ export interface ProjectFormState {
   render: boolean;
   check_external: boolean;
   max_external_checks: string;
+  /** the findings' thresholds */
+  thin_content_words: string;
+  near_duplicate_threshold: string;
+  deep_page_depth: string;
   default_privacy: string;
   /** none, hourly, daily, weekly or custom */
   schedule: string;
@@ -49,6 +53,9 @@ export const PROJECT_FORM_FIELDS = [
   'render',
   'check_external',
   'max_external_checks',
+  'thin_content_words',
+  'near_duplicate_threshold',
+  'deep_page_depth',
   'default_privacy',
   'schedule',
   'cron',
@@ -76,6 +83,9 @@ export function projectFormOf(d: ProjectDetail): ProjectFormState {
     render: s.render === 1,
     check_external: s.check_external === 1,
     max_external_checks: String(s.max_external_checks),
+    thin_content_words: String(s.thin_content_words),
+    near_duplicate_threshold: String(s.near_duplicate_threshold),
+    deep_page_depth: String(s.deep_page_depth),
     default_privacy: String(s.default_privacy),
     schedule: s.schedule === null ? 'none' : preset ? s.schedule.every : 'custom',
     cron: s.schedule !== null && !preset ? s.schedule.every : '',
@@ -236,6 +246,21 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
       <label for="project-max-external-checks">At most this many links to other sites checked</label>
       <input id="project-max-external-checks" name="max_external_checks" type="text" inputmode="numeric" value="${f.max_external_checks}"${invalid(e, 'max_external_checks')}>
       ${fieldError(e, 'max_external_checks')}
+    </div>
+    <div class="field">
+      <label for="project-thin-content-words">Thin content: main text under this many words</label>
+      <input id="project-thin-content-words" name="thin_content_words" type="text" inputmode="numeric" value="${f.thin_content_words}"${invalid(e, 'thin_content_words')}>
+      ${fieldError(e, 'thin_content_words')}
+    </div>
+    <div class="field">
+      <label for="project-near-duplicate-threshold">Near duplicates: at least this similar (%)</label>
+      <input id="project-near-duplicate-threshold" name="near_duplicate_threshold" type="text" inputmode="numeric" value="${f.near_duplicate_threshold}"${invalid(e, 'near_duplicate_threshold')}>
+      ${fieldError(e, 'near_duplicate_threshold')}
+    </div>
+    <div class="field">
+      <label for="project-deep-page-depth">Deep pages: more links than this from the start page</label>
+      <input id="project-deep-page-depth" name="deep_page_depth" type="text" inputmode="numeric" value="${f.deep_page_depth}"${invalid(e, 'deep_page_depth')}>
+      ${fieldError(e, 'deep_page_depth')}
     </div>
     <fieldset class="field field--wide">
       <legend>Schedule</legend>

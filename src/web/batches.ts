@@ -27,6 +27,9 @@ export function batchInputOf(b: CreateBatchBody): CreateBatchInput {
     ...(b.extractors !== undefined ? { extractors: b.extractors } : {}),
     ...(b.check_external !== undefined ? { checkExternal: b.check_external === 1 } : {}),
     ...(b.max_external_checks !== undefined ? { maxExternalChecks: b.max_external_checks } : {}),
+    ...(b.thin_content_words !== undefined ? { thinContentWords: b.thin_content_words } : {}),
+    ...(b.near_duplicate_threshold !== undefined ? { nearDuplicateThreshold: b.near_duplicate_threshold } : {}),
+    ...(b.deep_page_depth !== undefined ? { deepPageDepth: b.deep_page_depth } : {}),
   };
 }
 
@@ -50,7 +53,17 @@ export function normalizeBatchBody(body: unknown): void {
   // the form's box: one extractor a line (src/crawl/extract.ts parseExtractorLine)
   if (typeof b['extractors'] === 'string' || (Array.isArray(b['extractors']) && b['extractors'].every((x) => typeof x === 'string')))
     b['extractors'] = (splitList(b['extractors']) as string[]).map(parseExtractorLine);
-  for (const k of ['max_pages', 'max_depth', 'privacy', 'render', 'check_external', 'max_external_checks'])
+  for (const k of [
+    'max_pages',
+    'max_depth',
+    'privacy',
+    'render',
+    'check_external',
+    'max_external_checks',
+    'thin_content_words',
+    'near_duplicate_threshold',
+    'deep_page_depth',
+  ])
     if (typeof b[k] === 'string' && /^\d+$/.test(b[k])) b[k] = Number(b[k]);
 }
 

@@ -150,6 +150,16 @@ describeEachDialect('batch pages', (dialect) => {
       /<input id="batch-check-external" name="check_external" type="checkbox" value="1" checked/,
     );
     assert.match(res.body, /<details class="field field--wide batch-more" open>/);
+    // a finding's threshold out of bounds: its range beside its field
+    res = await b.post('/dashboard/batches', {
+      _csrf: token,
+      mode: 'crawl',
+      url: `${site.origin}/`,
+      near_duplicate_threshold: '100',
+    });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="batch-near-duplicate-threshold-error">[^<]*near_duplicate_threshold[^<]*99/);
+    assert.match(res.body, /<details class="field field--wide batch-more" open>/);
     assert.equal((await t.services.batches.list(alice.id, { page: 1, perPage: 10 })).total, 0);
 
     // the more options reach the batch (a port nothing listens on: no page, no report)
@@ -162,6 +172,9 @@ describeEachDialect('batch pages', (dialect) => {
       max_pages: '',
       check_external: '1',
       max_external_checks: '20',
+      thin_content_words: '50',
+      near_duplicate_threshold: '80',
+      deep_page_depth: '2',
     });
     const made = await t.services.batches.get(alice.id, id);
     assert.deepEqual(
@@ -172,6 +185,7 @@ describeEachDialect('batch pages', (dialect) => {
         maxPages: made.options.maxPages,
         checkExternal: made.options.checkExternal,
         maxExternalChecks: made.options.maxExternalChecks,
+        thresholds: [made.options.thinContentWords, made.options.nearDuplicateThreshold, made.options.deepPageDepth],
       },
       {
         maxDepth: 2,
@@ -180,6 +194,7 @@ describeEachDialect('batch pages', (dialect) => {
         maxPages: 100,
         checkExternal: true,
         maxExternalChecks: 20,
+        thresholds: [50, 80, 2],
       },
     );
     await finished(id);

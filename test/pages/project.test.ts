@@ -104,14 +104,23 @@ describeEachDialect('the project page', (dialect) => {
   test('Crawl now, save the settings, Crawl now: the charts and the API trend of both crawls', async () => {
     const first = await crawlNow();
     assert.equal(first.options.maxPages, 8);
-    let res = await b.post(`${page}/settings`, settingsForm({ max_pages: '20', exclude: '/nothing/*' }));
+    let res = await b.post(
+      `${page}/settings`,
+      settingsForm({ max_pages: '20', exclude: '/nothing/*', thin_content_words: '150', deep_page_depth: '3' }),
+    );
     assert.equal(res.statusCode, 303, res.body);
     assert.equal(res.headers.location, `${page}?done=project_saved`);
     res = await b.get(String(res.headers.location));
     assert.match(res.body, /The project&#39;s settings were saved\.|The project's settings were saved\./);
     assert.match(res.body, /id="project-max-pages"[^>]*value="20"/);
+    assert.match(res.body, /id="project-thin-content-words"[^>]*value="150"/);
+    assert.match(res.body, /id="project-near-duplicate-threshold"[^>]*value="90"/);
     const second = await crawlNow();
     assert.equal(second.options.maxPages, 20);
+    assert.deepEqual(
+      [second.options.thinContentWords, second.options.nearDuplicateThreshold, second.options.deepPageDepth],
+      [150, 90, 3],
+    );
     assert.deepEqual(second.options.exclude, ['/nothing/*']);
 
     // the API: the trend of the two finished crawls, oldest first, from their stored summaries
@@ -205,6 +214,10 @@ describeEachDialect('the project page', (dialect) => {
       res.body,
       /id="project-check-external" name="check_external" type="checkbox" value="1" checked/,
     );
+    // a finding's threshold out of bounds: its range beside its field
+    res = await b.post(`${page}/settings`, settingsForm({ deep_page_depth: '0' }));
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /id="project-deep-page-depth-error">[^<]*deep_page_depth[^<]*100/);
 
     res = await b.post(`${page}/settings`, settingsForm({ start_url: 'https://elsewhere.test/' }));
     assert.equal(res.statusCode, 422);

@@ -28,6 +28,10 @@ export interface Batch {
     checkExternal: boolean;
     /** at most this many URLs of other hosts checked in the batch */
     maxExternalChecks: number;
+    /** the findings' thresholds (docs/sites.md "Every finding"): thin_content, near_duplicates (percent), deep_pages */
+    thinContentWords: number;
+    nearDuplicateThreshold: number;
+    deepPageDepth: number;
   };
   progress: { discovered: number; audited: number; failed: number; skipped: number; remaining: number };
   /** the audited pages' reports: made by this batch (pages new to the project), or given a run */
@@ -78,6 +82,9 @@ export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSc
       extractors: b.options.extractors ?? [],
       check_external: b.options.checkExternal,
       max_external_checks: b.options.maxExternalChecks,
+      thin_content_words: b.options.thinContentWords,
+      near_duplicate_threshold: b.options.nearDuplicateThreshold,
+      deep_page_depth: b.options.deepPageDepth,
     },
     progress: {
       discovered: b.progress.discovered,

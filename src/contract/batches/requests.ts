@@ -7,6 +7,7 @@ import { enumOf } from '../common.js';
 import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
 import { MAX_ID } from '../common.js';
 import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
+import { findingSettingsFields } from '../finding-settings.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
 
@@ -121,6 +122,7 @@ export const CreateBatchBody = Type.Object(
         description: `check_external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS}; 1 to ${MAX_EXTERNAL_CHECKS}); the others are listed as not checked.`,
       }),
     ),
+    ...findingSettingsFields(),
   },
   {
     examples: [

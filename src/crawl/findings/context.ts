@@ -1,8 +1,13 @@
 // The batch as the finding rules read it (FindingContext), and the helpers two rules share.
 import { CompactFacts } from '../compact.js';
+import { DEFAULT_FINDING_SETTINGS, type FindingSettings } from '../defaults.js';
 import type { CheckedUrl, DonePage, FindingContext, FindingPage, PageForFindings } from './types.js';
 
-export function findingContext(pages: PageForFindings[], startUrl: string): FindingContext {
+export function findingContext(
+  pages: PageForFindings[],
+  startUrl: string,
+  settings: FindingSettings = DEFAULT_FINDING_SETTINGS,
+): FindingContext {
   const done = pages.filter((p): p is DonePage => p.state === 'done' && p.facts !== null);
   const linkedTo = new Set<string>();
   for (const p of done) for (const target of linkTargets(p)) linkedTo.add(target);
@@ -11,6 +16,7 @@ export function findingContext(pages: PageForFindings[], startUrl: string): Find
     byUrl: new Map(pages.map((p) => [p.url, p])),
     done,
     startUrl,
+    settings,
     hasSitemap: pages.some((p) => p.inSitemap),
     linkedTo,
   };

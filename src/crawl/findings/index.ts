@@ -42,6 +42,7 @@ import sitemap_noindex from './sitemap_noindex.js';
 import sitemap_non_200 from './sitemap_non_200.js';
 import sitemap_non_canonical from './sitemap_non_canonical.js';
 import sitemap_redirected from './sitemap_redirected.js';
+import sitemap_too_large from './sitemap_too_large.js';
 import thin_content from './thin_content.js';
 // the link graph (issue 21 §1)
 import dead_ends from './dead_ends.js';
@@ -52,6 +53,8 @@ import redirect_chains from './redirect_chains.js';
 import redirect_loops from './redirect_loops.js';
 import single_inlink from './single_inlink.js';
 import title_same_as_h1 from './title_same_as_h1.js';
+import type { SitemapFile } from '../sitemap.js';
+import type { FindingSettings } from '../defaults.js';
 import type { Finding, FindingRule, LinkGraphFacts, PageForFindings } from './types.js';
 
 export type { Finding, LinkGraphFacts, PageForFindings } from './types.js';
@@ -93,6 +96,7 @@ export const FINDINGS: readonly FindingRule[] = [
   hreflang_invalid_code,
   sitemap_blocked,
   sitemap_non_canonical,
+  sitemap_too_large,
   noindex_linked,
   blocked_linked,
   // AI readiness and accessibility (issue 21 §4–§5)
@@ -119,14 +123,20 @@ export function computeFindings(
   pages: PageForFindings[],
   startUrl: string,
   graph?: LinkGraphFacts,
+  sitemapFiles?: readonly SitemapFile[],
+  settings?: FindingSettings,
 ): Finding[] {
-  const ctx = { ...findingContext(pages, startUrl), ...(graph ? { graph } : {}) };
+  const ctx = {
+    ...findingContext(pages, startUrl, settings),
+    ...(graph ? { graph } : {}),
+    ...(sitemapFiles ? { sitemapFiles } : {}),
+  };
   return FINDINGS.map((rule) => {
     const found = rule.find(ctx);
     return {
       id: rule.id,
       priority: rule.priority,
-      title: rule.title,
+      title: typeof rule.title === 'function' ? rule.title(ctx.settings) : rule.title,
       count: new Set(found.map((f) => f.url)).size,
       pages: found,
     };

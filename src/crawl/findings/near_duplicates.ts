@@ -1,11 +1,9 @@
 import { bandRows, SIGNATURE_SIZE, similarity } from '../similarity.js';
 import type { DonePage, FindingPage, FindingRule } from './types.js';
 
-/** pages at least this similar (Jaccard of their 3-word shingles, estimated) are near duplicates */
-export const NEAR_DUPLICATE_THRESHOLD = 0.9;
-
 /**
- * Groups of pages whose main texts are at least NEAR_DUPLICATE_THRESHOLD similar but not the
+ * Groups of pages whose main texts are at least the batch's near_duplicate_threshold (percent,
+ * default 90; Jaccard of their 3-word shingles, estimated) similar but not the
  * same (those are duplicate_content), each page with its closest page of the group and the
  * similarity. Candidates share a band of their MinHash signatures (src/crawl/similarity.ts),
  * so the cost stays near O(n) in pages; a group is the pages linked by similar pairs.
@@ -15,7 +13,7 @@ const rule: FindingRule = {
   priority: 'medium',
   title: 'Pages with nearly the same main text',
   find(ctx) {
-    return nearDuplicates(ctx.done, NEAR_DUPLICATE_THRESHOLD);
+    return nearDuplicates(ctx.done, ctx.settings.nearDuplicateThreshold / 100);
   },
 };
 

@@ -1,16 +1,14 @@
 import type { FindingRule } from './types.js';
 
-/** a page's main text under this many words is thin */
-export const THIN_CONTENT_WORDS = 200;
-
-/** Audited pages whose main text (the template left out) is under THIN_CONTENT_WORDS words. */
+/** Audited pages whose main text (the template left out) is under the batch's thin_content_words (default 200). */
 const rule: FindingRule = {
   id: 'thin_content',
   priority: 'medium',
-  title: `Pages with under ${THIN_CONTENT_WORDS} words of main text`,
+  title: (s) => `Pages with under ${s.thinContentWords} words of main text`,
   find(ctx) {
+    const under = ctx.settings.thinContentWords;
     return ctx.done
-      .filter((p) => p.facts.mainWords !== undefined && p.facts.mainWords < THIN_CONTENT_WORDS)
+      .filter((p) => p.facts.mainWords !== undefined && p.facts.mainWords < under)
       .map((p) => ({ url: p.url, detail: `${p.facts.mainWords} words` }));
   },
 };

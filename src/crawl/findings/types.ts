@@ -2,6 +2,8 @@
 // a FindingContext (context.ts) and names the pages it concerns.
 import type { Priority } from '../../analyzer/types.js';
 import type { PageFacts } from '../facts.js';
+import type { SitemapFile } from '../sitemap.js';
+import type { FindingSettings } from '../defaults.js';
 
 export interface FindingPage {
   url: string;
@@ -61,6 +63,10 @@ export interface FindingContext {
   linkedTo: ReadonlySet<string>;
   /** link graph: what the batch's stored links say (read by the service from batch_links); absent: none stored */
   graph?: LinkGraphFacts;
+  /** the batch's thresholds (thin_content, near_duplicates, deep_pages; the defaults for a batch made before them) */
+  settings: FindingSettings;
+  /** the sitemap files the batch's discovery read (sitemap_too_large); absent: not kept (an older batch) */
+  sitemapFiles?: readonly SitemapFile[];
 }
 
 /** The link findings' rows that need the links' anchors and rel (src/store/batch-links.repository.ts). */
@@ -86,6 +92,7 @@ export interface CheckedUrl {
 export interface FindingRule {
   id: string;
   priority: Priority;
-  title: string;
+  /** a rule whose threshold is a setting names it in its title */
+  title: string | ((settings: FindingSettings) => string);
   find(ctx: FindingContext): FindingPage[];
 }

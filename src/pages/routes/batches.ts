@@ -60,6 +60,9 @@ const BATCH_FORM_FIELDS = [
   'extractors',
   'check_external',
   'max_external_checks',
+  'thin_content_words',
+  'near_duplicate_threshold',
+  'deep_page_depth',
 ];
 
 /** The errors by the form's fields (`urls.3` is line 4 of the URLs box), in the form's words. */
@@ -151,7 +154,16 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
       preValidation: (request, _reply, done) => {
         const body = bodyOf(request);
         // the form's number fields may be left empty (the defaults), and a list needs no site
-        for (const k of ['max_pages', 'max_depth', 'max_external_checks', 'url']) if (body[k] === '') delete body[k];
+        for (const k of [
+          'max_pages',
+          'max_depth',
+          'max_external_checks',
+          'thin_content_words',
+          'near_duplicate_threshold',
+          'deep_page_depth',
+          'url',
+        ])
+          if (body[k] === '') delete body[k];
         for (const k of ['include', 'exclude', 'extractors'])
           if (typeof body[k] === 'string' && body[k].trim() === '') delete body[k];
         if (body.mode === 'list' && body.url === undefined) {
@@ -185,6 +197,9 @@ export function batchPageRoutes(app: FastifyInstance, ctx: PageContext): void {
         extractors: extractorsSent(body['extractors']),
         checkExternal: sent('check_external') === '1',
         maxExternalChecks: sent('max_external_checks'),
+        thinContentWords: sent('thin_content_words'),
+        nearDuplicateThreshold: sent('near_duplicate_threshold'),
+        deepPageDepth: sent('deep_page_depth'),
         errors: {},
       };
       // each error in the form's words next to its field; the alert only for what has no field

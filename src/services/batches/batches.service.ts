@@ -26,7 +26,14 @@ import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
 import { checkExtractors } from '../../crawl/extract.js';
 import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
+import {
+  DEFAULT_FINDING_SETTINGS,
+  DEFAULT_MAX_EXTERNAL_CHECKS,
+  FINDING_SETTINGS,
+  MAX_EXTERNAL_CHECKS,
+  type FindingSettingName,
+  type FindingSettings,
+} from '../../crawl/defaults.js';
 import { projectName, projectOf } from '../../analyzer/url.js';
 import { withTransaction } from '../../store/database.js';
 import {
@@ -61,6 +68,7 @@ import {
   MAX_LIST_URLS,
   type BatchOptions,
   type BatchServices,
+  type CreateBatchInput,
   type FetchFileFn,
 } from './types.js';
 
@@ -101,6 +109,7 @@ export function createBatchServices(
             `The max_external_checks must be a whole number from 1 to ${MAX_EXTERNAL_CHECKS}.`,
           ],
         });
+      const thresholds = findingSettingsOf(input);
       // a rendered batch needs Chromium here, as a rendered store does: nothing is queued without it
       const render = input.render === true;
       if (render) {
@@ -135,6 +144,7 @@ export function createBatchServices(
         privacy,
         checkExternal: input.checkExternal === true,
         maxExternalChecks: input.maxExternalChecks ?? DEFAULT_MAX_EXTERNAL_CHECKS,
+        ...thresholds,
         ...(urls ? { urls } : {}),
         ...(extractors.length > 0 ? { extractors } : {}),
       };
@@ -260,5 +270,24 @@ export function createBatchServices(
       await load(userId, id);
       return batchPageLinks(db, id, url, d.tracking);
     },
+  };
+}
+
+/** The findings' thresholds of a new batch, each within its bounds (a 422 naming the field), or its default. */
+function findingSettingsOf(input: CreateBatchInput): FindingSettings {
+  const given: Record<FindingSettingName, number | undefined> = {
+    thin_content_words: input.thinContentWords,
+    near_duplicate_threshold: input.nearDuplicateThreshold,
+    deep_page_depth: input.deepPageDepth,
+  };
+  for (const [name, v] of Object.entries(given) as [FindingSettingName, number | undefined][]) {
+    const { min, max } = FINDING_SETTINGS[name];
+    if (v !== undefined && (!Number.isInteger(v) || v < min || v > max))
+      throw validationError({ [name]: [`The ${name} must be a whole number from ${min} to ${max}.`] });
+  }
+  return {
+    thinContentWords: input.thinContentWords ?? DEFAULT_FINDING_SETTINGS.thinContentWords,
+    nearDuplicateThreshold: input.nearDuplicateThreshold ?? DEFAULT_FINDING_SETTINGS.nearDuplicateThreshold,
+    deepPageDepth: input.deepPageDepth ?? DEFAULT_FINDING_SETTINGS.deepPageDepth,
   };
 }

@@ -5,7 +5,11 @@ import type { ExtraResource } from '../../analyzer/types.js';
 import { notFound } from '../../errors.js';
 import type { BatchRow } from '../../store/batches.repository.js';
 import { DEFAULT_TRACKING_PARAMS } from '../../crawl/url.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
+import {
+  DEFAULT_FINDING_SETTINGS,
+  DEFAULT_MAX_EXTERNAL_CHECKS,
+  type FindingSettings,
+} from '../../crawl/defaults.js';
 import type { ServiceContext } from '../shared/context.js';
 import type { Services } from '../types.js';
 import type { BatchOptions, FetchFileFn } from './types.js';
@@ -74,13 +78,17 @@ export const batchNotFound = () => notFound('No such batch.');
 export const optionsOf = (b: BatchRow): BatchOptions => {
   const stored = JSON.parse(b.options) as Omit<
     BatchOptions,
-    'render' | 'checkExternal' | 'maxExternalChecks'
+    'render' | 'checkExternal' | 'maxExternalChecks' | keyof FindingSettings
   > &
-    Partial<Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks'>>;
+    Partial<Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks' | keyof FindingSettings>>;
   return {
     ...stored,
     checkExternal: stored.checkExternal ?? false,
     maxExternalChecks: stored.maxExternalChecks ?? DEFAULT_MAX_EXTERNAL_CHECKS,
+    // a batch made before the thresholds were settings: the defaults it was judged by
+    thinContentWords: stored.thinContentWords ?? DEFAULT_FINDING_SETTINGS.thinContentWords,
+    nearDuplicateThreshold: stored.nearDuplicateThreshold ?? DEFAULT_FINDING_SETTINGS.nearDuplicateThreshold,
+    deepPageDepth: stored.deepPageDepth ?? DEFAULT_FINDING_SETTINGS.deepPageDepth,
     render: b.render,
   };
 };

@@ -5,7 +5,7 @@
 // longer queued: a second run after a crash finds it running.
 import { fetchSiteFiles } from '../../analyzer/fetch/site-files.js';
 import { parseRobots, type Robots } from '../../analyzer/robots.js';
-import { parseSitemap } from '../../crawl/sitemap.js';
+import { parseSitemap, type SitemapFile } from '../../crawl/sitemap.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { withTransaction } from '../../store/database.js';
 import { bumpBatchCounters, findBatch, updateBatch } from '../../store/batches.repository.js';
@@ -67,6 +67,7 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
   const seeds: { url: string; inSitemap: boolean }[] = [];
   if (b.mode === 'list') for (const u of options.urls ?? []) seeds.push({ url: u, inSitemap: false });
   if (b.mode === 'crawl') seeds.push({ url: b.url, inSitemap: false });
+  const sitemapFiles: SitemapFile[] = [];
   const fromSitemap =
     b.mode === 'list'
       ? []
@@ -76,6 +77,7 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
           start.hostname,
           Math.max(options.maxPages * 4, 1000),
           request.siteHeaders,
+          sitemapFiles,
           signal,
         );
   for (const u of fromSitemap) seeds.push({ url: u, inSitemap: true });
@@ -106,6 +108,7 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
         status: 'running',
         robotsTxt,
         siteFiles: JSON.stringify(siteFiles),
+        sitemapFiles: b.mode === 'list' ? null : JSON.stringify(sitemapFiles),
         delayMs: Math.max(d.minDelay, robots.delayMs ?? 0),
         deadlineAt: sharedNow() + d.budgetMs,
         startedAt: now,
@@ -131,13 +134,17 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
   });
 }
 
-/** The sitemap URLs reachable from `roots` (indexes followed, gzip parts unpacked), on the site. */
+/**
+ * The sitemap URLs reachable from `roots` (indexes followed, gzip parts unpacked), on the site;
+ * each file read (answered 2xx) is noted in `files` with its entries and uncompressed size.
+ */
 async function sitemapUrls(
   d: BatchDeps,
   roots: string[],
   host: string,
   limit: number,
   siteHeaders: SiteHeaders | undefined,
+  files: SitemapFile[],
   signal?: AbortSignal,
 ): Promise<string[]> {
   const urls: string[] = [];
@@ -151,6 +158,12 @@ async function sitemapUrls(
       const r = await fetchText(d, file, signal, siteHeaders);
       if (!answered(r.status)) continue;
       const parsed = parseSitemap(r.body);
+      files.push({
+        url: file,
+        urls: parsed.urls.length + parsed.sitemaps.length,
+        bytes: Buffer.byteLength(r.body),
+        ...(r.truncated ? { truncated: true } : {}),
+      });
       for (const u of parsed.urls) {
         const n = crawlUrl(u, r.finalUrl, d.tracking);
         if (n !== null && onSite(n, host)) urls.push(n);

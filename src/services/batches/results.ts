@@ -2,6 +2,7 @@
 // and the findings and summary computed from them (src/crawl/findings).
 import type { Db } from '../../store/database.js';
 import {
+  findSitemapFiles,
   findStoredFindings,
   pagesAfter,
   type BatchPageRow,
@@ -13,6 +14,7 @@ import { compactPages } from '../../crawl/compact.js';
 import { externalLinks, listChecks } from '../../store/batch-checks.repository.js';
 import { factsSharer, type PageFacts } from '../../crawl/facts.js';
 import type { Extracted } from '../../crawl/extract.js';
+import type { SitemapFile } from '../../crawl/sitemap.js';
 import {
   computeFindings,
   computeSummary,
@@ -22,7 +24,8 @@ import {
 import { activeRules, ignoreFindings } from '../../crawl/ignore.js';
 import { projectRules } from '../audit/ignore.js';
 import { optionsOf } from './deps.js';
-import type { Batch, BatchPageResult, BatchPagesQuery, BatchView } from './types.js';
+import type { Batch, BatchOptions, BatchPageResult, BatchPagesQuery, BatchView } from './types.js';
+import type { FindingSettings } from '../../crawl/defaults.js';
 
 export function presentBatchRow(b: BatchRow): Batch {
   const options = optionsOf(b);
@@ -89,6 +92,13 @@ async function readPages(db: Db, batchId: number, compact = false): Promise<Batc
 /** facts as parsed (the compact form shares what recurs) */
 const plain = { url: (u: string) => u, facts: (f: PageFacts) => f };
 
+/** The findings' thresholds among a batch's options. */
+const thresholdsOf = (o: BatchOptions): FindingSettings => ({
+  thinContentWords: o.thinContentWords,
+  nearDuplicateThreshold: o.nearDuplicateThreshold,
+  deepPageDepth: o.deepPageDepth,
+});
+
 /**
  * The findings and summary of a batch's pages as they stand, the pages that the project's
  * ignore rules (those that apply at `now`) cover listed apart and not counted. `compact`: the
@@ -111,7 +121,18 @@ export async function analyseBatch(
     checks: new Map(checks.map(({ url, ...c }) => [url, c])),
     ...(optionsOf(b).checkExternal ? { external: await externalLinks(db, b.id) } : {}),
   };
-  const findings = ignoreFindings(computeFindings(pages, b.url, graph), rules);
+  // the sitemap files discovery read (sitemap_too_large); null: a batch made before they were kept
+  const sitemapFiles = await findSitemapFiles(db, b.id);
+  const findings = ignoreFindings(
+    computeFindings(
+      pages,
+      b.url,
+      graph,
+      sitemapFiles === null ? undefined : (JSON.parse(sitemapFiles) as SitemapFile[]),
+      thresholdsOf(optionsOf(b)),
+    ),
+    rules,
+  );
   const summary = computeSummary(pages, findings, {
     discovered: b.discovered,
     audited: b.audited,

@@ -44,6 +44,10 @@ export interface CreateBatchInput {
   /** links to other sites checked (docs/sites.md "Links and resources checked") */
   checkExternal?: boolean;
   maxExternalChecks?: number;
+  /** the findings' thresholds (docs/sites.md "Every finding"): 422 naming the field out of its bounds */
+  thinContentWords?: number;
+  nearDuplicateThreshold?: number;
+  deepPageDepth?: number;
 }
 
 /** The batch page's table of pages: its filters, order and page (the database does them). */

@@ -14,7 +14,7 @@ import { globError, type IgnoreRule } from '../../crawl/ignore.js';
 import { checkExtractors, type Extractor } from '../../crawl/extract.js';
 import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, FINDING_SETTINGS } from '../../crawl/defaults.js';
 
 /** What is stored in clear (projects.settings): every setting, the secrets' names only. */
 export interface StoredSettings {
@@ -29,6 +29,10 @@ export interface StoredSettings {
   /** links to other sites checked in the project's crawls (docs/sites.md "Links and resources checked") */
   check_external: 0 | 1;
   max_external_checks: number;
+  /** the findings' thresholds of the project's crawls (docs/sites.md "Every finding") */
+  thin_content_words: number;
+  near_duplicate_threshold: number;
+  deep_page_depth: number;
   default_privacy: 0 | 1;
   schedule: { every: string; timezone: string } | null;
   header_names: string[];
@@ -58,6 +62,9 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   render: 0,
   check_external: 0,
   max_external_checks: DEFAULT_MAX_EXTERNAL_CHECKS,
+  thin_content_words: FINDING_SETTINGS.thin_content_words.default,
+  near_duplicate_threshold: FINDING_SETTINGS.near_duplicate_threshold.default,
+  deep_page_depth: FINDING_SETTINGS.deep_page_depth.default,
   default_privacy: 0,
   schedule: null,
   header_names: [],
@@ -233,6 +240,9 @@ export function applySettings(
   if (body.render !== undefined) s.render = body.render;
   if (body.check_external !== undefined) s.check_external = body.check_external;
   if (body.max_external_checks !== undefined) s.max_external_checks = body.max_external_checks;
+  if (body.thin_content_words !== undefined) s.thin_content_words = body.thin_content_words;
+  if (body.near_duplicate_threshold !== undefined) s.near_duplicate_threshold = body.near_duplicate_threshold;
+  if (body.deep_page_depth !== undefined) s.deep_page_depth = body.deep_page_depth;
   if (body.default_privacy !== undefined) s.default_privacy = body.default_privacy;
   if (body.schedule !== undefined) {
     if (body.schedule === null) s.schedule = null;
@@ -356,6 +366,9 @@ export function presentSettings(s: StoredSettings): ProjectSettings {
     render: s.render,
     check_external: s.check_external,
     max_external_checks: s.max_external_checks,
+    thin_content_words: s.thin_content_words,
+    near_duplicate_threshold: s.near_duplicate_threshold,
+    deep_page_depth: s.deep_page_depth,
     default_privacy: s.default_privacy,
     schedule: s.schedule,
     headers: s.header_names.map((name) => ({ name, set: true as const })),
