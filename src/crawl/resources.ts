@@ -67,8 +67,10 @@ export function pageResources(a: Artifacts): PageResource[] {
   };
   for (const r of a.subresources) add(r.kind, absolute(r.url, a.baseUrl));
   for (const img of a.images) {
-    if (img.srcset === null || img.inNoscript) continue;
-    for (const u of srcsetUrls(img.srcset)) add('image', absolute(u, a.baseUrl));
+    if (img.inNoscript) continue;
+    // the <img>'s own srcset and its <picture>'s <source srcset> candidates
+    for (const srcset of [...(img.srcset === null ? [] : [img.srcset]), ...img.pictureSrcsets])
+      for (const u of srcsetUrls(srcset)) add('image', absolute(u, a.baseUrl));
   }
   return out;
 }

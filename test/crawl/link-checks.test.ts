@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { computeFindings, type PageForFindings } from '../../src/crawl/findings/index.js';
 import type { CheckedUrl } from '../../src/crawl/findings/types.js';
-import { srcsetUrls } from '../../src/crawl/resources.js';
+import { pageResources, srcsetUrls } from '../../src/crawl/resources.js';
+import { artifactsFrom } from '../helpers/checks.js';
 import { verdictOf } from '../../src/services/batches/check-rules.js';
 
 test('srcsetUrls: each candidate URL, with or without descriptors and spaces', () => {
@@ -16,6 +17,27 @@ test('srcsetUrls: each candidate URL, with or without descriptors and spaces', (
   assert.deepEqual(srcsetUrls(' /p.jpg '), ['/p.jpg']);
   assert.deepEqual(srcsetUrls('x.jpg 480w, /y-800.jpg 800w'), ['x.jpg', '/y-800.jpg']);
   assert.deepEqual(srcsetUrls(''), []);
+});
+
+test("pageResources: an <img>'s srcset and its <picture>'s <source srcset> candidates, each once; not in <noscript>", () => {
+  const a = artifactsFrom(
+    '<!doctype html><html><body>' +
+      '<picture><source type="image/avif" srcset="/a.avif 1x, /a2.avif 2x"><source srcset="/a.webp"><img src="/a.jpg" srcset="/a.jpg 1x, /a-2x.jpg 2x" alt=""></picture>' +
+      '<img src="/b.jpg" alt=""><noscript><img src="/n.jpg" srcset="/n2.jpg 2x" alt=""></noscript>' +
+      '<video><source src="/v.mp4"></video></body></html>',
+  );
+  const images = pageResources(a)
+    .filter((r) => r.kind === 'image')
+    .map((r) => new URL(r.url).pathname)
+    .sort();
+  for (const p of ['/a.avif', '/a2.avif', '/a.webp', '/a.jpg', '/a-2x.jpg', '/b.jpg'])
+    assert.ok(images.includes(p), `${p} in ${images.join(' ')}`);
+  assert.ok(!images.includes('/n2.jpg'), 'a <noscript> srcset is not a resource');
+  assert.equal(new Set(images).size, images.length, 'each once');
+  assert.ok(
+    pageResources(a).some((r) => new URL(r.url).pathname === '/v.mp4'),
+    'a <video> <source src>',
+  );
 });
 
 test('verdictOf: ok, broken, blocked (another site 429/403/999; the site its 429), unchecked', () => {

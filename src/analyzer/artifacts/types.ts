@@ -93,6 +93,8 @@ export interface ImageTag {
   inPicture: boolean;
   /** the type attributes of the <source> siblings before it in its <picture> (lower-cased) */
   pictureSourceTypes: string[];
+  /** the srcset attributes of the <source> siblings before it in its <picture>, as written (a batch checks their URLs) */
+  pictureSrcsets: string[];
   /** ordinal of this <img> among the page's images (0-based) */
   imageIndex: number;
   /** ordinal of its start tag among all elements (0-based), a rough position in the page */

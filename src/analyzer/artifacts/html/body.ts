@@ -35,12 +35,15 @@ export function openBodyElement(w: HtmlWalk, name: string, a: Record<string, str
       if (w.pictureDepth < 0) {
         w.pictureDepth = depth;
         w.pictureSources = [];
+        w.pictureSrcsets = [];
       }
       break;
     case 'source':
       if (w.pictureDepth >= 0) {
         const t = lower(a, 'type');
         if (t !== null) w.pictureSources.push(t);
+        const srcset = attr(a, 'srcset');
+        if (srcset !== null) w.pictureSrcsets.push(srcset);
       } else {
         const u = w.resolve(attr(a, 'src'));
         f.frames.push({
@@ -171,6 +174,7 @@ function image(w: HtmlWalk, a: Record<string, string>): void {
     fetchpriority: lower(a, 'fetchpriority'),
     inPicture,
     pictureSourceTypes: inPicture ? w.pictureSources.slice() : [],
+    pictureSrcsets: inPicture ? w.pictureSrcsets.slice() : [],
     imageIndex,
     // the element's index (flush counted it already)
     elementIndex: f.elementCount - 1,

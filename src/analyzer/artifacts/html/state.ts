@@ -53,6 +53,8 @@ export class HtmlWalk {
   readonly codeAt: number[] = [];
   pictureDepth = -1;
   pictureSources: string[] = [];
+  /** the srcset attributes of the <source> elements of the open <picture> */
+  pictureSrcsets: string[] = [];
 
   /** the open element whose text we collect raw: script, style */
   rawKind: 'script' | 'jsonld' | 'style' | null = null;
