@@ -93,6 +93,8 @@ export interface Config {
   readonly regressionPageShare: number;
   /** PAGEGRADE_CRAWL_DELAY_MS: minimum delay between two requests to a site (default 250; robots.txt Crawl-delay may raise it) */
   readonly crawlDelayMs: number;
+  /** PAGEGRADE_LINK_CHECKS=0: a batch's end checks no URL its crawl did not request (docs/sites.md "Links and resources checked"; default on) */
+  readonly linkChecks: boolean;
   /** PAGEGRADE_CRAWL_CONCURRENCY: requests at once per site (default 2) */
   readonly crawlConcurrency: number;
   /** PAGEGRADE_CRAWL_TRACKING_PARAMS: query parameters dropped from crawled URLs (comma-separated, `*` ends a prefix) */
@@ -371,6 +373,7 @@ export function configFromEnv(env: Env): Config {
     batchTimeBudgetMs: int(env, 'PAGEGRADE_BATCH_TIME_BUDGET_MS', 3_600_000, 1000, 7 * 24 * 3_600_000),
     regressionPageShare: share(env, 'PAGEGRADE_REGRESSION_PAGE_SHARE', 0.1),
     crawlDelayMs: int(env, 'PAGEGRADE_CRAWL_DELAY_MS', 250, 0, 600_000),
+    linkChecks: bool(env, 'PAGEGRADE_LINK_CHECKS', true),
     crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),
     crawlTrackingParams: trackingParams(env),
     secretKey: secretKey(env),

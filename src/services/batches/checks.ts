@@ -85,6 +85,8 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
   const { db } = d.ctx;
   const b = await findBatch(db, batchId, null);
   if (!b || b.status !== 'running') return;
+  // the operator turned the checks off (PAGEGRADE_LINK_CHECKS=0): the findings judge the crawled pages only
+  if (d.ctx.config.linkChecks === false) return;
   const options = optionsOf(b);
   const { site, other } = await targetsOf(d, b);
   const done = await checkedUrls(db, b.id);

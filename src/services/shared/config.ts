@@ -40,6 +40,8 @@ export interface ServicesConfig {
   readonly regressionPageShare?: number;
   /** PAGEGRADE_CRAWL_DELAY_MS, default 250 */
   readonly crawlDelayMs?: number;
+  /** false (PAGEGRADE_LINK_CHECKS=0): a batch's end checks no URL its crawl did not request */
+  readonly linkChecks?: boolean;
   /** PAGEGRADE_CRAWL_CONCURRENCY, default 2 */
   readonly crawlConcurrency?: number;
   /** PAGEGRADE_CRAWL_TRACKING_PARAMS */
