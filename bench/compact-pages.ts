@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { compactPages } from '../src/crawl/compact.js';
 import { factsSharer } from '../src/crawl/facts.js';
+import { prng } from './lib/corpus.js';
 const { values: args, positionals } = parseArgs({
   options: { pages: { type: 'string', default: '100000' } },
   allowPositionals: true,
@@ -16,13 +17,8 @@ const { values: args, positionals } = parseArgs({
 const N = Number(args.pages);
 const mode = positionals[0] === 'compact' ? 'compact' : 'shared';
 const url = (i: number) => `https://bench.example/p/${i}`;
-let seed = 42;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// the corpus's seeded generator (mulberry32): the same pages every run
+const rnd = prng(42);
 const pick = (n: number) => Math.floor(rnd() * n);
 const hex = (b: number) => {
   let s = '';
