@@ -23,6 +23,7 @@ import * as diffModule from '../src/crawl/diff.js';
 import { createDb, migrate } from '../src/store/database.js';
 import { createServices } from '../src/services/index.js';
 import { embeddedQueue } from '../src/jobs/index.js';
+import { prng } from './lib/corpus.js';
 
 const { values: args } = parseArgs({ options: { pages: { type: 'string', default: '100000' } } });
 const N = Number(args.pages);
@@ -40,13 +41,8 @@ const factsDigest = (diffModule as { factsDigest?: (f: object) => string }).fact
 const origin = 'https://bench.example';
 const url = (i: number) => `${origin}/p/${i}`;
 const now = new Date().toISOString();
-let seed = 42;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+/** a seeded PRNG (mulberry32): the same site every run */
+const rnd = prng(42);
 const pick = (n: number) => Math.floor(rnd() * n);
 const hex = (bytes: number) => {
   let s = '';

@@ -14,6 +14,7 @@ import { computeFindings, type PageForFindings } from '../src/crawl/findings/ind
 import { nearDuplicates } from '../src/crawl/findings/near_duplicates.js';
 import type { DonePage } from '../src/crawl/findings/types.js';
 import { minhash, SIGNATURE_SIZE, textHash, words } from '../src/crawl/similarity.js';
+import { prng } from './lib/corpus.js';
 
 const { values: args } = parseArgs({
   options: { pages: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '3' } },
@@ -25,13 +26,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
 /** a seeded PRNG (mulberry32): the same site every run */
-let seed = 42;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = prng(42);
 const pick = (n: number) => Math.floor(rnd() * n);
 const hex = (bytes: number) => {
   let s = '';

@@ -12,18 +12,14 @@ import { linkTargets } from '../../src/crawl/findings/context.js';
 import { computeFindings, computeSummary, FINDINGS } from '../../src/crawl/findings/index.js';
 import type { CheckedUrl } from '../../src/crawl/findings/types.js';
 import { minhash, textHash, words } from '../../src/crawl/similarity.js';
+import { prng } from '../../bench/lib/corpus.js';
 
 const N = 3000;
 const origin = 'https://site.test';
 const url = (i: number) => `${origin}/p/${i}`;
 
-let seed = 7;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+/** a seeded PRNG (mulberry32): the same site every run */
+const rnd = prng(7);
 const pick = (n: number) => Math.floor(rnd() * n);
 const chance = (p: number) => rnd() < p;
 
