@@ -2,6 +2,7 @@
 // the ones its sitemap lists, hands the queued ones to the page jobs, and gives out the site's
 // request slots (politeness). Split from batches.repository.ts, which keeps the batch rows and a
 // page's own reads and writes.
+import { batchRowsByUrl } from './batch-url-lookup.js';
 import type { Db } from './database.js';
 import { pageQuery, toPage, type BatchPageRow, type PageState } from './batches.repository.js';
 import { toNumber } from './sql-helpers.js';
@@ -54,15 +55,8 @@ export async function markInSitemap(db: Db, batchId: number, urls: string[]): Pr
 
 export async function existingUrls(db: Db, batchId: number, urls: string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  for (let i = 0; i < urls.length; i += 500) {
-    const rows = await db
-      .selectFrom('batch_pages')
-      .select('url')
-      .where('batch_id', '=', batchId)
-      .where('url', 'in', urls.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.add(r.url);
-  }
+  for (let i = 0; i < urls.length; i += 500)
+    for (const r of await batchRowsByUrl(db, 'batch_pages', batchId, urls.slice(i, i + 500))) out.add(r.url);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // /api/v1/batches/{id}/links), in keyset chunks for the CSV, summed up per page, and the rows
 // the link findings read (internal nofollow links).
 import { sql } from 'kysely';
+import { batchRowsByUrl } from './batch-url-lookup.js';
 import type { Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
 
@@ -65,13 +66,7 @@ export async function insertPageLinks(
       .values(part.map((url) => ({ batch_id: batchId, url })))
       .onConflict((oc) => oc.columns(['batch_id', 'url']).doNothing())
       .execute();
-    const rows = await db
-      .selectFrom('batch_link_urls')
-      .select(['id', 'url'])
-      .where('batch_id', '=', batchId)
-      .where('url', 'in', part)
-      .execute();
-    for (const r of rows) ids.set(r.url, r.id);
+    for (const r of await batchRowsByUrl(db, 'batch_link_urls', batchId, part)) ids.set(r.url, r.id);
   }
   for (const [n, part] of chunks(links).entries())
     await db
