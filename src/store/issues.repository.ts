@@ -2,7 +2,8 @@
 // project's issue states across its crawls, written in chunks when a crawl ends
 // (src/services/batches/issue-states.ts), listed by state and kind; and the change log of its
 // ignore rules.
-import type { Db } from './database.js';
+import { sql } from 'kysely';
+import { dialectOf, type Db } from './database.js';
 import type { ProjectIssuesTable } from './issue-tables.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
@@ -22,6 +23,45 @@ export interface IssueRow {
   ruleId: string | null;
   reason: string | null;
   updatedAt: string;
+}
+
+/** A page of a batch as its issue states read it: its failed and ignored checks as JSON text. */
+export interface PageChecksRow {
+  id: number;
+  url: string;
+  /** the facts' `failed` array (JSON text); null: the page was not audited */
+  failed: string | null;
+  /** the facts' `ignored` array (JSON text); null: none, or not audited */
+  ignored: string | null;
+}
+
+/**
+ * Up to `limit` of a batch's pages after page id `afterId`, in id order, with only their failed
+ * and ignored checks taken out of the facts by the database (json_extract, ->): the facts with
+ * their links are never sent to, parsed or held by the process — the issue states of a
+ * 100,000-page crawl read 500 pages at a time.
+ */
+export async function pageChecksAfter(
+  db: Db,
+  batchId: number,
+  afterId: number,
+  limit: number,
+): Promise<PageChecksRow[]> {
+  const pg = dialectOf(db) === 'postgres';
+  const part = (key: 'failed' | 'ignored') =>
+    pg
+      ? sql<string | null>`CASE WHEN state = 'done' THEN (facts::json -> ${key})::text END`
+      : sql<string | null>`CASE WHEN state = 'done' THEN json_extract(facts, ${`$.${key}`}) END`;
+  const rows = await db
+    .selectFrom('batch_pages')
+    .select(['id', 'url'])
+    .select([part('failed').as('failed'), part('ignored').as('ignored')])
+    .where('batch_id', '=', batchId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: toNumber(r.id), url: r.url, failed: r.failed, ignored: r.ignored }));
 }
 
 const COLUMNS = [
