@@ -112,26 +112,17 @@ export async function updateIssueStates(
         page.failed === null ? [] : ((JSON.parse(page.failed) as PageFacts['failed'] | null) ?? []);
       const ignored =
         page.ignored === null ? [] : ((JSON.parse(page.ignored) as PageFacts['ignored'] | null) ?? []);
-      for (const c of failed)
-        current.push({
-          kind: 'check',
-          issueId: c.id,
-          url,
-          priority: c.priority,
-          title: c.title,
-          detail: null,
-          rule: null,
-        });
-      for (const c of ignored)
-        current.push({
-          kind: 'check',
-          issueId: c.id,
-          url,
-          priority: c.priority,
-          title: c.title,
-          detail: null,
-          rule: { id: c.rule_id, reason: c.reason },
-        });
+      const check = (c: PageFacts['failed'][number], rule: Current['rule']): Current => ({
+        kind: 'check',
+        issueId: c.id,
+        url,
+        priority: c.priority,
+        title: c.title,
+        detail: null,
+        rule,
+      });
+      for (const c of failed) current.push(check(c, null));
+      for (const c of ignored) current.push(check(c, { id: c.rule_id, reason: c.reason }));
       current.push(...(findingIssues.get(url) ?? []));
       findingIssues.delete(url);
     }
