@@ -1,4 +1,4 @@
-import { answerOf, isBroken } from './context.js';
+import { answerOf, fontsBySheet, isBroken } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
 /**
@@ -11,6 +11,7 @@ const rule: FindingRule = {
   title: 'Images, stylesheets, scripts, frames, fonts and media that answer 4xx/5xx or cannot be fetched',
   find(ctx) {
     const out: FindingPage[] = [];
+    const fonts = fontsBySheet(ctx);
     for (const p of ctx.done) {
       const listed = new Set<string>();
       for (const r of p.facts.resources ?? []) {
@@ -27,6 +28,15 @@ const rule: FindingRule = {
         if (why === null) continue;
         listed.add(r.url);
         out.push({ url: p.url, detail: `${r.url} (${r.kind}: ${why})` });
+      }
+      // the fonts its stylesheets name (@font-face): broken on every page that loads the stylesheet
+      for (const r of p.facts.resources ?? []) {
+        if (r.kind !== 'stylesheet') continue;
+        for (const f of fonts.get(r.url) ?? []) {
+          if (f.check.verdict !== 'broken' || listed.has(f.url)) continue;
+          listed.add(f.url);
+          out.push({ url: p.url, detail: `${f.url} (font: ${answerOf(f.check)}; named in ${r.url})` });
+        }
       }
       // a rendered page: what the browser saw fail (render.failed_requests), each once
       for (const f of p.facts.failedRequests ?? []) {

@@ -112,3 +112,18 @@ export function externalLinks(
 }
 
 export const answer = (target: string, c: CheckedUrl): string => `${target} (${answerOf(c)})`;
+
+/**
+ * The fonts each stylesheet names (@font-face), from the checks' `via`: stylesheet URL → its
+ * fonts, each with its check (services/batches/checks.ts reads the stylesheets).
+ */
+export function fontsBySheet(ctx: FindingContext): Map<string, { url: string; check: CheckedUrl }[]> {
+  const out = new Map<string, { url: string; check: CheckedUrl }[]>();
+  for (const [url, check] of ctx.graph?.checks ?? [])
+    for (const sheet of check.via ?? []) {
+      const list = out.get(sheet);
+      if (list) list.push({ url, check });
+      else out.set(sheet, [{ url, check }]);
+    }
+  return out;
+}
