@@ -1,0 +1,250 @@
+// The check step's limits and the fonts of stylesheets (issue 21 §1; docs/sites.md "Links and
+// resources checked"), end to end on SQLite and PostgreSQL against loopback fixture servers,
+// counting the requests they get:
+// - max_site_checks: the site's own URLs asked are the first N in the cap's order (stylesheets,
+//   then resources and fonts, then links, each by URL); the others are listed as not checked;
+// - the batch's time budget: a batch with a small budget and a slow site ends, the URLs it did
+//   not ask listed as not checked ("Not requested: the batch reached its time budget.");
+// - @font-face fonts: each stylesheet read once (GET), each font asked once per batch, a broken
+//   font listed on exactly the pages that load a stylesheet naming it, with the stylesheet.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { describeEachDialect, type TestApp } from '../helpers/app.js';
+import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { buildUser, type TestUser } from '../helpers/factories.js';
+import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+
+const page = (title: string, head: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><h1>${title}</h1>${body}</body></html>`;
+const htmlOf = (body: string) => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body });
+const css = (body: string) => ({ headers: { 'content-type': 'text/css' }, body });
+
+interface Finding {
+  id: string;
+  pages: { url: string; detail?: string }[];
+}
+
+/** a batch with `payload`, waited for; its findings from the JSON export */
+async function crawl(t: TestApp, user: TestUser, payload: Record<string, unknown>) {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/v1/batches',
+    headers: { ...user.auth, 'content-type': 'application/json' },
+    payload,
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  const body = res.json() as { data: { id: number; options: Record<string, unknown> } };
+  const done = await batchEnded(t, user.id, body.data.id, 120_000);
+  assert.equal(done.status, 'done', done.error ?? '');
+  const exp = await t.request({
+    method: 'GET',
+    url: `/api/v1/batches/${body.data.id}/export?format=json`,
+    headers: user.auth,
+  });
+  assert.equal(exp.statusCode, 200);
+  return { options: body.data.options, findings: (exp.json() as { findings: Finding[] }).findings };
+}
+
+const detailsOf = (findings: Finding[], id: string, origin: string) =>
+  findings
+    .find((f) => f.id === id)!
+    .pages.map((p) => `${p.url.replace(origin, '')} ${(p.detail ?? '').replaceAll(origin, '')}`)
+    .sort();
+
+describeEachDialect('the check step: max_site_checks and the fonts of stylesheets', (dialect) => {
+  let app: BatchApp;
+  let t: TestApp;
+  let user: TestUser;
+  let site: FixtureServer;
+  const seen: string[] = [];
+  const asked = (prefix: string) => seen.filter((s) => s.split(' ')[1]!.startsWith(prefix)).sort();
+
+  before(async () => {
+    app = await startBatchApp(dialect, { pollMs: 50, config: { crawlDelayMs: 10, fetchTimeoutMs: 2000 } });
+    t = app.t;
+    user = await buildUser(t.services);
+    site = await startFixtureServer();
+    site.server.prependListener('request', (req: { method?: string; url?: string }) => {
+      seen.push(`${req.method ?? '?'} ${req.url ?? '/'}`);
+    });
+    // max_site_checks: a page loading three images (404) and linking to three pages not crawled
+    site.route(
+      '/cap',
+      htmlOf(
+        page(
+          'Cap',
+          '',
+          '<img src="/img/3.png" alt="3"><img src="/img/1.png" alt="1"><img src="/img/2.png" alt="2">' +
+            '<a href="/x/c">c</a> <a href="/x/a">a</a> <a href="/x/b">b</a>',
+        ),
+      ),
+    );
+    // fonts: /f/ and /f/a load fonts.css, /f/c also.css (naming the same missing font), /f/b plain.css
+    const home = page(
+      'Fonts',
+      '<link rel="stylesheet" href="/css/fonts.css">',
+      '<a href="/f/a">a</a> <a href="/f/b">b</a> <a href="/f/c">c</a>',
+    );
+    site.route('/f/', htmlOf(home));
+    site.route(
+      '/f/a',
+      htmlOf(page('A', '<link rel="stylesheet" href="/css/fonts.css">', '<a href="/f/">Home</a>')),
+    );
+    site.route(
+      '/f/b',
+      htmlOf(page('B', '<link rel="stylesheet" href="/css/plain.css">', '<a href="/f/">Home</a>')),
+    );
+    site.route(
+      '/f/c',
+      htmlOf(page('C', '<link rel="stylesheet" href="/css/also.css">', '<a href="/f/">Home</a>')),
+    );
+    site.route(
+      '/css/fonts.css',
+      css(`/* @font-face { src: url(/fonts/commented.woff2) } */
+        @font-face { font-family: "Body"; src: local("Body"), url("../fonts/missing.woff2") format("woff2"), url(/fonts/ok.woff) format("woff"); }
+        body { font-family: Body; background: url(/img/bg.png); }`),
+    );
+    site.route(
+      '/css/also.css',
+      css('@media screen { @font-face { font-family: B; src: url(/fonts/missing.woff2); } }'),
+    );
+    site.route('/css/plain.css', css('body { color: #222; }'));
+    site.route('/fonts/ok.woff', { headers: { 'content-type': 'font/woff' }, body: 'x' });
+  });
+  after(async () => {
+    await app?.close();
+    await site?.close();
+  });
+
+  test('max_site_checks: the first N in order (resources, then links, by URL); the others listed as not checked', async () => {
+    seen.length = 0;
+    const { options, findings } = await crawl(t, user, {
+      url: `${site.origin}/cap`,
+      mode: 'crawl',
+      max_pages: 1,
+      max_site_checks: 4,
+    });
+    assert.equal(options['max_site_checks'], 4);
+    // the three images (resources first), then the first link in URL order
+    assert.deepEqual(
+      [...asked('/img/'), ...asked('/x/')],
+      ['HEAD /img/1.png', 'HEAD /img/2.png', 'HEAD /img/3.png', 'HEAD /x/a'],
+    );
+    assert.deepEqual(detailsOf(findings, 'unchecked_links', site.origin), [
+      "/cap /x/b (Not requested: over the batch's max_site_checks (4).)",
+      "/cap /x/c (Not requested: over the batch's max_site_checks (4).)",
+    ]);
+    assert.equal(detailsOf(findings, 'broken_resources', site.origin).length, 3);
+    assert.deepEqual(detailsOf(findings, 'broken_links', site.origin), ['/cap /x/a (404)']);
+  });
+
+  test('max_site_checks: the default 5,000, a project setting, and the 422s', async () => {
+    const json = { ...user.auth, 'content-type': 'application/json' };
+    const name = new URL(site.origin).hostname;
+    let res = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/projects/${name}`,
+      headers: json,
+      payload: { max_site_checks: 7 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(
+      (res.json() as { data: { settings: { max_site_checks: number } } }).data.settings.max_site_checks,
+      7,
+    );
+    for (const value of [0, 100_001, 1.5]) {
+      res = await t.request({
+        method: 'PATCH',
+        url: `/api/v1/projects/${name}`,
+        headers: json,
+        payload: { max_site_checks: value },
+      });
+      assert.equal(res.statusCode, 422, String(value));
+      assert.match(res.body, /max_site_checks/);
+      res = await t.request({
+        method: 'POST',
+        url: '/api/v1/batches',
+        headers: json,
+        payload: { url: `${site.origin}/cap`, mode: 'crawl', max_site_checks: value },
+      });
+      assert.equal(res.statusCode, 422, String(value));
+      assert.match(res.body, /max_site_checks/);
+    }
+    res = await t.request({ method: 'POST', url: `/api/v1/projects/${name}/crawls`, headers: user.auth });
+    assert.equal(res.statusCode, 422, 'no start_url yet');
+    res = await t.request({
+      method: 'POST',
+      url: '/api/v1/batches',
+      headers: json,
+      payload: { url: `${site.origin}/cap`, mode: 'crawl', max_pages: 1 },
+    });
+    assert.equal(res.statusCode, 202);
+    const made = res.json() as { data: { id: number; options: { max_site_checks: number } } };
+    assert.equal(made.data.options.max_site_checks, 5000);
+    await batchEnded(t, user.id, made.data.id, 120_000);
+  });
+
+  test('fonts named by stylesheets: each stylesheet read once, each font asked once, a broken font on exactly the pages loading a stylesheet naming it', async () => {
+    seen.length = 0;
+    const { findings } = await crawl(t, user, { url: `${site.origin}/f/`, mode: 'crawl', max_pages: 10 });
+    assert.deepEqual(asked('/css/'), ['GET /css/also.css', 'GET /css/fonts.css', 'GET /css/plain.css']);
+    assert.deepEqual(asked('/fonts/'), ['HEAD /fonts/missing.woff2', 'HEAD /fonts/ok.woff']);
+    assert.deepEqual(asked('/img/'), [], 'a background image is not a font');
+    assert.deepEqual(detailsOf(findings, 'broken_resources', site.origin), [
+      '/f/ /fonts/missing.woff2 (font: 404; named in /css/fonts.css)',
+      '/f/a /fonts/missing.woff2 (font: 404; named in /css/fonts.css)',
+      '/f/c /fonts/missing.woff2 (font: 404; named in /css/also.css)',
+    ]);
+    assert.deepEqual(detailsOf(findings, 'unchecked_links', site.origin), []);
+  });
+});
+
+describeEachDialect('the check step and the time budget', (dialect) => {
+  const SLOW = 20;
+  let app: BatchApp;
+  let t: TestApp;
+  let user: TestUser;
+  let site: FixtureServer;
+  const slowAsked: string[] = [];
+
+  before(async () => {
+    // a 3 s budget: the page is crawled at once, then each check takes half a second
+    app = await startBatchApp(dialect, {
+      pollMs: 50,
+      config: { crawlDelayMs: 10, fetchTimeoutMs: 2000, batchTimeBudgetMs: 3000 },
+    });
+    t = app.t;
+    user = await buildUser(t.services);
+    site = await startFixtureServer();
+    const links = Array.from(
+      { length: SLOW },
+      (_, i) => `<a href="/slow/${String(i).padStart(2, '0')}">${i}</a>`,
+    );
+    site.route('/', htmlOf(page('Slow', '', links.join(' '))));
+    for (let i = 0; i < SLOW; i++)
+      site.route(`/slow/${String(i).padStart(2, '0')}`, (req, res) => {
+        slowAsked.push(req.url ?? '');
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end();
+        }, 500);
+      });
+  });
+  after(async () => {
+    await app?.close();
+    await site?.close();
+  });
+
+  test('a batch out of time ends: the URLs it did not ask are listed as not checked', async () => {
+    const { findings } = await crawl(t, user, { url: `${site.origin}/`, mode: 'crawl', max_pages: 1 });
+    const unchecked = detailsOf(findings, 'unchecked_links', site.origin);
+    for (const u of unchecked) assert.match(u, /\(Not requested: the batch reached its time budget\.\)$/);
+    // some asked (the step's grace), some not, each URL either asked once or listed
+    assert.ok(slowAsked.length >= 1, 'some asked');
+    assert.ok(unchecked.length >= 1, 'some not asked');
+    assert.equal(new Set(slowAsked).size, slowAsked.length, 'each asked once');
+    assert.equal(slowAsked.length + unchecked.length, SLOW);
+    const listed = new Set(unchecked.map((u) => u.split(' ')[1]));
+    for (const p of slowAsked) assert.ok(!listed.has(p), `${p} asked and listed`);
+  });
+});
