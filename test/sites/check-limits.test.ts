@@ -13,6 +13,9 @@ import { describeEachDialect, type TestApp } from '../helpers/app.js';
 import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
+import { jobKinds } from '../../src/jobs/kinds/index.js';
+import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
+import type { Services } from '../../src/services/types.js';
 
 const page = (title: string, head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><h1>${title}</h1>${body}</body></html>`;
@@ -57,10 +60,39 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
   let user: TestUser;
   let site: FixtureServer;
   const seen: string[] = [];
+  /** set by the resume test: the next end is stopped (as a killed worker's) at its first font request */
+  let killAtFont = false;
   const asked = (prefix: string) => seen.filter((s) => s.split(' ')[1]!.startsWith(prefix)).sort();
 
   before(async () => {
-    app = await startBatchApp(dialect, { pollMs: 50, config: { crawlDelayMs: 10, fetchTimeoutMs: 2000 } });
+    app = await startBatchApp(dialect, {
+      pollMs: 50,
+      config: { crawlDelayMs: 10, fetchTimeoutMs: 2000 },
+      // a failed end is retried at once (the default backoff is 5 s and more)
+      kinds: jobKinds.map((k) =>
+        k.kind === batchEnd.kind ? batchEndKind({ backoff: { baseMs: 50, maxMs: 100 } }) : k,
+      ),
+      workerServices: (real): Services => ({
+        ...real,
+        batches: {
+          ...real.batches,
+          end: async (batchId, signal) => {
+            if (!killAtFont) return real.batches.end(batchId, signal);
+            killAtFont = false;
+            const kill = new AbortController();
+            const look = setInterval(() => {
+              if (seen.some((s) => s.includes(' /fonts/'))) kill.abort(new Error('killed'));
+            }, 1);
+            try {
+              await real.batches.end(batchId, kill.signal);
+            } finally {
+              clearInterval(look);
+            }
+            throw new Error('the worker was killed in the middle of the checks');
+          },
+        },
+      }),
+    });
     t = app.t;
     user = await buildUser(t.services);
     site = await startFixtureServer();
@@ -196,6 +228,23 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
       '/f/c /fonts/missing.woff2 (font: 404; named in /css/also.css)',
     ]);
     assert.deepEqual(detailsOf(findings, 'unchecked_links', site.origin), []);
+  });
+
+  test('an end killed at its first font request is taken up again: the fonts found are asked, no stylesheet is read again', async () => {
+    seen.length = 0;
+    killAtFont = true;
+    const { findings } = await crawl(t, user, { url: `${site.origin}/f/`, mode: 'crawl', max_pages: 10 });
+    assert.equal(killAtFont, false, 'the end was stopped once');
+    assert.deepEqual(asked('/css/'), ['GET /css/also.css', 'GET /css/fonts.css', 'GET /css/plain.css']);
+    // each font asked, the one in flight when the worker stopped at most twice
+    const fonts = asked('/fonts/');
+    assert.deepEqual([...new Set(fonts)], ['HEAD /fonts/missing.woff2', 'HEAD /fonts/ok.woff']);
+    assert.ok(fonts.length <= 3, fonts.join(' '));
+    assert.deepEqual(detailsOf(findings, 'broken_resources', site.origin), [
+      '/f/ /fonts/missing.woff2 (font: 404; named in /css/fonts.css)',
+      '/f/a /fonts/missing.woff2 (font: 404; named in /css/fonts.css)',
+      '/f/c /fonts/missing.woff2 (font: 404; named in /css/also.css)',
+    ]);
   });
 });
 
