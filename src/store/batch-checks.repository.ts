@@ -86,11 +86,6 @@ export async function insertChecks(db: Db, batchId: number, rows: readonly Check
   }
 }
 
-/** One URL's answer (insertChecks' rules). */
-export function insertCheck(db: Db, batchId: number, c: CheckRow): Promise<void> {
-  return insertChecks(db, batchId, [c]);
-}
-
 /** The stylesheets that name a font stored already (its row's `via`, replaced whole). */
 export async function setCheckVia(
   db: Db,
