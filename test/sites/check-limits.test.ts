@@ -59,7 +59,10 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
   let t: TestApp;
   let user: TestUser;
   let site: FixtureServer;
+  let other: FixtureServer;
+  let E: string;
   const seen: string[] = [];
+  const otherSeen: string[] = [];
   /** set by the resume test: the next end is stopped (as a killed worker's) at its first font request */
   let killAtFont = false;
   const asked = (prefix: string) => seen.filter((s) => s.split(' ')[1]!.startsWith(prefix)).sort();
@@ -96,6 +99,11 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
     t = app.t;
     user = await buildUser(t.services);
     site = await startFixtureServer();
+    other = await startFixtureServer();
+    E = `http://elsewhere.test:${other.port}`;
+    other.server.prependListener('request', (req: { method?: string; url?: string }) => {
+      otherSeen.push(`${req.method ?? '?'} ${req.url ?? '/'}`);
+    });
     site.server.prependListener('request', (req: { method?: string; url?: string }) => {
       seen.push(`${req.method ?? '?'} ${req.url ?? '/'}`);
     });
@@ -142,10 +150,31 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
     );
     site.route('/css/plain.css', css('body { color: #222; }'));
     site.route('/fonts/ok.woff', { headers: { 'content-type': 'font/woff' }, body: 'x' });
+    // another host: a stylesheet naming a missing font there and one on the site; the site's
+    // stylesheet naming a font on the other host
+    site.route(
+      '/e/',
+      htmlOf(
+        page(
+          'E',
+          `<link rel="stylesheet" href="${E}/cdn.css"><link rel="stylesheet" href="/css/cdn-font.css">`,
+          '',
+        ),
+      ),
+    );
+    site.route('/css/cdn-font.css', css(`@font-face { font-family: C; src: url(${E}/fonts/cdn.woff2); }`));
+    other.route(
+      '/cdn.css',
+      css(
+        `@font-face { font-family: G; src: url(fonts/gone.woff2), url(${site.origin}/fonts/site-missing.woff2); }`,
+      ),
+    );
+    other.route('/fonts/cdn.woff2', { headers: { 'content-type': 'font/woff2' }, body: 'x' });
   });
   after(async () => {
     await app?.close();
     await site?.close();
+    await other?.close();
   });
 
   test('max_site_checks: the first N in order (resources, then links, by URL); the others listed as not checked', async () => {
@@ -228,6 +257,36 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
       '/f/c /fonts/missing.woff2 (font: 404; named in /css/also.css)',
     ]);
     assert.deepEqual(detailsOf(findings, 'unchecked_links', site.origin), []);
+  });
+
+  test('fonts and stylesheets on another host: none asked without check_external; with it, each once', async () => {
+    seen.length = 0;
+    otherSeen.length = 0;
+    let { findings } = await crawl(t, user, { url: `${site.origin}/e/`, mode: 'crawl', max_pages: 1 });
+    assert.deepEqual(otherSeen, [], 'no request reached the other host');
+    assert.deepEqual(asked('/css/'), ['GET /css/cdn-font.css']);
+    assert.deepEqual(asked('/fonts/'), []);
+    assert.deepEqual(detailsOf(findings, 'broken_resources', site.origin), []);
+
+    seen.length = 0;
+    ({ findings } = await crawl(t, user, {
+      url: `${site.origin}/e/`,
+      mode: 'crawl',
+      max_pages: 1,
+      check_external: 1,
+    }));
+    assert.deepEqual(otherSeen.sort(), [
+      'GET /cdn.css',
+      'GET /robots.txt',
+      'HEAD /fonts/cdn.woff2',
+      'HEAD /fonts/gone.woff2',
+    ]);
+    assert.deepEqual(asked('/css/'), ['GET /css/cdn-font.css']);
+    assert.deepEqual(asked('/fonts/'), ['HEAD /fonts/site-missing.woff2']);
+    assert.deepEqual(detailsOf(findings, 'broken_resources', site.origin), [
+      `/e/ /fonts/site-missing.woff2 (font: 404; named in ${E}/cdn.css)`,
+      `/e/ ${E}/fonts/gone.woff2 (font: 404; named in ${E}/cdn.css)`,
+    ]);
   });
 
   test('an end killed at its first font request is taken up again: the fonts found are asked, no stylesheet is read again', async () => {
