@@ -5,7 +5,8 @@
 // name it in `via`), then its answer over it.
 import type { Db } from './database.js';
 
-export type CheckKind = 'internal' | 'resource' | 'external' | 'font';
+/** font and stylesheet: named by a stylesheet (@font-face, @import), not by a page */
+export type CheckKind = 'internal' | 'resource' | 'external' | 'font' | 'stylesheet';
 export type CheckVerdict = 'ok' | 'broken' | 'blocked' | 'unchecked' | 'pending';
 
 export interface CheckRow {
@@ -23,20 +24,24 @@ export interface CheckRow {
 /** rows written by one statement (7 values each: within SQLite's and PostgreSQL's limits) */
 const INSERT_CHUNK = 500;
 
-/** The URLs of the batch stored already: each one's verdict, and the stylesheets naming a font. */
+/** The URLs of the batch stored already: each one's kind, verdict, and the stylesheets naming it. */
 export async function storedChecks(
   db: Db,
   batchId: number,
-): Promise<Map<string, { verdict: CheckVerdict; via: string[] | null }>> {
+): Promise<Map<string, { kind: CheckKind; verdict: CheckVerdict; via: string[] | null }>> {
   const rows = await db
     .selectFrom('batch_checks')
-    .select(['url', 'verdict', 'via'])
+    .select(['url', 'kind', 'verdict', 'via'])
     .where('batch_id', '=', batchId)
     .execute();
   return new Map(
     rows.map((r) => [
       r.url,
-      { verdict: r.verdict as CheckVerdict, via: r.via === null ? null : viaOf(r.via) },
+      {
+        kind: r.kind as CheckKind,
+        verdict: r.verdict as CheckVerdict,
+        via: r.via === null ? null : viaOf(r.via),
+      },
     ]),
   );
 }

@@ -1,4 +1,4 @@
-import { fontsBySheet, linkTargets } from './context.js';
+import { linkTargets, sheetLoads } from './context.js';
 import type { CheckedUrl, FindingPage, FindingRule } from './types.js';
 
 /** a font found in a stylesheet whose check had not run when the batch ended (cancelled meanwhile) */
@@ -29,7 +29,7 @@ const rule: FindingRule = {
       if (list) list.push(target);
       else externalBy.set(source, [target]);
     }
-    const fonts = fontsBySheet(ctx);
+    const loads = sheetLoads(ctx);
     for (const p of ctx.done) {
       const seen = new Set<string>();
       const resources = p.facts.resources ?? [];
@@ -42,11 +42,14 @@ const rule: FindingRule = {
       }
       for (const r of resources) {
         if (r.kind !== 'stylesheet') continue;
-        for (const f of fonts.get(r.url) ?? []) {
+        for (const f of loads(r.url)) {
           if (seen.has(f.url)) continue;
           seen.add(f.url);
           if (notAsked(f.check))
-            out.push({ url: p.url, detail: `${f.url} (${f.check.error ?? STOPPED} Named in ${r.url}.)` });
+            out.push({
+              url: p.url,
+              detail: `${f.url} (${f.check.error ?? STOPPED} ${f.how[0]!.toUpperCase()}${f.how.slice(1)}.)`,
+            });
         }
       }
     }

@@ -62,9 +62,16 @@ export async function targetsOf(d: BatchDeps, b: BatchRow): Promise<BatchTargets
   return { pages, site, other, stylesheets };
 }
 
-/** The order the caps keep: stylesheets, then the other resources and fonts, then links; each by URL. */
-export function capOrder(targets: readonly Target[], stylesheets: ReadonlySet<string>): Target[] {
+/**
+ * The order the caps keep: the pages' stylesheets, the stylesheets they @import, then the other
+ * resources and fonts, then links; each group by URL.
+ */
+export function capOrder(
+  targets: readonly Target[],
+  stylesheets: ReadonlySet<string>,
+  imports: ReadonlySet<string> = new Set(),
+): Target[] {
   const rank = (t: Target) =>
-    stylesheets.has(t.url) ? 0 : t.kind === 'resource' || t.kind === 'font' ? 1 : 2;
+    stylesheets.has(t.url) ? 0 : imports.has(t.url) ? 1 : t.kind === 'resource' || t.kind === 'font' ? 2 : 3;
   return [...targets].sort((x, y) => rank(x) - rank(y) || (x.url < y.url ? -1 : x.url > y.url ? 1 : 0));
 }

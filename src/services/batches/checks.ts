@@ -102,25 +102,34 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
   const store = async (rows: CheckRow[]) => {
     if (rows.length === 0) return;
     await insertChecks(db, b.id, rows);
-    for (const r of rows) stored.set(r.url, { verdict: r.verdict, via: stored.get(r.url)?.via ?? null });
+    for (const r of rows) {
+      const was = stored.get(r.url);
+      stored.set(r.url, { kind: was?.kind ?? r.kind, verdict: r.verdict, via: was?.via ?? null });
+    }
   };
-  // the fonts the stylesheets name (their rows' via), written one after another
+  // the fonts and @imports the stylesheets name (their rows' via), written one after another
   const fonts = new Map<string, string[]>();
-  for (const [url, s] of stored) if (s.via) fonts.set(url, [...s.via]);
+  const imports = new Set<string>();
+  for (const [url, s] of stored)
+    if (s.via) {
+      fonts.set(url, [...s.via]);
+      if (s.kind === 'stylesheet') imports.add(url);
+    }
   let writes: Promise<void> = Promise.resolve();
   const serial = (write: () => Promise<void>): Promise<void> => {
     const next = writes.then(write);
     writes = next.catch(() => undefined);
     return next;
   };
-  const fontFound = async (font: string, sheet: string) => {
+  const fontFound = async (font: string, sheet: string, named: 'font' | 'stylesheet' = 'font') => {
     const list = fonts.get(font) ?? [];
     if (!wanted(font) || list.includes(sheet) || list.length >= MAX_VIA) return;
     const via = [...list, sheet].sort();
     fonts.set(font, via);
+    if (named === 'stylesheet') imports.add(font);
+    const kind = known.get(font)?.kind ?? named;
     if (stored.has(font)) return serial(() => setCheckVia(db, b.id, font, via));
-    stored.set(font, { verdict: 'pending', via });
-    const kind = known.get(font)?.kind ?? 'font';
+    stored.set(font, { kind, verdict: 'pending', via });
     return serial(() =>
       insertChecks(db, b.id, [
         { url: font, kind, verdict: 'pending', status: null, error: null, redirectTo: null, via },
@@ -156,7 +165,7 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
       ...d.fetchOptions(),
       method,
       // a stylesheet's GET reads its text (its fonts); any other request only its headers
-      ...(method === 'GET' && targets.stylesheets.has(t.url)
+      ...(method === 'GET' && (targets.stylesheets.has(t.url) || imports.has(t.url))
         ? { cap: STYLESHEET_CAP }
         : { cap: 0, headersOnly: true }),
       signal,
@@ -169,21 +178,32 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
     return r;
   }
 
-  /** One target's check (a stylesheet: GET and its fonts); false when the step must stop. */
-  async function checkOne(t: Target, h: { last: number }, asSheet: boolean): Promise<boolean> {
+  /**
+   * One target's check (a stylesheet: GET, its fonts, and a page's stylesheet its @imports too);
+   * false when the step must stop.
+   */
+  async function checkOne(
+    t: Target,
+    h: { last: number },
+    asSheet: 'page' | 'import' | null,
+  ): Promise<boolean> {
     const isSite = onSite(t.url, host);
     let r = await ask(t, asSheet ? 'GET' : 'HEAD', h);
     if (r && !asSheet && (r.status === 405 || r.status === 501)) r = await ask(t, 'GET', h);
     if (r === null || signal.aborted) return false;
-    if (asSheet && r.status !== null && r.status >= 200 && r.status < 300)
-      // its fonts are stored before it: a step taken up again knows them without reading it again
-      for (const font of stylesheetRefs(r.body, r.finalUrl).fonts) await fontFound(font, t.url);
+    if (asSheet && r.status !== null && r.status >= 200 && r.status < 300) {
+      // what it names is stored before it: a step taken up again knows it without reading it again
+      const refs = stylesheetRefs(r.body, r.finalUrl);
+      for (const font of refs.fonts) await fontFound(font, t.url);
+      // @import: one level (an imported stylesheet's own @imports are not followed)
+      if (asSheet === 'page') for (const sheet of refs.imports) await fontFound(sheet, t.url, 'stylesheet');
+    }
     await store([verdictOf(t, r, !isSite, d.fetchOptions().timeoutMs)]);
     return true;
   }
 
   /** Checks the targets not stored yet, by host (each one at a time), until done, stopped or out of time. */
-  async function pass(list: readonly Target[], asSheet: boolean): Promise<void> {
+  async function pass(list: readonly Target[], asSheet: 'page' | 'import' | null): Promise<void> {
     const byHost = new Map<string, Target[]>();
     for (const t of list) {
       if (done(t.url)) continue;
@@ -226,27 +246,48 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
   async function run(): Promise<boolean> {
     const siteCap = options.maxSiteChecks;
     const externalCap = options.maxExternalChecks;
-    // 1. the stylesheets the caps keep (they come first in their order), each read for its fonts
-    const isSheet = (t: Target) => targets.stylesheets.has(t.url);
+    // 1. the stylesheets the caps keep (they come first in their order), each read for its
+    // fonts and @imports; then the @imported stylesheets the caps keep (next in the order)
+    const isSheet = (t: Target) => targets.stylesheets.has(t.url) || imports.has(t.url);
+    const isPageSheet = (t: Target) => targets.stylesheets.has(t.url);
     const external = options.checkExternal ? capOrder(targets.other, targets.stylesheets) : [];
     const sheets = [
-      ...capOrder(targets.site, targets.stylesheets).slice(0, siteCap).filter(isSheet),
-      ...external.slice(0, externalCap).filter(isSheet),
+      ...capOrder(targets.site, targets.stylesheets).slice(0, siteCap).filter(isPageSheet),
+      ...external.slice(0, externalCap).filter(isPageSheet),
     ];
-    await pass(sheets, true);
+    await pass(sheets, 'page');
+    await writes;
+    if (signal.aborted) return false;
+    const imported = [...imports]
+      .filter((u) => !known.has(u) && wanted(u))
+      .map((url): Target => ({ url, kind: 'stylesheet' }));
+    const importsOf = (list: Target[], on: boolean, cap: number) =>
+      capOrder([...list, ...imported.filter((t) => onSite(t.url, host) === on)], targets.stylesheets, imports)
+        .slice(0, cap)
+        .filter((t) => imports.has(t.url) && !targets.stylesheets.has(t.url));
+    const importedSheets = [
+      ...importsOf(targets.site, true, siteCap),
+      ...(options.checkExternal ? importsOf(targets.other, false, externalCap) : []),
+    ];
+    await pass(importedSheets, 'import');
     await writes;
     if (signal.aborted) return false;
 
     // 2. everything, the fonts found among the resources; over a cap: not requested
     const found = [...fonts.keys()]
       .filter((u) => !known.has(u) && wanted(u))
-      .map((url): Target => ({ url, kind: 'font' }));
+      .map((url): Target => ({ url, kind: imports.has(url) ? 'stylesheet' : 'font' }));
     const site = capOrder(
       [...targets.site, ...found.filter((t) => onSite(t.url, host))],
       targets.stylesheets,
+      imports,
     );
     const other = options.checkExternal
-      ? capOrder([...targets.other, ...found.filter((t) => !onSite(t.url, host))], targets.stylesheets)
+      ? capOrder(
+          [...targets.other, ...found.filter((t) => !onSite(t.url, host))],
+          targets.stylesheets,
+          imports,
+        )
       : [];
     const over = (list: Target[], cap: number, setting: string) =>
       list
@@ -261,13 +302,15 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
     // a stylesheet not read in the first pass (out of time) is not asked again here
     await pass(
       queue.filter((t) => !isSheet(t)),
-      false,
+      null,
     );
     if (signal.aborted) return false;
 
     // out of time: what was not asked is stored as such, and the batch ends
     if (timeUp()) {
-      const left = new Map([...sheets, ...queue].filter((t) => !done(t.url)).map((t) => [t.url, t]));
+      const left = new Map(
+        [...sheets, ...importedSheets, ...queue].filter((t) => !done(t.url)).map((t) => [t.url, t]),
+      );
       await store([...left.values()].map((t) => unchecked(t, BUDGET_REASON)));
     }
     return true;

@@ -81,7 +81,9 @@ export const optionsOf = (b: BatchRow): BatchOptions => {
     BatchOptions,
     'render' | 'checkExternal' | 'maxExternalChecks' | 'maxSiteChecks' | keyof FindingSettings
   > &
-    Partial<Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks' | 'maxSiteChecks' | keyof FindingSettings>>;
+    Partial<
+      Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks' | 'maxSiteChecks' | keyof FindingSettings>
+    >;
   return {
     ...stored,
     checkExternal: stored.checkExternal ?? false,

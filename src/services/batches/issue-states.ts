@@ -99,7 +99,7 @@ export async function updateIssueStates(
   };
   // the batch's pages read from the database a chunk at a time (their failed checks, and the
   // findings that name them), then the URLs only findings name (a link target never fetched)
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const pages = await pagesAfter(trx, batchId, after, CHUNK);
     const chunk: string[] = [];
     const current: Current[] = [];
