@@ -6,7 +6,8 @@
 // check-targets.ts's order); the others are stored `unchecked`.
 //
 // Two passes: the stylesheets first — each a GET (1 MB at most) whose @font-face fonts are read
-// (src/crawl/css-refs.ts) and stored at once as `pending`, with the stylesheets that name them —
+// (src/crawl/css-refs.ts) and stored at once as `pending`, with the stylesheets that name them;
+// a page's stylesheet's @imports likewise, then read in turn (one level: theirs are not) —
 // then every other URL, the fonts among them (each once per batch): HEAD, and GET when HEAD is
 // refused (405, 501). Every request goes through the guarded fetcher (d.fetchFile: the address
 // guard, the time limit), one at a time per host with the batch's delay between two requests to
