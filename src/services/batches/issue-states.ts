@@ -3,19 +3,18 @@
 // finding of a page it names is `new` (not in the project's previous crawl), `persisting` (in
 // it too; since the first crawl of the run), or `ignored` (a rule covers it); what the previous
 // crawl had and this one did not find is `fixed`. Written in chunks of pages read from the
-// database (a chunk's pages with only their failed and ignored checks, which the database takes
-// out of the facts; its stored states read by URL; the new ones upserted; all let go before the
-// next), then two set-based statements close the crawl, so a 100,000-page crawl holds one
-// chunk's pages and states at a time (and its findings).
+// database (a chunk's pages and their facts, its stored states read by URL, the new ones
+// upserted, all let go before the next), then two set-based statements close the crawl, so a
+// 100,000-page crawl holds one chunk's pages and states at a time (and its findings).
 import type { PageFacts } from '../../crawl/facts.js';
 import type { Finding } from '../../crawl/findings/index.js';
+import { pagesAfter } from '../../store/batches.repository.js';
 import type { Db } from '../../store/database.js';
 import {
   closeIssues,
   fixedFindingPages,
   issuesOfUrls,
   lastIssuesBatch,
-  pageChecksAfter,
   upsertIssues,
   type IssueRow,
 } from '../../store/issues.repository.js';
@@ -100,29 +99,36 @@ export async function updateIssueStates(
   };
   // the batch's pages read from the database a chunk at a time (their failed checks, and the
   // findings that name them), then the URLs only findings name (a link target never fetched)
-  for (let after = 0; ;) {
-    const pages = await pageChecksAfter(trx, batchId, after, CHUNK);
+  for (let after = 0; ; ) {
+    const pages = await pagesAfter(trx, batchId, after, CHUNK);
     const chunk: string[] = [];
     const current: Current[] = [];
     for (const page of pages) {
       const { url } = page;
       chunk.push(url);
-      // an audited page's checks, taken out of its facts by the database
-      const failed =
-        page.failed === null ? [] : ((JSON.parse(page.failed) as PageFacts['failed'] | null) ?? []);
-      const ignored =
-        page.ignored === null ? [] : ((JSON.parse(page.ignored) as PageFacts['ignored'] | null) ?? []);
-      const check = (c: PageFacts['failed'][number], rule: Current['rule']): Current => ({
-        kind: 'check',
-        issueId: c.id,
-        url,
-        priority: c.priority,
-        title: c.title,
-        detail: null,
-        rule,
-      });
-      for (const c of failed) current.push(check(c, null));
-      for (const c of ignored) current.push(check(c, { id: c.rule_id, reason: c.reason }));
+      // an audited page's checks: its facts parsed for them, then let go
+      const facts =
+        page.state === 'done' && page.facts !== null ? (JSON.parse(page.facts) as PageFacts) : null;
+      for (const c of facts?.failed ?? [])
+        current.push({
+          kind: 'check',
+          issueId: c.id,
+          url,
+          priority: c.priority,
+          title: c.title,
+          detail: null,
+          rule: null,
+        });
+      for (const c of facts?.ignored ?? [])
+        current.push({
+          kind: 'check',
+          issueId: c.id,
+          url,
+          priority: c.priority,
+          title: c.title,
+          detail: null,
+          rule: { id: c.rule_id, reason: c.reason },
+        });
       current.push(...(findingIssues.get(url) ?? []));
       findingIssues.delete(url);
     }
