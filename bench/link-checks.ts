@@ -6,7 +6,14 @@
 // flight at once. Printed: the time, URLs per second, the most in flight per host (the rule: 1),
 // and requests per URL (robots.txt aside: 1).
 //
+// The site's own URLs (max_site_checks and the time budget): with --site-urls S the page also
+// links to S pages of the site (a loopback server as site.bench.test, the same latency) outside
+// the crawl; at most --max-site-checks of them are asked (default 5,000), the others stored
+// unchecked; --budget-ms B gives the batch a deadline B ms from the end's start (and the time
+// budget B, so the check step's grace is B/10): what is not asked by then is stored unchecked.
+//
 //   npx tsx bench/link-checks.ts [--urls 300] [--hosts 3] [--latency 200] [--delay 0]
+//     [--site-urls 0] [--max-site-checks 5000] [--budget-ms B]
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,12 +34,18 @@ const { values: args } = parseArgs({
     hosts: { type: 'string', default: '3' },
     latency: { type: 'string', default: '200' },
     delay: { type: 'string', default: '0' },
+    'site-urls': { type: 'string', default: '0' },
+    'max-site-checks': { type: 'string', default: '5000' },
+    'budget-ms': { type: 'string' },
   },
 });
 const N = Number(args.urls);
 const H = Number(args.hosts);
 const LATENCY = Number(args.latency);
 const DELAY = Number(args.delay);
+const S = Number(args['site-urls']);
+const MAX_SITE = Number(args['max-site-checks']);
+const BUDGET = args['budget-ms'] === undefined ? null : Number(args['budget-ms']);
 
 interface Host {
   server: Server;
@@ -65,13 +78,18 @@ async function slowHost(): Promise<Host> {
   return h;
 }
 const hosts = await Promise.all(Array.from({ length: H }, slowHost));
+const siteHost = await slowHost();
 
 const dir = mkdtempSync(join(tmpdir(), 'pagegrade-link-checks-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const handle = createDb(databaseUrl);
 const db = handle.db;
 await migrate(db);
-const config = configFromEnv({ DATABASE_URL: databaseUrl, PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1' });
+const config = configFromEnv({
+  DATABASE_URL: databaseUrl,
+  PAGEGRADE_ALLOW_PRIVATE_HOSTS: '1',
+  ...(BUDGET !== null ? { PAGEGRADE_BATCH_TIME_BUDGET_MS: String(BUDGET) } : {}),
+});
 const lookup = async () => [{ address: '127.0.0.1', family: 4 }];
 const services = createServices({
   db,
@@ -81,7 +99,7 @@ const services = createServices({
   fetchFile: (url, o = {}) => fetchSiteFile(url, { ...o, lookup }),
 });
 const { organization: owner } = await services.users.create(`bench-${Date.now()}`);
-const origin = 'http://site.bench.test';
+const origin = `http://site.bench.test:${siteHost.port}`;
 const now = new Date().toISOString();
 const { id: batchId } = await db
   .insertInto('batches')
@@ -98,9 +116,12 @@ const { id: batchId } = await db
       privacy: 0,
       checkExternal: true,
       maxExternalChecks: N,
+      maxSiteChecks: MAX_SITE,
     }),
     status: 'running',
     delay_ms: DELAY,
+    // the time budget from the end's start (without --budget-ms: none past the check step's grace)
+    deadline_at: BUDGET !== null ? Date.now() + BUDGET : 0,
     discovered: 1,
     audited: 1,
     created_at: now,
@@ -114,7 +135,7 @@ const facts = {
   canonical: null,
   hreflang: [],
   noindex: false,
-  links: [],
+  links: Array.from({ length: S }, (_, i) => `${origin}/page-${i}`),
   nofollow: [],
 };
 const { id: pageId } = await db
@@ -155,6 +176,19 @@ const ended = await services.batches.get(owner.id, batchId);
 const stored = await services.batches.results(owner.id, batchId);
 const count = (id: string) => stored.findings.find((f) => f.id === id)?.pages.length ?? 0;
 const requests = hosts.reduce((s, h) => s + h.requests, 0);
+if (S > 0) {
+  const checks = await db
+    .selectFrom('batch_checks')
+    .select(['verdict', 'error'])
+    .where('batch_id', '=', batchId)
+    .where('kind', '=', 'internal')
+    .execute();
+  const why = (re: RegExp) =>
+    checks.filter((c) => c.verdict === 'unchecked' && re.test(c.error ?? '')).length;
+  console.log(
+    `site: ${S} internal URLs, max_site_checks ${MAX_SITE}${BUDGET !== null ? `, budget ${BUDGET} ms` : ''}: ${siteHost.requests} requests (${siteHost.hops} redirect hops), ${why(/max_site_checks/)} over the cap, ${why(/time budget/)} out of time; most in flight ${siteHost.maxInFlight}`,
+  );
+}
 const hops = hosts.reduce((s, h) => s + h.hops, 0);
 console.log(
   `${N} external URLs on ${H} hosts, ${LATENCY} ms a request, delay ${DELAY} ms: batch ${ended.status} in ${(ms / 1000).toFixed(1)} s`,
@@ -169,6 +203,6 @@ console.log(
 console.log(
   `findings: broken_external_links ${count('broken_external_links')}, redirected_external_links ${count('redirected_external_links')}`,
 );
-await Promise.all(hosts.map((h) => new Promise((r) => h.server.close(r))));
+await Promise.all([...hosts, siteHost].map((h) => new Promise((r) => h.server.close(r))));
 await handle.close();
 rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // `pagegrade crawl URL [--sitemap] [--max-pages N] [--max-depth N] [--render] [--check-external
-// [--max-external-checks N]] [--thin-words N] [--near-duplicate-threshold PERCENT] [--deep-depth N]
+// [--max-external-checks N]] [--max-site-checks N] [--thin-words N] [--near-duplicate-threshold PERCENT] [--deep-depth N]
 // [--extract E…] [--json] [--csv FILE]
 // [--fail-on BAND,FINDING…] [--baseline FILE [--fail-on-regression]]`: audits a whole site without a server (docs/sites.md). The batch
 // runs in this process exactly as the service runs it — the same crawler, politeness, address
@@ -15,7 +15,13 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { loadCliConfig } from './config.js';
 import { CliError } from './exit-codes.js';
 import type { FailOn } from './run-crawl.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, FINDING_SETTINGS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
+import {
+  DEFAULT_MAX_EXTERNAL_CHECKS,
+  DEFAULT_MAX_SITE_CHECKS,
+  FINDING_SETTINGS,
+  MAX_EXTERNAL_CHECKS,
+  MAX_SITE_CHECKS,
+} from '../crawl/defaults.js';
 
 interface CrawlOptions {
   sitemap?: boolean;
@@ -24,6 +30,7 @@ interface CrawlOptions {
   render?: boolean;
   checkExternal?: boolean;
   maxExternalChecks?: number;
+  maxSiteChecks?: number;
   thinWords?: number;
   nearDuplicateThreshold?: number;
   deepDepth?: number;
@@ -116,6 +123,12 @@ export function registerCrawlCommand(program: Command): void {
         `with --check-external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS})`,
       ).argParser(count('--max-external-checks', 1, MAX_EXTERNAL_CHECKS)),
     )
+    .addOption(
+      new Option(
+        '--max-site-checks <n>',
+        `at most this many of the site's own URLs checked at the end — links outside the crawl, resources, fonts (default ${DEFAULT_MAX_SITE_CHECKS})`,
+      ).argParser(count('--max-site-checks', 1, MAX_SITE_CHECKS)),
+    )
     .addOption(threshold('--thin-words <n>', 'thin_content_words', 'thin_content: main text under this many words'))
     .addOption(
       threshold(
@@ -203,6 +216,7 @@ export function registerCrawlCommand(program: Command): void {
         extractors,
         checkExternal: opts.checkExternal === true,
         ...(opts.maxExternalChecks !== undefined ? { maxExternalChecks: opts.maxExternalChecks } : {}),
+        ...(opts.maxSiteChecks !== undefined ? { maxSiteChecks: opts.maxSiteChecks } : {}),
         ...(opts.thinWords !== undefined ? { thinContentWords: opts.thinWords } : {}),
         ...(opts.nearDuplicateThreshold !== undefined ? { nearDuplicateThreshold: opts.nearDuplicateThreshold } : {}),
         ...(opts.deepDepth !== undefined ? { deepPageDepth: opts.deepDepth } : {}),

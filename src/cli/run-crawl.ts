@@ -35,6 +35,8 @@ export interface RunCrawlOptions {
   /** --check-external (docs/sites.md "Links and resources checked") */
   checkExternal?: boolean;
   maxExternalChecks?: number;
+  /** --max-site-checks: the site's own URLs checked at most */
+  maxSiteChecks?: number;
   /** the findings' thresholds (--thin-words, --near-duplicate-threshold, --deep-depth) */
   thinContentWords?: number;
   nearDuplicateThreshold?: number;
@@ -164,6 +166,7 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       ...(o.extractors && o.extractors.length > 0 ? { extractors: o.extractors } : {}),
       checkExternal: o.checkExternal === true,
       ...(o.maxExternalChecks !== undefined ? { maxExternalChecks: o.maxExternalChecks } : {}),
+      ...(o.maxSiteChecks !== undefined ? { maxSiteChecks: o.maxSiteChecks } : {}),
       ...(o.thinContentWords !== undefined ? { thinContentWords: o.thinContentWords } : {}),
       ...(o.nearDuplicateThreshold !== undefined ? { nearDuplicateThreshold: o.nearDuplicateThreshold } : {}),
       ...(o.deepPageDepth !== undefined ? { deepPageDepth: o.deepPageDepth } : {}),

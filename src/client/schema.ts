@@ -1838,6 +1838,7 @@ export interface operations {
                      *             ],
                      *             "check_external": false,
                      *             "max_external_checks": 500,
+                     *             "max_site_checks": 5000,
                      *             "thin_content_words": 200,
                      *             "near_duplicate_threshold": 90,
                      *             "deep_page_depth": 4
@@ -1936,6 +1937,8 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                max_site_checks: number;
                                 /** @description near_duplicates: pages at least this similar, in percent. */
                                 near_duplicate_threshold: number;
                                 privacy: number;
@@ -2149,6 +2152,8 @@ export interface operations {
                     max_external_checks?: number;
                     /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
                     max_pages?: number;
+                    /** @description At most this many of the site's own URLs checked at the end of the batch — link targets outside the crawl, resources, fonts its stylesheets name (default 5000; 1 to 100000); resources first, then links, each in URL order; the others are listed as not checked. */
+                    max_site_checks?: number;
                     /**
                      * @description sitemap, crawl or list.
                      * @enum {string}
@@ -2208,6 +2213,8 @@ export interface operations {
                     max_external_checks?: number;
                     /** @description At most this many pages (default 100; at most PAGEGRADE_BATCH_MAX_PAGES, default 10000). */
                     max_pages?: number;
+                    /** @description At most this many of the site's own URLs checked at the end of the batch — link targets outside the crawl, resources, fonts its stylesheets name (default 5000; 1 to 100000); resources first, then links, each in URL order; the others are listed as not checked. */
+                    max_site_checks?: number;
                     /**
                      * @description sitemap, crawl or list.
                      * @enum {string}
@@ -2264,6 +2271,7 @@ export interface operations {
                      *           ],
                      *           "check_external": false,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4
@@ -2316,6 +2324,7 @@ export interface operations {
                          *         ],
                          *         "check_external": false,
                          *         "max_external_checks": 500,
+                         *         "max_site_checks": 5000,
                          *         "thin_content_words": 200,
                          *         "near_duplicate_threshold": 90,
                          *         "deep_page_depth": 4
@@ -2396,6 +2405,8 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                max_site_checks: number;
                                 /** @description near_duplicates: pages at least this similar, in percent. */
                                 near_duplicate_threshold: number;
                                 privacy: number;
@@ -2647,6 +2658,7 @@ export interface operations {
                      *           ],
                      *           "check_external": false,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4
@@ -2699,6 +2711,7 @@ export interface operations {
                          *         ],
                          *         "check_external": false,
                          *         "max_external_checks": 500,
+                         *         "max_site_checks": 5000,
                          *         "thin_content_words": 200,
                          *         "near_duplicate_threshold": 90,
                          *         "deep_page_depth": 4
@@ -2779,6 +2792,8 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                max_site_checks: number;
                                 /** @description near_duplicates: pages at least this similar, in percent. */
                                 near_duplicate_threshold: number;
                                 privacy: number;
@@ -3111,6 +3126,7 @@ export interface operations {
                      *           ],
                      *           "check_external": false,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4
@@ -3163,6 +3179,7 @@ export interface operations {
                          *         ],
                          *         "check_external": false,
                          *         "max_external_checks": 500,
+                         *         "max_site_checks": 5000,
                          *         "thin_content_words": 200,
                          *         "near_duplicate_threshold": 90,
                          *         "deep_page_depth": 4
@@ -3243,6 +3260,8 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                max_site_checks: number;
                                 /** @description near_duplicates: pages at least this similar, in percent. */
                                 near_duplicate_threshold: number;
                                 privacy: number;
@@ -3973,10 +3992,10 @@ export interface operations {
                 content: {
                     /**
                      * @example event: progress
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500,"thin_content_words":200,"near_duplicate_threshold":90,"deep_page_depth":4},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"running","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500,"max_site_checks":5000,"thin_content_words":200,"near_duplicate_threshold":90,"deep_page_depth":4},"progress":{"discovered":40,"audited":12,"failed":1,"remaining":27},"reports":{"created":2,"updated":10},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":null,"summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      *
                      *     event: end
-                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500,"thin_content_words":200,"near_duplicate_threshold":90,"deep_page_depth":4},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
+                     *     data: {"id":7,"url":"https://example.com/","mode":"crawl","status":"done","options":{"max_pages":100,"max_depth":10,"include":[],"exclude":[],"privacy":0,"render":false,"extractors":[{"name":"price","css":".price"}],"check_external":false,"max_external_checks":500,"max_site_checks":5000,"thin_content_words":200,"near_duplicate_threshold":90,"deep_page_depth":4},"progress":{"discovered":40,"audited":38,"failed":2,"remaining":0},"reports":{"created":3,"updated":35},"error":null,"created_at":"2026-11-26T10:00:00.000Z","started_at":"2026-11-26T10:00:01.000Z","finished_at":"2026-11-26T10:02:41.000Z","summary":null,"links":{"self":"https://pagegrade.example/api/v1/batches/7","reports":"https://pagegrade.example/api/v1/reports?batch=7","failures":"https://pagegrade.example/api/v1/batches/7/failures","events":"https://pagegrade.example/api/v1/batches/7/events","export_csv":"https://pagegrade.example/api/v1/batches/7/export?format=csv","export_json":"https://pagegrade.example/api/v1/batches/7/export?format=json"}}
                      */
                     "text/event-stream": string;
                 };
@@ -4106,6 +4125,7 @@ export interface operations {
                      *           ],
                      *           "check_external": false,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4
@@ -4190,6 +4210,7 @@ export interface operations {
                          *         ],
                          *         "check_external": false,
                          *         "max_external_checks": 500,
+                         *         "max_site_checks": 5000,
                          *         "thin_content_words": 200,
                          *         "near_duplicate_threshold": 90,
                          *         "deep_page_depth": 4
@@ -4270,6 +4291,8 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                max_site_checks: number;
                                 /** @description near_duplicates: pages at least this similar, in percent. */
                                 near_duplicate_threshold: number;
                                 privacy: number;
@@ -8061,6 +8084,7 @@ export interface operations {
                      *             ],
                      *             "check_external": false,
                      *             "max_external_checks": 500,
+                     *             "max_site_checks": 5000,
                      *             "thin_content_words": 200,
                      *             "near_duplicate_threshold": 90,
                      *             "deep_page_depth": 4
@@ -8104,6 +8128,7 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4,
@@ -8227,6 +8252,8 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                    max_site_checks: number;
                                     /** @description near_duplicates: pages at least this similar, in percent. */
                                     near_duplicate_threshold: number;
                                     privacy: number;
@@ -8341,6 +8368,7 @@ export interface operations {
                                 max_depth: number;
                                 max_external_checks: number;
                                 max_pages: number;
+                                max_site_checks: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 near_duplicate_threshold: number;
@@ -8553,6 +8581,8 @@ export interface operations {
                     max_external_checks?: number;
                     /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
                     max_pages?: number;
+                    /** @description At most this many of the site's own URLs (link targets outside the crawl, resources, fonts) checked per crawl (default 5000). */
+                    max_site_checks?: number;
                     /**
                      * @description crawl (default), sitemap or list.
                      * @enum {string}
@@ -8612,6 +8642,7 @@ export interface operations {
                      *             ],
                      *             "check_external": false,
                      *             "max_external_checks": 500,
+                     *             "max_site_checks": 5000,
                      *             "thin_content_words": 200,
                      *             "near_duplicate_threshold": 90,
                      *             "deep_page_depth": 4
@@ -8655,6 +8686,7 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4,
@@ -8778,6 +8810,8 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                    max_site_checks: number;
                                     /** @description near_duplicates: pages at least this similar, in percent. */
                                     near_duplicate_threshold: number;
                                     privacy: number;
@@ -8892,6 +8926,7 @@ export interface operations {
                                 max_depth: number;
                                 max_external_checks: number;
                                 max_pages: number;
+                                max_site_checks: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 near_duplicate_threshold: number;
@@ -8961,6 +8996,7 @@ export interface operations {
                      *             ],
                      *             "check_external": false,
                      *             "max_external_checks": 500,
+                     *             "max_site_checks": 5000,
                      *             "thin_content_words": 200,
                      *             "near_duplicate_threshold": 90,
                      *             "deep_page_depth": 4
@@ -9004,6 +9040,7 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4,
@@ -9127,6 +9164,8 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                    max_site_checks: number;
                                     /** @description near_duplicates: pages at least this similar, in percent. */
                                     near_duplicate_threshold: number;
                                     privacy: number;
@@ -9241,6 +9280,7 @@ export interface operations {
                                 max_depth: number;
                                 max_external_checks: number;
                                 max_pages: number;
+                                max_site_checks: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 near_duplicate_threshold: number;
@@ -9656,6 +9696,8 @@ export interface operations {
                     max_external_checks?: number;
                     /** @description Default 100; at most PAGEGRADE_BATCH_MAX_PAGES. */
                     max_pages?: number;
+                    /** @description At most this many of the site's own URLs (link targets outside the crawl, resources, fonts) checked per crawl (default 5000). */
+                    max_site_checks?: number;
                     /**
                      * @description crawl (default), sitemap or list.
                      * @enum {string}
@@ -9715,6 +9757,7 @@ export interface operations {
                      *             ],
                      *             "check_external": false,
                      *             "max_external_checks": 500,
+                     *             "max_site_checks": 5000,
                      *             "thin_content_words": 200,
                      *             "near_duplicate_threshold": 90,
                      *             "deep_page_depth": 4
@@ -9758,6 +9801,7 @@ export interface operations {
                      *           "render": 0,
                      *           "check_external": 0,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4,
@@ -9881,6 +9925,8 @@ export interface operations {
                                     /** @description At most this many URLs of other hosts checked. */
                                     max_external_checks: number;
                                     max_pages: number;
+                                    /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                    max_site_checks: number;
                                     /** @description near_duplicates: pages at least this similar, in percent. */
                                     near_duplicate_threshold: number;
                                     privacy: number;
@@ -9995,6 +10041,7 @@ export interface operations {
                                 max_depth: number;
                                 max_external_checks: number;
                                 max_pages: number;
+                                max_site_checks: number;
                                 /** @enum {string} */
                                 mode: "sitemap" | "crawl" | "list";
                                 near_duplicate_threshold: number;
@@ -10964,6 +11011,7 @@ export interface operations {
                      *           ],
                      *           "check_external": false,
                      *           "max_external_checks": 500,
+                     *           "max_site_checks": 5000,
                      *           "thin_content_words": 200,
                      *           "near_duplicate_threshold": 90,
                      *           "deep_page_depth": 4
@@ -11016,6 +11064,7 @@ export interface operations {
                          *         ],
                          *         "check_external": false,
                          *         "max_external_checks": 500,
+                         *         "max_site_checks": 5000,
                          *         "thin_content_words": 200,
                          *         "near_duplicate_threshold": 90,
                          *         "deep_page_depth": 4
@@ -11096,6 +11145,8 @@ export interface operations {
                                 /** @description At most this many URLs of other hosts checked. */
                                 max_external_checks: number;
                                 max_pages: number;
+                                /** @description At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts). */
+                                max_site_checks: number;
                                 /** @description near_duplicates: pages at least this similar, in percent. */
                                 near_duplicate_threshold: number;
                                 privacy: number;

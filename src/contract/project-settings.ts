@@ -5,7 +5,12 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { RESULTS } from '../analyzer/types.js';
 import { BATCH_MODES, ExtractorBody, extractorsField } from './batches/requests.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../crawl/defaults.js';
+import {
+  DEFAULT_MAX_EXTERNAL_CHECKS,
+  DEFAULT_MAX_SITE_CHECKS,
+  MAX_EXTERNAL_CHECKS,
+  MAX_SITE_CHECKS,
+} from '../crawl/defaults.js';
 import { Batch } from './batches/schemas.js';
 import { findingSettingsFields } from './finding-settings.js';
 import { dateTime, enumOf, nullable } from './common.js';
@@ -107,6 +112,13 @@ export const ProjectSettingsBody = Type.Object(
         description: `check_external: at most this many URLs of other hosts checked per crawl (default ${DEFAULT_MAX_EXTERNAL_CHECKS}).`,
       }),
     ),
+    max_site_checks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_SITE_CHECKS,
+        description: `At most this many of the site's own URLs (link targets outside the crawl, resources, fonts) checked per crawl (default ${DEFAULT_MAX_SITE_CHECKS}).`,
+      }),
+    ),
     ...findingSettingsFields(),
     default_privacy: Type.Optional(
       enumOf('integer', [0, 1], { description: "New pages' reports: 0 public (default), 1 private." }),
@@ -162,6 +174,7 @@ export const ProjectSettings = Type.Object(
     render: Type.Integer({ enum: [0, 1] }),
     check_external: Type.Integer({ enum: [0, 1] }),
     max_external_checks: Type.Integer({ minimum: 1 }),
+    max_site_checks: Type.Integer({ minimum: 1 }),
     thin_content_words: Type.Integer({ minimum: 1 }),
     near_duplicate_threshold: Type.Integer({ minimum: 1 }),
     deep_page_depth: Type.Integer({ minimum: 1 }),
@@ -197,6 +210,7 @@ export const settingsExample: ProjectSettings = {
   render: 0,
   check_external: 0,
   max_external_checks: 500,
+  max_site_checks: 5000,
   thin_content_words: 200,
   near_duplicate_threshold: 90,
   deep_page_depth: 4,

@@ -8,6 +8,10 @@ export const DEFAULT_TRACKING_PARAMS = ['utm_*', 'gclid', 'fbclid', 'msclkid', '
 export const DEFAULT_MAX_EXTERNAL_CHECKS = 500;
 export const MAX_EXTERNAL_CHECKS = 10_000;
 
+/** The site's own URLs checked per batch (link targets outside the crawl, resources, fonts), by default and at most */
+export const DEFAULT_MAX_SITE_CHECKS = 5_000;
+export const MAX_SITE_CHECKS = 100_000;
+
 /**
  * The content and link findings' thresholds, settings of a batch and a project (docs/sites.md
  * "Every finding"): their defaults and bounds. thin_content: main text under this many words;

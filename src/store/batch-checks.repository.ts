@@ -1,10 +1,13 @@
 // A batch's link and resource checks (docs/sites.md "Links and resources checked"): each URL's
 // answer written as soon as it is in (a check step taken up again skips them), all of them read
 // by the findings, and the batch's external links (source page, target) from its link graph.
+// A font a stylesheet names is written when it is found (`pending`, with the stylesheets that
+// name it in `via`), then its answer over it.
 import type { Db } from './database.js';
 
-export type CheckKind = 'internal' | 'resource' | 'external';
-export type CheckVerdict = 'ok' | 'broken' | 'blocked' | 'unchecked';
+/** font and stylesheet: named by a stylesheet (@font-face, @import), not by a page */
+export type CheckKind = 'internal' | 'resource' | 'external' | 'font' | 'stylesheet';
+export type CheckVerdict = 'ok' | 'broken' | 'blocked' | 'unchecked' | 'pending';
 
 export interface CheckRow {
   url: string;
@@ -14,28 +17,92 @@ export interface CheckRow {
   error: string | null;
   /** where the request's redirects ended (null: it did not redirect) */
   redirectTo: string | null;
+  /** a font's row: the stylesheets that name it (null: none, or a batch checked before it) */
+  via?: string[] | null;
 }
 
-/** The URLs of the batch already checked. */
-export async function checkedUrls(db: Db, batchId: number): Promise<Set<string>> {
-  const rows = await db.selectFrom('batch_checks').select('url').where('batch_id', '=', batchId).execute();
-  return new Set(rows.map((r) => r.url));
+/** rows written by one statement (7 values each: within SQLite's and PostgreSQL's limits) */
+const INSERT_CHUNK = 500;
+
+/** The URLs of the batch stored already: each one's kind, verdict, and the stylesheets naming it. */
+export async function storedChecks(
+  db: Db,
+  batchId: number,
+): Promise<Map<string, { kind: CheckKind; verdict: CheckVerdict; via: string[] | null }>> {
+  const rows = await db
+    .selectFrom('batch_checks')
+    .select(['url', 'kind', 'verdict', 'via'])
+    .where('batch_id', '=', batchId)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.url,
+      {
+        kind: r.kind as CheckKind,
+        verdict: r.verdict as CheckVerdict,
+        via: r.via === null ? null : viaOf(r.via),
+      },
+    ]),
+  );
 }
 
-/** One URL's answer (a second write of the same URL is ignored: the first answer stands). */
-export async function insertCheck(db: Db, batchId: number, c: CheckRow): Promise<void> {
+const viaOf = (text: string): string[] => {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * URLs' answers, in statements of INSERT_CHUNK rows. A URL stored already keeps its first
+ * answer — unless that row is `pending` (a font found, not asked yet): the answer replaces it,
+ * its kind and `via` kept.
+ */
+export async function insertChecks(db: Db, batchId: number, rows: readonly CheckRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db
+      .insertInto('batch_checks')
+      .values(
+        rows.slice(i, i + INSERT_CHUNK).map((c) => ({
+          batch_id: batchId,
+          url: c.url,
+          kind: c.kind,
+          verdict: c.verdict,
+          status: c.status,
+          error: c.error,
+          redirect_to: c.redirectTo,
+          via: c.via && c.via.length > 0 ? JSON.stringify(c.via) : null,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['batch_id', 'url'])
+          .doUpdateSet((eb) => ({
+            verdict: eb.ref('excluded.verdict'),
+            status: eb.ref('excluded.status'),
+            error: eb.ref('excluded.error'),
+            redirect_to: eb.ref('excluded.redirect_to'),
+          }))
+          .where('batch_checks.verdict', '=', 'pending'),
+      )
+      .execute();
+  }
+}
+
+/** The stylesheets that name a font stored already (its row's `via`, replaced whole). */
+export async function setCheckVia(
+  db: Db,
+  batchId: number,
+  url: string,
+  via: readonly string[],
+): Promise<void> {
   await db
-    .insertInto('batch_checks')
-    .values({
-      batch_id: batchId,
-      url: c.url,
-      kind: c.kind,
-      verdict: c.verdict,
-      status: c.status,
-      error: c.error,
-      redirect_to: c.redirectTo,
-    })
-    .onConflict((oc) => oc.columns(['batch_id', 'url']).doNothing())
+    .updateTable('batch_checks')
+    .set({ via: JSON.stringify(via) })
+    .where('batch_id', '=', batchId)
+    .where('url', '=', url)
     .execute();
 }
 
@@ -43,7 +110,7 @@ export async function insertCheck(db: Db, batchId: number, c: CheckRow): Promise
 export async function listChecks(db: Db, batchId: number): Promise<CheckRow[]> {
   const rows = await db
     .selectFrom('batch_checks')
-    .select(['url', 'kind', 'verdict', 'status', 'error', 'redirect_to'])
+    .select(['url', 'kind', 'verdict', 'status', 'error', 'redirect_to', 'via'])
     .where('batch_id', '=', batchId)
     .orderBy('url')
     .execute();
@@ -54,6 +121,7 @@ export async function listChecks(db: Db, batchId: number): Promise<CheckRow[]> {
     status: r.status,
     error: r.error,
     redirectTo: r.redirect_to,
+    via: r.via === null ? null : viaOf(r.via),
   }));
 }
 

@@ -1,5 +1,5 @@
 // The link graph's tables (migration 2026-12-03T01-batch-links; docs/sites.md "The link graph").
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Every URL a batch's pages link to, once per batch: the integer id its links name. */
 export interface BatchLinkUrlsTable {
@@ -26,11 +26,13 @@ export interface BatchLinksTable {
 export interface BatchChecksTable {
   batch_id: number;
   url: string;
-  /** internal, resource or external */
+  /** internal, resource, external or font (named by a stylesheet) */
   kind: string;
-  /** ok, broken, blocked or unchecked */
+  /** ok, broken, blocked or unchecked; pending: a font found in a stylesheet, not asked yet */
   verdict: string;
   status: number | null;
   error: string | null;
   redirect_to: string | null;
+  /** a font's row: the stylesheets that name it, JSON (migration 2026-12-06T01-batch-check-via); else null */
+  via: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -26,6 +26,8 @@ export interface BatchFormState {
   /** "Check links to other sites" ticked (check_external), and its cap */
   checkExternal: boolean;
   maxExternalChecks: string;
+  /** the site's own URLs checked at most (max_site_checks): empty, the default */
+  maxSiteChecks: string;
   /** the findings' thresholds (thin_content_words, near_duplicate_threshold, deep_page_depth): empty, the defaults */
   thinContentWords: string;
   nearDuplicateThreshold: string;
@@ -46,6 +48,7 @@ export const emptyBatchForm = (): BatchFormState => ({
   extractors: '',
   checkExternal: false,
   maxExternalChecks: '',
+  maxSiteChecks: '',
   thinContentWords: '',
   nearDuplicateThreshold: '',
   deepPageDepth: '',
@@ -80,7 +83,7 @@ export function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
       <input id="batch-max-pages" name="max_pages" type="number" inputmode="numeric" min="1" placeholder="100" value="${f.maxPages}"${invalid(e, 'max_pages', 'batch-max-pages-error')}>
       ${fieldError(e, 'max_pages', 'batch-max-pages-error')}
     </div>
-    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.extractors || f.checkExternal || f.maxExternalChecks || f.thinContentWords || f.nearDuplicateThreshold || f.deepPageDepth || e.thin_content_words || e.near_duplicate_threshold || e.deep_page_depth || e.max_depth || e.include || e.exclude || e.extractors || e.check_external || e.max_external_checks ? ' open' : ''}>
+    <details class="field field--wide batch-more"${f.maxDepth || f.include || f.exclude || f.extractors || f.checkExternal || f.maxExternalChecks || f.maxSiteChecks || f.thinContentWords || f.nearDuplicateThreshold || f.deepPageDepth || e.thin_content_words || e.near_duplicate_threshold || e.deep_page_depth || e.max_depth || e.include || e.exclude || e.extractors || e.check_external || e.max_external_checks || e.max_site_checks ? ' open' : ''}>
       <summary>More options: depth, URL patterns, links to other sites, custom extraction</summary>
       <div class="batch-form">
         <div class="field">
@@ -113,6 +116,12 @@ export function createBatchForm(csrf: string, f: BatchFormState): SafeHtml {
           <label for="batch-max-external-checks">At most this many links to other sites checked</label>
           <input id="batch-max-external-checks" name="max_external_checks" type="number" inputmode="numeric" min="1" max="10000" placeholder="500" value="${f.maxExternalChecks}"${invalid(e, 'max_external_checks', 'batch-max-external-checks-error')}>
           ${fieldError(e, 'max_external_checks', 'batch-max-external-checks-error')}
+        </div>
+        <div class="field">
+          <label for="batch-max-site-checks">At most this many of the site's own links and files checked</label>
+          <input id="batch-max-site-checks" name="max_site_checks" type="number" inputmode="numeric" min="1" max="100000" placeholder="5000" value="${f.maxSiteChecks}"${e.max_site_checks?.length ? invalid(e, 'max_site_checks', 'batch-max-site-checks-error') : html` aria-describedby="batch-max-site-checks-hint"`}>
+          <p class="field__hint" id="batch-max-site-checks-hint">Links to pages the crawl did not audit, images, stylesheets, scripts and fonts: each asked once at the end.</p>
+          ${fieldError(e, 'max_site_checks', 'batch-max-site-checks-error')}
         </div>
         <div class="field">
           <label for="batch-thin-content-words">Thin content: main text under this many words</label>

@@ -25,6 +25,7 @@ export interface ProjectFormState {
   render: boolean;
   check_external: boolean;
   max_external_checks: string;
+  max_site_checks: string;
   /** the findings' thresholds */
   thin_content_words: string;
   near_duplicate_threshold: string;
@@ -53,6 +54,7 @@ export const PROJECT_FORM_FIELDS = [
   'render',
   'check_external',
   'max_external_checks',
+  'max_site_checks',
   'thin_content_words',
   'near_duplicate_threshold',
   'deep_page_depth',
@@ -83,6 +85,7 @@ export function projectFormOf(d: ProjectDetail): ProjectFormState {
     render: s.render === 1,
     check_external: s.check_external === 1,
     max_external_checks: String(s.max_external_checks),
+    max_site_checks: String(s.max_site_checks),
     thin_content_words: String(s.thin_content_words),
     near_duplicate_threshold: String(s.near_duplicate_threshold),
     deep_page_depth: String(s.deep_page_depth),
@@ -246,6 +249,11 @@ function settingsSection(d: ProjectDetail, f: ProjectFormState, csrf: string, pr
       <label for="project-max-external-checks">At most this many links to other sites checked</label>
       <input id="project-max-external-checks" name="max_external_checks" type="text" inputmode="numeric" value="${f.max_external_checks}"${invalid(e, 'max_external_checks')}>
       ${fieldError(e, 'max_external_checks')}
+    </div>
+    <div class="field">
+      <label for="project-max-site-checks">At most this many of the site's own links and files checked</label>
+      <input id="project-max-site-checks" name="max_site_checks" type="text" inputmode="numeric" value="${f.max_site_checks}"${invalid(e, 'max_site_checks')}>
+      ${fieldError(e, 'max_site_checks')}
     </div>
     <div class="field">
       <label for="project-thin-content-words">Thin content: main text under this many words</label>

@@ -155,4 +155,44 @@ test("findings from the checks: broken links and resources, external links, a re
   const bare = Object.fromEntries(computeFindings(pages, `${site}/`).map((f) => [f.id, f.pages]));
   assert.deepEqual(bare['broken_links'], []);
   assert.deepEqual(bare['broken_external_links'], []);
+
+  // the fonts ok.css names (their rows' via): a broken one is the page's, one not asked too — a
+  // font still pending (the batch cancelled during its checks) says so
+  const font = (
+    verdict: CheckedUrl['verdict'],
+    status: number | null,
+    error: string | null = null,
+  ): CheckedUrl => ({
+    kind: 'font',
+    verdict,
+    status,
+    error,
+    redirectTo: null,
+    via: [`${site}/ok.css`],
+  });
+  const withFonts = new Map<string, CheckedUrl>([
+    ...checks,
+    [`${site}/gone.woff2`, font('broken', 404)],
+    [`${site}/fine.woff2`, font('ok', 200)],
+    [`${site}/late.woff2`, font('unchecked', null, 'Not requested: the batch reached its time budget.')],
+    [`${site}/waiting.woff2`, font('pending', null)],
+  ]);
+  const fonts = Object.fromEntries(
+    computeFindings(pages, `${site}/`, { nofollow: [], checks: withFonts }).map((f) => [f.id, f.pages]),
+  );
+  assert.deepEqual(fonts['broken_resources']?.[1], {
+    url: `${site}/`,
+    detail: `${site}/gone.woff2 (font: 404; named in ${site}/ok.css)`,
+  });
+  assert.equal(fonts['broken_resources']?.length, 3);
+  assert.deepEqual(fonts['unchecked_links'], [
+    {
+      url: `${site}/`,
+      detail: `${site}/late.woff2 (Not requested: the batch reached its time budget. Named in ${site}/ok.css.)`,
+    },
+    {
+      url: `${site}/`,
+      detail: `${site}/waiting.woff2 (Not requested: the checks stopped before it. Named in ${site}/ok.css.)`,
+    },
+  ]);
 });

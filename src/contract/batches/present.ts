@@ -28,6 +28,8 @@ export interface Batch {
     checkExternal: boolean;
     /** at most this many URLs of other hosts checked in the batch */
     maxExternalChecks: number;
+    /** at most this many of the site's own URLs checked in the batch (link targets outside the crawl, resources) */
+    maxSiteChecks: number;
     /** the findings' thresholds (docs/sites.md "Every finding"): thin_content, near_duplicates (percent), deep_pages */
     thinContentWords: number;
     nearDuplicateThreshold: number;
@@ -82,6 +84,7 @@ export function presentBatch(b: Batch, publicUrl: string): Static<typeof BatchSc
       extractors: b.options.extractors ?? [],
       check_external: b.options.checkExternal,
       max_external_checks: b.options.maxExternalChecks,
+      max_site_checks: b.options.maxSiteChecks,
       thin_content_words: b.options.thinContentWords,
       near_duplicate_threshold: b.options.nearDuplicateThreshold,
       deep_page_depth: b.options.deepPageDepth,

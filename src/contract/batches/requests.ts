@@ -6,7 +6,12 @@ import { RESULTS } from '../../analyzer/types.js';
 import { enumOf } from '../common.js';
 import { pageParam, PER_PAGE, SORT_DIRECTIONS } from '../lists.js';
 import { MAX_ID } from '../common.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, MAX_EXTERNAL_CHECKS } from '../../crawl/defaults.js';
+import {
+  DEFAULT_MAX_EXTERNAL_CHECKS,
+  DEFAULT_MAX_SITE_CHECKS,
+  MAX_EXTERNAL_CHECKS,
+  MAX_SITE_CHECKS,
+} from '../../crawl/defaults.js';
 import { findingSettingsFields } from '../finding-settings.js';
 
 export const BATCH_MODES = ['sitemap', 'crawl', 'list'] as const;
@@ -120,6 +125,13 @@ export const CreateBatchBody = Type.Object(
         minimum: 1,
         maximum: MAX_EXTERNAL_CHECKS,
         description: `check_external: at most this many URLs of other hosts checked (default ${DEFAULT_MAX_EXTERNAL_CHECKS}; 1 to ${MAX_EXTERNAL_CHECKS}); the others are listed as not checked.`,
+      }),
+    ),
+    max_site_checks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_SITE_CHECKS,
+        description: `At most this many of the site's own URLs checked at the end of the batch — link targets outside the crawl, resources, fonts its stylesheets name (default ${DEFAULT_MAX_SITE_CHECKS}; 1 to ${MAX_SITE_CHECKS}); resources first, then links, each in URL order; the others are listed as not checked.`,
       }),
     ),
     ...findingSettingsFields(),

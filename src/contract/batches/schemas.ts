@@ -82,6 +82,9 @@ export const Batch = Type.Object(
         description: 'Links to other sites (and resources on other hosts) are checked once each (docs/sites.md).',
       }),
       max_external_checks: Type.Integer({ description: 'At most this many URLs of other hosts checked.' }),
+      max_site_checks: Type.Integer({
+        description: "At most this many of the site's own URLs checked (link targets outside the crawl, resources, fonts).",
+      }),
       thin_content_words: Type.Integer({ description: 'thin_content: main text under this many words.' }),
       near_duplicate_threshold: Type.Integer({ description: 'near_duplicates: pages at least this similar, in percent.' }),
       deep_page_depth: Type.Integer({ description: 'deep_pages: crawl depth over this.' }),
@@ -140,6 +143,7 @@ export const Batch = Type.Object(
           extractors: [{ name: 'price', css: '.price' }],
           check_external: false,
           max_external_checks: 500,
+          max_site_checks: 5000,
           thin_content_words: 200,
           near_duplicate_threshold: 90,
           deep_page_depth: 4,

@@ -112,3 +112,48 @@ export function externalLinks(
 }
 
 export const answer = (target: string, c: CheckedUrl): string => `${target} (${answerOf(c)})`;
+
+/** What a page's stylesheet makes a browser load (a font, an @imported stylesheet), and how. */
+export interface SheetLoad {
+  url: string;
+  check: CheckedUrl;
+  /** font or stylesheet */
+  kind: string;
+  /** "named in S", "imported by S", "named in I, imported by S" */
+  how: string;
+}
+
+/**
+ * What each stylesheet makes a browser load, from the checks' `via` (services/batches/checks.ts
+ * reads the stylesheets): its @font-face fonts, its @imports and their fonts (one level).
+ */
+export function sheetLoads(ctx: FindingContext): (sheet: string) => SheetLoad[] {
+  const named = new Map<string, { url: string; check: CheckedUrl }[]>();
+  for (const [url, check] of ctx.graph?.checks ?? [])
+    for (const sheet of check.via ?? []) {
+      const list = named.get(sheet);
+      if (list) list.push({ url, check });
+      else named.set(sheet, [{ url, check }]);
+    }
+  // a URL named by a stylesheet that is also a page's resource: its kind there (a page's stylesheet @imported)
+  const pageKind = new Map<string, string>();
+  if (named.size > 0)
+    for (const p of ctx.done) for (const r of p.facts.resources ?? []) pageKind.set(r.url, r.kind);
+  const kindOf = (c: { url: string; check: CheckedUrl }) =>
+    c.check.kind === 'font' || c.check.kind === 'stylesheet' ? c.check.kind : (pageKind.get(c.url) ?? 'font');
+  return (sheet) => {
+    const out: SheetLoad[] = [];
+    for (const c of named.get(sheet) ?? []) {
+      const kind = kindOf(c);
+      if (kind !== 'stylesheet') {
+        out.push({ ...c, kind, how: `named in ${sheet}` });
+        continue;
+      }
+      out.push({ ...c, kind, how: `imported by ${sheet}` });
+      for (const f of named.get(c.url) ?? [])
+        if (kindOf(f) !== 'stylesheet')
+          out.push({ ...f, kind: kindOf(f), how: `named in ${c.url}, imported by ${sheet}` });
+    }
+    return out;
+  };
+}

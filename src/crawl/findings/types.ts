@@ -81,11 +81,15 @@ export interface LinkGraphFacts {
 
 /** One URL the batch checked besides its pages (services/batches/checks.ts). */
 export interface CheckedUrl {
-  kind: 'internal' | 'resource' | 'external';
-  verdict: 'ok' | 'broken' | 'blocked' | 'unchecked';
+  /** font, stylesheet: named by a stylesheet (@font-face, @import), not by a page */
+  kind: 'internal' | 'resource' | 'external' | 'font' | 'stylesheet';
+  /** pending: a font found in a stylesheet whose own answer is not in (a batch cancelled meanwhile) */
+  verdict: 'ok' | 'broken' | 'blocked' | 'unchecked' | 'pending';
   status: number | null;
   error: string | null;
   redirectTo: string | null;
+  /** a font or an @imported stylesheet: the stylesheets that name it; absent or null: none */
+  via?: readonly string[] | null;
 }
 
 /** One site-level finding: its id, its title and the pages it concerns, in page order. */

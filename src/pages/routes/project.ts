@@ -74,6 +74,7 @@ function settingsBodyOf(form: Record<string, unknown>): Record<string, unknown> 
   body.render = s('render') === '1' ? 1 : 0;
   body.check_external = s('check_external') === '1' ? 1 : 0;
   if (s('max_external_checks') !== '') body.max_external_checks = numberOf(s('max_external_checks'));
+  if (s('max_site_checks') !== '') body.max_site_checks = numberOf(s('max_site_checks'));
   for (const k of ['thin_content_words', 'near_duplicate_threshold', 'deep_page_depth'])
     if (s(k) !== '') body[k] = numberOf(s(k));
   body.default_privacy = numberOf(s('default_privacy') || '0');
@@ -127,6 +128,7 @@ function formAsSent(form: Record<string, unknown>): ProjectFormState {
     render: s('render') === '1',
     check_external: s('check_external') === '1',
     max_external_checks: s('max_external_checks'),
+    max_site_checks: s('max_site_checks'),
     thin_content_words: s('thin_content_words'),
     near_duplicate_threshold: s('near_duplicate_threshold'),
     deep_page_depth: s('deep_page_depth'),

@@ -31,6 +31,8 @@ import {
   DEFAULT_MAX_EXTERNAL_CHECKS,
   FINDING_SETTINGS,
   MAX_EXTERNAL_CHECKS,
+  DEFAULT_MAX_SITE_CHECKS,
+  MAX_SITE_CHECKS,
   type FindingSettingName,
   type FindingSettings,
 } from '../../crawl/defaults.js';
@@ -109,6 +111,11 @@ export function createBatchServices(
             `The max_external_checks must be a whole number from 1 to ${MAX_EXTERNAL_CHECKS}.`,
           ],
         });
+      const maxSite = input.maxSiteChecks;
+      if (maxSite !== undefined && (!Number.isInteger(maxSite) || maxSite < 1 || maxSite > MAX_SITE_CHECKS))
+        throw validationError({
+          max_site_checks: [`The max_site_checks must be a whole number from 1 to ${MAX_SITE_CHECKS}.`],
+        });
       const thresholds = findingSettingsOf(input);
       // a rendered batch needs Chromium here, as a rendered store does: nothing is queued without it
       const render = input.render === true;
@@ -144,6 +151,7 @@ export function createBatchServices(
         privacy,
         checkExternal: input.checkExternal === true,
         maxExternalChecks: input.maxExternalChecks ?? DEFAULT_MAX_EXTERNAL_CHECKS,
+        maxSiteChecks: input.maxSiteChecks ?? DEFAULT_MAX_SITE_CHECKS,
         ...thresholds,
         ...(urls ? { urls } : {}),
         ...(extractors.length > 0 ? { extractors } : {}),

@@ -7,6 +7,8 @@ import type { CheckKind, CheckRow } from '../../store/batch-checks.repository.js
 
 /** a host's robots.txt read for the checks: at most this many bytes */
 export const ROBOTS_CAP = 512 * 1024;
+/** a stylesheet read for its fonts: at most this many bytes (the rest is not read) */
+export const STYLESHEET_CAP = 1024 * 1024;
 
 const BLOCKED_ELSEWHERE = new Set([403, 429, 999]);
 

@@ -8,6 +8,7 @@ import { DEFAULT_TRACKING_PARAMS } from '../../crawl/url.js';
 import {
   DEFAULT_FINDING_SETTINGS,
   DEFAULT_MAX_EXTERNAL_CHECKS,
+  DEFAULT_MAX_SITE_CHECKS,
   type FindingSettings,
 } from '../../crawl/defaults.js';
 import type { ServiceContext } from '../shared/context.js';
@@ -78,13 +79,17 @@ export const batchNotFound = () => notFound('No such batch.');
 export const optionsOf = (b: BatchRow): BatchOptions => {
   const stored = JSON.parse(b.options) as Omit<
     BatchOptions,
-    'render' | 'checkExternal' | 'maxExternalChecks' | keyof FindingSettings
+    'render' | 'checkExternal' | 'maxExternalChecks' | 'maxSiteChecks' | keyof FindingSettings
   > &
-    Partial<Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks' | keyof FindingSettings>>;
+    Partial<
+      Pick<BatchOptions, 'checkExternal' | 'maxExternalChecks' | 'maxSiteChecks' | keyof FindingSettings>
+    >;
   return {
     ...stored,
     checkExternal: stored.checkExternal ?? false,
     maxExternalChecks: stored.maxExternalChecks ?? DEFAULT_MAX_EXTERNAL_CHECKS,
+    // a batch made before the site's cap: the default (its checks had none)
+    maxSiteChecks: stored.maxSiteChecks ?? DEFAULT_MAX_SITE_CHECKS,
     // a batch made before the thresholds were settings: the defaults it was judged by
     thinContentWords: stored.thinContentWords ?? DEFAULT_FINDING_SETTINGS.thinContentWords,
     nearDuplicateThreshold: stored.nearDuplicateThreshold ?? DEFAULT_FINDING_SETTINGS.nearDuplicateThreshold,

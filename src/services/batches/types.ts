@@ -44,6 +44,8 @@ export interface CreateBatchInput {
   /** links to other sites checked (docs/sites.md "Links and resources checked") */
   checkExternal?: boolean;
   maxExternalChecks?: number;
+  /** the site's own URLs checked (link targets outside the crawl, resources): at most this many */
+  maxSiteChecks?: number;
   /** the findings' thresholds (docs/sites.md "Every finding"): 422 naming the field out of its bounds */
   thinContentWords?: number;
   nearDuplicateThreshold?: number;

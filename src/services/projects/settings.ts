@@ -14,7 +14,7 @@ import { globError, type IgnoreRule } from '../../crawl/ignore.js';
 import { checkExtractors, type Extractor } from '../../crawl/extract.js';
 import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PAGES } from '../batches/types.js';
-import { DEFAULT_MAX_EXTERNAL_CHECKS, FINDING_SETTINGS } from '../../crawl/defaults.js';
+import { DEFAULT_MAX_EXTERNAL_CHECKS, DEFAULT_MAX_SITE_CHECKS, FINDING_SETTINGS } from '../../crawl/defaults.js';
 
 /** What is stored in clear (projects.settings): every setting, the secrets' names only. */
 export interface StoredSettings {
@@ -29,6 +29,8 @@ export interface StoredSettings {
   /** links to other sites checked in the project's crawls (docs/sites.md "Links and resources checked") */
   check_external: 0 | 1;
   max_external_checks: number;
+  /** the site's own URLs checked per crawl, at most (a project stored before it: the default) */
+  max_site_checks: number;
   /** the findings' thresholds of the project's crawls (docs/sites.md "Every finding") */
   thin_content_words: number;
   near_duplicate_threshold: number;
@@ -62,6 +64,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   render: 0,
   check_external: 0,
   max_external_checks: DEFAULT_MAX_EXTERNAL_CHECKS,
+  max_site_checks: DEFAULT_MAX_SITE_CHECKS,
   thin_content_words: FINDING_SETTINGS.thin_content_words.default,
   near_duplicate_threshold: FINDING_SETTINGS.near_duplicate_threshold.default,
   deep_page_depth: FINDING_SETTINGS.deep_page_depth.default,
@@ -240,6 +243,7 @@ export function applySettings(
   if (body.render !== undefined) s.render = body.render;
   if (body.check_external !== undefined) s.check_external = body.check_external;
   if (body.max_external_checks !== undefined) s.max_external_checks = body.max_external_checks;
+  if (body.max_site_checks !== undefined) s.max_site_checks = body.max_site_checks;
   if (body.thin_content_words !== undefined) s.thin_content_words = body.thin_content_words;
   if (body.near_duplicate_threshold !== undefined) s.near_duplicate_threshold = body.near_duplicate_threshold;
   if (body.deep_page_depth !== undefined) s.deep_page_depth = body.deep_page_depth;
@@ -366,6 +370,7 @@ export function presentSettings(s: StoredSettings): ProjectSettings {
     render: s.render,
     check_external: s.check_external,
     max_external_checks: s.max_external_checks,
+    max_site_checks: s.max_site_checks,
     thin_content_words: s.thin_content_words,
     near_duplicate_threshold: s.near_duplicate_threshold,
     deep_page_depth: s.deep_page_depth,

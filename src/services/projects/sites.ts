@@ -213,6 +213,7 @@ export function createProjectSiteServices(ctx: ServiceContext, batches: BatchSer
         ...(s.extractors.length > 0 ? { extractors: s.extractors } : {}),
         checkExternal: s.check_external === 1,
         maxExternalChecks: s.max_external_checks,
+        maxSiteChecks: s.max_site_checks,
         thinContentWords: s.thin_content_words,
         nearDuplicateThreshold: s.near_duplicate_threshold,
         deepPageDepth: s.deep_page_depth,

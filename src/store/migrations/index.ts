@@ -37,6 +37,7 @@ import * as instanceLog from './2026-12-03T04-instance-log.js';
 import * as batchChecks from './2026-12-04T01-batch-checks.js';
 import * as batchSitemapFiles from './2026-12-05T01-batch-sitemap-files.js';
 import * as crawlIndexes from './2026-12-05T10-crawl-indexes.js';
+import * as batchCheckVia from './2026-12-06T01-batch-check-via.js';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-21T21-initial': initial,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04T01-batch-checks': batchChecks,
   '2026-12-05T01-batch-sitemap-files': batchSitemapFiles,
   '2026-12-05T10-crawl-indexes': crawlIndexes,
+  '2026-12-06T01-batch-check-via': batchCheckVia,
 };
