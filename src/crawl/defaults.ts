@@ -8,6 +8,9 @@ export const DEFAULT_TRACKING_PARAMS = ['utm_*', 'gclid', 'fbclid', 'msclkid', '
 export const DEFAULT_MAX_EXTERNAL_CHECKS = 500;
 export const MAX_EXTERNAL_CHECKS = 10_000;
 
+/** a custom extractor's time on one page unless PAGEGRADE_EXTRACT_TIMEOUT_MS says otherwise (docs/sites.md "Custom extraction") */
+export const DEFAULT_EXTRACT_TIMEOUT_MS = 5000;
+
 /**
  * The content and link findings' thresholds, settings of a batch and a project (docs/sites.md
  * "Every finding"): their defaults and bounds. thin_content: main text under this many words;
