@@ -17,6 +17,13 @@ import type { ExtractJob, ExtractMessage } from './extract-worker.js';
 
 /** a new worker has this long to load its modules (tsx compiling them, a loaded machine) */
 const STARTUP_MS = 60_000;
+/**
+ * building a page's DOM and its XPath copy (linear in the page, whose size the fetch caps) is
+ * not counted in an extractor's time; it has this long, a safety net
+ */
+const DOM_MS = 60_000;
+/** the step the worker is at: -1 builds the DOM, i ≥ 0 runs extractor i */
+const DOM_STEP = -1;
 
 export interface ExtractOutcome {
   values: Extracted;
@@ -36,9 +43,26 @@ function workerSource(): { url: URL; typescript: boolean } {
   return { url: new URL('./extract-worker.js', here), typescript: false };
 }
 
+/**
+ * The process's node options, which a worker takes on, but `--input-type` (a script given with
+ * `node --input-type=module -e`): a worker started from a file refuses it.
+ */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i]!.startsWith('--input-type')) {
+      if (argv[i] === '--input-type') i++;
+      continue;
+    }
+    out.push(argv[i]!);
+  }
+  return out;
+}
+
 function startWorker(): Worker {
   const { url, typescript } = workerSource();
-  if (!typescript) return new Worker(url);
+  if (!typescript) return new Worker(url, { execArgv: workerExecArgv() });
   // from the sources: a worker has no TypeScript loader of its own (tsx's is not passed on to
   // worker threads), so it registers tsx's, then imports the module
   const req = createRequire(import.meta.url);
@@ -167,6 +191,16 @@ class ExtractionPool {
         values,
       );
       if (stopped === null) break;
+      if (stopped.at === DOM_STEP) {
+        // the DOM could not be built: no css or xpath extractor can run on the page
+        for (const { extractor: e } of left)
+          if (e.regex === undefined) {
+            values[e.name] = null;
+            errors[e.name] = stopped.why(e);
+          }
+        left = left.filter((x) => x.extractor.regex !== undefined);
+        continue;
+      }
       const e = p.extractors[stopped.at]!;
       values[e.name] = null;
       errors[e.name] = stopped.why(e);
@@ -190,7 +224,7 @@ class ExtractionPool {
     values: Extracted,
   ): Promise<{ at: number; why: (e: Extractor) => string } | null> {
     return new Promise((resolve) => {
-      let at = job.extractors[0]!.i;
+      let at = DOM_STEP;
       let timer: NodeJS.Timeout | undefined;
       const finish = (r: { at: number; why: (e: Extractor) => string } | null) => {
         clearTimeout(timer);
@@ -201,14 +235,20 @@ class ExtractionPool {
       };
       const arm = () => {
         clearTimeout(timer);
-        timer = setTimeout(() => {
-          this.drop(w);
-          finish({
-            at,
-            why: (e) =>
-              `Timed out: the ${kindOf(e)} extractor "${e.name}" ran longer than ${seconds(timeoutMs)} on this page (PAGEGRADE_EXTRACT_TIMEOUT_MS) and was stopped.`,
-          });
-        }, timeoutMs);
+        const dom = at === DOM_STEP;
+        timer = setTimeout(
+          () => {
+            this.drop(w);
+            finish({
+              at,
+              why: (e) =>
+                dom
+                  ? `Timed out: the page's DOM was not built within ${seconds(DOM_MS)}, so the ${kindOf(e)} extractor "${e.name}" did not run.`
+                  : `Timed out: the ${kindOf(e)} extractor "${e.name}" ran longer than ${seconds(timeoutMs)} on this page (PAGEGRADE_EXTRACT_TIMEOUT_MS) and was stopped.`,
+            });
+          },
+          dom ? DOM_MS : timeoutMs,
+        );
       };
       const onMessage = (m: ExtractMessage) => {
         if ('ready' in m || m.id !== job.id) return;
@@ -227,12 +267,18 @@ class ExtractionPool {
       const onExit = () => {
         this.drop(w);
         const why = failure?.message ?? 'the worker exited';
-        finish({ at, why: (e) => `The ${kindOf(e)} extractor "${e.name}" stopped the extraction: ${why}.` });
+        finish({
+          at,
+          why: (e) =>
+            at === DOM_STEP
+              ? `The page's DOM could not be built (${why}), so the ${kindOf(e)} extractor "${e.name}" did not run.`
+              : `The ${kindOf(e)} extractor "${e.name}" stopped the extraction: ${why}.`,
+        });
       };
       w.on('message', onMessage);
       w.on('error', onError);
       w.on('exit', onExit);
-      // until the worker says it started the first one (it is loaded: at once)
+      // until the worker says it started (it is loaded: at once)
       arm();
       w.postMessage(job);
     });

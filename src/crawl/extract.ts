@@ -231,6 +231,14 @@ export class ExtractionPage {
   private xml: ReturnType<typeof toXml> | null = null;
   constructor(readonly html: string) {}
 
+  /** Builds what the extractors will read (the DOM for css and xpath, its XPath copy for xpath). */
+  prepare(extractors: readonly Extractor[]): void {
+    if (extractors.some((e) => e.css !== undefined || e.xpath !== undefined))
+      this.dom ??= parseDocument(this.html);
+    if (extractors.some((e) => e.xpath !== undefined))
+      this.xml ??= toXml((this.dom ??= parseDocument(this.html)));
+  }
+
   /** One extractor's values on the page (an expression that fails on it: none). */
   values(e: Extractor): string[] {
     try {
