@@ -183,6 +183,11 @@ class ExtractionPool {
         }
         break;
       }
+      // a worker that exited since (its exit not yet seen): another one
+      if (w.threadId === -1) {
+        this.drop(w);
+        continue;
+      }
       w.ref();
       const stopped = await this.send(
         w,
