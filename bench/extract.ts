@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeSnapshot } from '../src/analyzer/index.js';
 import { extractValues, type Extractor } from '../src/crawl/extract.js';
-import { extractBounded } from '../src/crawl/extract-pool.js';
+import { extractBounded } from '../src/services/batches/extract-pool.js';
 import { snapshotOf } from './lib/page-snapshot.js';
 import { median } from './lib/stats.js';
 

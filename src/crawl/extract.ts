@@ -263,7 +263,7 @@ export const keptValue = (e: Extractor, values: readonly string[]): string | str
 
 /**
  * The page's values for each extractor (checked by checkExtractors), in this thread and without
- * a time bound: a batch runs them in the extraction worker (extract-pool.ts), which bounds each
+ * a time bound: a batch runs them in the extraction worker (services/batches/extract-pool.ts), which bounds each
  * one's time; this is the same work unbounded (the benchmark's baseline, one-off uses).
  */
 export function extractValues(html: string, extractors: readonly Extractor[]): Extracted {

@@ -14,7 +14,7 @@ import { mergeLinks, pageLinks } from '../../crawl/links.js';
 import { insertPageLinks } from '../../store/batch-links.repository.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { factsDigest } from '../../crawl/diff.js';
-import { extractBounded } from '../../crawl/extract-pool.js';
+import { extractBounded } from './extract-pool.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import {
   bumpBatchCounters,
@@ -243,7 +243,7 @@ export function createPageProcessor(d: BatchDeps) {
     // custom extraction (src/crawl/extract.ts): over the HTML the audit judged (a rendered
     // batch's: the rendered HTML, when its render completed), for a page that will be audited
     // (not an error page, not a redirect); in the process's extraction worker, each extractor
-    // with its time bound (src/crawl/extract-pool.ts)
+    // with its time bound (extract-pool.ts)
     const extractors = options.extractors ?? [];
     const judged = (rendered ?? artifacts) as Artifacts | null;
     const kept = report !== null && report.page.status < 400 && (finalUrl === null || finalUrl === page.url);

@@ -1,4 +1,4 @@
-// The extraction worker's time bound (src/crawl/extract-pool.ts; docs/sites.md "Custom
+// The extraction worker's time bound (src/services/batches/extract-pool.ts; docs/sites.md "Custom
 // extraction", "The time bound"), in a real worker thread: a pathological XPath on a big page
 // (`//*[count(//*) > 0]`: count(//*) again for each of 20,000 elements, minutes of work) is
 // stopped at its time, its value null with an error naming it, and the page's other extractors
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { extractBounded, extractionWorkersStarted } from '../../src/crawl/extract-pool.js';
+import { extractBounded, extractionWorkersStarted } from '../../src/services/batches/extract-pool.js';
 import { extractValues, type Extractor } from '../../src/crawl/extract.js';
 
 const BIG = `<!doctype html><html><head><title>Big</title><script>var gtm = 'GTM-BIG1';</script></head><body><h1>Many items</h1>${'<p class="i">item</p>'.repeat(20_000)}<h2>Last</h2></body></html>`;
@@ -80,7 +80,7 @@ describe('custom extraction in the worker, with a time bound', () => {
   });
 
   test('a process that used the worker ends by itself (the idle worker is unref’d)', async () => {
-    const module = new URL('../../src/crawl/extract-pool.ts', import.meta.url).href;
+    const module = new URL('../../src/services/batches/extract-pool.ts', import.meta.url).href;
     const code = `const { extractBounded } = await import(${JSON.stringify(module)});
 const r = await extractBounded('<h1>Hi</h1>', [{ name: 'h1', xpath: '//h1' }], 5000);
 console.log(JSON.stringify(r));`;

@@ -11,8 +11,8 @@
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_EXTRACT_TIMEOUT_MS } from './defaults.js';
-import { keptValue, type Extracted, type Extractor } from './extract.js';
+import { DEFAULT_EXTRACT_TIMEOUT_MS } from '../../crawl/defaults.js';
+import { keptValue, type Extracted, type Extractor } from '../../crawl/extract.js';
 import type { ExtractJob, ExtractMessage } from './extract-worker.js';
 
 /** a new worker has this long to load its modules (tsx compiling them, a loaded machine) */
@@ -33,13 +33,14 @@ export interface ExtractOutcome {
 
 /**
  * Where the worker's module is: beside this one in src/ (TypeScript, through tsx) and in
- * dist/crawl/ (tsc's output); a CLI bundle (dist/bundle/*.cjs, scripts/build.mjs) holds this
- * module but not the worker's, which it takes from dist/crawl/ beside it.
+ * dist/services/batches/ (tsc's output); a CLI bundle (dist/bundle/*.cjs, scripts/build.mjs)
+ * holds this module but not the worker's, which it takes from dist/services/batches/.
  */
 function workerSource(): { url: URL; typescript: boolean } {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return { url: new URL('./extract-worker.ts', here), typescript: true };
-  if (here.endsWith('.cjs')) return { url: new URL('../crawl/extract-worker.js', here), typescript: false };
+  if (here.endsWith('.cjs'))
+    return { url: new URL('../services/batches/extract-worker.js', here), typescript: false };
   return { url: new URL('./extract-worker.js', here), typescript: false };
 }
 

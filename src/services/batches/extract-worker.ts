@@ -7,7 +7,7 @@
 // the page's DOM is built (when a css or xpath extractor needs it), per extractor {id, start: i}
 // before it runs and {id, done: i, values} after; {id, end: true} at the end.
 import { parentPort } from 'node:worker_threads';
-import { ExtractionPage, type Extractor } from './extract.js';
+import { ExtractionPage, type Extractor } from '../../crawl/extract.js';
 
 export interface ExtractJob {
   id: number;
