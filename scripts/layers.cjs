@@ -10,7 +10,7 @@ const LAYERS = [
   { floor: 0, room: 'ground', paths: ['src/errors.ts', 'src/html-escape.ts', 'src/package-info.ts', 'src/timers.ts', 'src/logger.ts'], holds: 'errors, escaping, timers, the logger options' },
   { floor: 1, room: 'analyzer', paths: ['src/analyzer/'], holds: 'fetch → artifacts → checks → score; diffs of two audits' },
   { floor: 2, room: 'crawl', paths: ['src/crawl/'], holds: 'the crawler’s pure parts: URLs, sitemaps, page facts, site findings' },
-  { floor: 3, room: 'config', paths: ['src/config.ts'], holds: 'the environment, validated' },
+  { floor: 3, room: 'config', paths: ['src/config.ts', 'src/config-values.ts'], holds: 'the environment, validated' },
   { floor: 4, room: 'render', paths: ['src/render/'], holds: 'Chromium: rendered audits, axe, PDFs' },
   { floor: 4, room: 'integrations', paths: ['src/integrations/'], holds: 'GitHub and GitLab: commit statuses, check runs, one pull/merge-request comment kept up to date' },
   { floor: 4, room: 'store', paths: ['src/store/'], holds: 'every SQL statement; the row types; migrations; Redis' },

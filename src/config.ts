@@ -1,7 +1,10 @@
 // Configuration: read from the environment (and an optional .env file) once at start,
 // validated, frozen. Nothing else in src/ reads process.env.
-import { DEFAULT_TRACKING_PARAMS } from './crawl/defaults.js';
+import { DEFAULT_EXTRACT_TIMEOUT_MS, DEFAULT_TRACKING_PARAMS } from './crawl/defaults.js';
 import { existsSync, readFileSync } from 'node:fs';
+import { bool, ConfigError, int, share, str, type Env } from './config-values.js';
+
+export { ConfigError };
 
 export interface Config {
   readonly port: number;
@@ -97,6 +100,8 @@ export interface Config {
   readonly linkChecks: boolean;
   /** PAGEGRADE_CRAWL_CONCURRENCY: requests at once per site (default 2) */
   readonly crawlConcurrency: number;
+  /** PAGEGRADE_EXTRACT_TIMEOUT_MS: a custom extractor's time on one page (default 5 s; docs/sites.md "Custom extraction") */
+  readonly extractTimeoutMs: number;
   /** PAGEGRADE_CRAWL_TRACKING_PARAMS: query parameters dropped from crawled URLs (comma-separated, `*` ends a prefix) */
   readonly crawlTrackingParams: readonly string[];
   /**
@@ -131,18 +136,6 @@ export interface OidcConfig {
   readonly domains: readonly OidcDomainRule[];
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
 /** Parses a .env file's text: KEY=VALUE lines, # comments, optional quotes. */
 export function parseDotEnv(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -166,40 +159,6 @@ export function parseDotEnv(text: string): Record<string, string> {
  * stored once when it ends; above it, a batch is refused at start rather than tried untested.
  */
 const BATCH_MAX_PAGES_LIMIT = 100_000;
-
-function int(env: Env, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw.trim());
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-/** A share from 0 to 1 (a decimal such as 0.1). */
-function share(env: Env, name: string, def: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const v = raw.trim();
-  const n = Number(v);
-  if (!/^\d*\.?\d+$/.test(v) || n > 1)
-    throw new ConfigError(name, `must be a number from 0 to 1 (such as 0.1), got "${raw}"`);
-  return n;
-}
-
-function bool(env: Env, name: string, def: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return def;
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(name, `must be 0 or 1, got "${raw}"`);
-}
-
-function str(env: Env, name: string): string | null {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? null : raw.trim();
-}
 
 function trustProxy(env: Env): boolean | string {
   const raw = str(env, 'PAGEGRADE_TRUST_PROXY');
@@ -266,10 +225,6 @@ function allowHosts(env: Env): readonly string[] {
   return Object.freeze(out);
 }
 
-/**
- * Builds the configuration from an environment. `loadConfig()` is the entry the server
- * and CLI use; tests call this with a plain object.
- */
 function trackingParams(env: Env): readonly string[] {
   const raw = str(env, 'PAGEGRADE_CRAWL_TRACKING_PARAMS');
   if (raw === null) return DEFAULT_TRACKING_PARAMS;
@@ -288,6 +243,10 @@ function trackingParams(env: Env): readonly string[] {
   return names;
 }
 
+/**
+ * Builds the configuration from an environment. `loadConfig()` is the entry the server
+ * and CLI use; tests call this with a plain object.
+ */
 export function configFromEnv(env: Env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -375,6 +334,7 @@ export function configFromEnv(env: Env): Config {
     crawlDelayMs: int(env, 'PAGEGRADE_CRAWL_DELAY_MS', 250, 0, 600_000),
     linkChecks: bool(env, 'PAGEGRADE_LINK_CHECKS', true),
     crawlConcurrency: int(env, 'PAGEGRADE_CRAWL_CONCURRENCY', 2, 1, 64),
+    extractTimeoutMs: int(env, 'PAGEGRADE_EXTRACT_TIMEOUT_MS', DEFAULT_EXTRACT_TIMEOUT_MS, 100, 600_000),
     crawlTrackingParams: trackingParams(env),
     secretKey: secretKey(env),
     smtpUrl: smtpUrl(env),

@@ -4183,7 +4183,8 @@ export interface operations {
                      *           "render": null,
                      *           "extracted": {
                      *             "price": "€12.50"
-                     *           }
+                     *           },
+                     *           "extract_errors": {}
                      *         }
                      *       ]
                      *     }
@@ -4390,6 +4391,15 @@ export interface operations {
                             canonical: string | null;
                             depth: number;
                             error: string | null;
+                            /**
+                             * @description Why the page has no value for an extractor: name → the error (an extractor that ran longer than PAGEGRADE_EXTRACT_TIMEOUT_MS on the page and was stopped; its value is null). {} when every extractor ran.
+                             * @example {
+                             *       "tags": "Timed out: the xpath extractor \"tags\" ran longer than 5 s on this page (PAGEGRADE_EXTRACT_TIMEOUT_MS) and was stopped."
+                             *     }
+                             */
+                            extract_errors: {
+                                [key: string]: string;
+                            };
                             /**
                              * @description The batch's extractors' values: name → the first match (null: none, or the page was not audited), or every match (an array) for an extractor with `all`. {} when the batch has none.
                              * @example {
@@ -5205,7 +5215,8 @@ export interface operations {
                      *           "render": null,
                      *           "extracted": {
                      *             "price": "€12.50"
-                     *           }
+                     *           },
+                     *           "extract_errors": {}
                      *         }
                      *       ],
                      *       "links": {
@@ -5230,6 +5241,15 @@ export interface operations {
                             canonical: string | null;
                             depth: number;
                             error: string | null;
+                            /**
+                             * @description Why the page has no value for an extractor: name → the error (an extractor that ran longer than PAGEGRADE_EXTRACT_TIMEOUT_MS on the page and was stopped; its value is null). {} when every extractor ran.
+                             * @example {
+                             *       "tags": "Timed out: the xpath extractor \"tags\" ran longer than 5 s on this page (PAGEGRADE_EXTRACT_TIMEOUT_MS) and was stopped."
+                             *     }
+                             */
+                            extract_errors: {
+                                [key: string]: string;
+                            };
                             /**
                              * @description The batch's extractors' values: name → the first match (null: none, or the page was not audited), or every match (an array) for an extractor with `all`. {} when the batch has none.
                              * @example {

@@ -12,6 +12,9 @@ export const MAX_EXTERNAL_CHECKS = 10_000;
 export const DEFAULT_MAX_SITE_CHECKS = 5_000;
 export const MAX_SITE_CHECKS = 100_000;
 
+/** a custom extractor's time on one page unless PAGEGRADE_EXTRACT_TIMEOUT_MS says otherwise (docs/sites.md "Custom extraction") */
+export const DEFAULT_EXTRACT_TIMEOUT_MS = 5000;
+
 /**
  * The content and link findings' thresholds, settings of a batch and a project (docs/sites.md
  * "Every finding"): their defaults and bounds. thin_content: main text under this many words;

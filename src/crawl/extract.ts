@@ -113,7 +113,12 @@ export function checkExtractors(
       else RE2JS.compile(expr);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      const what = kind === 'css' ? 'CSS selector' : kind === 'xpath' ? 'XPath 1.0 expression' : 'regular expression (RE2 syntax: no backreferences or lookaround)';
+      const what =
+        kind === 'css'
+          ? 'CSS selector'
+          : kind === 'xpath'
+            ? 'XPath 1.0 expression'
+            : 'regular expression (RE2 syntax: no backreferences or lookaround)';
       errors[where] = [`The ${where} is not a valid ${what}: ${why.slice(0, 200)}.`];
       continue;
     }
@@ -127,7 +132,9 @@ export function checkExtractors(
     if (e.attribute !== undefined) {
       const a = e.attribute.trim();
       if (a === '' || /[\s"'>/=]/.test(a)) {
-        errors[`${at}.attribute`] = [`The ${at}.attribute must be an attribute name such as content or href.`];
+        errors[`${at}.attribute`] = [
+          `The ${at}.attribute must be an attribute name such as content or href.`,
+        ];
         continue;
       }
       x.attribute = a.toLowerCase();
@@ -215,24 +222,54 @@ function regexValues(expr: string, html: string, all: boolean): string[] {
   return out;
 }
 
-/** The page's values for each extractor (checked by checkExtractors). */
-export function extractValues(html: string, extractors: readonly Extractor[]): Extracted {
-  const out: Extracted = {};
-  let dom: Dom | null = null;
-  let xml: ReturnType<typeof toXml> | null = null;
-  for (const e of extractors) {
-    let values: string[];
+/**
+ * One page's HTML as the extractors read it: the DOM (htmlparser2) and its XPath copy, each
+ * built the first time an extractor needs it, once for all of them.
+ */
+export class ExtractionPage {
+  private dom: Dom | null = null;
+  private xml: ReturnType<typeof toXml> | null = null;
+  constructor(readonly html: string) {}
+
+  /** Builds what the extractors will read (the DOM for css and xpath, its XPath copy for xpath). */
+  prepare(extractors: readonly Extractor[]): void {
+    if (extractors.some((e) => e.css !== undefined || e.xpath !== undefined))
+      this.dom ??= parseDocument(this.html);
+    if (extractors.some((e) => e.xpath !== undefined))
+      this.xml ??= toXml((this.dom ??= parseDocument(this.html)));
+  }
+
+  /** One extractor's values on the page (an expression that fails on it: none). */
+  values(e: Extractor): string[] {
     try {
-      if (e.css !== undefined) values = cssValues(e.css, (dom ??= parseDocument(html)), e.attribute);
-      else if (e.xpath !== undefined)
-        values = xpathValues(e.xpath, (xml ??= toXml((dom ??= parseDocument(html)))), e.attribute);
-      else values = regexValues(e.regex ?? '', html, e.all === true);
+      if (e.css !== undefined) return cssValues(e.css, (this.dom ??= parseDocument(this.html)), e.attribute);
+      if (e.xpath !== undefined)
+        return xpathValues(
+          e.xpath,
+          (this.xml ??= toXml((this.dom ??= parseDocument(this.html)))),
+          e.attribute,
+        );
+      return regexValues(e.regex ?? '', this.html, e.all === true);
     } catch {
       // an expression that fails on this page only (an XPath function given the wrong type)
-      values = [];
+      return [];
     }
-    out[e.name] = e.all ? values : (values[0] ?? null);
   }
+}
+
+/** An extractor's values as a page keeps them: the first match (null: none), or every match with `all`. */
+export const keptValue = (e: Extractor, values: readonly string[]): string | string[] | null =>
+  e.all ? [...values] : (values[0] ?? null);
+
+/**
+ * The page's values for each extractor (checked by checkExtractors), in this thread and without
+ * a time bound: a batch runs them in the extraction worker (services/batches/extract-pool.ts), which bounds each
+ * one's time; this is the same work unbounded (the benchmark's baseline, one-off uses).
+ */
+export function extractValues(html: string, extractors: readonly Extractor[]): Extracted {
+  const out: Extracted = {};
+  const page = new ExtractionPage(html);
+  for (const e of extractors) out[e.name] = keptValue(e, page.values(e));
   return out;
 }
 

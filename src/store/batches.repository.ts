@@ -54,6 +54,8 @@ export interface BatchPageRow {
   redirectPath: string | null;
   /** an audited page's custom extraction values (JSON text); null: the batch has no extractors */
   extracted: string | null;
+  /** why it has no value for an extractor (JSON text {name: message}); null: none */
+  extractErrors: string | null;
 }
 
 const MAX_INT = 2_147_483_647;
@@ -140,6 +142,7 @@ export function pageQuery(db: Db) {
       'facts',
       'redirect_path',
       'extracted',
+      'extract_errors',
     ]);
 }
 type PageSelect = Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirstOrThrow']>>;
@@ -160,6 +163,7 @@ export function toPage(r: PageSelect): BatchPageRow {
     facts: r.facts,
     redirectPath: r.redirect_path,
     extracted: r.extracted,
+    extractErrors: r.extract_errors,
   };
 }
 
@@ -341,6 +345,8 @@ export async function finishPage(
     redirectPath?: string[] | null;
     /** an audited page's custom extraction values (JSON text) */
     extracted?: string | null;
+    /** why it has no value for an extractor (JSON text {name: message}) */
+    extractErrors?: string | null;
   },
   now: string,
 ): Promise<void> {
@@ -357,6 +363,7 @@ export async function finishPage(
       digest: set.digest ?? null,
       redirect_path: set.redirectPath ? JSON.stringify(set.redirectPath) : null,
       extracted: set.extracted ?? null,
+      extract_errors: set.extractErrors ?? null,
       updated_at: now,
     })
     .where('id', '=', pageId)

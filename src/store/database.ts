@@ -242,6 +242,8 @@ export interface BatchPagesTable {
   digest: string | null;
   /** an audited page's custom extraction values, JSON (src/crawl/extract.ts); null: none */
   extracted: string | null;
+  /** why an audited page has no value for an extractor (it ran out of time), JSON {name: message}; null: none */
+  extract_errors: Generated<string | null>;
   /** the URLs a redirected page went through, JSON ([first, …, last]); null: no redirect */
   redirect_path: Generated<string | null>;
   created_at: Timestamp;

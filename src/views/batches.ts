@@ -317,8 +317,14 @@ function pagesFilters(id: number, raw: Record<string, string>): SafeHtml {
 </form>`;
 }
 
-/** A custom extraction value as a cell: every match of an `all` extractor joined with " | ". */
+/**
+ * A custom extraction value as a cell: every match of an `all` extractor joined with " | "; an
+ * extractor stopped on the page (it ran out of time) says so, its error in the cell's title.
+ */
 const extractedCellView = (p: BatchPageResult, name: string) => {
+  const error = p.extractErrors?.[name];
+  if (error !== undefined)
+    return html`<span class="muted" title="${error}">${error.startsWith('Timed out') ? 'timed out' : 'stopped'}</span>`;
   const v = p.extracted?.[name];
   return v === null || v === undefined ? '–' : Array.isArray(v) ? v.join(' | ') : v;
 };

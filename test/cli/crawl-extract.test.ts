@@ -24,8 +24,13 @@ describe('pagegrade crawl --extract', () => {
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       '/': html(page('Home', '<p>Nothing here.</p>')),
       '/item': html(
-        page('Item', '<span class="price">9.99</span><link itemprop="image" href="/i.png"><script>id="UA-1234"</script>'),
+        page(
+          'Item',
+          '<span class="price">9.99</span><link itemprop="image" href="/i.png"><script>id="UA-1234"</script>',
+        ),
       ),
+      // linked from nowhere: the time bound's crawl starts there (one page)
+      '/big': html(page('Big', '<p>item</p>'.repeat(20_000))),
     });
   });
   after(async () => {
@@ -33,7 +38,7 @@ describe('pagegrade crawl --extract', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('--json and --csv carry each page\'s values', { timeout: 120_000 }, async () => {
+  test("--json and --csv carry each page's values", { timeout: 120_000 }, async () => {
     const file = join(dir, 'out.csv');
     const r = await run(
       [
@@ -63,8 +68,46 @@ describe('pagegrade crawl --extract', () => {
     assert.equal(item['ua'], '1234');
   });
 
+  test(
+    'an extractor that runs past PAGEGRADE_EXTRACT_TIMEOUT_MS is stopped: null, with extract_errors naming it',
+    { timeout: 120_000 },
+    async () => {
+      // the worker's module as the command runs it: the bundle's dist/crawl/ beside it when dist/
+      // is current, else the sources through tsx (test/helpers/cli.ts)
+      const r = await run(
+        [
+          'crawl',
+          `${site.origin}/big`,
+          '--max-pages',
+          '1',
+          '--json',
+          '--extract',
+          'heading=css:h1',
+          '--extract',
+          'slow=xpath://*[count(//*) > 0]',
+          '--extract',
+          'title=xpath://title',
+        ],
+        { ...env, PAGEGRADE_EXTRACT_TIMEOUT_MS: '1000' },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as {
+        pages: { url: string; extracted: Record<string, unknown>; extract_errors: Record<string, string> }[];
+      };
+      assert.equal(out.pages.length, 1);
+      assert.deepEqual(out.pages[0]!.extracted, { heading: 'Big', slow: null, title: 'Big' });
+      assert.match(
+        out.pages[0]!.extract_errors['slow'] ?? '',
+        /^Timed out: the xpath extractor "slow" ran longer than 1 s/,
+      );
+    },
+  );
+
   test('an invalid extractor: exit 2 naming it', { timeout: 60_000 }, async () => {
-    const r = await run(['crawl', `${site.origin}/`, '--extract', 'ok=css:p', '--extract', 'bad=xpath://p['], env);
+    const r = await run(
+      ['crawl', `${site.origin}/`, '--extract', 'ok=css:p', '--extract', 'bad=xpath://p['],
+      env,
+    );
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /--extract #2\.xpath is not a valid XPath 1\.0 expression/);
     const none = await run(['crawl', `${site.origin}/`, '--extract', 'nothing'], env);

@@ -17,6 +17,8 @@ export interface BatchPageResult extends PageForFindings {
   canonical: string | null;
   /** an audited page's custom extraction values (docs/sites.md); null: none (not audited, or no extractors) */
   extracted: Extracted | null;
+  /** why it has no value for an extractor (one that ran out of time on it); null: none */
+  extractErrors?: Record<string, string> | null;
 }
 
 /** A page's values for the batch's extractors, each name present (null: none, or not audited). */
@@ -108,5 +110,6 @@ export function presentBatchPage(p: BatchPageResult, names: readonly string[]): 
     html_bytes: p.facts?.htmlBytes ?? null,
     render: p.facts?.render ?? null,
     extracted: pageExtracted(p, names),
+    extract_errors: p.extractErrors ?? {},
   };
 }

@@ -271,6 +271,15 @@ const ExportPage = Type.Object(
       ),
     ),
     extracted: Extracted,
+    extract_errors: Type.Record(Type.String(), Type.String(), {
+      description:
+        'Why the page has no value for an extractor: name → the error (an extractor that ran longer than PAGEGRADE_EXTRACT_TIMEOUT_MS on the page and was stopped; its value is null). {} when every extractor ran.',
+      examples: [
+        {
+          tags: 'Timed out: the xpath extractor "tags" ran longer than 5 s on this page (PAGEGRADE_EXTRACT_TIMEOUT_MS) and was stopped.',
+        },
+      ],
+    }),
     total_ms: nullable(Type.Number({ minimum: 0 })),
     html_bytes: nullable(Type.Integer({ minimum: 0 })),
     render: nullable(Type.String({ enum: ['completed', 'inconclusive'] })),
@@ -351,6 +360,7 @@ export const batchExportExample = {
       html_bytes: 5120,
       render: null,
       extracted: { price: '€12.50' },
+      extract_errors: {},
     },
   ],
 };

@@ -14,7 +14,7 @@ import { mergeLinks, pageLinks } from '../../crawl/links.js';
 import { insertPageLinks } from '../../store/batch-links.repository.js';
 import { crawlUrl, onSite } from '../../crawl/url.js';
 import { factsDigest } from '../../crawl/diff.js';
-import { extractValues } from '../../crawl/extract.js';
+import { extractBounded } from './extract-pool.js';
 import { withTransaction, type Db } from '../../store/database.js';
 import {
   bumpBatchCounters,
@@ -241,13 +241,20 @@ export function createPageProcessor(d: BatchDeps) {
     const links = rendered ? mergeLinks(rawLinks, pageLinks(rendered, host, d.tracking)) : rawLinks;
     const finalUrl = report ? crawlUrl(report.final_url, report.final_url, d.tracking) : null;
     // custom extraction (src/crawl/extract.ts): over the HTML the audit judged (a rendered
-    // batch's: the rendered HTML, when its render completed)
+    // batch's: the rendered HTML, when its render completed), for a page that will be audited
+    // (not an error page, not a redirect); in the process's extraction worker, each extractor
+    // with its time bound (extract-pool.ts)
     const extractors = options.extractors ?? [];
     const judged = (rendered ?? artifacts) as Artifacts | null;
-    const extracted =
-      extractors.length > 0 && report && judged
-        ? JSON.stringify(extractValues(judged.source, extractors))
+    const kept = report !== null && report.page.status < 400 && (finalUrl === null || finalUrl === page.url);
+    const extraction =
+      extractors.length > 0 && kept && judged
+        ? await extractBounded(judged.source, extractors, d.ctx.config.extractTimeoutMs)
         : null;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    const extracted = extraction ? JSON.stringify(extraction.values) : null;
+    const extractErrors =
+      extraction && Object.keys(extraction.errors).length > 0 ? JSON.stringify(extraction.errors) : null;
     // the page is canonicalised to another URL: recorded with the page (it is audited all the same)
     const canonical = facts?.canonical && facts.canonical !== page.url ? facts.canonical : null;
 
@@ -344,6 +351,7 @@ export function createPageProcessor(d: BatchDeps) {
               // what a comparison with another crawl reads of the page (services/batches/diff.ts)
               digest: factsDigest(facts),
               extracted,
+              extractErrors,
             },
             'audited',
           );

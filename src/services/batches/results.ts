@@ -65,6 +65,7 @@ const toResult = (p: BatchPageRow, share: ReturnType<typeof factsSharer>): Batch
   facts: p.facts === null ? null : share.facts(JSON.parse(p.facts) as PageFacts),
   redirectPath: p.redirectPath === null ? null : (JSON.parse(p.redirectPath) as string[]),
   extracted: p.extracted === null ? null : (JSON.parse(p.extracted) as Extracted),
+  extractErrors: p.extractErrors === null ? null : (JSON.parse(p.extractErrors) as Record<string, string>),
 });
 
 /** pages read at a time when a batch's pages are read whole */

@@ -44,6 +44,8 @@ export interface ServicesConfig {
   readonly linkChecks?: boolean;
   /** PAGEGRADE_CRAWL_CONCURRENCY, default 2 */
   readonly crawlConcurrency?: number;
+  /** PAGEGRADE_EXTRACT_TIMEOUT_MS: a custom extractor's time on one page (src/services/batches/extract-pool.ts), default 5 s */
+  readonly extractTimeoutMs?: number;
   /** PAGEGRADE_CRAWL_TRACKING_PARAMS */
   readonly crawlTrackingParams?: readonly string[];
   /** PAGEGRADE_SECRET_KEY as 64 hex digits: encrypts the projects' crawl secrets; null/absent = unset */
