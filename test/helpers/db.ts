@@ -15,12 +15,21 @@
 //       …t.db, t.databaseUrl…
 //     });
 //   }
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createDb, dialectOf, migrate, type DatabaseHandle, type Dialect } from '../../src/store/database.js';
-import { createTempDatabase, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES, skipReason } from './services.js';
+import {
+  ADMIN_POSTGRES_URL,
+  createTempDatabase,
+  POSTGRES_UNAVAILABLE,
+  REQUIRE_POSTGRES,
+  skipReason,
+  withPg,
+} from './services.js';
 
 export interface DialectSetup {
   /** a DATABASE_URL for a fresh, empty database (not migrated) */
@@ -67,9 +76,19 @@ export const postgresDialect: TestDialect = {
 
 export const dialects: TestDialect[] = [sqliteDialect, postgresDialect];
 
-/** A fresh, migrated database of this dialect. */
+/**
+ * A fresh, migrated database of this dialect. On PostgreSQL it is a copy (CREATE DATABASE …
+ * TEMPLATE) of a database migrated once (`migratedTemplate`): ~0.5 s instead of the ~1.2 s an
+ * empty one and every migration took; migrate() still runs on it (and finds nothing to do).
+ */
 export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
-  const { databaseUrl, cleanup } = await dialect.setup();
+  const { databaseUrl, cleanup } =
+    dialect === postgresDialect && !dialect.skip
+      ? await createTempDatabase('pagegrade_test', await migratedTemplate()).then((d) => ({
+          databaseUrl: d.url,
+          cleanup: d.drop,
+        }))
+      : await dialect.setup();
   const handle = createDb(databaseUrl);
   try {
     await migrate(handle.db);
@@ -86,6 +105,59 @@ export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
       await cleanup();
     },
   };
+}
+
+/** the store's sources (the migrations and what they build on): their hash names the template */
+const STORE = fileURLToPath(new URL('../../src/store/', import.meta.url));
+/** an arbitrary fixed key for pg_advisory_lock: the template is built by one process at a time */
+const TEMPLATE_LOCK = 7_347_201_338;
+let template: Promise<string> | null = null;
+
+/**
+ * The name of a PostgreSQL database migrated to the current migrations, that the test databases
+ * are copied from: `pagegrade_tmpl_<hash of src/store's sources>`, built once on a server (under
+ * an advisory lock: test processes start side by side) and kept for the next runs; a change to
+ * the store makes another. Nothing connects to it but the build, so it can be copied.
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const hash = createHash('sha256');
+    const files = [
+      ...readdirSync(STORE).map((f) => join(STORE, f)),
+      ...readdirSync(join(STORE, 'migrations')).map((f) => join(STORE, 'migrations', f)),
+    ]
+      .filter((f) => f.endsWith('.ts'))
+      .sort();
+    for (const f of files) hash.update(f.slice(STORE.length)).update('\0').update(readFileSync(f));
+    const name = `pagegrade_tmpl_${hash.digest('hex').slice(0, 16)}`;
+    await withPg(ADMIN_POSTGRES_URL, async (c) => {
+      await c.query(`select pg_advisory_lock(${TEMPLATE_LOCK})`);
+      try {
+        const found = await c.query('select 1 from pg_database where datname = $1', [name]);
+        if (found.rowCount) return;
+        // built under another name and renamed when complete: a build that died leaves no
+        // half-migrated template behind
+        const building = await createTempDatabase('pagegrade_tmpl_build');
+        try {
+          const handle = createDb(building.url);
+          try {
+            await migrate(handle.db);
+          } finally {
+            await handle.close();
+          }
+          await c.query(`alter database ${building.name} rename to ${name}`);
+        } catch (err) {
+          await building.drop().catch(() => {});
+          throw err;
+        }
+      } finally {
+        await c.query(`select pg_advisory_unlock(${TEMPLATE_LOCK})`);
+      }
+    });
+    return name;
+  })();
+  template.catch(() => (template = null));
+  return template;
 }
 
 /** One report row for `insertReports` (everything but the URL has a default). */
