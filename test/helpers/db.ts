@@ -15,12 +15,29 @@
 //       …t.db, t.databaseUrl…
 //     });
 //   }
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createDb, dialectOf, migrate, type DatabaseHandle, type Dialect } from '../../src/store/database.js';
-import { createTempDatabase, POSTGRES_UNAVAILABLE, REQUIRE_POSTGRES, skipReason } from './services.js';
+import {
+  ADMIN_POSTGRES_URL,
+  createTempDatabase,
+  POSTGRES_UNAVAILABLE,
+  REQUIRE_POSTGRES,
+  skipReason,
+  withPg,
+} from './services.js';
 
 export interface DialectSetup {
   /** a DATABASE_URL for a fresh, empty database (not migrated) */
@@ -67,9 +84,25 @@ export const postgresDialect: TestDialect = {
 
 export const dialects: TestDialect[] = [sqliteDialect, postgresDialect];
 
-/** A fresh, migrated database of this dialect. */
+/**
+ * A fresh, migrated database of this dialect: a copy of a database migrated once (a template per
+ * dialect and version of the store: `pgTemplate`, `sqliteTemplate`) — on PostgreSQL ~0.6 s
+ * instead of the ~1.9 s an empty one and every migration took, on SQLite a file copy instead of
+ * ~0.2 s of migrations. migrate() still runs on it (and finds nothing to do).
+ */
 export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
-  const { databaseUrl, cleanup } = await dialect.setup();
+  const { databaseUrl, cleanup } =
+    dialect === postgresDialect && !dialect.skip
+      ? await createTempDatabase('pagegrade_test', await pgTemplate()).then((d) => ({
+          databaseUrl: d.url,
+          cleanup: d.drop,
+        }))
+      : dialect === sqliteDialect
+        ? await sqliteDialect.setup().then(async (d) => {
+            copyFileSync(await sqliteTemplate(), d.databaseUrl.slice('sqlite:'.length));
+            return d;
+          })
+        : await dialect.setup();
   const handle = createDb(databaseUrl);
   try {
     await migrate(handle.db);
@@ -86,6 +119,97 @@ export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
       await cleanup();
     },
   };
+}
+
+/** the store's sources (the migrations and what they build on): their hash names the templates */
+const STORE = fileURLToPath(new URL('../../src/store/', import.meta.url));
+/** an arbitrary fixed key for pg_advisory_lock: the template is built by one process at a time */
+const TEMPLATE_LOCK = 7_347_201_338;
+
+let storeHash: string | null = null;
+function storeVersion(): string {
+  if (storeHash) return storeHash;
+  const hash = createHash('sha256');
+  const files = [
+    ...readdirSync(STORE).map((f) => join(STORE, f)),
+    ...readdirSync(join(STORE, 'migrations')).map((f) => join(STORE, 'migrations', f)),
+  ]
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
+  for (const f of files) hash.update(f.slice(STORE.length)).update('\0').update(readFileSync(f));
+  return (storeHash = hash.digest('hex').slice(0, 16));
+}
+
+let pgTemplateName: Promise<string> | null = null;
+/**
+ * The name of a PostgreSQL database migrated to the current migrations, that the test databases
+ * are copied from: `pagegrade_tmpl_<hash of src/store's sources>`, built once on a server (under
+ * an advisory lock: test processes start side by side) and kept for the next runs; a change to
+ * the store makes another. Nothing connects to it but the build, so it can be copied.
+ */
+function pgTemplate(): Promise<string> {
+  pgTemplateName ??= (async () => {
+    const name = `pagegrade_tmpl_${storeVersion()}`;
+    await withPg(ADMIN_POSTGRES_URL, async (c) => {
+      await c.query(`select pg_advisory_lock(${TEMPLATE_LOCK})`);
+      try {
+        const found = await c.query('select 1 from pg_database where datname = $1', [name]);
+        if (found.rowCount) return;
+        // built under another name and renamed when complete: a build that died leaves no
+        // half-migrated template behind
+        const building = await createTempDatabase('pagegrade_tmpl_build');
+        try {
+          const handle = createDb(building.url);
+          try {
+            await migrate(handle.db);
+          } finally {
+            await handle.close();
+          }
+          await c.query(`alter database ${building.name} rename to ${name}`);
+        } catch (err) {
+          await building.drop().catch(() => {});
+          throw err;
+        }
+      } finally {
+        await c.query(`select pg_advisory_unlock(${TEMPLATE_LOCK})`);
+      }
+    });
+    return name;
+  })();
+  pgTemplateName.catch(() => (pgTemplateName = null));
+  return pgTemplateName;
+}
+
+let sqliteTemplatePath: Promise<string> | null = null;
+/**
+ * The path of a SQLite file migrated to the current migrations, that the test databases are
+ * copied from: `<tmpdir>/pagegrade-tmpl-<hash of src/store's sources>.db`, built by the first
+ * process that needs it (migrated under a name of its own, its WAL folded in, then renamed
+ * into place: a process copying it sees a whole file, old or new) and kept for the next runs.
+ */
+function sqliteTemplate(): Promise<string> {
+  sqliteTemplatePath ??= (async () => {
+    const path = join(tmpdir(), `pagegrade-tmpl-${storeVersion()}.db`);
+    if (existsSync(path)) return path;
+    const dir = mkdtempSync(join(tmpdir(), 'pagegrade-tmpl-build-'));
+    try {
+      const building = join(dir, 'template.db');
+      const handle = createDb(`sqlite:${building}`);
+      try {
+        await migrate(handle.db);
+        await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(handle.db);
+        await sql`PRAGMA journal_mode = DELETE`.execute(handle.db);
+      } finally {
+        await handle.close();
+      }
+      renameSync(building, path);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return path;
+  })();
+  sqliteTemplatePath.catch(() => (sqliteTemplatePath = null));
+  return sqliteTemplatePath;
 }
 
 /** One report row for `insertReports` (everything but the URL has a default). */

@@ -16,6 +16,8 @@ export interface SiteOptions {
   crawlDelay?: number | null;
   /** every answer waits this long (default 0) */
   latencyMs?: number;
+  /** every answer also waits for this (a test's gate: the crawl runs until the test lets it go) */
+  hold?: () => Promise<void>;
   /** the bench: no traps, only pages */
   plain?: boolean;
 }
@@ -67,7 +69,10 @@ export async function startFixtureSite(o: SiteOptions = {}): Promise<FixtureSite
     site.maxInFlight = Math.max(site.maxInFlight, inFlight);
     res.once('close', () => inFlight--);
   });
-  const delay = () => (o.latencyMs ? new Promise((r) => setTimeout(r, o.latencyMs)) : Promise.resolve());
+  const delay = async () => {
+    if (o.latencyMs) await new Promise((r) => setTimeout(r, o.latencyMs));
+    await o.hold?.();
+  };
   const serve =
     (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) =>
     async (_req: IncomingMessage, res: ServerResponse) => {

@@ -1,12 +1,15 @@
 // The test kit itself: one place (every helper under test/helpers), buildTestApp on every
 // dialect, the factories (a user whose key works through the API, a report stored from the
-// canned audit without any fetch).
-import { after, before, test } from 'node:test';
+// canned audit without any fetch), openTestDb's databases copied from the migrated templates
+// (each its own, every migration applied, empty).
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { migrations } from '../../src/store/migrations/index.js';
 import { buildTestApp, describeEachDialect, type TestApp } from './app.js';
+import { dialects, openTestDb } from './db.js';
 import { buildReport, buildUser, cannedAudit, CANNED_DATE } from './factories.js';
 
 const TEST_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -63,3 +66,37 @@ describeEachDialect('test kit', (dialect) => {
     assert.equal(res.json().data.score, canned.score);
   });
 });
+
+for (const dialect of dialects)
+  describe(`openTestDb [${dialect.name}]: copies of the migrated template`, { skip: dialect.skip }, () => {
+    test('each is a database of its own with every migration applied and nothing else', async () => {
+      const [a, b] = [await openTestDb(dialect), await openTestDb(dialect)];
+      try {
+        assert.notEqual(a.databaseUrl, b.databaseUrl);
+        const applied = await a.db
+          .selectFrom('kysely_migration' as never)
+          .select('name' as never)
+          .orderBy('name' as never)
+          .execute();
+        assert.deepEqual(
+          applied.map((r) => (r as { name: string }).name),
+          Object.keys(migrations).sort(),
+        );
+        await a.db
+          .insertInto('users')
+          .values({ name: 'only-in-a', created_at: new Date().toISOString() })
+          .execute();
+        const inB = await b.db.selectFrom('users').select('name').execute();
+        assert.deepEqual(inB, [], 'a write to one copy is not in another (nor in the template)');
+        const fresh = await openTestDb(dialect);
+        try {
+          assert.deepEqual(await fresh.db.selectFrom('users').select('name').execute(), []);
+        } finally {
+          await fresh.cleanup();
+        }
+      } finally {
+        await a.cleanup();
+        await b.cleanup();
+      }
+    });
+  });

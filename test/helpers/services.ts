@@ -125,11 +125,20 @@ export interface TempDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty PostgreSQL database (`<prefix>_<random>`); drop() removes it. */
-export async function createTempDatabase(prefix = 'pagegrade_test'): Promise<TempDatabase> {
+/**
+ * A fresh PostgreSQL database (`<prefix>_<random>`); drop() removes it. Empty, or with
+ * `template` a copy of that database (CREATE DATABASE … TEMPLATE: test/helpers/db.ts's migrated
+ * template, which nothing else connects to).
+ */
+export async function createTempDatabase(
+  prefix = 'pagegrade_test',
+  template?: string,
+): Promise<TempDatabase> {
   if (POSTGRES_UNAVAILABLE !== null) throw new Error(POSTGRES_UNAVAILABLE);
   const name = `${prefix}_${randomId()}`;
-  await withPg(ADMIN_POSTGRES_URL, (c) => c.query(`create database ${name}`));
+  await withPg(ADMIN_POSTGRES_URL, (c) =>
+    c.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
+  );
   const url = new URL(ADMIN_POSTGRES_URL);
   url.pathname = `/${name}`;
   return {

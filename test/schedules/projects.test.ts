@@ -20,11 +20,19 @@ import type { ListedSchedule } from '../../src/services/schedules/types.js';
 
 const HOUR = 3600_000;
 
+/** A gate: `held` settles once `open()` is called. */
+function gate(): { held: Promise<void>; open(): void } {
+  let open!: () => void;
+  const held = new Promise<void>((r) => (open = r));
+  return { held, open };
+}
+
 describeEachDialect('project schedules', (dialect) => {
   let app: BatchApp;
   let t: TestApp;
   let site: FixtureSite;
   let slow: FixtureSite;
+  const slowGate = gate();
   let alice: TestUser;
   let bob: TestUser;
   let project: string;
@@ -33,8 +41,9 @@ describeEachDialect('project schedules', (dialect) => {
     app = await startBatchApp(dialect, { pollMs: 50 });
     t = app.t;
     site = await startFixtureSite({ pages: 4, crawlDelay: null, plain: true });
-    // the same host (site.test) on another port: its pages answer slowly, a crawl that lasts
-    slow = await startFixtureSite({ pages: 4, crawlDelay: null, plain: true, latencyMs: 300 });
+    // the same host (site.test) on another port: its answers wait until the test lets them go
+    // (slowGate), a crawl that lasts as long as the test needs it running
+    slow = await startFixtureSite({ pages: 4, crawlDelay: null, plain: true, hold: () => slowGate.held });
     project = new URL(site.origin).hostname;
     alice = await buildUser(t.services, 'alice');
     bob = await buildUser(t.services, 'bob');
@@ -45,6 +54,7 @@ describeEachDialect('project schedules', (dialect) => {
     } finally {
       await app?.close();
       await site?.close();
+      slowGate.open();
       await slow?.close();
     }
   });
@@ -199,6 +209,12 @@ describeEachDialect('project schedules', (dialect) => {
     assert.equal(s.lastBatchId, before.lastBatchId, 'the last batch the schedule started stays');
     assert.deepEqual((await batchesOfProject()).slice(-1), [running.id], 'no second crawl');
     assert.ok(new Date(s.nextRunAt).getTime() > Date.now(), 'the schedule goes on');
+    // the crawl was held all along (its site answers nothing until now): let it end
+    assert.ok(
+      ['queued', 'running'].includes((await t.services.batches.get(alice.id, running.id)).status),
+      'the crawl was still under way when the slot was skipped',
+    );
+    slowGate.open();
     const ended = await batchEnded(t, alice.id, running.id);
     assert.equal(ended.status, 'done');
     // the crawl has ended: the next due slot crawls

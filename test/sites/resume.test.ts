@@ -42,6 +42,9 @@ async function chainSite(n: number, latencyMs: number): Promise<FixtureServer> {
   return site;
 }
 
+/** PAGEGRADE_BATCH_PAGE_LEASE_MS of the kill test's services */
+const PAGE_LEASE_MS = 3000;
+
 interface BatchBody {
   data: { id: number; status: string; progress: { discovered: number; audited: number; remaining: number } };
 }
@@ -70,6 +73,10 @@ describe('batches: kill -9 mid-batch (SQLite)', () => {
         PAGEGRADE_RATE_LIMIT: '0',
         PAGEGRADE_JOB_POLL_MS: '100',
         PAGEGRADE_CRAWL_DELAY_MS: '0',
+        // a batch page's lease (renewed every third of it while the page runs): the pages the
+        // dead process held are taken up again once it has expired — 3 s instead of the default
+        // 15 s, waited out for nothing else
+        PAGEGRADE_BATCH_PAGE_LEASE_MS: String(PAGE_LEASE_MS),
       };
       const first = await startService(env, 90_000);
       services.push(first);
@@ -101,7 +108,7 @@ describe('batches: kill -9 mid-batch (SQLite)', () => {
         resumed.progress.audited < N,
         `killed mid-batch (${resumed.progress.audited} of ${N} audited)`,
       );
-      // the jobs held by the dead process are taken up again when their lease (15 s) has expired
+      // the jobs held by the dead process are taken up again when their lease has expired
       const done = await waitFor(
         async () => {
           const b = ((await api(second.origin, KEY, 'GET', `/api/v1/batches/${id}`)).body as BatchBody).data;
