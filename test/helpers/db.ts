@@ -166,6 +166,12 @@ function pgTemplate(): Promise<string> {
             await handle.close();
           }
           await c.query(`alter database ${building.name} rename to ${name}`);
+          // the templates of earlier versions of the store go (one still being copied stays)
+          const old = await c.query<{ datname: string }>(
+            `select datname from pg_database where datname like 'pagegrade\\_tmpl\\_%' and datname <> $1`,
+            [name],
+          );
+          for (const { datname } of old.rows) await c.query(`drop database if exists ${datname}`).catch(() => {});
         } catch (err) {
           await building.drop().catch(() => {});
           throw err;
@@ -203,6 +209,10 @@ function sqliteTemplate(): Promise<string> {
         await handle.close();
       }
       renameSync(building, path);
+      // the templates of earlier versions of the store go
+      for (const f of readdirSync(tmpdir()))
+        if (/^pagegrade-tmpl-[0-9a-f]{16}\.db$/.test(f) && join(tmpdir(), f) !== path)
+          rmSync(join(tmpdir(), f), { force: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
