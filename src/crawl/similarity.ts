@@ -32,7 +32,7 @@ export function bandRows(threshold: number): number {
   return rows;
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+const WORD = /[\p{L}\p{N}]+(?:['\u2019-][\p{L}\p{N}]+)*/gu;
 
 /** The words of a text, lower-cased (punctuation and whitespace dropped). */
 export function words(text: string): string[] {
