@@ -5,6 +5,7 @@
 // comments, strings, escapes and `url()` as a browser reads them); `local()`, `format()`,
 // `tech()` and data: URLs are not files to fetch.
 import { tokenize, TokenType, type CSSToken } from '@csstools/css-tokenizer';
+import { absoluteHttpUrl } from './url.js';
 
 /** the most font files, and the most @imports, kept from one stylesheet */
 export const MAX_STYLESHEET_REFS = 50;
@@ -16,16 +17,7 @@ export interface StylesheetRefs {
   imports: string[];
 }
 
-const absolute = (href: string, base: string): string | null => {
-  try {
-    const u = new URL(href.trim(), base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    u.hash = '';
-    return u.href;
-  } catch {
-    return null;
-  }
-};
+const absolute = absoluteHttpUrl;
 
 const skip = (t: CSSToken) => t[0] === TokenType.Whitespace || t[0] === TokenType.Comment;
 /** an ident's, a function's or an at-keyword's name, lower-cased ('' for any other token) */

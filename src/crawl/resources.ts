@@ -4,6 +4,7 @@
 // subresources (one HTML pass); and, in a rendered batch, the requests the browser saw fail.
 import type { Artifacts } from '../analyzer/artifacts/types.js';
 import type { AuditReport } from '../analyzer/types.js';
+import { absoluteHttpUrl } from './url.js';
 
 /** a page's resources kept (a page with more keeps its first ones) */
 export const MAX_PAGE_RESOURCES = 200;
@@ -46,16 +47,7 @@ export function srcsetUrls(srcset: string): string[] {
   return out;
 }
 
-const absolute = (href: string, base: string): string | null => {
-  try {
-    const u = new URL(href.trim(), base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    u.hash = '';
-    return u.href;
-  } catch {
-    return null;
-  }
-};
+const absolute = absoluteHttpUrl;
 
 export function pageResources(a: Artifacts): PageResource[] {
   const out: PageResource[] = [];

@@ -79,3 +79,15 @@ export function patternFilter(
   const exc = exclude.map(compile);
   return (url) => (inc.length === 0 || inc.some((r) => r.test(url))) && !exc.some((r) => r.test(url));
 }
+
+/** `href` made absolute against `base`, its fragment dropped; null when it is not http(s) or not a URL. */
+export function absoluteHttpUrl(href: string, base: string): string | null {
+  try {
+    const u = new URL(href.trim(), base);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    u.hash = '';
+    return u.href;
+  } catch {
+    return null;
+  }
+}
