@@ -3,6 +3,8 @@
 // dashboard's compare view, the webhooks (batch.completed, batch.regressed) and `pagegrade crawl
 // --baseline`. It reads a compact digest per page (pageDigest: no links, no facts) so that two
 // 100,000-page crawls fit in a few tens of megabytes, and the two crawls' stored findings.
+// Custom extraction's values are compared by a short key per page; the caller reads the values
+// again for the pages whose keys differ (src/crawl/diff-extracted.ts, fillExtracted).
 import { bandOf } from '../analyzer/scoring.js';
 import type { Priority, ResultBand } from '../analyzer/types.js';
 import type { PageFacts } from './facts.js';
@@ -26,6 +28,11 @@ export interface PageDigest {
   score: number | null;
   /** the failed checks' ids, sorted, space-separated (one string a page: compact) */
   failed: string;
+  /**
+   * audited: a key of its custom extraction values for the extractors both crawls have
+   * (extractedKey); null: nothing to compare (not audited, no such extractor, no values)
+   */
+  extracted: string | null;
 }
 
 /** A failed check's title and priority, by id (both crawls' checks in one table). */
@@ -37,6 +44,8 @@ export interface CrawlSide {
   finishedAt: string | null;
   pages: PageDigest[];
   findings: Finding[];
+  /** the names of the crawl's custom extractors (absent: none) */
+  extractors?: readonly string[];
 }
 
 /** What a page is, in a crawl (added, removed, and both sides of a change). */
@@ -59,8 +68,25 @@ export const CHANGE_FIELDS = [
   'band',
   'score',
   'checks',
+  'extracted',
 ] as const;
 export type ChangeField = (typeof CHANGE_FIELDS)[number];
+
+/** An extractor's value on a page (src/crawl/extract.ts): the first match, every match (`all`), or null. */
+export type ExtractedValue = string | string[] | null;
+
+/** One custom extractor whose value on a page differs between the two crawls. */
+export interface ExtractedChange {
+  name: string;
+  before: ExtractedValue;
+  after: ExtractedValue;
+}
+
+/** The names of the extractors both crawls have (exact names), sorted: those the diff compares. */
+export function comparedExtractors(before: readonly string[], after: readonly string[]): string[] {
+  const had = new Set(before);
+  return [...new Set(after)].filter((n) => had.has(n)).sort();
+}
 
 export interface CheckRef {
   id: string;
@@ -78,6 +104,8 @@ export interface PageChange {
   scoreDelta: number | null;
   /** failed checks, audited in both: newly failed, and failed before but passed now */
   checks: { new: CheckRef[]; fixed: CheckRef[] };
+  /** custom extraction, audited in both: each extractor of both crawls whose value changed */
+  extracted: ExtractedChange[];
 }
 
 export const FINDING_STATES = ['new', 'persisting', 'fixed'] as const;
@@ -135,6 +163,8 @@ export interface DiffSummary {
   };
   findings: { new: number; persisting: number; fixed: number };
   checks: { new: number; fixed: number };
+  /** custom extraction: the extractors compared (those both crawls have), pages whose values changed */
+  extracted: { names: string[]; changed: number };
   site: { before: SiteScore | null; after: SiteScore | null };
 }
 
@@ -174,6 +204,8 @@ export function pageDigest(
     statusCode: number | null;
     finalUrl: string | null;
     canonical: string | null;
+    /** the key of its custom extraction values (extractedKey) */
+    extracted?: string | null;
   },
   facts: DigestFacts | null,
   checks: CheckTable,
@@ -196,6 +228,7 @@ export function pageDigest(
     band: audited ? facts.result : null,
     score: audited ? facts.score : null,
     failed: audited ? [...new Set(facts.failed.map((c) => c.id))].sort().join(' ') : '',
+    extracted: audited ? (row.extracted ?? null) : null,
   };
 }
 
@@ -289,6 +322,9 @@ function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageCha
       fixedChecks = [...before].filter((id) => !after.has(id)).map(ref);
       if (newChecks.length + fixedChecks.length > 0) changes.push('checks');
     }
+    // the values themselves are filled in by fillExtracted
+    if (a.extracted !== null && b.extracted !== null && a.extracted !== b.extracted)
+      changes.push('extracted');
   } else if (a.audited !== b.audited) {
     // audited on one side only: its band (and score) appeared or went
     changes.push('band');
@@ -301,6 +337,7 @@ function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageCha
     after: stateOf(b),
     scoreDelta: both && a.score !== null && b.score !== null ? b.score - a.score : null,
     checks: { new: newChecks, fixed: fixedChecks },
+    extracted: [],
   };
 }
 
@@ -367,6 +404,7 @@ export function diffCrawls(
     },
     findings: { new: 0, persisting: 0, fixed: 0 },
     checks: { new: 0, fixed: 0 },
+    extracted: { names: [], changed: 0 },
     site: { before: null, after },
   };
   const diff: CrawlDiff = {
@@ -380,6 +418,7 @@ export function diffCrawls(
   };
   if (from === null) return diff;
   summary.site.before = siteScore(from.pages);
+  summary.extracted.names = comparedExtractors(from.extractors ?? [], to.extractors ?? []);
 
   const earlier = new Map(from.pages.map((p) => [p.url, p]));
   const s = summary.pages;
@@ -402,6 +441,7 @@ export function diffCrawls(
       diff.pages.changed.push(change);
       summary.checks.new += change.checks.new.length;
       summary.checks.fixed += change.checks.fixed.length;
+      if (change.changes.includes('extracted')) summary.extracted.changed++;
     }
   }
   for (const a of earlier.values()) diff.pages.removed.push({ url: a.url, ...stateOf(a) });

@@ -1,0 +1,81 @@
+// Custom extraction in the crawl diff (docs/sites.md, "Comparing crawls"): the extractors both
+// crawls have (by name: comparedExtractors, src/crawl/diff.ts) are compared page by page. A
+// page's digest holds only a short key of its values for those names (extractedKey: the values'
+// JSON when short, a hash otherwise), so that two 100,000-page crawls stay compact; the values
+// are read again only for the pages whose keys differ, and compared name by name
+// (fillExtracted, extractedChanges).
+import { createHash } from 'node:crypto';
+import type { CrawlDiff, ExtractedChange, ExtractedValue } from './diff.js';
+import type { Extracted } from './extract.js';
+
+/** keys up to this long are the values' JSON itself (no hash: cheaper, and exact) */
+const INLINE_KEY = 40;
+
+const valueOf = (values: Extracted, name: string): ExtractedValue => values[name] ?? null;
+
+/**
+ * A short key of a page's values for `names`: equal keys, equal values. Null when there is
+ * nothing to compare (no name both crawls have, or no values stored for the page).
+ */
+export function extractedKey(values: Extracted | null | undefined, names: readonly string[]): string | null {
+  if (names.length === 0 || values === null || values === undefined) return null;
+  const json = JSON.stringify(names.map((n) => valueOf(values, n)));
+  // '=' a literal key, '#' a hash: never equal to each other
+  return json.length <= INLINE_KEY
+    ? `=${json}`
+    : `#${createHash('sha1').update(json).digest('base64url').slice(0, 22)}`;
+}
+
+/** The extractors among `names` whose values differ, in `names` order (none when a side has no values). */
+export function extractedChanges(
+  before: Extracted | null | undefined,
+  after: Extracted | null | undefined,
+  names: readonly string[],
+): ExtractedChange[] {
+  if (!before || !after) return [];
+  const out: ExtractedChange[] = [];
+  for (const name of names) {
+    const a = valueOf(before, name);
+    const b = valueOf(after, name);
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ name, before: a, after: b });
+  }
+  return out;
+}
+
+/**
+ * The custom extraction values of the pages whose keys differ (their `changes` name
+ * `extracted`: extractedPages), by URL from each crawl: each such page gets the extractors whose
+ * values changed. A page whose values are not found again (it went between the two reads) loses
+ * the change, and the page too when nothing else changed.
+ */
+export function fillExtracted(
+  diff: CrawlDiff,
+  before: ReadonlyMap<string, Extracted>,
+  after: ReadonlyMap<string, Extracted>,
+): void {
+  const { names } = diff.summary.extracted;
+  diff.pages.changed = diff.pages.changed.filter((c) => {
+    if (!c.changes.includes('extracted')) return true;
+    c.extracted = extractedChanges(before.get(c.url), after.get(c.url), names);
+    if (c.extracted.length > 0) return true;
+    c.changes = c.changes.filter((x) => x !== 'extracted');
+    diff.summary.extracted.changed--;
+    return c.changes.length > 0;
+  });
+  diff.summary.pages.changed = diff.pages.changed.length;
+}
+
+/** The URLs of the changed pages whose custom extraction values fillExtracted reads. */
+export const extractedPages = (diff: CrawlDiff): string[] =>
+  diff.pages.changed.filter((c) => c.changes.includes('extracted')).map((c) => c.url);
+
+/**
+ * A diff as stored (batches.diff): one stored before custom extraction was compared gets its
+ * empty parts, so that every reader sees the same shape.
+ */
+export function storedDiff(text: string): CrawlDiff {
+  const d = JSON.parse(text) as CrawlDiff;
+  d.summary.extracted ??= { names: [], changed: 0 };
+  for (const c of d.pages.changed) c.extracted ??= [];
+  return d;
+}
