@@ -166,6 +166,11 @@ export function diffText(d: CrawlDiff, clean: (s: string) => string): string {
     `Pages: ${p.added} added, ${p.removed} removed, ${p.changed} changed; ${p.bandsDropped} dropped a band, ${p.bandsRaised} rose`,
     `Site-level findings: ${f.new} new, ${f.persisting} persisting, ${f.fixed} fixed`,
   ];
+  const x = d.summary.extracted;
+  if (x.names.length > 0)
+    lines.push(
+      `Custom extraction (${clean(x.names.join(', '))}): values changed on ${x.changed} page${x.changed === 1 ? '' : 's'}`,
+    );
   for (const x of d.findings.filter((x) => x.state !== 'persisting' || x.newPages.length > 0))
     lines.push(
       `  ${x.state === 'persisting' ? 'more' : x.state}: ${x.title} (${x.id}) — ${x.state === 'fixed' ? x.fixedPages.length : x.newPages.length} page(s)`,
