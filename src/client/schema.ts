@@ -3443,6 +3443,12 @@ export interface operations {
                      *             "new": 1,
                      *             "fixed": 0
                      *           },
+                     *           "extracted": {
+                     *             "names": [
+                     *               "price"
+                     *             ],
+                     *             "changed": 1
+                     *           },
                      *           "site": {
                      *             "before": {
                      *               "score": 90,
@@ -3500,7 +3506,8 @@ export interface operations {
                      *                 "title",
                      *                 "band",
                      *                 "score",
-                     *                 "checks"
+                     *                 "checks",
+                     *                 "extracted"
                      *               ],
                      *               "before": {
                      *                 "status": 200,
@@ -3530,7 +3537,14 @@ export interface operations {
                      *                   }
                      *                 ],
                      *                 "fixed": []
-                     *               }
+                     *               },
+                     *               "extracted": [
+                     *                 {
+                     *                   "name": "price",
+                     *                   "before": "€12.50",
+                     *                   "after": "€14.00"
+                     *                 }
+                     *               ]
                      *             }
                      *           ]
                      *         },
@@ -3591,6 +3605,12 @@ export interface operations {
                          *           "new": 1,
                          *           "fixed": 0
                          *         },
+                         *         "extracted": {
+                         *           "names": [
+                         *             "price"
+                         *           ],
+                         *           "changed": 1
+                         *         },
                          *         "site": {
                          *           "before": {
                          *             "score": 90,
@@ -3648,7 +3668,8 @@ export interface operations {
                          *               "title",
                          *               "band",
                          *               "score",
-                         *               "checks"
+                         *               "checks",
+                         *               "extracted"
                          *             ],
                          *             "before": {
                          *               "status": 200,
@@ -3678,7 +3699,14 @@ export interface operations {
                          *                 }
                          *               ],
                          *               "fixed": []
-                         *             }
+                         *             },
+                         *             "extracted": [
+                         *               {
+                         *                 "name": "price",
+                         *                 "before": "€12.50",
+                         *                 "after": "€14.00"
+                         *               }
+                         *             ]
                          *           }
                          *         ]
                          *       },
@@ -3761,7 +3789,7 @@ export interface operations {
                                         status: number | null;
                                         title: string | null;
                                     };
-                                    changes: ("status" | "redirect" | "title" | "canonical" | "noindex" | "band" | "score" | "checks")[];
+                                    changes: ("status" | "redirect" | "title" | "canonical" | "noindex" | "band" | "score" | "checks" | "extracted")[];
                                     checks: {
                                         fixed: {
                                             id: string;
@@ -3776,6 +3804,13 @@ export interface operations {
                                             title: string;
                                         }[];
                                     };
+                                    /** @description Custom extraction, audited in both crawls: each extractor of both crawls whose value changed (`changes` then names `extracted`); [] otherwise. */
+                                    extracted: {
+                                        after: (string | string[]) | null;
+                                        before: (string | string[]) | null;
+                                        /** @description The extractor's name. */
+                                        name: string;
+                                    }[];
                                     score_delta: number | null;
                                     url: string;
                                 }[];
@@ -3803,6 +3838,12 @@ export interface operations {
                                     fixed: number;
                                     /** @description Failed checks newly failing, summed over the pages. */
                                     new: number;
+                                };
+                                extracted: {
+                                    /** @description Pages audited in both crawls whose extracted values changed. */
+                                    changed: number;
+                                    /** @description The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none. */
+                                    names: string[];
                                 };
                                 findings: {
                                     fixed: number;
@@ -19565,6 +19606,12 @@ export interface operations {
                                     /** @description Failed checks newly failing, summed over the pages. */
                                     new: number;
                                 };
+                                extracted: {
+                                    /** @description Pages audited in both crawls whose extracted values changed. */
+                                    changed: number;
+                                    /** @description The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none. */
+                                    names: string[];
+                                };
                                 findings: {
                                     fixed: number;
                                     new: number;
@@ -19848,6 +19895,12 @@ export interface operations {
                                     fixed: number;
                                     /** @description Failed checks newly failing, summed over the pages. */
                                     new: number;
+                                };
+                                extracted: {
+                                    /** @description Pages audited in both crawls whose extracted values changed. */
+                                    changed: number;
+                                    /** @description The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none. */
+                                    names: string[];
                                 };
                                 findings: {
                                     fixed: number;
