@@ -1,5 +1,5 @@
 // The comparison of two crawls (docs/sites.md, "Comparing crawls"): the SQL it needs — a
-// project's previous finished crawl, a batch's pages in id-ordered chunks of the columns the
+// project's previous finished crawl, a batch's pages in URL-ordered chunks of the columns the
 // diff reads (an audited page's digest, its facts only when it has none: never every page's
 // facts at once) — with its custom extraction values when the diff compares them —, the values
 // of named pages, and the stored diff and site score.
@@ -12,7 +12,6 @@ const MAX_INT = 2_147_483_647;
 const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT;
 
 export interface DiffPageRow {
-  id: number;
   url: string;
   state: string;
   statusCode: number | null;
@@ -49,19 +48,20 @@ export async function previousDoneBatch(
 }
 
 /**
- * Up to `limit` pages of a batch after page id `afterId`, in id order; `extracted`: with the
- * audited pages' custom extraction values.
+ * Up to `limit` pages of a batch after the URL `afterUrl` ('' for the first), in URL order: a
+ * range of the (batch_id, url) index each time, nothing sorted (in id order, each chunk sorted
+ * all the batch's rows again). `extracted`: with the audited pages' custom extraction values.
  */
 export async function diffPagesAfter(
   db: Db,
   batchId: number,
-  afterId: number,
+  afterUrl: string,
   limit: number,
   extracted = false,
 ): Promise<DiffPageRow[]> {
   const rows = await db
     .selectFrom('batch_pages')
-    .select(['id', 'url', 'state', 'status_code', 'final_url', 'canonical_key', 'digest'])
+    .select(['url', 'state', 'status_code', 'final_url', 'canonical_key', 'digest'])
     // the facts, with their links, only where a page audited before digests were kept needs them
     .select(sql<string | null>`CASE WHEN digest IS NULL AND state = 'done' THEN facts END`.as('facts'))
     .select(
@@ -71,12 +71,11 @@ export async function diffPagesAfter(
       ).as('extracted'),
     )
     .where('batch_id', '=', batchId)
-    .where('id', '>', afterId)
-    .orderBy('id')
+    .where('url', '>', afterUrl)
+    .orderBy('url')
     .limit(limit)
     .execute();
   return rows.map((r) => ({
-    id: r.id,
     url: r.url,
     state: r.state,
     statusCode: r.status_code === null ? null : toNumber(r.status_code),

@@ -1,5 +1,5 @@
 // A crawl compared with another of its project (docs/sites.md, "Comparing crawls"): the pages
-// read in id-ordered chunks and kept as compact digests (src/crawl/diff.ts), the findings as
+// read in URL-ordered chunks and kept as compact digests (src/crawl/diff.ts), the findings as
 // stored when each batch ended. Computed once when a batch ends done (against the project's
 // previous finished crawl) and stored; GET /batches/{id}/diff?from= computes against another.
 // Custom extraction: the extractors both crawls have are compared by a key per page, and the
@@ -53,7 +53,7 @@ async function readDigests(
 ): Promise<PageDigest[]> {
   const out: PageDigest[] = [];
   const withValues = names.length > 0;
-  for (let after = 0; ;) {
+  for (let after = ''; ;) {
     const rows = await diffPagesAfter(db, batchId, after, withValues ? CHUNK_EXTRACTED : CHUNK, withValues);
     if (rows.length === 0) return out;
     for (const r of rows) {
@@ -78,7 +78,7 @@ async function readDigests(
       );
       if (digest !== null) out.push(digest);
     }
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1]!.url;
   }
 }
 
