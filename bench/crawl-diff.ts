@@ -158,9 +158,12 @@ clearInterval(sampler);
 const m = process.memoryUsage();
 peakRss = Math.max(peakRss, m.rss);
 peakHeap = Math.max(peakHeap, m.heapUsed);
+// what stays once garbage is collected, the diff still held
+gc?.();
+const retained = process.memoryUsage().heapUsed - idle.heapUsed;
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 console.log(
-  `${N} pages against ${N}, ${databaseUrl.split(':')[0]}, ${withDigest ? 'digests' : 'no digests (facts read)'}${withExtract ? ', 2 extractors' : ''}: ${(ms / 1000).toFixed(1)} s (CPU ${(cpuMs / 1000).toFixed(1)} s); peak RSS ${mb(peakRss - idle.rss)} and heap ${mb(peakHeap - idle.heapUsed)} over the idle process (${mb(idle.rss)} RSS idle)`,
+  `${N} pages against ${N}, ${databaseUrl.split(':')[0]}, ${withDigest ? 'digests' : 'no digests (facts read)'}${withExtract ? ', 2 extractors' : ''}: ${(ms / 1000).toFixed(1)} s (CPU ${(cpuMs / 1000).toFixed(1)} s); peak RSS ${mb(peakRss - idle.rss)} and heap ${mb(peakHeap - idle.heapUsed)} over the idle process (${mb(idle.rss)} RSS idle; ${mb(retained)} of heap kept after a collection, the diff held)`,
 );
 console.log(`summary: ${JSON.stringify(diff.summary)}`);
 await handle.close();

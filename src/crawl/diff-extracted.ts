@@ -1,15 +1,32 @@
 // Custom extraction in the crawl diff (docs/sites.md, "Comparing crawls"): the extractors both
 // crawls have (by name: comparedExtractors, src/crawl/diff.ts) are compared page by page. A
 // page's digest holds only a short key of its values for those names (extractedKey: the values'
-// JSON when short, a hash otherwise), so that two 100,000-page crawls stay compact; the values
+// JSON when short, its length and a 53-bit hash otherwise), so that two 100,000-page crawls stay compact; the values
 // are read again only for the pages whose keys differ, and compared name by name
 // (fillExtracted, extractedChanges).
-import { createHash } from 'node:crypto';
 import type { CrawlDiff, ExtractedChange, ExtractedValue } from './diff.js';
 import type { Extracted } from './extract.js';
 
 /** keys up to this long are the values' JSON itself (no hash: cheaper, and exact) */
 const INLINE_KEY = 40;
+
+/**
+ * A 53-bit hash of a string (cyrb53, public domain): no object made, unlike node:crypto's
+ * hashes (one a page was tens of megabytes of garbage at 100,000 pages). Keys are only ever
+ * compared page with same page, so two different values go unnoticed with a chance of 2⁻⁵³.
+ */
+function hash53(s: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
 
 const valueOf = (values: Extracted, name: string): ExtractedValue => values[name] ?? null;
 
@@ -20,10 +37,8 @@ const valueOf = (values: Extracted, name: string): ExtractedValue => values[name
 export function extractedKey(values: Extracted | null | undefined, names: readonly string[]): string | null {
   if (names.length === 0 || values === null || values === undefined) return null;
   const json = JSON.stringify(names.map((n) => valueOf(values, n)));
-  // '=' a literal key, '#' a hash: never equal to each other
-  return json.length <= INLINE_KEY
-    ? `=${json}`
-    : `#${createHash('sha1').update(json).digest('base64url').slice(0, 22)}`;
+  // '=' a literal key, '#' a hash with the length: never equal to each other
+  return json.length <= INLINE_KEY ? `=${json}` : `#${json.length.toString(36)}.${hash53(json).toString(36)}`;
 }
 
 /** The extractors among `names` whose values differ, in `names` order (none when a side has no values). */
