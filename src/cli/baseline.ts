@@ -4,7 +4,6 @@
 // as they are, its custom extraction values kept by URL — and the diff's summary as text.
 import { readFile } from 'node:fs/promises';
 import {
-  comparedExtractors,
   diffCrawls,
   pageDigest,
   type CheckTable,
@@ -12,7 +11,7 @@ import {
   type CrawlSide,
   type PageDigest,
 } from '../crawl/diff.js';
-import { extractedKey, extractedPages, fillExtracted } from '../crawl/diff-extracted.js';
+import { comparedExtractors, extractedKey, extractedPages, fillExtracted } from '../crawl/diff-extracted.js';
 import { extractedCell, type Extracted } from '../crawl/extract.js';
 import type { Finding } from '../crawl/findings/index.js';
 import type { Priority, ResultBand } from '../analyzer/types.js';
@@ -64,7 +63,12 @@ function isBaseline(v: unknown): v is BaselineFile {
 }
 
 /** The baseline as one side of the diff, with its pages' custom extraction values by URL. */
-export type Baseline = CrawlSide & { url: string; values: Map<string, Extracted> };
+export type Baseline = CrawlSide & {
+  url: string;
+  /** the names of its custom extractors, and its pages' values by URL */
+  extractors: string[];
+  values: Map<string, Extracted>;
+};
 
 /** The baseline file as one side of the diff; exit 2 when it cannot be read or is no crawl's JSON. */
 export async function readBaseline(file: string, checks: CheckTable): Promise<Baseline> {
@@ -137,7 +141,7 @@ export function compareWithBaseline(
   pageShare: number,
 ): CrawlDiff {
   // custom extraction: the extractors of both, compared by a key a page
-  const names = comparedExtractors(baseline.extractors ?? [], current.extractors);
+  const names = comparedExtractors(baseline.extractors, current.extractors);
   for (const d of baseline.pages)
     d.extracted = d.audited ? extractedKey(baseline.values.get(d.url), names) : null;
   const pages: PageDigest[] = [];
@@ -147,7 +151,7 @@ export function compareWithBaseline(
     if (digest !== null) pages.push(digest);
     if (p.extracted) values.set(p.url, p.extracted);
   }
-  const diff = diffCrawls(baseline, { ...current, pages }, checks, { pageShare });
+  const diff = diffCrawls(baseline, { ...current, pages }, checks, { pageShare, extracted: names });
   if (extractedPages(diff).length > 0) fillExtracted(diff, baseline.values, values);
   return diff;
 }

@@ -1,11 +1,17 @@
 // Custom extraction in the crawl diff (docs/sites.md, "Comparing crawls"): the extractors both
-// crawls have (by name: comparedExtractors, src/crawl/diff.ts) are compared page by page. A
+// crawls have (by name: comparedExtractors) are compared page by page. A
 // page's digest holds only a short key of its values for those names (extractedKey: the values'
 // JSON when short, its length and a 53-bit hash otherwise), so that two 100,000-page crawls stay compact; the values
 // are read again only for the pages whose keys differ, and compared name by name
 // (fillExtracted, extractedChanges).
-import type { CrawlDiff, ExtractedChange, ExtractedValue } from './diff.js';
+import type { CrawlDiff, ExtractedChange } from './diff.js';
 import type { Extracted } from './extract.js';
+
+/** The names of the extractors both crawls have (exact names), sorted: those the diff compares. */
+export function comparedExtractors(before: readonly string[], after: readonly string[]): string[] {
+  const had = new Set(before);
+  return [...new Set(after)].filter((n) => had.has(n)).sort();
+}
 
 /** keys up to this long are the values' JSON itself (no hash: cheaper, and exact) */
 const INLINE_KEY = 40;
@@ -28,7 +34,7 @@ function hash53(s: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-const valueOf = (values: Extracted, name: string): ExtractedValue => values[name] ?? null;
+const valueOf = (values: Extracted, name: string): ExtractedChange['before'] => values[name] ?? null;
 
 /**
  * A short key of a page's values for `names`: equal keys, equal values. Null when there is

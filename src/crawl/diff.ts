@@ -3,8 +3,7 @@
 // dashboard's compare view, the webhooks (batch.completed, batch.regressed) and `pagegrade crawl
 // --baseline`. It reads a compact digest per page (pageDigest: no links, no facts) so that two
 // 100,000-page crawls fit in a few tens of megabytes, and the two crawls' stored findings.
-// Custom extraction's values are compared by a short key per page; the caller reads the values
-// again for the pages whose keys differ (src/crawl/diff-extracted.ts, fillExtracted).
+// Custom extraction: a key a page here, the values filled in after (src/crawl/diff-extracted.ts).
 import { bandOf } from '../analyzer/scoring.js';
 import type { Priority, ResultBand } from '../analyzer/types.js';
 import type { PageFacts } from './facts.js';
@@ -28,10 +27,7 @@ export interface PageDigest {
   score: number | null;
   /** the failed checks' ids, sorted, space-separated (one string a page: compact) */
   failed: string;
-  /**
-   * audited: a key of its custom extraction values for the extractors both crawls have
-   * (extractedKey); null: nothing to compare (not audited, no such extractor, no values)
-   */
+  /** audited: its custom extraction values' key (extractedKey); null: nothing to compare */
   extracted: string | null;
 }
 
@@ -44,8 +40,6 @@ export interface CrawlSide {
   finishedAt: string | null;
   pages: PageDigest[];
   findings: Finding[];
-  /** the names of the crawl's custom extractors (absent: none) */
-  extractors?: readonly string[];
 }
 
 /** What a page is, in a crawl (added, removed, and both sides of a change). */
@@ -72,20 +66,11 @@ export const CHANGE_FIELDS = [
 ] as const;
 export type ChangeField = (typeof CHANGE_FIELDS)[number];
 
-/** An extractor's value on a page (src/crawl/extract.ts): the first match, every match (`all`), or null. */
-export type ExtractedValue = string | string[] | null;
-
-/** One custom extractor whose value on a page differs between the two crawls. */
+/** A custom extractor whose value on a page changed: the first match, every match (`all`), or null. */
 export interface ExtractedChange {
   name: string;
-  before: ExtractedValue;
-  after: ExtractedValue;
-}
-
-/** The names of the extractors both crawls have (exact names), sorted: those the diff compares. */
-export function comparedExtractors(before: readonly string[], after: readonly string[]): string[] {
-  const had = new Set(before);
-  return [...new Set(after)].filter((n) => had.has(n)).sort();
+  before: string | string[] | null;
+  after: string | string[] | null;
 }
 
 export interface CheckRef {
@@ -186,6 +171,8 @@ export interface CrawlDiff {
 export interface DiffOptions {
   /** more than this share of the pages audited in both crawls dropping a band is a regression */
   pageShare: number;
+  /** the custom extractors compared, those both crawls have (comparedExtractors): the pages' keys' */
+  extracted?: readonly string[];
 }
 
 export const DEFAULT_REGRESSION_PAGE_SHARE = 0.1;
@@ -204,7 +191,6 @@ export function pageDigest(
     statusCode: number | null;
     finalUrl: string | null;
     canonical: string | null;
-    /** the key of its custom extraction values (extractedKey) */
     extracted?: string | null;
   },
   facts: DigestFacts | null,
@@ -322,7 +308,6 @@ function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageCha
       fixedChecks = [...before].filter((id) => !after.has(id)).map(ref);
       if (newChecks.length + fixedChecks.length > 0) changes.push('checks');
     }
-    // the values themselves are filled in by fillExtracted
     if (a.extracted !== null && b.extracted !== null && a.extracted !== b.extracted)
       changes.push('extracted');
   } else if (a.audited !== b.audited) {
@@ -418,7 +403,7 @@ export function diffCrawls(
   };
   if (from === null) return diff;
   summary.site.before = siteScore(from.pages);
-  summary.extracted.names = comparedExtractors(from.extractors ?? [], to.extractors ?? []);
+  summary.extracted.names = [...(options.extracted ?? [])];
 
   const earlier = new Map(from.pages.map((p) => [p.url, p]));
   const s = summary.pages;

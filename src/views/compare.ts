@@ -7,7 +7,7 @@
 // (Like the other views, the templates are kept as written: whitespace in them is content.)
 import type {
   CrawlDiff,
-  ExtractedValue,
+  ExtractedChange,
   FindingChange,
   PageChange,
   PageState,
@@ -100,7 +100,7 @@ function pageList(id: string, title: string, pages: (PageState & { url: string }
 }
 
 /** An extracted value as the changes show it: quoted (an `all` extractor's values joined with " | "), or "none". */
-const value = (v: ExtractedValue) => (v === null ? 'none' : `“${extractedCell(v)}”`);
+const value = (v: ExtractedChange['before']) => (v === null ? 'none' : `“${extractedCell(v)}”`);
 
 function changeDetail(c: PageChange): SafeHtml {
   const a = c.before;

@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
-  comparedExtractors,
   diffCrawls,
   digestFacts,
   factsDigest,
@@ -17,7 +16,13 @@ import {
   type CheckTable,
   type PageDigest,
 } from '../../src/crawl/diff.js';
-import { extractedKey, extractedPages, fillExtracted, storedDiff } from '../../src/crawl/diff-extracted.js';
+import {
+  comparedExtractors,
+  extractedKey,
+  extractedPages,
+  fillExtracted,
+  storedDiff,
+} from '../../src/crawl/diff-extracted.js';
 import type { Extracted } from '../../src/crawl/extract.js';
 import type { Finding } from '../../src/crawl/findings/index.js';
 
@@ -350,17 +355,17 @@ test('custom extraction: the extractors both crawls have, compared by a key a pa
   assert.equal(extractedKey(null, names), null);
   assert.equal(extractedKey(before.get('/same'), []), null);
 
-  const side2 = (id: number, values: Map<string, Extracted>, extractors: string[]) => ({
-    ...side(
+  // each page's key over the names both crawls have (their other extractors play no part)
+  const side2 = (id: number, values: Map<string, Extracted>) =>
+    side(
       id,
       [...values].map(([url, v]) => page(url, { extracted: extractedKey(v, names) })),
-    ),
-    extractors,
-  });
-  const later = side2(2, after, ['tags', 'sku', 'price']);
+    );
+  const options = { pageShare: 0.1, extracted: names };
+  const later = side2(2, after);
   // /both: its title changed, and not its values
   later.pages = later.pages.map((p) => (p.url === '/both' ? { ...p, title: 'Retitled' } : p));
-  const d = diffCrawls(side2(1, before, ['price', 'sku', 'old']), later, new Map(), { pageShare: 0.1 });
+  const d = diffCrawls(side2(1, before), later, new Map(), options);
   assert.deepEqual(d.summary.extracted, { names: ['price', 'sku'], changed: 2 });
   assert.deepEqual(extractedPages(d), ['/long', '/price']);
   assert.deepEqual(
@@ -385,7 +390,7 @@ test('custom extraction: the extractors both crawls have, compared by a key a pa
 
   // values not found again (the page went between the reads): the change goes, and the page
   // with it when nothing else changed
-  const again = diffCrawls(side2(1, before, names), side2(2, after, names), new Map(), { pageShare: 0.1 });
+  const again = diffCrawls(side2(1, before), side2(2, after), new Map(), options);
   fillExtracted(again, new Map([...before].filter(([url]) => url !== '/price')), after);
   assert.deepEqual(
     again.pages.changed.map((c) => c.url),
@@ -396,22 +401,16 @@ test('custom extraction: the extractors both crawls have, compared by a key a pa
   // an `all` extractor: arrays compared whole; a page audited on one side only compares nothing
   const tags = ['tags'];
   const all = diffCrawls(
-    {
-      ...side(1, [
-        page('/t', { extracted: extractedKey({ tags: ['a', 'b'] }, tags) }),
-        page('/u', { extracted: extractedKey({ tags: [] }, tags) }),
-      ]),
-      extractors: tags,
-    },
-    {
-      ...side(2, [
-        page('/t', { extracted: extractedKey({ tags: ['a'] }, tags) }),
-        page('/u', { status: 500, audited: false, title: null, band: null, score: null, extracted: null }),
-      ]),
-      extractors: tags,
-    },
+    side(1, [
+      page('/t', { extracted: extractedKey({ tags: ['a', 'b'] }, tags) }),
+      page('/u', { extracted: extractedKey({ tags: [] }, tags) }),
+    ]),
+    side(2, [
+      page('/t', { extracted: extractedKey({ tags: ['a'] }, tags) }),
+      page('/u', { status: 500, audited: false, title: null, band: null, score: null, extracted: null }),
+    ]),
     new Map(),
-    { pageShare: 0.1 },
+    { pageShare: 0.1, extracted: tags },
   );
   fillExtracted(all, new Map([['/t', { tags: ['a', 'b'] }]]), new Map([['/t', { tags: ['a'] }]]));
   assert.deepEqual(all.pages.changed.find((c) => c.url === '/t')!.extracted, [

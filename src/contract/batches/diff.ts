@@ -186,7 +186,6 @@ const exampleDiff = (() => {
         page('https://example.com/old', { score: 88 }),
       ],
       findings: [{ ...broken, count: 0, pages: [] }],
-      extractors: names,
     },
     {
       id: 7,
@@ -214,10 +213,9 @@ const exampleDiff = (() => {
           pages: [{ url: 'https://example.com/', detail: 'https://example.com/new (404)' }],
         },
       ],
-      extractors: names,
     },
     checks,
-    { pageShare: 0.1 },
+    { pageShare: 0.1, extracted: names },
   );
   fillExtracted(diff, before, after);
   return diff;

@@ -6,7 +6,6 @@
 // values read again for the pages whose keys differ (src/crawl/diff-extracted.ts).
 import {
   DEFAULT_REGRESSION_PAGE_SHARE,
-  comparedExtractors,
   diffCrawls,
   digestFacts,
   pageDigest,
@@ -15,7 +14,13 @@ import {
   type CrawlSide,
   type PageDigest,
 } from '../../crawl/diff.js';
-import { extractedKey, extractedPages, fillExtracted, storedDiff } from '../../crawl/diff-extracted.js';
+import {
+  comparedExtractors,
+  extractedKey,
+  extractedPages,
+  fillExtracted,
+  storedDiff,
+} from '../../crawl/diff-extracted.js';
 import type { Extracted } from '../../crawl/extract.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import type { Finding } from '../../crawl/findings/index.js';
@@ -108,7 +113,6 @@ async function sideOf(
     finishedAt: b.finishedAt,
     pages: await readDigests(db, b.id, checks, names),
     findings: await findingsOf(db, b, now),
-    extractors: extractorsOf(b),
   };
 }
 
@@ -146,10 +150,9 @@ export async function storeEndingDiff(
     // its pages' digests read as the other side's are (the end holds no page by now)
     pages: await readDigests(trx, b.id, checks, names),
     findings: ending.findings,
-    extractors: extractorsOf(b),
   };
   const from = prev === null ? null : await sideOf(trx, prev, checks, d.ctx.now(), names);
-  const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d) });
+  const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d), extracted: names });
   if (prev !== null) await withExtracted(trx, diff, prev.id, b.id);
   await saveBatchDiff(trx, b.id, {
     diff: JSON.stringify(diff),
@@ -195,7 +198,7 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
   const names = namesOf(from, b);
   const fromSide = from === null ? null : await sideOf(db, from, checks, d.ctx.now(), names);
   const toSide = await sideOf(db, b, checks, d.ctx.now(), names);
-  const diff = diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d) });
+  const diff = diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d), extracted: names });
   return from === null ? diff : withExtracted(db, diff, from.id, b.id);
 }
 
