@@ -1,7 +1,7 @@
 // `pagegrade crawl --baseline FILE [--fail-on-regression]` (docs/sites.md, "Comparing crawls"):
 // the crawl compared with an earlier `pagegrade crawl --json` by the same pure function the
 // server uses (src/crawl/diff.ts) — the baseline's pages become digests, its findings are read
-// as they are — and the diff's summary as text.
+// as they are, its custom extraction values kept by URL — and the diff's summary as text.
 import { readFile } from 'node:fs/promises';
 import {
   diffCrawls,
@@ -11,6 +11,8 @@ import {
   type CrawlSide,
   type PageDigest,
 } from '../crawl/diff.js';
+import { comparedExtractors, extractedKey, extractedPages, fillExtracted } from '../crawl/diff-extracted.js';
+import { extractedCell, type Extracted } from '../crawl/extract.js';
 import type { Finding } from '../crawl/findings/index.js';
 import type { Priority, ResultBand } from '../analyzer/types.js';
 import type { BatchPageResult } from '../services/batches/types.js';
@@ -29,10 +31,18 @@ interface BaselinePage {
   result: ResultBand | null;
   score: number | null;
   failed_checks: { id: string; priority: Priority; title: string }[];
+  /** custom extraction values (absent in files written before it) */
+  extracted?: Extracted | null;
 }
 
 interface BaselineFile {
-  batch: { id: number; url: string; finished_at: string | null };
+  batch: {
+    id: number;
+    url: string;
+    finished_at: string | null;
+    /** absent in files written before custom extraction */
+    options?: { extractors?: { name: string }[] };
+  };
   findings: Finding[];
   pages: BaselinePage[];
 }
@@ -52,8 +62,16 @@ function isBaseline(v: unknown): v is BaselineFile {
   );
 }
 
+/** The baseline as one side of the diff, with its pages' custom extraction values by URL. */
+export type Baseline = CrawlSide & {
+  url: string;
+  /** the names of its custom extractors, and its pages' values by URL */
+  extractors: string[];
+  values: Map<string, Extracted>;
+};
+
 /** The baseline file as one side of the diff; exit 2 when it cannot be read or is no crawl's JSON. */
-export async function readBaseline(file: string, checks: CheckTable): Promise<CrawlSide & { url: string }> {
+export async function readBaseline(file: string, checks: CheckTable): Promise<Baseline> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -71,7 +89,9 @@ export async function readBaseline(file: string, checks: CheckTable): Promise<Cr
       `--baseline ${file}: not the JSON of \`pagegrade crawl --json\` (batch, findings, pages).`,
     );
   const pages: PageDigest[] = [];
+  const values = new Map<string, Extracted>();
   for (const p of parsed.pages) {
+    if (p.extracted && typeof p.extracted === 'object') values.set(p.url, p.extracted);
     const facts =
       p.state === 'done' && p.result !== null && p.score !== null
         ? {
@@ -101,23 +121,42 @@ export async function readBaseline(file: string, checks: CheckTable): Promise<Cr
     finishedAt: parsed.batch.finished_at ?? null,
     pages,
     findings: parsed.findings,
+    extractors: (parsed.batch.options?.extractors ?? []).map((e) => e.name),
+    values,
   };
 }
 
 /** This crawl compared with the baseline. */
 export function compareWithBaseline(
-  baseline: CrawlSide,
-  current: { id: number; finishedAt: string | null; pages: BatchPageResult[]; findings: Finding[] },
+  baseline: Baseline,
+  current: {
+    id: number;
+    finishedAt: string | null;
+    pages: BatchPageResult[];
+    findings: Finding[];
+    /** the names of its custom extractors */
+    extractors: string[];
+  },
   checks: CheckTable,
   pageShare: number,
 ): CrawlDiff {
+  // custom extraction: the extractors of both, compared by a key a page
+  const names = comparedExtractors(baseline.extractors, current.extractors);
+  for (const d of baseline.pages)
+    d.extracted = d.audited ? extractedKey(baseline.values.get(d.url), names) : null;
   const pages: PageDigest[] = [];
+  const values = new Map<string, Extracted>();
   for (const p of current.pages) {
-    const digest = pageDigest(p, p.facts, checks);
+    const digest = pageDigest({ ...p, extracted: extractedKey(p.extracted, names) }, p.facts, checks);
     if (digest !== null) pages.push(digest);
+    if (p.extracted) values.set(p.url, p.extracted);
   }
-  return diffCrawls(baseline, { ...current, pages }, checks, { pageShare });
+  const diff = diffCrawls(baseline, { ...current, pages }, checks, { pageShare, extracted: names });
+  if (extractedPages(diff).length > 0) fillExtracted(diff, baseline.values, values);
+  return diff;
 }
+
+const shownValue = (v: string | string[] | null) => (v === null ? 'none' : `“${extractedCell(v)}”`);
 
 const site = (s: { score: number; band: string } | null) => (s === null ? '-' : `${s.score} (${s.band})`);
 
@@ -131,6 +170,11 @@ export function diffText(d: CrawlDiff, clean: (s: string) => string): string {
     `Pages: ${p.added} added, ${p.removed} removed, ${p.changed} changed; ${p.bandsDropped} dropped a band, ${p.bandsRaised} rose`,
     `Site-level findings: ${f.new} new, ${f.persisting} persisting, ${f.fixed} fixed`,
   ];
+  const x = d.summary.extracted;
+  if (x.names.length > 0)
+    lines.push(
+      `Custom extraction (${clean(x.names.join(', '))}): values changed on ${x.changed} page${x.changed === 1 ? '' : 's'}`,
+    );
   for (const x of d.findings.filter((x) => x.state !== 'persisting' || x.newPages.length > 0))
     lines.push(
       `  ${x.state === 'persisting' ? 'more' : x.state}: ${x.title} (${x.id}) — ${x.state === 'fixed' ? x.fixedPages.length : x.newPages.length} page(s)`,
@@ -139,7 +183,10 @@ export function diffText(d: CrawlDiff, clean: (s: string) => string): string {
   for (const a of d.pages.added.slice(0, shown))
     lines.push(`  + ${clean(a.url)}${a.status !== 200 ? ` (${a.status ?? 'no answer'})` : ''}`);
   for (const r of d.pages.removed.slice(0, shown)) lines.push(`  - ${clean(r.url)}`);
-  for (const c of d.pages.changed.slice(0, shown)) lines.push(`  ~ ${clean(c.url)}: ${c.changes.join(', ')}`);
+  for (const c of d.pages.changed.slice(0, shown))
+    lines.push(
+      `  ~ ${clean(c.url)}: ${c.changes.join(', ')}${c.extracted.map((x) => `; ${clean(x.name)} ${clean(shownValue(x.before))} → ${clean(shownValue(x.after))}`).join('')}`,
+    );
   if (p.added > shown || p.removed > shown || p.changed > shown)
     lines.push(`  … (the first ${shown} of each list)`);
   lines.push(d.regressed ? `Regressed: ${d.reasons.map((r) => r.message).join(' ')}` : 'No regression.');

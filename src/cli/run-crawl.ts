@@ -206,7 +206,13 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
         ? null
         : compareWithBaseline(
             baseline,
-            { id: batch.id, finishedAt: batch.finishedAt, pages, findings },
+            {
+              id: batch.id,
+              finishedAt: batch.finishedAt,
+              pages,
+              findings,
+              extractors: (batch.options.extractors ?? []).map((e) => e.name),
+            },
             checks,
             config.regressionPageShare,
           );

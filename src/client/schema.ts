@@ -3462,6 +3462,12 @@ export interface operations {
                      *             "new": 1,
                      *             "fixed": 0
                      *           },
+                     *           "extracted": {
+                     *             "names": [
+                     *               "price"
+                     *             ],
+                     *             "changed": 1
+                     *           },
                      *           "site": {
                      *             "before": {
                      *               "score": 90,
@@ -3519,7 +3525,8 @@ export interface operations {
                      *                 "title",
                      *                 "band",
                      *                 "score",
-                     *                 "checks"
+                     *                 "checks",
+                     *                 "extracted"
                      *               ],
                      *               "before": {
                      *                 "status": 200,
@@ -3549,7 +3556,14 @@ export interface operations {
                      *                   }
                      *                 ],
                      *                 "fixed": []
-                     *               }
+                     *               },
+                     *               "extracted": [
+                     *                 {
+                     *                   "name": "price",
+                     *                   "before": "€12.50",
+                     *                   "after": "€14.00"
+                     *                 }
+                     *               ]
                      *             }
                      *           ]
                      *         },
@@ -3610,6 +3624,12 @@ export interface operations {
                          *           "new": 1,
                          *           "fixed": 0
                          *         },
+                         *         "extracted": {
+                         *           "names": [
+                         *             "price"
+                         *           ],
+                         *           "changed": 1
+                         *         },
                          *         "site": {
                          *           "before": {
                          *             "score": 90,
@@ -3667,7 +3687,8 @@ export interface operations {
                          *               "title",
                          *               "band",
                          *               "score",
-                         *               "checks"
+                         *               "checks",
+                         *               "extracted"
                          *             ],
                          *             "before": {
                          *               "status": 200,
@@ -3697,7 +3718,14 @@ export interface operations {
                          *                 }
                          *               ],
                          *               "fixed": []
-                         *             }
+                         *             },
+                         *             "extracted": [
+                         *               {
+                         *                 "name": "price",
+                         *                 "before": "€12.50",
+                         *                 "after": "€14.00"
+                         *               }
+                         *             ]
                          *           }
                          *         ]
                          *       },
@@ -3780,7 +3808,7 @@ export interface operations {
                                         status: number | null;
                                         title: string | null;
                                     };
-                                    changes: ("status" | "redirect" | "title" | "canonical" | "noindex" | "band" | "score" | "checks")[];
+                                    changes: ("status" | "redirect" | "title" | "canonical" | "noindex" | "band" | "score" | "checks" | "extracted")[];
                                     checks: {
                                         fixed: {
                                             id: string;
@@ -3795,6 +3823,13 @@ export interface operations {
                                             title: string;
                                         }[];
                                     };
+                                    /** @description Custom extraction, audited in both crawls: each extractor of both crawls whose value changed (`changes` then names `extracted`); [] otherwise. */
+                                    extracted: {
+                                        after: (string | string[]) | null;
+                                        before: (string | string[]) | null;
+                                        /** @description The extractor's name. */
+                                        name: string;
+                                    }[];
                                     score_delta: number | null;
                                     url: string;
                                 }[];
@@ -3822,6 +3857,12 @@ export interface operations {
                                     fixed: number;
                                     /** @description Failed checks newly failing, summed over the pages. */
                                     new: number;
+                                };
+                                extracted: {
+                                    /** @description Pages audited in both crawls whose extracted values changed. */
+                                    changed: number;
+                                    /** @description The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none. */
+                                    names: string[];
                                 };
                                 findings: {
                                     fixed: number;
@@ -19636,6 +19677,12 @@ export interface operations {
                                     /** @description Failed checks newly failing, summed over the pages. */
                                     new: number;
                                 };
+                                extracted: {
+                                    /** @description Pages audited in both crawls whose extracted values changed. */
+                                    changed: number;
+                                    /** @description The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none. */
+                                    names: string[];
+                                };
                                 findings: {
                                     fixed: number;
                                     new: number;
@@ -19919,6 +19966,12 @@ export interface operations {
                                     fixed: number;
                                     /** @description Failed checks newly failing, summed over the pages. */
                                     new: number;
+                                };
+                                extracted: {
+                                    /** @description Pages audited in both crawls whose extracted values changed. */
+                                    changed: number;
+                                    /** @description The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none. */
+                                    names: string[];
                                 };
                                 findings: {
                                     fixed: number;

@@ -3,6 +3,7 @@
 // dashboard's compare view, the webhooks (batch.completed, batch.regressed) and `pagegrade crawl
 // --baseline`. It reads a compact digest per page (pageDigest: no links, no facts) so that two
 // 100,000-page crawls fit in a few tens of megabytes, and the two crawls' stored findings.
+// Custom extraction: a key a page here, the values filled in after (src/crawl/diff-extracted.ts).
 import { bandOf } from '../analyzer/scoring.js';
 import type { Priority, ResultBand } from '../analyzer/types.js';
 import type { PageFacts } from './facts.js';
@@ -26,6 +27,8 @@ export interface PageDigest {
   score: number | null;
   /** the failed checks' ids, sorted, space-separated (one string a page: compact) */
   failed: string;
+  /** audited: its custom extraction values' key (extractedKey); null: nothing to compare */
+  extracted: string | null;
 }
 
 /** A failed check's title and priority, by id (both crawls' checks in one table). */
@@ -59,8 +62,16 @@ export const CHANGE_FIELDS = [
   'band',
   'score',
   'checks',
+  'extracted',
 ] as const;
 export type ChangeField = (typeof CHANGE_FIELDS)[number];
+
+/** A custom extractor whose value on a page changed: the first match, every match (`all`), or null. */
+export interface ExtractedChange {
+  name: string;
+  before: string | string[] | null;
+  after: string | string[] | null;
+}
 
 export interface CheckRef {
   id: string;
@@ -78,6 +89,8 @@ export interface PageChange {
   scoreDelta: number | null;
   /** failed checks, audited in both: newly failed, and failed before but passed now */
   checks: { new: CheckRef[]; fixed: CheckRef[] };
+  /** custom extraction, audited in both: each extractor of both crawls whose value changed */
+  extracted: ExtractedChange[];
 }
 
 export const FINDING_STATES = ['new', 'persisting', 'fixed'] as const;
@@ -135,6 +148,8 @@ export interface DiffSummary {
   };
   findings: { new: number; persisting: number; fixed: number };
   checks: { new: number; fixed: number };
+  /** custom extraction: the extractors compared (those both crawls have), pages whose values changed */
+  extracted: { names: string[]; changed: number };
   site: { before: SiteScore | null; after: SiteScore | null };
 }
 
@@ -156,6 +171,8 @@ export interface CrawlDiff {
 export interface DiffOptions {
   /** more than this share of the pages audited in both crawls dropping a band is a regression */
   pageShare: number;
+  /** the custom extractors compared, those both crawls have (comparedExtractors): the pages' keys' */
+  extracted?: readonly string[];
 }
 
 export const DEFAULT_REGRESSION_PAGE_SHARE = 0.1;
@@ -174,6 +191,7 @@ export function pageDigest(
     statusCode: number | null;
     finalUrl: string | null;
     canonical: string | null;
+    extracted?: string | null;
   },
   facts: DigestFacts | null,
   checks: CheckTable,
@@ -196,6 +214,7 @@ export function pageDigest(
     band: audited ? facts.result : null,
     score: audited ? facts.score : null,
     failed: audited ? [...new Set(facts.failed.map((c) => c.id))].sort().join(' ') : '',
+    extracted: audited ? (row.extracted ?? null) : null,
   };
 }
 
@@ -289,6 +308,8 @@ function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageCha
       fixedChecks = [...before].filter((id) => !after.has(id)).map(ref);
       if (newChecks.length + fixedChecks.length > 0) changes.push('checks');
     }
+    if (a.extracted !== null && b.extracted !== null && a.extracted !== b.extracted)
+      changes.push('extracted');
   } else if (a.audited !== b.audited) {
     // audited on one side only: its band (and score) appeared or went
     changes.push('band');
@@ -301,6 +322,7 @@ function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageCha
     after: stateOf(b),
     scoreDelta: both && a.score !== null && b.score !== null ? b.score - a.score : null,
     checks: { new: newChecks, fixed: fixedChecks },
+    extracted: [],
   };
 }
 
@@ -367,6 +389,7 @@ export function diffCrawls(
     },
     findings: { new: 0, persisting: 0, fixed: 0 },
     checks: { new: 0, fixed: 0 },
+    extracted: { names: [], changed: 0 },
     site: { before: null, after },
   };
   const diff: CrawlDiff = {
@@ -380,6 +403,7 @@ export function diffCrawls(
   };
   if (from === null) return diff;
   summary.site.before = siteScore(from.pages);
+  summary.extracted.names = [...(options.extracted ?? [])];
 
   const earlier = new Map(from.pages.map((p) => [p.url, p]));
   const s = summary.pages;
@@ -402,6 +426,7 @@ export function diffCrawls(
       diff.pages.changed.push(change);
       summary.checks.new += change.checks.new.length;
       summary.checks.fixed += change.checks.fixed.length;
+      if (change.changes.includes('extracted')) summary.extracted.changed++;
     }
   }
   for (const a of earlier.values()) diff.pages.removed.push({ url: a.url, ...stateOf(a) });

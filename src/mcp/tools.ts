@@ -154,7 +154,7 @@ export const TOOLS: Tool[] = [
     name: 'compare_crawls',
     title: 'Compare a crawl with another',
     description:
-      'A finished crawl compared with the previous finished crawl of the same project (or, with `from`, another ended one): pages added, removed and changed, site findings new, persisting and fixed, failed checks new and fixed per page, the site score before and after, and the regression verdict (GET /api/v1/batches/{id}/diff).',
+      'A finished crawl compared with the previous finished crawl of the same project (or, with `from`, another ended one): pages added, removed and changed (custom extraction values included), site findings new, persisting and fixed, failed checks new and fixed per page, the site score before and after, and the regression verdict (GET /api/v1/batches/{id}/diff).',
     operation: 'batches.read',
     projectScoped: false,
     input: args({ id: BatchParams.properties.id, ...CrawlDiffQuery.properties }),

@@ -1,7 +1,8 @@
 // The comparison of two crawls (docs/sites.md, "Comparing crawls"): the SQL it needs — a
-// project's previous finished crawl, a batch's pages in id-ordered chunks of the columns the
+// project's previous finished crawl, a batch's pages in URL-ordered chunks of the columns the
 // diff reads (an audited page's digest, its facts only when it has none: never every page's
-// facts at once), and the stored diff and site score.
+// facts at once) — with its custom extraction values when the diff compares them —, the values
+// of named pages, and the stored diff and site score.
 import { sql } from 'kysely';
 import type { BatchStatus } from './batches.repository.js';
 import type { Db } from './database.js';
@@ -11,7 +12,6 @@ const MAX_INT = 2_147_483_647;
 const validId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_INT;
 
 export interface DiffPageRow {
-  id: number;
   url: string;
   state: string;
   statusCode: number | null;
@@ -21,6 +21,8 @@ export interface DiffPageRow {
   digest: string | null;
   /** the facts (JSON text) of an audited page with no digest (null otherwise: never read when not needed) */
   facts: string | null;
+  /** an audited page's custom extraction values (JSON text), when asked for (null otherwise) */
+  extracted: string | null;
 }
 
 /**
@@ -45,25 +47,35 @@ export async function previousDoneBatch(
   return r?.id ?? null;
 }
 
-/** Up to `limit` pages of a batch after page id `afterId`, in id order. */
+/**
+ * Up to `limit` pages of a batch after the URL `afterUrl` ('' for the first), in URL order: a
+ * range of the (batch_id, url) index each time, nothing sorted (in id order, each chunk sorted
+ * all the batch's rows again). `extracted`: with the audited pages' custom extraction values.
+ */
 export async function diffPagesAfter(
   db: Db,
   batchId: number,
-  afterId: number,
+  afterUrl: string,
   limit: number,
+  extracted = false,
 ): Promise<DiffPageRow[]> {
   const rows = await db
     .selectFrom('batch_pages')
-    .select(['id', 'url', 'state', 'status_code', 'final_url', 'canonical_key', 'digest'])
+    .select(['url', 'state', 'status_code', 'final_url', 'canonical_key', 'digest'])
     // the facts, with their links, only where a page audited before digests were kept needs them
     .select(sql<string | null>`CASE WHEN digest IS NULL AND state = 'done' THEN facts END`.as('facts'))
+    .select(
+      (extracted
+        ? sql<string | null>`CASE WHEN state = 'done' THEN extracted END`
+        : sql<string | null>`NULL`
+      ).as('extracted'),
+    )
     .where('batch_id', '=', batchId)
-    .where('id', '>', afterId)
-    .orderBy('id')
+    .where('url', '>', afterUrl)
+    .orderBy('url')
     .limit(limit)
     .execute();
   return rows.map((r) => ({
-    id: r.id,
     url: r.url,
     state: r.state,
     statusCode: r.status_code === null ? null : toNumber(r.status_code),
@@ -71,7 +83,29 @@ export async function diffPagesAfter(
     canonicalKey: r.canonical_key,
     digest: r.digest,
     facts: r.facts,
+    extracted: r.extracted,
   }));
+}
+
+/** The custom extraction values (JSON text) of the batch's audited pages among `urls`, by URL. */
+export async function extractedOfPages(
+  db: Db,
+  batchId: number,
+  urls: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < urls.length; i += 500) {
+    const rows = await db
+      .selectFrom('batch_pages')
+      .select(['url', 'extracted'])
+      .where('batch_id', '=', batchId)
+      .where('url', 'in', urls.slice(i, i + 500))
+      .where('state', '=', 'done')
+      .where('extracted', 'is not', null)
+      .execute();
+    for (const r of rows) out.set(r.url, r.extracted!);
+  }
+  return out;
 }
 
 /** A batch's stored diff (JSON text) and site score; null when the batch does not exist. */

@@ -1,10 +1,19 @@
 // The dashboard's compare view (docs/sites.md, "Comparing crawls"): two crawls of a project —
 // the site score and band before and after, the verdict with its reasons, the site-level
 // findings new, persisting and fixed with their pages, and the pages added, removed and
-// changed (the first rows of each list; the API's diff has them all). The same CrawlDiff the
+// changed — custom extraction values included (the first rows of each list; the API's diff has
+// them all). The same CrawlDiff the
 // API, the webhooks and the CLI read (src/crawl/diff.ts).
 // (Like the other views, the templates are kept as written: whitespace in them is content.)
-import type { CrawlDiff, FindingChange, PageChange, PageState, SiteScore } from '../crawl/diff.js';
+import type {
+  CrawlDiff,
+  ExtractedChange,
+  FindingChange,
+  PageChange,
+  PageState,
+  SiteScore,
+} from '../crawl/diff.js';
+import { extractedCell } from '../crawl/extract.js';
 import { html, type SafeHtml } from './html.js';
 import { formatDate, resultBadge } from './report.js';
 
@@ -28,6 +37,7 @@ const CHANGE_LABELS: Record<PageChange['changes'][number], string> = {
   band: 'band',
   score: 'score',
   checks: 'failed checks',
+  extracted: 'extracted values',
 };
 
 export interface CompareData {
@@ -89,6 +99,9 @@ function pageList(id: string, title: string, pages: (PageState & { url: string }
   return html`<div class="table-wrap"><table id="${id}"><caption>${title} (${pages.length})</caption><thead><tr><th scope="col">Page</th><th scope="col">HTTP status</th><th scope="col">Result</th><th scope="col" class="num">Score</th></tr></thead><tbody>${rows}</tbody></table></div>${more(pages.length)}`;
 }
 
+/** An extracted value as the changes show it: quoted (an `all` extractor's values joined with " | "), or "none". */
+const value = (v: ExtractedChange['before']) => (v === null ? 'none' : `“${extractedCell(v)}”`);
+
 function changeDetail(c: PageChange): SafeHtml {
   const a = c.before;
   const b = c.after;
@@ -100,6 +113,7 @@ function changeDetail(c: PageChange): SafeHtml {
   if (c.changes.includes('noindex')) parts.push(b.noindex ? 'now noindex' : 'indexable again');
   if (c.checks.new.length > 0) parts.push(`newly failed: ${c.checks.new.map((x) => x.title).join(', ')}`);
   if (c.checks.fixed.length > 0) parts.push(`fixed: ${c.checks.fixed.map((x) => x.title).join(', ')}`);
+  for (const x of c.extracted) parts.push(`${x.name} ${value(x.before)} → ${value(x.after)}`);
   return html`${parts.map((p, i) => html`${i > 0 ? html`<br>` : ''}${p}`)}`;
 }
 
@@ -149,8 +163,9 @@ ${verdict(d)}
     <div><dt>Dropped a band</dt><dd>${s.pages.bandsDropped}</dd></div>
     <div><dt>New findings</dt><dd>${s.findings.new}</dd></div>
     <div><dt>Fixed findings</dt><dd>${s.findings.fixed}</dd></div>
+    ${s.extracted.names.length > 0 ? html`<div><dt>Extracted values changed</dt><dd>${plural(s.extracted.changed, 'page')}</dd></div>` : ''}
   </dl>
-  <p class="muted">The site score is the mean of the audited pages' scores, rounded, banded as a report's score is.</p>
+  <p class="muted">The site score is the mean of the audited pages' scores, rounded, banded as a report's score is.${s.extracted.names.length > 0 ? html` Custom extraction compared: ${s.extracted.names.join(', ')} (the extractors both crawls have).` : ''}</p>
 </section>
 ${d.from ? findingsSection(d.findings) : ''}
 ${d.from ? html`<section class="card compare-pages" aria-labelledby="compare-pages-title">

@@ -4,6 +4,8 @@
 // site that changed (a page removed, one added, a title changed, a link broken, a page made
 // noindex) exits 1 with the diff's summary and the reasons; --json carries the diff's summary;
 // --fail-on-regression without --baseline and a file that is no crawl's JSON are usage errors.
+// Custom extraction (--extract): a page whose extracted value changed is listed with its value
+// before and after.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,5 +108,52 @@ describe('pagegrade crawl --baseline', () => {
     assert.match(wrong.stderr, /not the JSON of `pagegrade crawl --json`/);
     const missing = await run(['crawl', `${site.origin}/`, '--baseline', join(dir, 'nope.json')], env);
     assert.equal(missing.code, 2);
+  });
+
+  test('--extract: the page whose extracted value changed, with its value before and after', async () => {
+    const shop = await startFixtureServer();
+    try {
+      const product = (title: string, price: string) =>
+        html(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="description" content="About ${title}"></head><body><h1>${title}</h1><a href="/">Home</a> <span class="price">${price}</span></body></html>`,
+        );
+      shop.route('/', page('Shop', ['/p1', '/p2']));
+      shop.route('/p1', product('Product one', '€10.00'));
+      shop.route('/p2', product('Product two', '€20.00'));
+      const file = join(dir, 'shop.json');
+      const first = await run(['crawl', `${shop.origin}/`, '--extract', 'price=css:.price', '--json'], env);
+      assert.equal(first.code, 0, first.stderr);
+      writeFileSync(file, first.stdout);
+      shop.route('/p1', product('Product one', '€12.00'));
+      const res = await run(
+        [
+          'crawl',
+          `${shop.origin}/`,
+          '--extract',
+          'price=css:.price',
+          '--baseline',
+          file,
+          '--fail-on-regression',
+        ],
+        env,
+      );
+      assert.equal(res.code, 0, res.stdout + res.stderr);
+      assert.match(res.stdout, /Pages: 0 added, 0 removed, 1 changed/);
+      assert.match(res.stdout, /Custom extraction \(price\): values changed on 1 page\n/);
+      assert.match(res.stdout, new RegExp(`~ ${shop.origin}/p1: extracted; price “€10\\.00” → “€12\\.00”\n`));
+      assert.doesNotMatch(res.stdout, /~ .*\/p2/);
+      assert.match(res.stdout, /No regression\./);
+
+      // --json: the diff's summary names the extractors compared
+      const json = await run(
+        ['crawl', `${shop.origin}/`, '--extract', 'price=css:.price', '--json', '--baseline', file],
+        env,
+      );
+      assert.equal(json.code, 0, json.stderr);
+      const body = JSON.parse(json.stdout) as { diff: { summary: { extracted: unknown } } };
+      assert.deepEqual(body.diff.summary.extracted, { names: ['price'], changed: 1 });
+    } finally {
+      await shop.close();
+    }
   });
 });

@@ -16,6 +16,14 @@ import {
   type CheckTable,
   type PageDigest,
 } from '../../src/crawl/diff.js';
+import {
+  comparedExtractors,
+  extractedKey,
+  extractedPages,
+  fillExtracted,
+  storedDiff,
+} from '../../src/crawl/diff-extracted.js';
+import type { Extracted } from '../../src/crawl/extract.js';
 import type { Finding } from '../../src/crawl/findings/index.js';
 
 const page = (url: string, p: Partial<PageDigest> = {}): PageDigest => ({
@@ -29,6 +37,7 @@ const page = (url: string, p: Partial<PageDigest> = {}): PageDigest => ({
   band: 'good',
   score: 90,
   failed: '',
+  extracted: null,
   ...p,
 });
 const side = (id: number, pages: PageDigest[], findings: Finding[] = []) => ({
@@ -78,6 +87,7 @@ test('pageDigest: only fetched pages; audited fields only when audited; checks r
     band: 'decent',
     score: 70,
     failed: 'a_check b_check',
+    extracted: null,
   });
   assert.deepEqual(checks.get('b_check'), { title: 'B', priority: 'high' });
   const redirected = pageDigest(row('skipped', 301, 'https://x.test/q'), null, checks)!;
@@ -317,4 +327,105 @@ test('a stored digest (factsDigest) gives the page the same digest as its facts'
     score: 31,
     failed: [],
   });
+});
+
+test('custom extraction: the extractors both crawls have, compared by a key a page, the values filled for the pages that differ', () => {
+  const names = comparedExtractors(['price', 'sku', 'old'], ['tags', 'sku', 'price']);
+  assert.deepEqual(names, ['price', 'sku'], 'names in both, sorted; old and tags are not compared');
+  const long = 'x'.repeat(1000);
+  const before = new Map<string, Extracted>([
+    ['/same', { price: '€10', sku: 'A1', old: 'gone' }],
+    ['/price', { price: '€10', sku: 'A2', old: 'gone' }],
+    ['/tags-only', { price: null, sku: 'A3', old: 'was' }],
+    ['/long', { price: long, sku: 'A4' }],
+    ['/both', { price: '€1', sku: 'A5' }],
+  ]);
+  const after = new Map<string, Extracted>([
+    ['/same', { price: '€10', sku: 'A1', tags: ['a'] }],
+    ['/price', { price: '€12', sku: 'A2', tags: ['a'] }],
+    ['/tags-only', { price: null, sku: 'A3', tags: ['b', 'c'] }],
+    ['/long', { price: `${long.slice(1)}y`, sku: 'A4' }],
+    ['/both', { price: '€1', sku: 'A5' }],
+  ]);
+  // keys: short values inline, long ones hashed; equal values, equal keys
+  assert.equal(extractedKey({ price: '€10', sku: 'A1' }, names), '=["€10","A1"]');
+  assert.match(extractedKey(before.get('/long'), names)!, /^#[0-9a-z]+\.[0-9a-z]+$/);
+  assert.notEqual(extractedKey(before.get('/long'), names), extractedKey(after.get('/long'), names));
+  assert.equal(extractedKey(before.get('/same'), names), extractedKey(after.get('/same'), names));
+  assert.equal(extractedKey(null, names), null);
+  assert.equal(extractedKey(before.get('/same'), []), null);
+
+  // each page's key over the names both crawls have (their other extractors play no part)
+  const side2 = (id: number, values: Map<string, Extracted>) =>
+    side(
+      id,
+      [...values].map(([url, v]) => page(url, { extracted: extractedKey(v, names) })),
+    );
+  const options = { pageShare: 0.1, extracted: names };
+  const later = side2(2, after);
+  // /both: its title changed, and not its values
+  later.pages = later.pages.map((p) => (p.url === '/both' ? { ...p, title: 'Retitled' } : p));
+  const d = diffCrawls(side2(1, before), later, new Map(), options);
+  assert.deepEqual(d.summary.extracted, { names: ['price', 'sku'], changed: 2 });
+  assert.deepEqual(extractedPages(d), ['/long', '/price']);
+  assert.deepEqual(
+    d.pages.changed.map((c) => [c.url, c.changes]),
+    [
+      ['/both', ['title']],
+      ['/long', ['extracted']],
+      ['/price', ['extracted']],
+    ],
+    'a page whose only change is an extracted value is changed; names of one crawl only are not compared',
+  );
+  fillExtracted(d, before, after);
+  assert.deepEqual(d.pages.changed.find((c) => c.url === '/price')!.extracted, [
+    { name: 'price', before: '€10', after: '€12' },
+  ]);
+  assert.deepEqual(
+    d.pages.changed.find((c) => c.url === '/long')!.extracted.map((x) => x.name),
+    ['price'],
+  );
+  assert.deepEqual(d.pages.changed.find((c) => c.url === '/both')!.extracted, []);
+  assert.equal(d.summary.pages.changed, 3);
+
+  // values not found again (the page went between the reads): the change goes, and the page
+  // with it when nothing else changed
+  const again = diffCrawls(side2(1, before), side2(2, after), new Map(), options);
+  fillExtracted(again, new Map([...before].filter(([url]) => url !== '/price')), after);
+  assert.deepEqual(
+    again.pages.changed.map((c) => c.url),
+    ['/long'],
+  );
+  assert.deepEqual([again.summary.pages.changed, again.summary.extracted.changed], [1, 1]);
+
+  // an `all` extractor: arrays compared whole; a page audited on one side only compares nothing
+  const tags = ['tags'];
+  const all = diffCrawls(
+    side(1, [
+      page('/t', { extracted: extractedKey({ tags: ['a', 'b'] }, tags) }),
+      page('/u', { extracted: extractedKey({ tags: [] }, tags) }),
+    ]),
+    side(2, [
+      page('/t', { extracted: extractedKey({ tags: ['a'] }, tags) }),
+      page('/u', { status: 500, audited: false, title: null, band: null, score: null, extracted: null }),
+    ]),
+    new Map(),
+    { pageShare: 0.1, extracted: tags },
+  );
+  fillExtracted(all, new Map([['/t', { tags: ['a', 'b'] }]]), new Map([['/t', { tags: ['a'] }]]));
+  assert.deepEqual(all.pages.changed.find((c) => c.url === '/t')!.extracted, [
+    { name: 'tags', before: ['a', 'b'], after: ['a'] },
+  ]);
+  assert.ok(!all.pages.changed.find((c) => c.url === '/u')!.changes.includes('extracted'));
+
+  // a diff stored before extraction was compared reads with the empty parts
+  const old = JSON.parse(JSON.stringify(d)) as {
+    summary: Record<string, unknown>;
+    pages: { changed: Record<string, unknown>[] };
+  };
+  delete old.summary['extracted'];
+  for (const c of old.pages.changed) delete c['extracted'];
+  const read = storedDiff(JSON.stringify(old));
+  assert.deepEqual(read.summary.extracted, { names: [], changed: 0 });
+  assert.ok(read.pages.changed.every((c) => Array.isArray(c.extracted)));
 });

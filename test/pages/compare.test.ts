@@ -4,7 +4,8 @@
 // the site score before and after, the verdict and its reasons, the findings' states and the
 // pages added, removed and changed; the project's view compares its last two crawls; the first
 // crawl says there is nothing to compare with; a `from` of another user is refused in words;
-// another user's batch is the not-found page.
+// another user's batch is the not-found page. Custom extraction: a page whose extracted price
+// changed is a changed page, its value before and after on its line.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
@@ -29,8 +30,16 @@ describeEachDialect('the compare view', (dialect) => {
   let first: number;
   let second: number;
 
-  const crawl = async (user: TestUser) => {
-    const batch = await t.services.batches.create(user.id, { url: `${site.origin}/`, mode: 'crawl' });
+  const crawl = async (
+    user: TestUser,
+    origin = site.origin,
+    extractors?: { name: string; css: string }[],
+  ) => {
+    const batch = await t.services.batches.create(user.id, {
+      url: `${origin}/`,
+      mode: 'crawl',
+      ...(extractors ? { extractors } : {}),
+    });
     await waitFor(
       async () => {
         const x = await t.services.batches.get(user.id, batch.id);
@@ -143,5 +152,37 @@ describeEachDialect('the compare view', (dialect) => {
     await other.login(bob.key);
     const hidden = await other.get(`/dashboard/batches/${second}/compare`);
     assert.equal(hidden.statusCode, 404);
+  });
+
+  test('custom extraction: the page whose extracted value changed, with its value before and after', async () => {
+    const carol = await buildUser(t.services, 'carol');
+    const shop = await startFixtureServer();
+    try {
+      const product = (title: string, price: string) =>
+        html(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${'Words about the page. '.repeat(10)}</p><a href="/">Home</a> <span class="price">${price}</span></body></html>`,
+        );
+      shop.route('/', page('Shop', ['/p1', '/p2']));
+      shop.route('/p1', product('Product one', '€10.00'));
+      shop.route('/p2', product('Product two', '€20.00'));
+      const price = [{ name: 'price', css: '.price' }];
+      const one = await crawl(carol, shop.origin, price);
+      shop.route('/p1', product('Product one', '€12.00'));
+      const two = await crawl(carol, shop.origin, price);
+      const viewer = new Browser(t.app);
+      await viewer.login(carol.key);
+      const res = await viewer.get(`/dashboard/batches/${two}/compare`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(res.body, new RegExp(`crawl #${one}</a>`));
+      assert.match(res.body, /<dt>Extracted values changed<\/dt><dd>1 page<\/dd>/);
+      assert.match(res.body, /Custom extraction compared: price \(the extractors both crawls have\)\./);
+      const table = new RegExp('<table id="pages-changed">(.*?)</table>', 's').exec(res.body)?.[1] ?? '';
+      const rows = table.split('<tr>').filter((r) => r.includes('<td'));
+      assert.equal(rows.length, 1, table);
+      assert.match(rows[0]!, new RegExp(`${shop.origin}/p1<br><span class="muted">extracted values</span>`));
+      assert.match(rows[0]!, /price “€10\.00” → “€12\.00”/);
+    } finally {
+      await shop.close();
+    }
   });
 });

@@ -4,6 +4,9 @@
 // first crawl's diff has `from: null`; `?from=` computes the same diff and refuses a batch that
 // is not the user's or not of the project; batch.completed carries the summary and
 // batch.regressed arrives signed (standardwebhooks) at a loopback receiver with its reasons.
+// Custom extraction: two crawls with a css extractor where one page's value changes and another's
+// stays list exactly the changed page with its value before and after (an extractor of one crawl
+// only is not compared).
 // SQLite and PostgreSQL on the jobs table, and PostgreSQL with BullMQ on Redis.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -65,6 +68,7 @@ interface DiffJson {
     pages: Record<string, number>;
     findings: Record<string, number>;
     site: { before: { score: number; band: string } | null; after: { score: number; band: string } | null };
+    extracted: { names: string[]; changed: number };
   };
   regressed: boolean;
   reasons: { code: string; finding?: string; count?: number }[];
@@ -76,6 +80,7 @@ interface DiffJson {
       changes: string[];
       before: { title: string | null; noindex: boolean };
       after: { title: string | null; noindex: boolean };
+      extracted: { name: string; before: unknown; after: unknown }[];
     }[];
   };
   findings: { id: string; state: string; pages: { url: string; detail?: string }[]; new_pages: unknown[] }[];
@@ -110,12 +115,12 @@ for (const s of setups) {
       await rx?.close();
     });
 
-    const crawl = async (url: string, who = user) => {
+    const crawl = async (url: string, who = user, extra: Record<string, unknown> = {}) => {
       const res = await t.request({
         method: 'POST',
         url: '/api/v1/batches',
         headers: { ...who.auth, 'content-type': 'application/json' },
-        payload: { url, mode: 'crawl' },
+        payload: { url, mode: 'crawl', ...extra },
       });
       assert.equal(res.statusCode, 202, res.body);
       const id = (res.json() as { data: { id: number } }).data.id;
@@ -129,11 +134,11 @@ for (const s of setups) {
       );
       return id;
     };
-    const diff = async (id: number, query = '') => {
+    const diff = async (id: number, query = '', who = user) => {
       const res = await t.request({
         method: 'GET',
         url: `/api/v1/batches/${id}/diff${query}`,
-        headers: user.auth,
+        headers: who.auth,
       });
       return res;
     };
@@ -273,6 +278,75 @@ for (const s of setups) {
       }
       const missing = await diff(999999);
       assert.equal(missing.statusCode, 404);
+    });
+
+    test('custom extraction: exactly the page whose extracted value changed, with its value before and after', async () => {
+      // a user of its own: the project's previous finished crawl is this test's first
+      const shop = await buildUser(t.services);
+      const fx = await startFixtureServer();
+      try {
+        const product = (name: string, price: string, more = '') =>
+          page(name, `<a href="/">Home</a> <span class="price">${price}</span>${more}`);
+        fx.route('/robots.txt', {
+          headers: { 'content-type': 'text/plain' },
+          body: 'User-agent: *\nAllow: /\n',
+        });
+        fx.route('/', { body: page('The shop of the fixture', '<a href="/p1">P1</a> <a href="/p2">P2</a>') });
+        fx.route('/p1', {
+          body: product('Product one of the shop', '€10.00', '<span class="sku">S-1</span>'),
+        });
+        fx.route('/p2', {
+          body: product('Product two of the shop', '€20.00', '<span class="sku">S-2</span>'),
+        });
+        const first = await crawl(`${fx.origin}/`, shop, {
+          extractors: [
+            { name: 'price', css: '.price' },
+            { name: 'sku', css: '.sku' },
+          ],
+        });
+        assert.equal((await t.services.batches.get(shop.id, first)).status, 'done');
+        // /p1's price changes; /p2's stays, its sku changes (an extractor the second crawl has not)
+        fx.route('/p1', {
+          body: product('Product one of the shop', '€12.00', '<span class="sku">S-1</span>'),
+        });
+        fx.route('/p2', {
+          body: product('Product two of the shop', '€20.00', '<span class="sku">S-9</span>'),
+        });
+        const second = await crawl(`${fx.origin}/`, shop, {
+          extractors: [
+            { name: 'price', css: '.price' },
+            { name: 'labels', css: '.label', all: true },
+          ],
+        });
+        assert.equal((await t.services.batches.get(shop.id, second)).status, 'done');
+
+        const res = await diff(second, '', shop);
+        assert.equal(res.statusCode, 200, res.body);
+        const d = (res.json() as { data: DiffJson }).data;
+        assert.equal(d.from?.id, first, 'the stored diff, against the first crawl');
+        assert.deepEqual(d.summary.extracted, { names: ['price'], changed: 1 });
+        assert.deepEqual(
+          d.pages.changed.map((c) => ({ url: c.url, changes: c.changes, extracted: c.extracted })),
+          [
+            {
+              url: `${fx.origin}/p1`,
+              changes: ['extracted'],
+              extracted: [{ name: 'price', before: '€10.00', after: '€12.00' }],
+            },
+          ],
+          JSON.stringify(d.pages.changed, null, 1),
+        );
+        assert.equal(d.summary.pages['changed'], 1);
+        assert.deepEqual([d.pages.added, d.pages.removed], [[], []]);
+        assert.equal(d.regressed, false, 'a changed value is no regression');
+
+        // ?from= computes the same
+        const again = await diff(second, `?from=${first}`, shop);
+        assert.equal(again.statusCode, 200, again.body);
+        assert.deepEqual((again.json() as { data: unknown }).data, d);
+      } finally {
+        await fx.close();
+      }
     });
   });
 }

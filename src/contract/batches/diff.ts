@@ -15,6 +15,7 @@ import {
   type PageState,
   type SiteScore,
 } from '../../crawl/diff.js';
+import { extractedKey, fillExtracted } from '../../crawl/diff-extracted.js';
 import { MAX_ID, withExample } from '../common.js';
 
 const nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
@@ -71,6 +72,18 @@ const Summary = Type.Object(
       },
       strict,
     ),
+    extracted: Type.Object(
+      {
+        names: Type.Array(Type.String(), {
+          description:
+            'The custom extractors compared: the names both crawls have (an extractor of one crawl only is not compared). [] when none.',
+        }),
+        changed: Type.Integer({
+          description: 'Pages audited in both crawls whose extracted values changed.',
+        }),
+      },
+      strict,
+    ),
     site: Type.Object({ before: Site, after: Site }, strict),
   },
   strict,
@@ -120,9 +133,28 @@ const CheckRef = Type.Object(
   strict,
 );
 const FindingPage = Type.Object({ url: Type.String(), detail: Type.Optional(Type.String()) }, strict);
+const ExtractedValue = nullable(Type.Union([Type.String(), Type.Array(Type.String())]));
+const ExtractedChange = Type.Object(
+  {
+    name: Type.String({ description: "The extractor's name." }),
+    before: ExtractedValue,
+    after: ExtractedValue,
+  },
+  {
+    ...strict,
+    description:
+      "An extractor's value on the page in each crawl: the first match, every match (an array) for an extractor with `all`, or null (no match).",
+  },
+);
 
-/** The example: a real answer of the diff, for a page whose title changed and a link broken. */
+/**
+ * The example: a real answer of the diff, for a page whose title and extracted price changed and
+ * a link broken.
+ */
 const exampleDiff = (() => {
+  const names = ['price'];
+  const before = new Map([['https://example.com/', { price: '€12.50' }]]);
+  const after = new Map([['https://example.com/', { price: '€14.00' }]]);
   const page = (url: string, p: Partial<PageDigest>): PageDigest => ({
     url,
     status: 200,
@@ -134,6 +166,7 @@ const exampleDiff = (() => {
     band: 'good',
     score: 91,
     failed: '',
+    extracted: null,
     ...p,
   });
   const checks: CheckTable = new Map([
@@ -144,11 +177,14 @@ const exampleDiff = (() => {
     priority: 'high' as const,
     title: 'Internal links to pages that answered 4xx/5xx or could not be fetched',
   };
-  return diffCrawls(
+  const diff = diffCrawls(
     {
       id: 6,
       finishedAt: '2026-11-25T10:02:41.000Z',
-      pages: [page('https://example.com/', {}), page('https://example.com/old', { score: 88 })],
+      pages: [
+        page('https://example.com/', { extracted: extractedKey(before.get('https://example.com/'), names) }),
+        page('https://example.com/old', { score: 88 }),
+      ],
       findings: [{ ...broken, count: 0, pages: [] }],
     },
     {
@@ -160,6 +196,7 @@ const exampleDiff = (() => {
           score: 84,
           band: 'decent',
           failed: 'meta_description',
+          extracted: extractedKey(after.get('https://example.com/'), names),
         }),
         page('https://example.com/new', {
           status: 404,
@@ -178,8 +215,10 @@ const exampleDiff = (() => {
       ],
     },
     checks,
-    { pageShare: 0.1 },
+    { pageShare: 0.1, extracted: names },
   );
+  fillExtracted(diff, before, after);
+  return diff;
 })();
 
 const DiffSchema = Type.Object(
@@ -202,6 +241,10 @@ const DiffSchema = Type.Object(
               after: State,
               score_delta: nullable(Type.Integer()),
               checks: Type.Object({ new: Type.Array(CheckRef), fixed: Type.Array(CheckRef) }, strict),
+              extracted: Type.Array(ExtractedChange, {
+                description:
+                  'Custom extraction, audited in both crawls: each extractor of both crawls whose value changed (`changes` then names `extracted`); [] otherwise.',
+              }),
             },
             strict,
           ),
@@ -262,6 +305,7 @@ export function presentDiffDigest(d: CrawlDiff): Static<typeof DiffDigest> {
       },
       findings: { ...d.summary.findings },
       checks: { ...d.summary.checks },
+      extracted: { names: [...d.summary.extracted.names], changed: d.summary.extracted.changed },
       site: { before: site(d.summary.site.before), after: site(d.summary.site.after) },
     },
     regressed: d.regressed,
@@ -287,6 +331,7 @@ export function presentDiff(d: CrawlDiff): DiffJson {
         after: state(c.after),
         score_delta: c.scoreDelta,
         checks: { new: c.checks.new.map((x) => ({ ...x })), fixed: c.checks.fixed.map((x) => ({ ...x })) },
+        extracted: c.extracted.map((x) => ({ name: x.name, before: x.before, after: x.after })),
       })),
     },
     findings: d.findings.map((f) => ({

@@ -1,7 +1,9 @@
 // A crawl compared with another of its project (docs/sites.md, "Comparing crawls"): the pages
-// read in id-ordered chunks and kept as compact digests (src/crawl/diff.ts), the findings as
+// read in URL-ordered chunks and kept as compact digests (src/crawl/diff.ts), the findings as
 // stored when each batch ended. Computed once when a batch ends done (against the project's
 // previous finished crawl) and stored; GET /batches/{id}/diff?from= computes against another.
+// Custom extraction: the extractors both crawls have are compared by a key per page, and the
+// values read again for the pages whose keys differ (src/crawl/diff-extracted.ts).
 import {
   DEFAULT_REGRESSION_PAGE_SHARE,
   diffCrawls,
@@ -12,32 +14,52 @@ import {
   type CrawlSide,
   type PageDigest,
 } from '../../crawl/diff.js';
+import {
+  comparedExtractors,
+  extractedKey,
+  extractedPages,
+  fillExtracted,
+  storedDiff,
+} from '../../crawl/diff-extracted.js';
+import type { Extracted } from '../../crawl/extract.js';
 import type { PageFacts } from '../../crawl/facts.js';
 import type { Finding } from '../../crawl/findings/index.js';
 import { validationError } from '../../errors.js';
 import {
   diffPagesAfter,
+  extractedOfPages,
   findBatchDiff,
   previousDoneBatch,
   saveBatchDiff,
 } from '../../store/batch-diff.repository.js';
 import { findBatch, findStoredFindings, type BatchRow } from '../../store/batches.repository.js';
 import type { Db } from '../../store/database.js';
-import type { BatchDeps } from './deps.js';
+import { optionsOf, type BatchDeps } from './deps.js';
 import { analyseBatch } from './results.js';
 
 /** pages read at once: their facts (links included) are parsed, digested and let go */
 const CHUNK = 1000;
+/** … with their custom extraction values (up to 10 × 20 × 1,000 characters a page) */
+const CHUNK_EXTRACTED = 200;
 const ENDED = new Set(['done', 'cancelled', 'failed']);
 
 export const pageShareOf = (d: BatchDeps): number =>
   d.ctx.config.regressionPageShare ?? DEFAULT_REGRESSION_PAGE_SHARE;
 
-/** A batch's pages as digests, read from the database in chunks. */
-async function readDigests(db: Db, batchId: number, checks: CheckTable): Promise<PageDigest[]> {
+/**
+ * A batch's pages as digests, read from the database in chunks; `names`: the custom extractors
+ * compared (their values read too, and kept as a key a page).
+ */
+async function readDigests(
+  db: Db,
+  batchId: number,
+  checks: CheckTable,
+  names: readonly string[],
+): Promise<PageDigest[]> {
   const out: PageDigest[] = [];
-  for (let after = 0; ;) {
-    const rows = await diffPagesAfter(db, batchId, after, CHUNK);
+  const withValues = names.length > 0;
+  for (let after = ''; ;) {
+    const rows = await diffPagesAfter(db, batchId, after, withValues ? CHUNK_EXTRACTED : CHUNK, withValues);
     if (rows.length === 0) return out;
     for (const r of rows) {
       // the stored digest; a page audited before digests were kept: its facts
@@ -54,13 +76,14 @@ async function readDigests(db: Db, batchId: number, checks: CheckTable): Promise
           statusCode: r.statusCode,
           finalUrl: r.finalUrl,
           canonical: r.canonicalKey,
+          extracted: r.extracted === null ? null : extractedKey(JSON.parse(r.extracted) as Extracted, names),
         },
         facts,
         checks,
       );
       if (digest !== null) out.push(digest);
     }
-    after = rows[rows.length - 1]!.id;
+    after = rows[rows.length - 1]!.url;
   }
 }
 
@@ -72,13 +95,39 @@ async function findingsOf(db: Db, b: BatchRow, now: Date): Promise<Finding[]> {
     : (await analyseBatch(db, b, now, { compact: true })).findings;
 }
 
-async function sideOf(db: Db, b: BatchRow, checks: CheckTable, now: Date): Promise<CrawlSide> {
+const extractorsOf = (b: BatchRow): string[] => (optionsOf(b).extractors ?? []).map((e) => e.name);
+
+/** The extractors two crawls are compared by (the names both have). */
+const namesOf = (from: BatchRow | null, to: BatchRow): string[] =>
+  from === null ? [] : comparedExtractors(extractorsOf(from), extractorsOf(to));
+
+async function sideOf(
+  db: Db,
+  b: BatchRow,
+  checks: CheckTable,
+  now: Date,
+  names: readonly string[],
+): Promise<CrawlSide> {
   return {
     id: b.id,
     finishedAt: b.finishedAt,
-    pages: await readDigests(db, b.id, checks),
+    pages: await readDigests(db, b.id, checks, names),
     findings: await findingsOf(db, b, now),
   };
+}
+
+/** The values of the pages whose custom extraction changed, read from both crawls. */
+async function withExtracted(db: Db, diff: CrawlDiff, fromId: number, toId: number): Promise<CrawlDiff> {
+  const urls = extractedPages(diff);
+  if (urls.length === 0) return diff;
+  const parsed = (m: Map<string, string>) =>
+    new Map([...m].map(([url, text]) => [url, JSON.parse(text) as Extracted]));
+  fillExtracted(
+    diff,
+    parsed(await extractedOfPages(db, fromId, urls)),
+    parsed(await extractedOfPages(db, toId, urls)),
+  );
+  return diff;
 }
 
 /**
@@ -92,17 +141,19 @@ export async function storeEndingDiff(
   ending: { findings: Finding[]; finishedAt: string },
 ): Promise<CrawlDiff> {
   const checks: CheckTable = new Map();
+  const prevId = b.project === null ? null : await previousDoneBatch(trx, b.userId, b.project, b.id);
+  const prev = prevId === null ? null : await findBatch(trx, prevId, null);
+  const names = namesOf(prev, b);
   const to: CrawlSide = {
     id: b.id,
     finishedAt: ending.finishedAt,
     // its pages' digests read as the other side's are (the end holds no page by now)
-    pages: await readDigests(trx, b.id, checks),
+    pages: await readDigests(trx, b.id, checks, names),
     findings: ending.findings,
   };
-  const prevId = b.project === null ? null : await previousDoneBatch(trx, b.userId, b.project, b.id);
-  const prev = prevId === null ? null : await findBatch(trx, prevId, null);
-  const from = prev === null ? null : await sideOf(trx, prev, checks, d.ctx.now());
-  const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d) });
+  const from = prev === null ? null : await sideOf(trx, prev, checks, d.ctx.now(), names);
+  const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d), extracted: names });
+  if (prev !== null) await withExtracted(trx, diff, prev.id, b.id);
   await saveBatchDiff(trx, b.id, {
     diff: JSON.stringify(diff),
     siteScore: diff.summary.site.after?.score ?? null,
@@ -126,7 +177,7 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
   let from: BatchRow | null = null;
   if (fromId === undefined) {
     const stored = await findBatchDiff(db, b.id);
-    if (stored?.diff) return JSON.parse(stored.diff) as CrawlDiff;
+    if (stored?.diff) return storedDiff(stored.diff);
     const prevId = b.project === null ? null : await previousDoneBatch(db, b.userId, b.project, b.id);
     from = prevId === null ? null : await findBatch(db, prevId, null);
   } else {
@@ -144,9 +195,11 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
       });
   }
   const checks: CheckTable = new Map();
-  const fromSide = from === null ? null : await sideOf(db, from, checks, d.ctx.now());
-  const toSide = await sideOf(db, b, checks, d.ctx.now());
-  return diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d) });
+  const names = namesOf(from, b);
+  const fromSide = from === null ? null : await sideOf(db, from, checks, d.ctx.now(), names);
+  const toSide = await sideOf(db, b, checks, d.ctx.now(), names);
+  const diff = diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d), extracted: names });
+  return from === null ? diff : withExtracted(db, diff, from.id, b.id);
 }
 
 /** The project's latest finished crawl compared with the one before it (null: none finished). */
