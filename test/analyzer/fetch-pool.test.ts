@@ -6,8 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { classifyAddress, ConnectionPool, fetchPage } from '../../src/analyzer/fetch/index.js';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { classifyAddress, ConnectionPool, fetchPage, fetchSiteFile } from '../../src/analyzer/fetch/index.js';
 import { FetchError } from '../../src/analyzer/types.js';
 
 interface CountingServer {
@@ -321,5 +321,105 @@ describe('connections kept between fetches', () => {
       siteFiles: NO_SITE_FILES,
     });
     assert.equal(after.status, 200);
+  });
+
+  test("a batch's link checks (fetchSiteFile with the pool): 30 HEADs, a GET with its body and a redirect's hop on one connection (without the pool: one a request)", async () => {
+    site.handler = (req, res) => {
+      if (req.url === '/moved') {
+        res.writeHead(301, { location: '/target' });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end(req.method === 'HEAD' ? undefined : '@font-face { src: url(a.woff2) }');
+    };
+    const ask = (path: string, method: 'HEAD' | 'GET', pool?: ConnectionPool) =>
+      fetchSiteFile(`${site.origin}${path}`, {
+        allowPrivateHosts: true,
+        method,
+        ...(method === 'GET' ? { cap: 1024 } : { cap: 0, headersOnly: true }),
+        ...(pool ? { connections: pool } : {}),
+      });
+    const pool = new ConnectionPool({ perOrigin: 1 });
+    const before = site.connections;
+    try {
+      for (let i = 0; i < 30; i++) assert.equal((await ask(`/h/${i}`, 'HEAD', pool)).status, 200);
+      const sheet = await ask('/style.css', 'GET', pool);
+      assert.equal(sheet.status, 200);
+      assert.match(sheet.body, /@font-face/);
+      const moved = await ask('/moved', 'HEAD', pool);
+      assert.equal(moved.status, 200);
+      assert.equal(moved.finalUrl, `${site.origin}/target`);
+    } finally {
+      await pool.close();
+    }
+    const pooled = site.connections - before;
+    const unpooledFrom = site.connections;
+    for (let i = 0; i < 10; i++) assert.equal((await ask(`/u/${i}`, 'HEAD')).status, 200);
+    const unpooled = site.connections - unpooledFrom;
+    console.log(`# link checks: 33 requests over ${pooled} connection(s) with the pool; 10 without it: ${unpooled}`);
+    assert.equal(pooled, 1);
+    assert.equal(unpooled, 10);
+  });
+
+  test("a batch's link checks through the pool still meet the address guard", async () => {
+    const pool = new ConnectionPool({ perOrigin: 1 });
+    const before = site.connections;
+    try {
+      const r = await fetchSiteFile(`${site.origin}/guarded`, {
+        allowPrivateHosts: false,
+        method: 'HEAD',
+        cap: 0,
+        headersOnly: true,
+        connections: pool,
+      });
+      assert.equal(r.status, null);
+      assert.match(r.error ?? '', /private or reserved/);
+    } finally {
+      await pool.close();
+    }
+    assert.equal(site.connections - before, 0, 'no connection to a refused address');
+  });
+
+  test('a server that sends a body with its HEAD answers: each check still gets its own status (the next one tried again on a connection of its own)', async () => {
+    // raw HTTP/1.1: every answer to a HEAD carries 5 bytes of body it should not; /missing is a 404
+    let accepted = 0;
+    const raw = createNetServer((socket) => {
+      accepted++;
+      let buf = '';
+      socket.on('data', (d) => {
+        buf += d.toString('latin1');
+        for (let end = buf.indexOf('\r\n\r\n'); end !== -1; end = buf.indexOf('\r\n\r\n')) {
+          const head = buf.slice(0, end);
+          buf = buf.slice(end + 4);
+          const status = / \/missing /.test(head.split('\r\n')[0]!) ? '404 Not Found' : '200 OK';
+          socket.write(`HTTP/1.1 ${status}\r\ncontent-length: 5\r\nconnection: keep-alive\r\n\r\nhello`);
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    const pool = new ConnectionPool({ perOrigin: 1 });
+    const statuses: (number | null)[] = [];
+    try {
+      for (const path of ['/a', '/missing', '/b', '/missing', '/c'])
+        statuses.push(
+          (
+            await fetchSiteFile(`${origin}${path}`, {
+              allowPrivateHosts: true,
+              method: 'HEAD',
+              cap: 0,
+              headersOnly: true,
+              connections: pool,
+            })
+          ).status,
+        );
+    } finally {
+      await pool.close();
+      await new Promise<void>((r) => raw.close(() => r()));
+    }
+    console.log(`# HEAD answers with a body: statuses ${statuses.join(', ')} over ${accepted} connections`);
+    assert.deepEqual(statuses, [200, 404, 200, 404, 200]);
   });
 });

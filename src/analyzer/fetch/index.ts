@@ -234,7 +234,9 @@ export async function fetchSiteFile(
   };
   const budget = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([budget, options.signal]) : budget;
-  const session = new Session(policy, timeoutMs, { page: signal, extra: signal }, options.tlsCa);
+  // a batch's link checks keep their connections between requests (options.connections)
+  const pool = options.connections instanceof ConnectionPool ? options.connections : undefined;
+  const session = new Session(policy, timeoutMs, { page: signal, extra: signal }, options.tlsCa, pool);
   try {
     return await fetchExtra(
       session,
@@ -244,7 +246,7 @@ export async function fetchSiteFile(
       options.userAgent ?? DEFAULT_USER_AGENT,
       options.headersOnly ?? false,
       options.siteHeaders,
-      { method: options.method ?? 'GET', redirectCheck: options.redirectCheck },
+      { method: options.method ?? 'GET', redirectCheck: options.redirectCheck, pooled: pool !== undefined },
     );
   } finally {
     await session.close();

@@ -113,7 +113,11 @@ export class Session {
   }
 }
 
-/** A kept connection the server closed while it sat idle: the request never reached it. */
+/**
+ * A kept connection the server closed while it sat idle: the request never reached it. (An
+ * answer that cannot be parsed on a kept connection — `HPE_*`: a body a server sent with a HEAD
+ * answer before it — is tried again once too.)
+ */
 const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE']);
 
 export interface ResourceOptions {
@@ -168,6 +172,10 @@ export async function fetchResource(
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: o.method ?? 'GET',
+          // undici closes a connection after a HEAD (for servers that send a body with one); a
+          // kept connection stays open for the next check: a body sent anyway breaks the next
+          // answer's parse, which is tried again once on a connection of its own (below)
+          ...(o.method === 'HEAD' && conn.kept ? { reset: false } : {}),
           // per hop: a redirect to another origin does not take the site's headers along
           headers: withSiteHeaders(url, o.headers, o.siteHeaders),
           signal: o.signal,
@@ -179,7 +187,7 @@ export async function fetchResource(
           !conn.info.fresh &&
           !retried &&
           !o.signal.aborted &&
-          CLOSED_CODES.has(String(code))
+          (CLOSED_CODES.has(String(code)) || String(code).startsWith('HPE_'))
         ) {
           retried = true;
           continue;
@@ -245,9 +253,14 @@ export async function fetchResource(
       };
       const httpVersion = conn.info.alpn === 'h2' ? '2' : '1.1';
       if (o.headersOnly || o.method === 'HEAD') {
-        // drop the body: destroying it ends the connection, and its abort error is expected
-        res.body.on('error', () => undefined);
-        res.body.destroy();
+        if (o.method === 'HEAD') {
+          // a HEAD answer has no body: read its end, and a kept connection stays open for the next
+          await res.body.dump({ signal: o.signal, limit: 65536 }).catch(() => undefined);
+        } else {
+          // drop the body: destroying it ends the connection, and its abort error is expected
+          res.body.on('error', () => undefined);
+          res.body.destroy();
+        }
         return {
           finalUrl: url.href,
           status: res.statusCode,

@@ -61,12 +61,17 @@ export async function fetchExtra(
   headersOnly = false,
   siteHeaders?: SiteHeaders,
   /** a batch's link checks: HEAD, and its robots.txt asked before a redirect is followed */
-  check: { method?: 'GET' | 'HEAD'; redirectCheck?: (url: string) => string | null } = {},
+  check: {
+    method?: 'GET' | 'HEAD';
+    redirectCheck?: (url: string) => string | null;
+    /** over the session's kept connections (its pool), as a page's fetch is */
+    pooled?: boolean;
+  } = {},
 ): Promise<ExtraResource> {
   const t0 = performance.now();
   try {
     const r = await fetchResource(session, url, {
-      kind: 'extra',
+      kind: check.pooled ? 'page' : 'extra',
       maxRedirects: EXTRA_MAX_REDIRECTS,
       maxBytes: cap,
       truncate: true,

@@ -23,6 +23,7 @@
 // Resumable: each answer is stored as soon as it is in (batch_checks); a step killed midway
 // (its job is retried) asks only the URLs not stored yet (a stylesheet is stored after its
 // fonts, so its fonts are known without reading it again). A batch cancelled meanwhile stops it.
+import { ConnectionPool } from '../../analyzer/fetch/index.js';
 import { parseRobots, type Robots } from '../../analyzer/robots.js';
 import { stylesheetRefs } from '../../crawl/css-refs.js';
 import { onSite } from '../../crawl/url.js';
@@ -57,9 +58,14 @@ export const checksStopAt = (deadlineAt: number, startedAt: number, budgetMs: nu
   Math.max(deadlineAt, startedAt + Math.min(budgetMs * CHECK_GRACE_SHARE, CHECK_GRACE_MAX_MS));
 
 /** A host's robots.txt, read through the guarded fetcher (anything but a 2xx: every URL allowed). */
-async function robotsOf(d: BatchDeps, origin: string, signal: AbortSignal): Promise<Robots> {
+async function robotsOf(
+  d: BatchDeps,
+  origin: string,
+  signal: AbortSignal,
+  connections: ConnectionPool,
+): Promise<Robots> {
   const url = `${origin}/robots.txt`;
-  const r = await d.fetchFile(url, { ...d.fetchOptions(), cap: ROBOTS_CAP, signal });
+  const r = await d.fetchFile(url, { ...d.fetchOptions(), cap: ROBOTS_CAP, signal, connections });
   const ok = r.status !== null && r.status >= 200 && r.status < 300;
   return parseRobots(url, ok ? r.body : null);
 }
@@ -138,6 +144,14 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
     );
   };
 
+  // one kept connection per host, reused by its requests (one at a time per host): a host's
+  // checks cost one TCP (and TLS) handshake, not one a URL; the address guard checks each new one
+  const connections = new ConnectionPool({
+    perOrigin: 1,
+    timeoutMs: d.fetchOptions().timeoutMs,
+    maxOrigins: CHECK_HOSTS_AT_ONCE * 4,
+  });
+
   // stop: the job's signal (shutdown, lease lost), or the batch cancelled
   const stop = new AbortController();
   const signal = jobSignal ? AbortSignal.any([stop.signal, jobSignal]) : stop.signal;
@@ -170,6 +184,7 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
         ? { cap: STYLESHEET_CAP }
         : { cap: 0, headersOnly: true }),
       signal,
+      connections,
       ...(isSite && siteHeaders ? { siteHeaders } : {}),
       // a redirect to a URL of the site robots.txt disallows is not followed
       redirectCheck: (next) =>
@@ -228,7 +243,7 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
           else {
             await pause(h);
             if (signal.aborted || timeUp()) return;
-            h.robots = await robotsOf(d, origin, signal);
+            h.robots = await robotsOf(d, origin, signal, connections);
             h.last = Date.now();
           }
         }
@@ -322,6 +337,7 @@ export async function checkBatch(d: BatchDeps, batchId: number, jobSignal?: Abor
   } finally {
     clearInterval(poll);
     await writes;
+    await connections.close();
   }
   if (jobSignal?.aborted) throw jobSignal.reason ?? new Error('aborted');
 }
