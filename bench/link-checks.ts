@@ -55,9 +55,11 @@ interface Host {
   hops: number;
   inFlight: number;
   maxInFlight: number;
+  /** TCP connections accepted */
+  connections: number;
 }
 async function slowHost(): Promise<Host> {
-  const h = { requests: 0, hops: 0, inFlight: 0, maxInFlight: 0 } as Host;
+  const h = { requests: 0, hops: 0, inFlight: 0, maxInFlight: 0, connections: 0 } as Host;
   h.server = createServer((req, res) => {
     h.requests++;
     if (req.url === '/landing') h.hops++;
@@ -72,7 +74,9 @@ async function slowHost(): Promise<Host> {
       res.end();
     }, LATENCY);
   });
-  h.server.keepAliveTimeout = 1;
+  // Node's default: an idle connection stays open 5 s, as most servers keep one
+  h.server.keepAliveTimeout = 5000;
+  h.server.on('connection', () => h.connections++);
   await new Promise<void>((r) => h.server.listen(0, '127.0.0.1', r));
   h.port = (h.server.address() as AddressInfo).port;
   return h;
@@ -186,7 +190,7 @@ if (S > 0) {
   const why = (re: RegExp) =>
     checks.filter((c) => c.verdict === 'unchecked' && re.test(c.error ?? '')).length;
   console.log(
-    `site: ${S} internal URLs, max_site_checks ${MAX_SITE}${BUDGET !== null ? `, budget ${BUDGET} ms` : ''}: ${siteHost.requests} requests (${siteHost.hops} redirect hops), ${why(/max_site_checks/)} over the cap, ${why(/time budget/)} out of time; most in flight ${siteHost.maxInFlight}`,
+    `site: ${S} internal URLs, max_site_checks ${MAX_SITE}${BUDGET !== null ? `, budget ${BUDGET} ms` : ''}: ${siteHost.requests} requests (${siteHost.hops} redirect hops), ${why(/max_site_checks/)} over the cap, ${why(/time budget/)} out of time; most in flight ${siteHost.maxInFlight}; ${siteHost.connections} connections`,
   );
 }
 const hops = hosts.reduce((s, h) => s + h.hops, 0);
@@ -197,6 +201,9 @@ console.log(
   `throughput: ${(N / (ms / 1000)).toFixed(1)} URLs/s (the per-host bound: ${((H * 1000) / (LATENCY + DELAY)).toFixed(1)} URLs/s)`,
 );
 console.log(`max in flight per host: ${hosts.map((h) => h.maxInFlight).join(', ')}`);
+console.log(
+  `connections per host: ${hosts.map((h) => h.connections).join(', ')} (requests per host: ${hosts.map((h) => h.requests).join(', ')})`,
+);
 console.log(
   `requests: ${requests} (${H} robots.txt, ${hops} redirect hops): ${((requests - H - hops) / N).toFixed(2)} a URL`,
 );
