@@ -125,7 +125,7 @@ rmSync(tmp, { recursive: true, force: true });
 
 const seconds = (ms) =>
   ms >= 60_000
-    ? `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`
+    ? `${Math.floor(Math.round(ms / 1000) / 60)} min ${Math.round(ms / 1000) % 60} s`
     : `${(ms / 1000).toFixed(1)} s`;
 const n = (x) => x.toLocaleString('en-US');
 if (times) {
