@@ -6,6 +6,7 @@
 // engine, and one dialect on BullMQ (skipped, with the reason, without Redis).
 import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
+import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
 import { silentLog } from '../../src/jobs/kind-tools.js';
 import type { Queue } from '../../src/jobs/types.js';
 import type { AnyJobKind } from '../../src/jobs/kind-tools.js';
@@ -125,4 +126,42 @@ export async function batchEnded(t: TestApp, userId: number, id: number, timeout
     timeoutMs,
   );
   return b!;
+}
+
+/**
+ * The job kinds with a batch's end retried at once (its default backoff is 5 s and more), and
+ * worker services whose next end, while `killWhen()` gives a predicate, is stopped (as a killed
+ * worker's) the moment that predicate holds, then fails — so the engine retries it. The tests
+ * of a check step taken up again after a kill use them (`startBatchApp`'s `kinds` and
+ * `workerServices`); `killWhen` returns null for an end that runs as it is.
+ */
+export function killableEnds(killWhen: () => (() => boolean) | null): {
+  kinds: AnyJobKind[];
+  workerServices: (real: Services) => Services;
+} {
+  return {
+    kinds: jobKinds.map((k) =>
+      k.kind === batchEnd.kind ? batchEndKind({ backoff: { baseMs: 50, maxMs: 100 } }) : k,
+    ),
+    workerServices: (real) => ({
+      ...real,
+      batches: {
+        ...real.batches,
+        end: async (batchId, signal) => {
+          const killed = killWhen();
+          if (killed === null) return real.batches.end(batchId, signal);
+          const kill = new AbortController();
+          const look = setInterval(() => {
+            if (killed()) kill.abort(new Error('killed'));
+          }, 1);
+          try {
+            await real.batches.end(batchId, kill.signal);
+          } finally {
+            clearInterval(look);
+          }
+          throw new Error('the worker was killed in the middle of the checks');
+        },
+      },
+    }),
+  };
 }

@@ -10,12 +10,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { batchEnded, killableEnds, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
-import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
-import type { Services } from '../../src/services/types.js';
 
 const page = (title: string, head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><h1>${title}</h1>${body}</body></html>`;
@@ -90,29 +87,11 @@ describeEachDialect('the check step: max_site_checks and the fonts of stylesheet
     app = await startBatchApp(dialect, {
       pollMs: 50,
       config: { crawlDelayMs: 10, fetchTimeoutMs: 2000 },
-      // a failed end is retried at once (the default backoff is 5 s and more)
-      kinds: jobKinds.map((k) =>
-        k.kind === batchEnd.kind ? batchEndKind({ backoff: { baseMs: 50, maxMs: 100 } }) : k,
-      ),
-      workerServices: (real): Services => ({
-        ...real,
-        batches: {
-          ...real.batches,
-          end: async (batchId, signal) => {
-            if (!killAtFont) return real.batches.end(batchId, signal);
-            killAtFont = false;
-            const kill = new AbortController();
-            const look = setInterval(() => {
-              if (seen.some((s) => s.includes(' /fonts/'))) kill.abort(new Error('killed'));
-            }, 1);
-            try {
-              await real.batches.end(batchId, kill.signal);
-            } finally {
-              clearInterval(look);
-            }
-            throw new Error('the worker was killed in the middle of the checks');
-          },
-        },
+      // the next end stopped at its first font request, once (the resume test sets killAtFont)
+      ...killableEnds(() => {
+        if (!killAtFont) return null;
+        killAtFont = false;
+        return () => seen.some((s) => s.includes(' /fonts/'));
       }),
     });
     t = app.t;

@@ -11,12 +11,9 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { batchEnded, killableEnds, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { jobKinds } from '../../src/jobs/kinds/index.js';
-import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
-import type { Services } from '../../src/services/types.js';
 
 const DELAY_MS = 40;
 
@@ -78,31 +75,12 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
     app = await startBatchApp(dialect, {
       pollMs: 50,
       config: { crawlDelayMs: DELAY_MS, fetchTimeoutMs: 2000 },
-      // a failed end is retried at once (the default backoff is 5 s and more)
-      kinds: jobKinds.map((k) =>
-        k.kind === batchEnd.kind ? batchEndKind({ backoff: { baseMs: 50, maxMs: 100 } }) : k,
-      ),
-      workerServices: (real): Services => ({
-        ...real,
-        batches: {
-          ...real.batches,
-          end: async (batchId, signal) => {
-            if (killAfter === null) return real.batches.end(batchId, signal);
-            const n = killAfter;
-            killAfter = null;
-            const kill = new AbortController();
-            const watchHeads = setInterval(() => {
-              if (otherSeen.seen.filter((s) => s.method === 'HEAD').length >= n)
-                kill.abort(new Error('killed'));
-            }, 2);
-            try {
-              await real.batches.end(batchId, kill.signal);
-            } finally {
-              clearInterval(watchHeads);
-            }
-            throw new Error('the worker was killed in the middle of the checks');
-          },
-        },
+      // the next end stopped after killAfter HEADs on the other site, once (the resume test sets it)
+      ...killableEnds(() => {
+        if (killAfter === null) return null;
+        const n = killAfter;
+        killAfter = null;
+        return () => otherSeen.seen.filter((s) => s.method === 'HEAD').length >= n;
       }),
     });
     t = app.t;
