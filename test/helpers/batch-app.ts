@@ -4,6 +4,7 @@
 // embedded engine, or (`redis: true`) on BullMQ with a key prefix of its own, cleared on close.
 // `engineSetups` is the matrix the site tests run on: SQLite and PostgreSQL on the embedded
 // engine, and one dialect on BullMQ (skipped, with the reason, without Redis).
+import assert from 'node:assert/strict';
 import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
@@ -164,4 +165,20 @@ export function killableEnds(killWhen: () => (() => boolean) | null): {
       },
     }),
   };
+}
+
+/** POST /api/v1/batches with `payload` as the key `auth` (asserted 202); the new batch's id. */
+export async function postBatch(
+  t: TestApp,
+  auth: Record<string, string>,
+  payload: Record<string, unknown>,
+): Promise<number> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/v1/batches',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload,
+  });
+  assert.equal(res.statusCode, 202, res.body);
+  return (res.json() as { data: { id: number } }).data.id;
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { batchEnded, postBatch, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { findBatch, findSitemapFiles } from '../../src/store/batches.repository.js';
@@ -73,14 +73,7 @@ describeEachDialect('sitemap_too_large', (dialect) => {
   });
 
   const start = async (payload: Record<string, unknown>) => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/batches',
-      headers: { ...user.auth, 'content-type': 'application/json' },
-      payload,
-    });
-    assert.equal(res.statusCode, 202, res.body);
-    const id = (res.json() as { data: { id: number } }).data.id;
+    const id = await postBatch(t, user.auth, payload);
     const done = await batchEnded(t, user.id, id);
     assert.equal(done.status, 'done', done.error ?? '');
     return id;

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { batchEnded, postBatch, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { Browser } from '../helpers/browser.js';
 import { parseCsv } from '../helpers/csv.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
@@ -92,16 +92,7 @@ describeEachDialect('batches that tell the truth', (dialect) => {
     );
     return rx.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as Delivered);
   };
-  const crawl = async (payload: Record<string, unknown>) => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/batches',
-      headers: { ...user.auth, 'content-type': 'application/json' },
-      payload,
-    });
-    assert.equal(res.statusCode, 202, res.body);
-    return (res.json() as { data: { id: number } }).data.id;
-  };
+  const crawl = (payload: Record<string, unknown>) => postBatch(t, user.auth, payload);
 
   test('a canonical-template site: every page audited and canonicalised, canonical_template, duplicate titles and the broken link; batch.page.completed per page, no report.*', async () => {
     const reportsHook = await hook('/reports', ['report.created', 'report.completed', 'report.failed']);
@@ -137,7 +128,10 @@ describeEachDialect('batches that tell the truth', (dialect) => {
     // the pages as found (their issue states across the project's crawls aside: issue-states.test.ts)
     const finding = (fid: string) => {
       const f = json.findings.find((x) => x.id === fid)!;
-      return { ...f, pages: f.pages.map(({ url, detail }) => (detail === undefined ? { url } : { url, detail })) };
+      return {
+        ...f,
+        pages: f.pages.map(({ url, detail }) => (detail === undefined ? { url } : { url, detail })),
+      };
     };
     assert.equal(finding('canonical_template').priority, 'high');
     assert.deepEqual(
