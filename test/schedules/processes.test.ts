@@ -115,10 +115,21 @@ describe('schedules: two processes on PostgreSQL + Redis', () => {
     );
     // many more ticks of both: nothing runs again (the next slot is an hour away)
     await new Promise((r) => setTimeout(r, 3000));
+    const fetched = Array.from({ length: N }, (_, i) => hits(i));
+    // on a mismatch: the runs each over-fetched report recorded, and both services' output, to
+    // tell a run made twice from a fetch made twice (seen in two full runs of 2026-11-29)
+    const over: string[] = [];
+    for (const [i, h] of fetched.entries())
+      if (h !== 2) {
+        const r = await api(b!.origin, KEY, 'GET', `/api/v1/reports/${ids[i]}/runs`);
+        over.push(
+          `page-${i} fetched ${h}: ${(r.body.data as { source: string; status: string }[]).map((x) => `${x.source}/${x.status}`).join(',')}`,
+        );
+      }
     assert.deepEqual(
-      Array.from({ length: N }, (_, i) => hits(i)),
+      fetched,
       Array.from({ length: N }, () => 2),
-      'one fetch when stored, one for the scheduled run',
+      `one fetch when stored, one for the scheduled run; ${over.join('; ')}${over.length ? `\n${a!.output()}\n${b!.output()}` : ''}`,
     );
     for (const id of ids) {
       const runs = await api(b!.origin, KEY, 'GET', `/api/v1/reports/${id}/runs`);
