@@ -154,6 +154,8 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
   const progress = await progressOn(process.stderr);
   let interrupted = false;
   let onSignal: (() => void) | null = null;
+  // the cancel, once asked: its end (the findings and summary) is written before they are read
+  let cancelling: Promise<unknown> = Promise.resolve();
   try {
     local = await openLocalCrawl(config, renderer, 'pagegrade-crawl');
     const { services, userId } = local;
@@ -179,7 +181,7 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       process.stderr.write(
         '\nStopping: the pages in progress finish, then the summary (Ctrl-C again to quit).\n',
       );
-      void services.batches.cancel(userId, batch.id).catch(() => {});
+      cancelling = services.batches.cancel(userId, batch.id).catch(() => {});
     };
     process.on('SIGINT', onSignal);
 
@@ -190,6 +192,8 @@ export async function runCrawl(config: Config, url: string, o: RunCrawlOptions):
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     progress.stop();
+    await cancelling;
+    batch = await services.batches.get(userId, batch.id);
     await running.stop();
 
     const { pages, findings } = await services.batches.results(userId, batch.id);

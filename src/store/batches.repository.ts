@@ -30,6 +30,8 @@ export interface BatchRow {
   /** reports the batch made (pages new to the project) and reports it added a run to */
   reportsCreated: number;
   reportsUpdated: number;
+  /** cancelled, its end (findings, summary, batch.cancelled) still to be written */
+  endPending: boolean;
   createdAt: string;
   updatedAt: string;
   startedAt: string | null;
@@ -88,6 +90,7 @@ function batchQuery(db: Db) {
       'summary',
       'reports_created',
       'reports_updated',
+      'end_pending',
       'created_at',
       'updated_at',
       'started_at',
@@ -117,6 +120,7 @@ function toBatch(r: BatchSelect): BatchRow {
     summary: r.summary,
     reportsCreated: toNumber(r.reports_created),
     reportsUpdated: toNumber(r.reports_updated),
+    endPending: toNumber(r.end_pending) === 1,
     createdAt: toIso(r.created_at),
     updatedAt: toIso(r.updated_at),
     startedAt: toIsoOrNull(r.started_at),
@@ -274,6 +278,7 @@ export async function updateBatch(
     sitemapFiles: string | null;
     startedAt: string | null;
     finishedAt: string | null;
+    endPending: boolean;
   }>,
   now: string,
 ): Promise<void> {
@@ -293,6 +298,7 @@ export async function updateBatch(
       ...(set.sitemapFiles !== undefined ? { sitemap_files: set.sitemapFiles } : {}),
       ...(set.startedAt !== undefined ? { started_at: set.startedAt } : {}),
       ...(set.finishedAt !== undefined ? { finished_at: set.finishedAt } : {}),
+      ...(set.endPending !== undefined ? { end_pending: set.endPending ? 1 : 0 } : {}),
     })
     .where('id', '=', id)
     .execute();

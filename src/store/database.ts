@@ -218,6 +218,8 @@ export interface BatchesTable {
   diff: string | null;
   /** the mean of the audited pages' scores, rounded, stored when it ends (null: none audited) */
   site_score: number | null;
+  /** 1 while a cancelled batch's end (findings, summary, batch.cancelled) is still to be written */
+  end_pending: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
   started_at: NullableTimestamp;

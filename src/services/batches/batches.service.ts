@@ -22,7 +22,7 @@
 import { requirePagesQuota } from '../shared/quotas.js';
 import { recordChange } from '../shared/audit-log.js';
 import { validationError } from '../../errors.js';
-import { BATCH_DISCOVER, enqueueJob } from '../../contract/jobs.js';
+import { BATCH_DISCOVER, BATCH_END, enqueueJob } from '../../contract/jobs.js';
 import { crawlUrl } from '../../crawl/url.js';
 import { checkExtractors } from '../../crawl/extract.js';
 import { CSV_COLUMNS } from '../../contract/batches/schemas.js';
@@ -44,6 +44,7 @@ import {
   deleteBatch,
   findBatch,
   insertBatch,
+  updateBatch,
   listBatches,
   listFailedPages,
   type BatchRow,
@@ -59,8 +60,7 @@ import type { Services } from '../types.js';
 import { batchDeps, batchNotFound } from './deps.js';
 import { batchDiff, latestProjectDiff } from './diff.js';
 import { discover, discoverGaveUp } from './discovery.js';
-import { endBatch, endGaveUp } from './end.js';
-import { finish } from './frontier.js';
+import { endBatch, endCancelled, endGaveUp } from './end.js';
 import { createPageProcessor } from './pages.js';
 import { batchLinkChunks, batchLinks, batchPageLinks } from './links.js';
 import { batchResults, batchView, presentBatchRow } from './results.js';
@@ -73,6 +73,13 @@ import {
   type CreateBatchInput,
   type FetchFileFn,
 } from './types.js';
+
+/**
+ * The batch.end job a cancel enqueues runs this long after it: the cancelling request writes
+ * the end itself (minutes for 100,000 pages on a loaded machine); the job is there for a request
+ * whose process stopped first, and does nothing once the end is written.
+ */
+const CANCEL_END_AFTER_MS = 10 * 60_000;
 
 export function createBatchServices(
   ctx: ServiceContext & { fetchFile?: FetchFileFn },
@@ -183,15 +190,32 @@ export function createBatchServices(
 
     async cancel(userId, id) {
       await load(userId, id);
-      await withTransaction(db, async (trx) => {
+      // the status at once, in a short transaction (the pages' jobs stop at their next step);
+      // the end — findings and summary from every page, batch.cancelled — after it, without the
+      // batch's lock (a 100,000-page batch's end takes a minute), here, or by the batch.end job
+      // enqueued with the status if this process stops first (end.ts, endCancelled)
+      const cancelled = await withTransaction(db, async (trx) => {
         const b = await findBatch(trx, id, userId, true);
         if (!b) throw batchNotFound();
-        if (b.status !== 'queued' && b.status !== 'running') return;
-        const n = await skipQueuedPages(trx, id, 'The batch was cancelled.', d.iso());
+        if (b.status !== 'queued' && b.status !== 'running') return false;
+        const now = d.iso();
+        const n = await skipQueuedPages(trx, id, 'The batch was cancelled.', now);
         await bumpBatchCounters(trx, id, { skipped: n });
-        await finish(d, trx, id, 'cancelled');
+        await updateBatch(trx, id, { status: 'cancelled', finishedAt: now, endPending: true }, now);
+        await enqueueJob(
+          ctx.queue,
+          BATCH_END,
+          { batchId: id },
+          { key: String(id), delayMs: CANCEL_END_AFTER_MS, trx },
+        );
+        return true;
       });
-      changed(id);
+      if (cancelled) {
+        changed(id);
+        // failed here (the database): the job writes it, with its retries and its log
+        await endCancelled(d, id).catch(() => {});
+        changed(id);
+      }
       return presentBatchRow(await load(userId, id));
     },
 

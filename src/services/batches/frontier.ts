@@ -64,15 +64,15 @@ export async function pump(d: BatchDeps, trx: Db, batchId: number, locked?: Batc
 }
 
 /**
- * Ends the batch with its summary and its event, in `trx`: batch.cancelled or batch.failed
- * (a batch cancelled, or failed before its pages; one whose pages are all done ends in its
- * batch.end job: end.ts).
+ * Ends the batch with its summary and its event, in `trx`: batch.failed (a batch failed before
+ * its pages: few or none). One whose pages are all done ends in its batch.end job, and a
+ * cancelled one after its cancel's transaction (end.ts).
  */
 export async function finish(
   d: BatchDeps,
   trx: Db,
   batchId: number,
-  ending: 'cancelled' | 'failed',
+  ending: 'failed',
   error?: string,
 ): Promise<void> {
   // read in `trx`, after the counters it bumped: the row's counts are the batch's final ones
@@ -125,7 +125,9 @@ export async function endWith(
       summary: JSON.stringify(summary),
       // computed once, here: views and exports of the ended batch read them (results.ts)
       findings: JSON.stringify(findings),
-      finishedAt: now,
+      // a cancelled batch ended when it was cancelled (its end written after: end.ts, endCancelled)
+      finishedAt: status === 'cancelled' && b.finishedAt !== null ? b.finishedAt : now,
+      endPending: false,
       ...(why !== undefined ? { error: why } : {}),
     },
     now,
