@@ -11,13 +11,14 @@
 //   target ≤ 2×.
 //
 //   npx tsx bench/sites-large.ts [--pages 100000] [--window 10000] [--load-s 10] [--only one|split]
+//     [--worker-nice N]   (split: the worker process at nice N, docs/jobs.md)
 //
 // The site (this process, 127.0.0.1): `/` links to /p/0 … /p/19; /p/i is the ~14 kB article of
 // bench/sites.ts linking to 20 others, so a crawl reaches every page within a few levels; its
 // sitemap lists `/` alone (the crawl finds the pages by their links, the frontier's work).
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
@@ -35,6 +36,8 @@ const WINDOW = Math.min(flag('--window', 10_000), Math.floor(PAGES / 2));
 const LOAD_S = flag('--load-s', 10);
 /** --only one | split: one topology alone (each 100,000-page crawl takes a while) */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+/** --worker-nice N: the worker process (split) at this priority, as docs/jobs.md advises (default 0) */
+const WORKER_NICE = flag('--worker-nice', 0);
 
 const PARAGRAPH =
   'Balcony gardens reward patience: a south-facing rail gives tomatoes the sun they need, while herbs such as mint and parsley prefer the morning light and a deep pot that keeps their roots cool through the afternoon. ';
@@ -122,6 +125,7 @@ function start(role: 'all' | 'api' | 'worker', db: string | null, on: (m: Messag
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  if (role === 'worker' && WORKER_NICE !== 0) setPriority(child.pid!, WORKER_NICE);
   child.on('message', (m: Message) => {
     if (m.type === 'ready') ready({ ...(m.port ? { port: m.port, key: m.key! } : {}) });
     else if (m.type === 'result') rss(m.maxRssKb!);
@@ -194,7 +198,9 @@ function report(
   idle: Measurement,
 ): void {
   const maxRssKb = Math.max(...rssKb);
-  console.log(`\n### ${topology}`);
+  console.log(
+    `\n### ${topology}${WORKER_NICE !== 0 && topology !== 'one process' ? ` (the worker at nice ${WORKER_NICE})` : ''}`,
+  );
   const total = done.audited;
   const firstRate = (WINDOW / (timeAt(progress, WINDOW) - timeAt(progress, 0))) * 1000;
   const lastRate = (WINDOW / (timeAt(progress, total) - timeAt(progress, total - WINDOW))) * 1000;
