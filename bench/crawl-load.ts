@@ -28,12 +28,16 @@ import { silentLog } from '../src/jobs/kind-tools.js';
 import { jobKinds } from '../src/jobs/kinds/index.js';
 import { createServices } from '../src/services/index.js';
 import { createDb, migrate } from '../src/store/database.js';
+import { startBenchServices } from './lib/bench-services.js';
 import { gardenPage, startBenchSite } from './lib/bench-site.js';
 
 const { values } = parseArgs({
   options: {
     pages: { type: 'string', default: '1000' },
-    admin: { type: 'string', default: process.env.PAGEGRADE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    admin: {
+      type: 'string',
+      default: process.env.PAGEGRADE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
   },
 });
 const PAGES = Number(values.pages);
@@ -53,7 +57,18 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess; client: 
   const port = await freePort();
   const proc = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
     { stdio: 'ignore' },
   );
   const url = `redis://127.0.0.1:${port}`;
@@ -155,43 +170,24 @@ async function crawl(engineKind: 'embedded' | 'bullmq', origin: string): Promise
   const redis = engineKind === 'bullmq' ? await startRedis() : null;
   const handle = createDb(url.href);
   try {
-    await migrate(handle.db);
-    const engine = await createJobEngine(
+    const bench = await startBenchServices(
+      { analyze, createJobEngine, silentLog, jobKinds, createServices, migrate },
       {
-        queueEngine: engineKind,
-        redisUrl: redis?.url ?? null,
-        redisPrefix: 'bench:',
-        jobPollMs: 500,
-      },
-      { db: handle.db, kinds: jobKinds },
-    );
-    const services = createServices({
-      db: handle.db,
-      analyze,
-      queue: engine.queue,
-      config: {
-        allowPrivateHosts: true,
-        fetchTimeoutMs: 10_000,
-        fetchMaxBytes: 5 * 1024 * 1024,
-        userAgent: null,
-        sessionSecret: 'bench-crawl-load-session-secret-bench',
-        bootstrapKey: null,
+        db: handle.db,
+        engine: { queueEngine: engineKind, redisUrl: redis?.url ?? null, redisPrefix: 'bench:' },
         crawlDelayMs: 0,
         crawlConcurrency: 8,
       },
-    });
-    const workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
-    const { organization: owner } = await services.users.create('bench');
+    );
     const pg0 = await pgCounts(admin, name);
     const r0 = redis ? await redisCounts(redis.client) : null;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const created = await services.batches.create(owner.id, {
+    const created = await bench.services.batches.create(bench.owner, {
       url: `${origin}/sitemap.xml`,
       mode: 'sitemap',
       maxPages: PAGES,
     });
-    let b = created;
     const trace = process.env.LOAD_INDEXES
       ? setInterval(() => {
           void (async () => {
@@ -200,21 +196,21 @@ async function crawl(engineKind: 'embedded' | 'bullmq', origin: string): Promise
             const r = await c.query(
               `SELECT relname || ' ' || indexrelname AS name, idx_tup_read::bigint AS n FROM pg_stat_user_indexes ORDER BY n DESC LIMIT 4`,
             );
-            const p = await c.query(`SELECT count(*) FILTER (WHERE state = 'done')::int AS n FROM batch_pages`);
+            const p = await c.query(
+              `SELECT count(*) FILTER (WHERE state = 'done')::int AS n FROM batch_pages`,
+            );
             await c.end();
-            console.log(`  trace: ${p.rows[0].n} pages done; ${r.rows.map((x) => `${x.name} ${x.n}`).join(', ')}`);
+            console.log(
+              `  trace: ${p.rows[0].n} pages done; ${r.rows.map((x) => `${x.name} ${x.n}`).join(', ')}`,
+            );
           })();
         }, 4000)
       : null;
-    while (!['done', 'cancelled', 'failed'].includes(b.status)) {
-      await new Promise((r) => setTimeout(r, 100));
-      b = await services.batches.get(owner.id, created.id);
-    }
+    const b = await bench.ended(created.id, 100);
     if (trace) clearInterval(trace);
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(c0);
-    await workers.stop();
-    await engine.close();
+    await bench.stop();
     if (b.status !== 'done') throw new Error(`the batch ended ${b.status}: ${b.error}`);
     const pg1 = await pgCounts(admin, name);
     if (process.env.LOAD_INDEXES) {

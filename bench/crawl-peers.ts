@@ -19,14 +19,14 @@
 //                                [--only pagegrade|linkinator|bare] [--cpu-prof DIR]
 import { fork } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { transformSync } from 'esbuild';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { gardenPage, startBenchSite } from './lib/bench-site.js';
 import { summarise } from './lib/profile-summary.js';
+import { writeWorkerScript } from './lib/worker-script.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -71,11 +71,7 @@ const COMPILED = distIsCurrent();
 const tmp = mkdtempSync(join(tmpdir(), 'pagegrade-bench-peers-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const pagegradeWorker = COMPILED ? join(tmp, 'sites-worker.mjs') : workerTs;
-if (COMPILED)
-  writeFileSync(
-    pagegradeWorker,
-    transformSync(readFileSync(workerTs, 'utf8'), { loader: 'ts', format: 'esm' }).code,
-  );
+if (COMPILED) writeWorkerScript(workerTs, pagegradeWorker);
 const ROOT = pathToFileURL(fileURLToPath(new URL(COMPILED ? '../dist/' : '../src/', import.meta.url))).href;
 console.error(
   COMPILED

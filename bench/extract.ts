@@ -4,8 +4,8 @@
 // (analyzeSnapshot: every check and the score, no network) timed in the same rounds,
 // interleaved. Prints per kind the mean and worst ms a page and the ratio of the kind's total
 // to the audits' total (median of the rounds).
-// Each kind runs twice a page: in this thread without a bound (extractValues: the work alone, as
-// batches ran it before the time bound) and as a batch runs it now, through the extraction
+// Each kind runs twice a page: in this thread without a bound (inThread below: the extraction
+// worker's own calls, the work alone, as batches ran it before the time bound) and as a batch runs it now, through the extraction
 // worker with its time bound (extractBounded: the page sent to the worker thread, the values
 // sent back); the worker's overhead is the ratio of the two (median of the rounds).
 //
@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeSnapshot } from '../src/analyzer/index.js';
-import { extractValues, type Extractor } from '../src/crawl/extract.js';
+import { ExtractionPage, keptValue, type Extractor } from '../src/crawl/extract.js';
 import { extractBounded } from '../src/services/batches/extract-pool.js';
 import { snapshotOf } from './lib/page-snapshot.js';
 import { median } from './lib/stats.js';
@@ -42,6 +42,16 @@ const kinds: Record<string, Extractor[]> = {
     { name: 'pathological', regex: '(a+)+$' },
   ],
 };
+/**
+ * A page's values in this thread, without a bound: what the extraction worker does with a page
+ * (src/services/batches/extract-worker.ts: the DOM built, then each extractor's values), kept as
+ * a batch keeps them (keptValue, as extract-pool.ts does with the worker's answers).
+ */
+const inThread = (html: string, extractors: readonly Extractor[]) => {
+  const page = new ExtractionPage(html);
+  page.prepare(extractors);
+  return extractors.map((e) => keptValue(e, page.values(e)));
+};
 const time = (f: () => unknown) => {
   const t = performance.now();
   f();
@@ -58,7 +68,7 @@ const BOUND_MS = 600_000;
 for (const p of pages.slice(0, 3)) {
   analyzeSnapshot(p.snapshot);
   for (const e of Object.values(kinds)) {
-    extractValues(p.html, e);
+    inThread(p.html, e);
     await extractBounded(p.html, e, BOUND_MS);
   }
 }
@@ -76,7 +86,7 @@ for (let r = 0; r < rounds; r++) {
     // the page's audit, then each kind on it: the same moment of the machine for all of them
     sum.set('audit', (sum.get('audit') ?? 0) + time(() => analyzeSnapshot(p.snapshot)));
     for (const [kind, extractors] of Object.entries(kinds)) {
-      const ms = time(() => extractValues(p.html, extractors));
+      const ms = time(() => inThread(p.html, extractors));
       sum.set(kind, (sum.get(kind) ?? 0) + ms);
       if (ms > (worst.get(kind)?.ms ?? 0)) worst.set(kind, { ms, page: `${p.f} (${p.html.length} chars)` });
       const bounded = await timeAsync(() => extractBounded(p.html, extractors, BOUND_MS));

@@ -11,13 +11,13 @@
 // /favicon.ico; anything else is a 404 page. Every answer waits the latency first. Each scenario
 // runs in its own process (bench/lib/sites-worker.ts) so its peak RSS (getrusage) is its own.
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { transformSync } from 'esbuild';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { gardenPage as page, startBenchSite } from './lib/bench-site.js';
+import { writeWorkerScript } from './lib/worker-script.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -39,15 +39,14 @@ interface Result {
 }
 
 // The measured process runs as `npm start` does: the compiled build under plain node (the worker
-// file's types stripped by esbuild into a temporary .mjs), or, without a current build, the
+// file's types stripped by esbuild into a temporary .mjs, bench/lib/worker-script.ts), or, without a current build, the
 // sources through tsx (whose loader alone adds ~45 MB to the RSS: said in the output).
 const workerTs = fileURLToPath(new URL('./lib/sites-worker.ts', import.meta.url));
 const COMPILED = distIsCurrent();
 const tmp = mkdtempSync(join(tmpdir(), 'pagegrade-bench-sites-worker-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const worker = COMPILED ? join(tmp, 'sites-worker.mjs') : workerTs;
-if (COMPILED)
-  writeFileSync(worker, transformSync(readFileSync(workerTs, 'utf8'), { loader: 'ts', format: 'esm' }).code);
+if (COMPILED) writeWorkerScript(workerTs, worker);
 const ROOT = pathToFileURL(fileURLToPath(new URL(COMPILED ? '../dist/' : '../src/', import.meta.url))).href;
 console.error(
   COMPILED

@@ -9,7 +9,9 @@
 // (sitemap, the default, from SITES_ORIGIN/sitemap.xml; or crawl, from SITES_ORIGIN/); SITES_MEM_TRACE=1 prints
 // process.memoryUsage() every 5 s to stderr. Sends {type:'result', pages, failed, ms, cpuMs, maxRssKb}
 // and exits. bench/sites.ts runs this file as plain JavaScript under `node` when dist/ is current
-// (no tsx loader in the measured process: it alone holds ~45 MB), as `npm start` runs.
+// (no tsx loader in the measured process: it alone holds ~45 MB), as `npm start` runs, with the
+// bench/lib files it imports bundled in (bench/lib/worker-script.ts). Its services and workers
+// are bench/lib/bench-services.ts's, as bench/crawl-load.ts's are.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,7 @@ import type * as KindTools from '../../src/jobs/kind-tools.js';
 import type * as Kinds from '../../src/jobs/kinds/index.js';
 import type * as ServicesModule from '../../src/services/index.js';
 import type * as Database from '../../src/store/database.js';
+import { startBenchServices } from './bench-services.js';
 
 // the compiled build when it is current (as `npm start` runs it), else the sources through tsx
 const root = process.env.SITES_ROOT!.replace(/\/$/, '');
@@ -91,44 +94,26 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number; cpu
   const dir = mkdtempSync(join(tmpdir(), 'pagegrade-bench-sites-'));
   const handle = createDb(`sqlite:${join(dir, 'pagegrade.db')}`);
   try {
-    await migrate(handle.db);
-    const engine = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: '', jobPollMs: 500 },
-      { db: handle.db, kinds: jobKinds },
-    );
-    const services = createServices({
-      db: handle.db,
-      analyze,
-      queue: engine.queue,
-      config: {
-        allowPrivateHosts: true,
-        fetchTimeoutMs: 10_000,
-        fetchMaxBytes: 5 * 1024 * 1024,
-        userAgent: null,
-        sessionSecret: 'bench-sites-session-secret-bench-sites',
-        bootstrapKey: null,
+    const bench = await startBenchServices(
+      { analyze, createJobEngine, silentLog, jobKinds, createServices, migrate },
+      {
+        db: handle.db,
+        engine: { queueEngine: 'embedded', redisUrl: null, redisPrefix: '' },
         crawlDelayMs: delayMs,
         crawlConcurrency: concurrency,
       },
-    });
-    const workers = engine.startWorkers({ deps: { services, queue: engine.queue, log: silentLog } });
-    const { organization: owner } = await services.users.create('bench');
+    );
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const created = await services.batches.create(owner.id, {
+    const created = await bench.services.batches.create(bench.owner, {
       url: crawlMode ? `${origin}/` : `${origin}/sitemap.xml`,
       mode: crawlMode ? 'crawl' : 'sitemap',
       maxPages: pages,
     });
-    let b = created;
-    while (!['done', 'cancelled', 'failed'].includes(b.status)) {
-      await new Promise((r) => setTimeout(r, 50));
-      b = await services.batches.get(owner.id, created.id);
-    }
+    const b = await bench.ended(created.id, 50);
     const ms = performance.now() - t0;
     const cpuMs = cpuSince(c0);
-    await workers.stop();
-    await engine.close();
+    await bench.stop();
     if (b.status !== 'done') throw new Error(`the batch ended ${b.status}: ${b.error}`);
     return { pages: b.progress.audited, failed: b.progress.failed, ms, cpuMs };
   } finally {

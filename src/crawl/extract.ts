@@ -261,18 +261,6 @@ export class ExtractionPage {
 export const keptValue = (e: Extractor, values: readonly string[]): string | string[] | null =>
   e.all ? [...values] : (values[0] ?? null);
 
-/**
- * The page's values for each extractor (checked by checkExtractors), in this thread and without
- * a time bound: a batch runs them in the extraction worker (services/batches/extract-pool.ts), which bounds each
- * one's time; this is the same work unbounded (the benchmark's baseline, one-off uses).
- */
-export function extractValues(html: string, extractors: readonly Extractor[]): Extracted {
-  const out: Extracted = {};
-  const page = new ExtractionPage(html);
-  for (const e of extractors) out[e.name] = keptValue(e, page.values(e));
-  return out;
-}
-
 /** A value as a CSV cell: an `all` extractor's values joined with " | ". */
 export const extractedCell = (v: string | string[] | null | undefined): string | null =>
   v === null || v === undefined ? null : Array.isArray(v) ? v.join(' | ') : v;

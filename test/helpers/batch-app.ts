@@ -5,6 +5,8 @@
 // `engineSetups` is the matrix the site tests run on: SQLite and PostgreSQL on the embedded
 // engine, and one dialect on BullMQ (skipped, with the reason, without Redis).
 import assert from 'node:assert/strict';
+import type { Static } from 'typebox';
+import type { BatchExport } from '../../src/contract/batches/schemas.js';
 import { createJobEngine, type JobEngine, type Workers } from '../../src/jobs/index.js';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { batchEnd, batchEndKind } from '../../src/jobs/kinds/batch-end.js';
@@ -15,6 +17,7 @@ import type { Batch } from '../../src/services/batches/types.js';
 import type { Services } from '../../src/services/types.js';
 import { waitFor } from './queues.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from './app.js';
+import type { TestUser } from './factories.js';
 import { postgresDialect, sqliteDialect, type TestDialect } from './db.js';
 import {
   REDIS_URL,
@@ -173,6 +176,15 @@ export async function postBatch(
   auth: Record<string, string>,
   payload: Record<string, unknown>,
 ): Promise<number> {
+  return (await posted(t, auth, payload)).id;
+}
+
+/** POST /api/v1/batches (asserted 202): the batch as the answer has it. */
+async function posted(
+  t: TestApp,
+  auth: Record<string, string>,
+  payload: Record<string, unknown>,
+): Promise<{ id: number; options: Record<string, unknown> }> {
   const res = await t.request({
     method: 'POST',
     url: '/api/v1/batches',
@@ -180,5 +192,47 @@ export async function postBatch(
     payload,
   });
   assert.equal(res.statusCode, 202, res.body);
-  return (res.json() as { data: { id: number } }).data.id;
+  return (res.json() as { data: { id: number; options: Record<string, unknown> } }).data;
+}
+
+/** The JSON export of a batch (GET /api/v1/batches/{id}/export?format=json). */
+export type BatchExportJson = Static<typeof BatchExport>;
+/** One of a batch's findings as its JSON export has it. */
+export type ExportFinding = BatchExportJson['findings'][number];
+
+/**
+ * Waits until batch `id` of `user` ends, asserts it is done (its error as the message), and
+ * returns its JSON export (asserted 200).
+ */
+export async function endedExport(
+  t: TestApp,
+  user: Pick<TestUser, 'id' | 'auth'>,
+  id: number,
+  timeoutMs?: number,
+): Promise<BatchExportJson> {
+  const done = await batchEnded(t, user.id, id, timeoutMs);
+  assert.equal(done.status, 'done', done.error ?? '');
+  const exp = await t.request({
+    method: 'GET',
+    url: `/api/v1/batches/${id}/export?format=json`,
+    headers: user.auth,
+  });
+  assert.equal(exp.statusCode, 200, exp.body);
+  return exp.json() as BatchExportJson;
+}
+
+/**
+ * A batch with `payload` posted as `user` (POST /api/v1/batches, asserted 202), waited for
+ * (asserted done) and its findings read from the JSON export: its id, its options as the POST
+ * answered them, the findings.
+ */
+export async function crawlFindings(
+  t: TestApp,
+  user: Pick<TestUser, 'id' | 'auth'>,
+  payload: Record<string, unknown>,
+  timeoutMs?: number,
+): Promise<{ id: number; options: Record<string, unknown>; findings: ExportFinding[] }> {
+  const { id, options } = await posted(t, user.auth, payload);
+  const { findings } = await endedExport(t, user, id, timeoutMs);
+  return { id, options, findings };
 }

@@ -10,7 +10,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, killableEnds, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import {
+  batchEnded,
+  crawlFindings,
+  killableEnds,
+  startBatchApp,
+  type BatchApp,
+  type ExportFinding,
+} from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 
@@ -19,33 +26,11 @@ const page = (title: string, head: string, body: string) =>
 const htmlOf = (body: string) => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body });
 const css = (body: string) => ({ headers: { 'content-type': 'text/css' }, body });
 
-interface Finding {
-  id: string;
-  pages: { url: string; detail?: string }[];
-}
-
 /** a batch with `payload`, waited for; its findings from the JSON export */
-async function crawl(t: TestApp, user: TestUser, payload: Record<string, unknown>) {
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/v1/batches',
-    headers: { ...user.auth, 'content-type': 'application/json' },
-    payload,
-  });
-  assert.equal(res.statusCode, 202, res.body);
-  const body = res.json() as { data: { id: number; options: Record<string, unknown> } };
-  const done = await batchEnded(t, user.id, body.data.id, 120_000);
-  assert.equal(done.status, 'done', done.error ?? '');
-  const exp = await t.request({
-    method: 'GET',
-    url: `/api/v1/batches/${body.data.id}/export?format=json`,
-    headers: user.auth,
-  });
-  assert.equal(exp.statusCode, 200);
-  return { options: body.data.options, findings: (exp.json() as { findings: Finding[] }).findings };
-}
+const crawl = (t: TestApp, user: TestUser, payload: Record<string, unknown>) =>
+  crawlFindings(t, user, payload, 120_000);
 
-const detailsOf = (findings: Finding[], id: string, origin: string) =>
+const detailsOf = (findings: ExportFinding[], id: string, origin: string) =>
   findings
     .find((f) => f.id === id)!
     .pages.map((p) => `${p.url.replace(origin, '')} ${(p.detail ?? '').replaceAll(origin, '')}`)

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { endedExport, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 
@@ -34,8 +34,6 @@ async function site(): Promise<FixtureServer> {
   return s;
 }
 
-type Found = { id: string; title: string; pages: { url: string; detail?: string }[] };
-
 describeEachDialect('the findings thresholds as settings', (dialect) => {
   let app: BatchApp;
   let t: TestApp;
@@ -59,15 +57,7 @@ describeEachDialect('the findings thresholds as settings', (dialect) => {
   async function ended(res: { statusCode: number; body: string; json(): unknown }) {
     assert.equal(res.statusCode, 202, res.body);
     const id = (res.json() as { data: { id: number } }).data.id;
-    const done = await batchEnded(t, user.id, id);
-    assert.equal(done.status, 'done', done.error ?? '');
-    const exp = await t.request({
-      method: 'GET',
-      url: `/api/v1/batches/${id}/export?format=json`,
-      headers: user.auth,
-    });
-    assert.equal(exp.statusCode, 200);
-    const body = exp.json() as { findings: Found[]; batch: { options: Record<string, unknown> } };
+    const body = await endedExport(t, user, id);
     const of = (fid: string) => {
       const f = body.findings.find((x) => x.id === fid);
       assert.ok(f, fid);

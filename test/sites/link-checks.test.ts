@@ -11,7 +11,13 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, killableEnds, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import {
+  crawlFindings,
+  endedExport,
+  killableEnds,
+  startBatchApp,
+  type BatchApp,
+} from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 
@@ -174,29 +180,15 @@ describeEachDialect('link and resource checks of a batch', (dialect) => {
       const s = (put.json() as { data: { settings: Record<string, unknown> } }).data.settings;
       for (const [k, v] of Object.entries(project)) assert.equal(s[k], v, k);
     }
-    const res = project
-      ? await t.request({ method: 'POST', url: `/api/v1/projects/${name}/crawls`, headers: user.auth })
-      : await t.request({
-          method: 'POST',
-          url: '/api/v1/batches',
-          headers: json,
-          payload: { url: u('/'), ...settings, ...extra },
-        });
-    assert.equal(res.statusCode, 202, res.body);
-    const body = res.json() as { data: { id: number; options: Record<string, unknown> } };
-    const done = await batchEnded(t, user.id, body.data.id);
-    assert.equal(done.status, 'done', done.error ?? '');
-    const exp = await t.request({
-      method: 'GET',
-      url: `/api/v1/batches/${body.data.id}/export?format=json`,
+    if (!project) return crawlFindings(t, user, { url: u('/'), ...settings, ...extra });
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/v1/projects/${name}/crawls`,
       headers: user.auth,
     });
-    assert.equal(exp.statusCode, 200);
-    const findings = (
-      exp.json() as {
-        findings: { id: string; priority: string; pages: { url: string; detail?: string }[] }[];
-      }
-    ).findings;
+    assert.equal(res.statusCode, 202, res.body);
+    const body = res.json() as { data: { id: number; options: Record<string, unknown> } };
+    const { findings } = await endedExport(t, user, body.data.id);
     return { id: body.data.id, options: body.data.options, findings };
   }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { crawlFindings, startBatchApp, type BatchApp, type ExportFinding } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { Browser } from '../helpers/browser.js';
@@ -24,7 +24,8 @@ async function plantedSite(): Promise<FixtureServer> {
       headers: { 'content-type': 'text/html; charset=utf-8' },
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Title of ${path}</title></head><body><h1>${path}</h1><p>${links.join(' ')}</p></body></html>`,
     });
-  const a = (href: string, text: string, rel = '') => `<a href="${href}"${rel ? ` rel="${rel}"` : ''}>${text}</a>`;
+  const a = (href: string, text: string, rel = '') =>
+    `<a href="${href}"${rel ? ` rel="${rel}"` : ''}>${text}</a>`;
   const redirect = (from: string, to: string, status = 301) =>
     s.route(from, { status, headers: { location: to }, body: '' });
   page('/', [
@@ -75,6 +76,8 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
   let other: TestUser;
   let site: FixtureServer;
   let id: number;
+  /** the crawl's findings, from its JSON export */
+  let findings: ExportFinding[];
   const u = (p: string) => `${site.origin}${p}`;
   const get = (url: string, who = user) => t.request({ method: 'GET', url, headers: who.auth });
 
@@ -84,16 +87,11 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
     user = await buildUser(t.services);
     other = await buildUser(t.services);
     site = await plantedSite();
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/batches',
-      headers: { ...user.auth, 'content-type': 'application/json' },
-      payload: { url: `${site.origin}/`, mode: 'crawl', max_pages: 100 },
-    });
-    assert.equal(res.statusCode, 202, res.body);
-    id = (res.json() as { data: { id: number } }).data.id;
-    const done = await batchEnded(t, user.id, id);
-    assert.equal(done.status, 'done', done.error ?? '');
+    ({ id, findings } = await crawlFindings(t, user, {
+      url: `${site.origin}/`,
+      mode: 'crawl',
+      max_pages: 100,
+    }));
   });
   after(async () => {
     await app?.close();
@@ -101,11 +99,6 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
   });
 
   test('each link finding lists exactly the planted pages, with the detail', async () => {
-    const exp = await get(`/api/v1/batches/${id}/export?format=json`);
-    assert.equal(exp.statusCode, 200);
-    const findings = (
-      exp.json() as { findings: { id: string; priority: string; pages: { url: string; detail?: string }[] }[] }
-    ).findings;
     const of = (fid: string) => {
       const f = findings.find((x) => x.id === fid);
       assert.ok(f, fid);
@@ -121,7 +114,8 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
       deep_pages: ['/d5', '/d6'],
       single_inlink: ['/d6'],
     };
-    for (const [fid, paths] of Object.entries(expected)) assert.deepEqual(pagesOf(fid), paths.map(u).sort(), fid);
+    for (const [fid, paths] of Object.entries(expected))
+      assert.deepEqual(pagesOf(fid), paths.map(u).sort(), fid);
     const detail = (fid: string) => of(fid).pages.map((p) => p.detail);
     assert.deepEqual(detail('redirect_chains'), [
       `${u('/chain-start')} → ${u('/chain-mid')} → ${u('/chain-end')} (2 redirects)`,
@@ -170,18 +164,25 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
     assert.deepEqual(redirects.data.map((l) => l.target).sort(), [u('/chain-start'), u('/moved')].sort());
     assert.deepEqual((await list('?status=301&per_page=100')).meta.total, 2);
     const none = await list('?status=none&per_page=100');
-    assert.deepEqual([...new Set(none.data.map((l) => l.target))].sort(), [EXTERNAL, u('/hidden'), u('/loop-a')].sort());
+    assert.deepEqual(
+      [...new Set(none.data.map((l) => l.target))].sort(),
+      [EXTERNAL, u('/hidden'), u('/loop-a')].sort(),
+    );
     assert.equal((await list('?status=404')).meta.total, 0);
     // internal or not
     const external = await list('?internal=false');
-    assert.deepEqual(external.data.map((l) => [l.source, l.target]), [[u('/'), EXTERNAL]]);
+    assert.deepEqual(
+      external.data.map((l) => [l.source, l.target]),
+      [[u('/'), EXTERNAL]],
+    );
     const all = await list('?per_page=100');
     const internal = await list('?internal=true&per_page=100');
     assert.equal(internal.meta.total, all.meta.total - 1);
     // paging: the pages of 10 are the whole list, in order, once
     const pages: LinkJson[] = [];
     const first = await list('?per_page=10');
-    for (let p = 1; p <= first.meta.last_page; p++) pages.push(...(await list(`?per_page=10&page=${p}`)).data);
+    for (let p = 1; p <= first.meta.last_page; p++)
+      pages.push(...(await list(`?per_page=10&page=${p}`)).data);
     assert.equal(pages.length, all.meta.total);
     assert.deepEqual(pages, all.data);
     // a URL the batch has never seen: nothing
@@ -202,8 +203,9 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
     assert.match(String(res.headers['content-disposition']), new RegExp(`batch-${id}-links\\.csv`));
     const lines = res.body.trim().split('\n');
     assert.equal(lines[0], 'source,target,anchor,rel,nofollow,internal,target_status');
-    const total = ((await get(`/api/v1/batches/${id}/links?per_page=10`)).json() as { meta: { total: number } })
-      .meta.total;
+    const total = (
+      (await get(`/api/v1/batches/${id}/links?per_page=10`)).json() as { meta: { total: number } }
+    ).meta.total;
     assert.equal(lines.length, total + 1);
     assert.ok(lines.includes(`${u('/')},${EXTERNAL},Elsewhere,noopener,false,false,`));
     assert.ok(lines.includes(`${u('/')},${u('/chain-start')},Chain,,false,true,301`));
@@ -234,7 +236,10 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
         data: { outlinks: number; internal_outlinks: number; external_outlinks: number; depth: number };
       }
     ).data;
-    assert.deepEqual([home.depth, home.outlinks, home.internal_outlinks, home.external_outlinks], [0, 8, 7, 1]);
+    assert.deepEqual(
+      [home.depth, home.outlinks, home.internal_outlinks, home.external_outlinks],
+      [0, 8, 7, 1],
+    );
     // a link target that is no page of the batch: its inlinks, no page
     const ext = (
       (await get(`/api/v1/batches/${id}/links/page?url=${encodeURIComponent(EXTERNAL)}`)).json() as {
@@ -257,7 +262,10 @@ describeEachDialect('the link graph of a crawl', (dialect) => {
     const view = await b.get(rowLink);
     assert.equal(view.statusCode, 200);
     assert.match(view.body, /<span data-inlinks="3">3 inlinks<\/span> from 3 pages/);
-    assert.match(view.body, /<li>Alpha <span class="muted">× 2<\/span><\/li><li>Alpha page <span class="muted">× 1<\/span><\/li>/);
+    assert.match(
+      view.body,
+      /<li>Alpha <span class="muted">× 2<\/span><\/li><li>Alpha page <span class="muted">× 1<\/span><\/li>/,
+    );
     const rows = (body: string) => (body.match(/<tr><td>/g) ?? []).length;
     assert.equal(rows(view.body), 3);
     const external = await b.get(`/dashboard/batches/${id}/links?internal=false`);
@@ -324,7 +332,11 @@ test('http_links_on_https: an https page linking to an http page of the site; ht
     facts: facts(links),
   });
   const pages = [
-    done('https://example.com/', ['https://example.com/a', 'http://example.com/old', 'http://www.example.com/b']),
+    done('https://example.com/', [
+      'https://example.com/a',
+      'http://example.com/old',
+      'http://www.example.com/b',
+    ]),
     done('https://example.com/a', ['https://example.com/']),
     done('http://example.com/old', ['http://example.com/']),
   ];

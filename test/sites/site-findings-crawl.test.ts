@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { crawlFindings, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { pagesAfter } from '../../src/store/batches.repository.js';
@@ -155,28 +155,11 @@ describeEachDialect('content and indexability findings of a crawl', (dialect) =>
   });
 
   test('each finding lists exactly the planted pages; the facts stay compact', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/batches',
-      headers: { ...user.auth, 'content-type': 'application/json' },
-      payload: { url: `${site.origin}/`, mode: 'crawl', max_pages: 100 },
+    const { id, findings } = await crawlFindings(t, user, {
+      url: `${site.origin}/`,
+      mode: 'crawl',
+      max_pages: 100,
     });
-    assert.equal(res.statusCode, 202, res.body);
-    const id = (res.json() as { data: { id: number } }).data.id;
-    const done = await batchEnded(t, user.id, id);
-    assert.equal(done.status, 'done', done.error ?? '');
-
-    const exp = await t.request({
-      method: 'GET',
-      url: `/api/v1/batches/${id}/export?format=json`,
-      headers: user.auth,
-    });
-    assert.equal(exp.statusCode, 200);
-    const findings = (
-      exp.json() as {
-        findings: { id: string; priority: string; pages: { url: string; detail?: string }[] }[];
-      }
-    ).findings;
     const u = (p: string) => `${site.origin}${p}`;
     const pagesOf = (fid: string) => {
       const f = findings.find((x) => x.id === fid);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDialect, type TestApp } from '../helpers/app.js';
-import { batchEnded, postBatch, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { crawlFindings, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { findBatch, findSitemapFiles } from '../../src/store/batches.repository.js';
@@ -49,12 +49,6 @@ async function site(): Promise<FixtureServer> {
   return s;
 }
 
-interface Found {
-  id: string;
-  priority: string;
-  pages: { url: string; detail?: string }[];
-}
-
 describeEachDialect('sitemap_too_large', (dialect) => {
   let app: BatchApp;
   let t: TestApp;
@@ -72,24 +66,12 @@ describeEachDialect('sitemap_too_large', (dialect) => {
     await s?.close();
   });
 
-  const start = async (payload: Record<string, unknown>) => {
-    const id = await postBatch(t, user.auth, payload);
-    const done = await batchEnded(t, user.id, id);
-    assert.equal(done.status, 'done', done.error ?? '');
-    return id;
-  };
-  const findingsOf = async (id: number) => {
-    const exp = await t.request({
-      method: 'GET',
-      url: `/api/v1/batches/${id}/export?format=json`,
-      headers: user.auth,
-    });
-    assert.equal(exp.statusCode, 200);
-    return (exp.json() as { findings: Found[] }).findings;
-  };
-
   test('the sitemap files over 50,000 URLs or the cap are listed with their URLs and size', async () => {
-    const id = await start({ url: `${s.origin}/`, mode: 'sitemap', max_pages: 3 });
+    const { id, findings } = await crawlFindings(t, user, {
+      url: `${s.origin}/`,
+      mode: 'sitemap',
+      max_pages: 3,
+    });
     const o = s.origin;
     // the batch kept every file it read, with its entries and uncompressed bytes
     const files = JSON.parse((await findSitemapFiles(t.database.db, id))!) as {
@@ -113,7 +95,7 @@ describeEachDialect('sitemap_too_large', (dialect) => {
     );
     assert.ok(files[3]!.bytes > bigBytes + BIG_URLS * 20, String(files[3]!.bytes));
 
-    const f = (await findingsOf(id)).find((x) => x.id === 'sitemap_too_large');
+    const f = findings.find((x) => x.id === 'sitemap_too_large');
     assert.ok(f, 'sitemap_too_large');
     assert.equal(f.priority, 'medium');
     assert.deepEqual(
@@ -134,9 +116,13 @@ describeEachDialect('sitemap_too_large', (dialect) => {
   });
 
   test('a list batch reads no sitemap: none kept, nothing found', async () => {
-    const id = await start({ url: `${s.origin}/`, mode: 'list', urls: [`${s.origin}/`, `${s.origin}/a`] });
+    const { id, findings } = await crawlFindings(t, user, {
+      url: `${s.origin}/`,
+      mode: 'list',
+      urls: [`${s.origin}/`, `${s.origin}/a`],
+    });
     assert.equal(await findSitemapFiles(t.database.db, id), null);
-    const f = (await findingsOf(id)).find((x) => x.id === 'sitemap_too_large');
+    const f = findings.find((x) => x.id === 'sitemap_too_large');
     assert.deepEqual(f?.pages, []);
   });
 });

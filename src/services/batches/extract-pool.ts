@@ -212,7 +212,7 @@ class ExtractionPool {
       errors[e.name] = stopped.why(e);
       left = left.filter((x) => x.i > stopped.at);
     }
-    // in the extractors' order, as extractValues gives them
+    // in the extractors' order
     const ordered: Extracted = {};
     for (const e of p.extractors) ordered[e.name] = values[e.name] ?? null;
     return { values: ordered, errors };
