@@ -136,10 +136,10 @@ export async function getReportsState(
  * url/project/result at one version (a search total) is exact for as long as it is current.
  */
 export async function getReportsVersion(db: Db, orgId: number): Promise<number | null> {
-  const row = await db
-    .selectFrom('organizations')
-    .select('reports_version')
-    .where('id', '=', orgId)
-    .executeTakeFirst();
+  const [row] = await reportsVersionQuery(db, [orgId]);
   return row ? toNumber(row.reports_version) : null;
 }
+/** read before and after every list answer: compiled once */
+const reportsVersionQuery = compiledOnce((db) =>
+  db.selectFrom('organizations').select('reports_version').where('id', '=', arg<number>(0)),
+);

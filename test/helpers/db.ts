@@ -24,6 +24,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,18 +92,26 @@ export const dialects: TestDialect[] = [sqliteDialect, postgresDialect];
  * ~0.2 s of migrations. migrate() still runs on it (and finds nothing to do).
  */
 export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
-  const { databaseUrl, cleanup } =
+  const fromTemplate = () =>
     dialect === postgresDialect && !dialect.skip
-      ? await createTempDatabase('pagegrade_test', await pgTemplate()).then((d) => ({
-          databaseUrl: d.url,
-          cleanup: d.drop,
-        }))
+      ? pgTemplate()
+          .then((tmpl) => createTempDatabase('pagegrade_test', tmpl))
+          .then((d) => ({ databaseUrl: d.url, cleanup: d.drop }))
       : dialect === sqliteDialect
-        ? await sqliteDialect.setup().then(async (d) => {
+        ? sqliteDialect.setup().then(async (d) => {
             copyFileSync(await sqliteTemplate(), d.databaseUrl.slice('sqlite:'.length));
             return d;
           })
-        : await dialect.setup();
+        : dialect.setup();
+  // a template another checkout's tests dropped meanwhile (a store of another version built its
+  // own): made again, once
+  const { databaseUrl, cleanup } = await fromTemplate().catch((err: unknown) => {
+    const code = (err as { code?: string }).code;
+    if (code !== 'ENOENT' && code !== '3D000') throw err;
+    pgTemplateName = null;
+    sqliteTemplatePath = null;
+    return fromTemplate();
+  });
   const handle = createDb(databaseUrl);
   try {
     await migrate(handle.db);
@@ -171,7 +180,8 @@ function pgTemplate(): Promise<string> {
             `select datname from pg_database where datname like 'pagegrade\\_tmpl\\_%' and datname <> $1`,
             [name],
           );
-          for (const { datname } of old.rows) await c.query(`drop database if exists ${datname}`).catch(() => {});
+          for (const { datname } of old.rows)
+            await c.query(`drop database if exists ${datname}`).catch(() => {});
         } catch (err) {
           await building.drop().catch(() => {});
           throw err;
@@ -209,10 +219,14 @@ function sqliteTemplate(): Promise<string> {
         await handle.close();
       }
       renameSync(building, path);
-      // the templates of earlier versions of the store go
+      // the templates of earlier versions of the store go, once an hour old (another checkout's
+      // tests may be copying theirs)
       for (const f of readdirSync(tmpdir()))
-        if (/^pagegrade-tmpl-[0-9a-f]{16}\.db$/.test(f) && join(tmpdir(), f) !== path)
-          rmSync(join(tmpdir(), f), { force: true });
+        if (/^pagegrade-tmpl-[0-9a-f]{16}\.db$/.test(f) && join(tmpdir(), f) !== path) {
+          const other = join(tmpdir(), f);
+          if (Date.now() - (statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 3600_000)
+            rmSync(other, { force: true });
+        }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -134,9 +134,16 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
       return { items: await rows(ids), total };
     };
 
+  const listedText = listed(inner.listText, (ids) => summaryTextsByIds(db, ids));
   const rules: Partial<Record<keyof Reports, (actor: Actor, ...rest: never[]) => unknown>> = {
     list: listed(inner.list, (ids) => summariesByIds(db, ids)),
-    listText: listed(inner.listText, (ids) => summaryTextsByIds(db, ids)),
+    listText: listedText,
+    async listAnswer(actor: Actor, q: ListReportsQuery, answer: Parameters<Reports['listAnswer']>[2]) {
+      requireScope(actor, 'read');
+      // kept answers are a whole organisation's lists; a key limited to projects is answered fresh
+      if (actor.projects === null) return inner.listAnswer(actor.orgId, q, answer);
+      return answer.render(await listedText(actor, q));
+    },
     walk(actor: Actor, q: Parameters<Reports['walk']>[1], options: Parameters<Reports['walk']>[2] = {}) {
       // checked when called, before anything is streamed
       requireScope(actor, 'read');

@@ -7,15 +7,33 @@ import { normalizeUrl } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
 import { withTransaction } from '../../store/database.js';
 import { findProject } from '../../store/projects.repository.js';
-import { countReports, listReportIds, walkReports, type WalkCursor } from '../../store/reports-list.repository.js';
-import { findReport, findReportProject, findReportText, getPasswordHash, summariesByIds, summaryTextsByIds, updateReportSettings } from '../../store/reports.repository.js';
-import { getReportsState, getReportsVersion, getOrgCounters } from '../../store/organizations.repository.js';
+import {
+  countReports,
+  listReportIds,
+  walkReports,
+  type WalkCursor,
+} from '../../store/reports-list.repository.js';
+import {
+  findReport,
+  findReportProject,
+  findReportText,
+  getPasswordHash,
+  summariesByIds,
+  summaryTextsByIds,
+  updateReportSettings,
+} from '../../store/reports.repository.js';
+import {
+  bumpReportsVersion,
+  getReportsState,
+  getReportsVersion,
+  getOrgCounters,
+} from '../../store/organizations.repository.js';
 import { storeAudit, removeReport } from '../audit/store.js';
 import { auditPage, isFetchError } from '../audit/audit.js';
 import type { ServiceContext } from '../shared/context.js';
 import { createReauditor, type HistoryFunctions } from '../history/history.service.js';
 import { hashPassword, verifyPassword } from '../shared/secrets.js';
-import { ReportsListCache } from '../shared/list-cache.js';
+import { AnswerCache, ReportsListCache } from '../shared/list-cache.js';
 import { resolveReportsQuery } from '../../contract/lists.js';
 import type { ListReportsQuery } from '../../contract/lists.js';
 import type { OwnerServices } from '../types.js';
@@ -30,6 +48,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
   const { db } = ctx;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
+  const answers = new AnswerCache();
   const reaudit = createReauditor(ctx);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
@@ -121,6 +140,19 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       return { items: await summaryTextsByIds(db, ids), total };
     },
 
+    async listAnswer(userId, q, answer) {
+      // the version first: an answer made at it is exact while it is current (list-cache.ts)
+      const version = await getReportsVersion(db, userId);
+      if (version === null) return answer.render({ items: [], total: 0 });
+      const key = JSON.stringify([userId, version, resolveReportsQuery(q), answer.key]);
+      const kept = answers.get(key);
+      if (kept !== undefined) return kept;
+      const text = answer.render(await service.listText(userId, q));
+      // the version moved meanwhile: what was read may belong to either, and is not kept
+      if ((await getReportsVersion(db, userId)) === version) answers.set(key, text);
+      return text;
+    },
+
     async *walk(userId: number, q: ListReportsQuery, options = {}) {
       const { perPage: _perPage, page: _page, ...o } = resolveReportsQuery(q);
       const chunk = options.chunkSize ?? WALK_CHUNK;
@@ -184,6 +216,8 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
         const hash = passwordHash === undefined ? await getPasswordHash(trx, id) : passwordHash;
         if (privacy === 2 && hash === null) throw validationError({ password: [PASSWORD_REQUIRED] });
         await updateReportSettings(trx, id, { privacy, passwordHash: hash, now: iso() });
+        // a list row shows privacy, the password's presence and updated_at: a new version
+        await bumpReportsVersion(trx, userId);
       };
       if (input.results) {
         // a new run with the settings in its transaction; a page that cannot be fetched is a

@@ -97,6 +97,17 @@ export interface ReportsServices {
    * it in unparsed (the pages, webhooks and the CLI use `list`)
    */
   listText(userId: number, query: ListReportsQuery): Promise<Page<ReportSummaryText>>;
+  /**
+   * The finished answer of a `listText` page, `answer.render`ed — kept per process while the
+   * version of the user's reports is current (src/services/shared/list-cache.ts, AnswerCache),
+   * so a repeated list reads one row. `answer.key` names what else the text is made from
+   * (the links' query string).
+   */
+  listAnswer(
+    userId: number,
+    query: ListReportsQuery,
+    answer: { key: string; render(page: Page<ReportSummaryText>): string },
+  ): Promise<string>;
   /** the user's own report; 404 when missing or another user's (the API's rule) */
   getOwned(userId: number, id: number): Promise<StoredReport>;
   /** `getOwned` with the JSON columns as the stored text (GET /api/v1/reports/{id} splices them) */
