@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
-const etagOf = (body: Buffer) => `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+export const etagOf = (body: Buffer) =>
+  `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 /** true when an If-None-Match header names this tag (weak comparison, RFC 9110 §13.1.2) */
 export function matches(ifNoneMatch: string, etag: string): boolean {
@@ -19,16 +20,21 @@ export function matches(ifNoneMatch: string, etag: string): boolean {
 
 export function registerEtags(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (
-      (request.method !== 'GET' && request.method !== 'HEAD') ||
-      reply.statusCode !== 200 ||
-      typeof payload !== 'string'
-    )
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200)
       return done(null, payload);
-    // the body's bytes, once: hashed, then sent as they are (hashing the string would encode
-    // it to UTF-8 inside the hash, and the HTTP write would encode it again)
-    const body = Buffer.from(payload);
-    const etag = etagOf(body);
+    let body: Buffer;
+    let etag: string;
+    const tagged = reply.getHeader('etag');
+    if (typeof payload === 'string') {
+      // the body's bytes, once: hashed, then sent as they are (hashing the string would encode
+      // it to UTF-8 inside the hash, and the HTTP write would encode it again)
+      body = Buffer.from(payload);
+      etag = etagOf(body);
+    } else if (Buffer.isBuffer(payload) && typeof tagged === 'string') {
+      // a kept answer sent as its bytes with the tag made when it was kept (etagOf, the same)
+      body = payload;
+      etag = tagged;
+    } else return done(null, payload);
     reply.header('ETag', etag);
     reply.header('Cache-Control', 'private, no-cache');
     const inm = request.headers['if-none-match'];

@@ -37,7 +37,7 @@ import { AnswerCache, ReportsListCache } from '../shared/list-cache.js';
 import { resolveReportsQuery } from '../../contract/lists.js';
 import type { ListReportsQuery } from '../../contract/lists.js';
 import type { OwnerServices } from '../types.js';
-import type { Privacy, StoredReport, StoredReportText } from './types.js';
+import type { ListAnswer, Privacy, StoredReport, StoredReportText } from './types.js';
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
@@ -48,7 +48,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
   const { db } = ctx;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
-  const answers = new AnswerCache();
+  const answers = new AnswerCache<ListAnswer>();
   const reaudit = createReauditor(ctx);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
@@ -147,10 +147,10 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
       const key = JSON.stringify([userId, version, resolveReportsQuery(q), answer.key]);
       const kept = answers.get(key);
       if (kept !== undefined) return kept;
-      const text = answer.render(await service.listText(userId, q));
+      const made = answer.render(await service.listText(userId, q));
       // the version moved meanwhile: what was read may belong to either, and is not kept
-      if ((await getReportsVersion(db, userId)) === version) answers.set(key, text);
-      return text;
+      if ((await getReportsVersion(db, userId)) === version) answers.set(key, made);
+      return made;
     },
 
     async *walk(userId: number, q: ListReportsQuery, options = {}) {

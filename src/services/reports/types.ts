@@ -20,6 +20,14 @@ export type { ReportExportRow };
  * writes into its answer without parsing it (src/http/presenters/report.ts).
  */
 export type { ReportSummaryText };
+
+/** A list's finished answer as its caller made it: its bytes and their tag (an HTTP ETag). */
+export interface ListAnswer {
+  readonly body: Buffer;
+  readonly etag: string;
+  /** its size, for the cache's bound */
+  readonly bytes: number;
+}
 /** A report whose JSON columns are the stored text (`categoriesJson`, `resultsJson`, `pageJson`, `renderJson`). */
 export type StoredReportText = ReportText;
 
@@ -98,16 +106,17 @@ export interface ReportsServices {
    */
   listText(userId: number, query: ListReportsQuery): Promise<Page<ReportSummaryText>>;
   /**
-   * The finished answer of a `listText` page, `answer.render`ed — kept per process while the
-   * version of the user's reports is current (src/services/shared/list-cache.ts, AnswerCache),
-   * so a repeated list reads one row. `answer.key` names what else the text is made from
-   * (the links' query string).
+   * The finished answer of a `listText` page, `answer.render`ed (with its size in bytes) — kept
+   * per process while the version of the user's reports is current
+   * (src/services/shared/list-cache.ts, AnswerCache), so a repeated list reads one row.
+   * `answer.key` names what else the answer is made from (the links' query string) and is
+   * unique to one `render`.
    */
   listAnswer(
     userId: number,
     query: ListReportsQuery,
-    answer: { key: string; render(page: Page<ReportSummaryText>): string },
-  ): Promise<string>;
+    answer: { key: string; render(page: Page<ReportSummaryText>): ListAnswer },
+  ): Promise<ListAnswer>;
   /** the user's own report; 404 when missing or another user's (the API's rule) */
   getOwned(userId: number, id: number): Promise<StoredReport>;
   /** `getOwned` with the JSON columns as the stored text (GET /api/v1/reports/{id} splices them) */

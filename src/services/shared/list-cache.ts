@@ -87,19 +87,24 @@ export const ANSWERS_CACHE_BYTES = 16 * 1024 * 1024;
 /** an answer larger than this is not kept (a page of 100 rows is ~60 kB) */
 const LARGEST_KEPT_ANSWER = 512 * 1024;
 
+/** A finished answer as kept: whatever the caller made of it, and its size in bytes. */
+export interface KeptAnswer {
+  readonly bytes: number;
+}
+
 /**
- * Finished answers (the JSON text of a list page), keyed by the user, the version of their
- * reports and everything the answer is made from (the query, the links' query string): exact
- * while the version is current, since every change of what a list row shows changes the
- * version in the same transaction (an insert, a delete, a result, a re-audit, privacy or
- * password). Bounded by bytes, not entries.
+ * Finished answers (a list page as sent), keyed by the user, the version of their reports and
+ * everything the answer is made from (the query, the links' query string): exact while the
+ * version is current, since every change of what a list row shows changes the version in the
+ * same transaction (an insert, a delete, a result, a re-audit, privacy or password). Bounded by
+ * bytes, not entries.
  */
-export class AnswerCache {
-  private readonly map = new Map<string, string>();
+export class AnswerCache<T extends KeptAnswer> {
+  private readonly map = new Map<string, T>();
   private bytes = 0;
   constructor(private readonly maxBytes: number = ANSWERS_CACHE_BYTES) {}
 
-  get(key: string): string | undefined {
+  get(key: string): T | undefined {
     const value = this.map.get(key);
     if (value !== undefined) {
       this.map.delete(key);
@@ -108,9 +113,8 @@ export class AnswerCache {
     return value;
   }
 
-  set(key: string, value: string): void {
-    // JavaScript strings: two bytes a character at most (one for the ASCII of most answers)
-    const size = (key.length + value.length) * 2;
+  set(key: string, value: T): void {
+    const size = key.length * 2 + value.bytes;
     if (size > LARGEST_KEPT_ANSWER) return;
     this.remove(key);
     while (this.bytes + size > this.maxBytes && this.map.size > 0) this.remove(this.map.keys().next().value!);
@@ -122,7 +126,7 @@ export class AnswerCache {
     const old = this.map.get(key);
     if (old === undefined) return;
     this.map.delete(key);
-    this.bytes -= (key.length + old.length) * 2;
+    this.bytes -= key.length * 2 + old.bytes;
   }
 
   /** entries and bytes held (tests, metrics) */

@@ -7,6 +7,7 @@ import { forbidden } from '../../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../../contract/lists.js';
 import { passwordWarnings } from '../../../contract/reports/warnings.js';
 import { requireAuth } from '../../plugins/auth.js';
+import { etagOf } from '../../plugins/etag.js';
 import { paginate, paginateText } from '../../../contract/pagination.js';
 import { presentReport, presentReportSummary, reportWriter } from '../../../contract/reports/present.js';
 import { privacyOf } from '../../../contract/reports/requests.js';
@@ -30,6 +31,10 @@ const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 /** An answer already written as JSON text: sent as it is (no serialiser runs; onSend hooks do). */
 const sendJsonText = (reply: FastifyReply, json: string) =>
   reply.type('application/json; charset=utf-8').send(json);
+
+/** A kept answer: its bytes with the tag made when it was kept (the ETag hook checks it, src/http/plugins/etag.ts). */
+const sendJsonBytes = (reply: FastifyReply, body: Buffer, etag: string) =>
+  reply.type('application/json; charset=utf-8').header('ETag', etag).send(body);
 
 const rawQuery = (url: string) => {
   const i = url.indexOf('?');
@@ -92,13 +97,18 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         });
       }
       // the rows' categories spliced in as stored (src/contract/reports/present.ts); the
-      // finished answer kept while the reports' version is current (docs/api.md, "Kept answers")
-      const text = await services.reports.listAnswer(actor, query, {
-        key: pages.rawQuery,
-        render: (result) =>
-          paginateText({ ...pages, items: result.items.map(write.summary), total: result.total }),
+      // answer's bytes and ETag kept while the reports' version is current (docs/api.md, "Kept
+      // answers"), sent as they are
+      const kept = await services.reports.listAnswer(actor, query, {
+        key: `api ${pages.rawQuery}`,
+        render: (result) => {
+          const body = Buffer.from(
+            paginateText({ ...pages, items: result.items.map(write.summary), total: result.total }),
+          );
+          return { body, etag: etagOf(body), bytes: body.byteLength };
+        },
       });
-      return sendJsonText(reply, text);
+      return sendJsonBytes(reply, kept.body, kept.etag);
     },
   );
 
