@@ -2018,6 +2018,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -4697,6 +4702,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -4902,6 +4912,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                     /**
@@ -5340,6 +5355,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -6686,6 +6706,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -6880,6 +6905,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -8010,6 +8040,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -10921,6 +10956,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -11993,6 +12033,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -12523,6 +12568,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                     /**
@@ -15982,6 +16032,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -17561,6 +17616,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -17859,6 +17919,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };
@@ -18874,6 +18939,11 @@ export interface operations {
                             per_page: 10 | 25 | 50 | 100;
                             to: number | null;
                             total: number;
+                            /**
+                             * @description Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".
+                             * @enum {boolean}
+                             */
+                            total_is_estimate?: true;
                         };
                     };
                 };

@@ -212,4 +212,6 @@ export interface Page<T> {
   items: T[];
   /** every match, across pages */
   total: number;
+  /** `total` is an estimate (a broad search: docs/api.md, "Estimated totals") */
+  totalIsEstimate?: true;
 }

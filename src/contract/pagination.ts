@@ -14,9 +14,19 @@ export interface PaginationInput<T> {
   path: string;
   /** the request's raw query string (without `?`) */
   rawQuery: string;
+  /** `total` is an estimate (meta.total_is_estimate: docs/api.md, "Estimated totals") */
+  totalIsEstimate?: boolean | undefined;
 }
 
-export function paginate<T>({ items, total, page, perPage, path, rawQuery }: PaginationInput<T>) {
+export function paginate<T>({
+  items,
+  total,
+  page,
+  perPage,
+  path,
+  rawQuery,
+  totalIsEstimate,
+}: PaginationInput<T>) {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   // parsed once: set() replaces `page` where it stands (or appends it), as on a fresh copy
   const params = new URLSearchParams(rawQuery);
@@ -34,7 +44,16 @@ export function paginate<T>({ items, total, page, perPage, path, rawQuery }: Pag
       prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null,
       next: page < lastPage ? link(page + 1) : null,
     },
-    meta: { current_page: page, from, to, last_page: lastPage, per_page: perPage, total, path },
+    meta: {
+      current_page: page,
+      from,
+      to,
+      last_page: lastPage,
+      per_page: perPage,
+      total,
+      ...(totalIsEstimate ? { total_is_estimate: true as const } : {}),
+      path,
+    },
   };
 }
 
@@ -65,6 +84,12 @@ const PaginationMeta = Type.Object(
     last_page: Type.Integer({ minimum: 1 }),
     per_page: Type.Integer({ enum: [...PER_PAGE] }),
     total: Type.Integer({ minimum: 0 }),
+    total_is_estimate: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'Present (true) when `total` (and so `last_page`) is an estimate: a search of the reports whose exact count would cost more than a bound (10,000 matches). Every other total is exact. docs/api.md, "Estimated totals".',
+      }),
+    ),
     path: Type.String({ format: 'uri' }),
   },
   { additionalProperties: false },

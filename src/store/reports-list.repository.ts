@@ -283,3 +283,51 @@ export async function countReports(db: Db, userId: number, f: ReportFilter): Pro
     .executeTakeFirstOrThrow();
   return toNumber(row.n);
 }
+
+/** `countReports`, counting no further than `bound + 1` (a search's matches: bound + 1 = "more"). */
+export async function countReportsUpTo(
+  db: Db,
+  userId: number,
+  f: ReportFilter,
+  bound: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(
+      filtered(db, userId, f)
+        .select('reports.id')
+        .limit(bound + 1)
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return toNumber(row.n);
+}
+
+/**
+ * Of the user's newest `sample` reports that pass the other filters, how many a search matches
+ * (its condition checked row by row, `substringFilter`: only for a term `canFilterRowByRow`
+ * answers for): the share an estimated total is made from.
+ */
+export async function sampleSearchShare(
+  db: Db,
+  userId: number,
+  f: ReportFilter & { search: string },
+  sample: number,
+): Promise<{ sampled: number; matched: number }> {
+  const { search, ...others } = f;
+  const matches = substringFilter(dialectOf(db), 'reports', 'url', search);
+  const row = await db
+    .selectFrom(
+      filtered(db, userId, others)
+        .select('reports.url')
+        .orderBy('reports.id', 'desc')
+        .limit(sample)
+        .as('reports'),
+    )
+    .select((eb) => [
+      eb.fn.countAll().as('sampled'),
+      eb.fn.sum<number | string | null>(sql`CASE WHEN ${matches} THEN 1 ELSE 0 END`).as('matched'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { sampled: toNumber(row.sampled), matched: toNumber(row.matched ?? 0) };
+}

@@ -299,7 +299,7 @@ ${d.can('reports.write') ? createForm(d.csrf, d.create) : ''}
 <section class="card" aria-labelledby="reports-title">
   <div class="card__head">
     <h2 id="reports-title">Reports</h2>
-    ${d.list ? html`<p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.total}`}</p>` : ''}
+    ${d.list ? html`<p class="muted">${d.list.total === 0 ? 'None' : html`${from}–${from + d.list.items.length - 1} of ${d.list.totalIsEstimate ? 'about ' : ''}${d.list.total}`}</p>` : ''}
     ${d.list && d.list.total > 0 ? html`<a class="button button--small" href="${csvHref(d.raw)}" download>Download CSV<span class="visually-hidden"> of every report${filtered ? ' matching these filters' : ''}</span></a>` : ''}
   </div>
   ${filters(d.raw, d.projects)}

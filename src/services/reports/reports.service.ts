@@ -5,14 +5,18 @@ import { recordChange } from '../shared/audit-log.js';
 import type { AuditReport } from '../../analyzer/types.js';
 import { normalizeUrl } from '../../analyzer/url.js';
 import { notFound, validationError } from '../../errors.js';
-import { withTransaction } from '../../store/database.js';
+import { dialectOf, withTransaction } from '../../store/database.js';
 import { findProject } from '../../store/projects.repository.js';
 import {
   countReports,
+  countReportsUpTo,
   listReportIds,
+  sampleSearchShare,
   walkReports,
   type WalkCursor,
 } from '../../store/reports-list.repository.js';
+import type { ReportFilter } from '../../store/reports.repository.js';
+import { canFilterRowByRow } from '../../store/sql-helpers.js';
 import {
   findReport,
   findReportProject,
@@ -41,6 +45,13 @@ import type { ListAnswer, Privacy, StoredReport, StoredReportText } from './type
 
 const PASSWORD_REQUIRED = 'The password field is required when privacy is 2.';
 const reportNotFound = () => notFound('No such report.');
+/**
+ * A search's matches are counted exactly up to this many; past it (a broad search of every
+ * project) the total is an estimate (docs/api.md, "Estimated totals").
+ */
+export const SEARCH_COUNT_BOUND = 10_000;
+/** the newest reports a broad search's share of matches is measured on */
+export const SEARCH_SAMPLE = 5_000;
 /** rows per chunk of a walk (the CSV of a list) */
 const WALK_CHUNK = 1_000;
 
@@ -73,10 +84,34 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     return report;
   }
 
-  /** The total of a list query and the ids of its page, in order. */
-  async function pageOf(userId: number, q: ListReportsQuery): Promise<{ ids: number[]; total: number }> {
+  /**
+   * A search's total: exact up to SEARCH_COUNT_BOUND matches; past it, for a search of every
+   * project whose term can be checked row by row, estimated from the share of the newest
+   * SEARCH_SAMPLE reports it matches (`estimate`: docs/api.md, "Estimated totals").
+   */
+  async function searchTotal(
+    userId: number,
+    filter: ReportFilter & { search: string },
+    rows: number,
+  ): Promise<{ total: number; estimate: boolean }> {
+    const exact = async () => ({ total: await countReports(db, userId, filter), estimate: false });
+    if (filter.project !== undefined || !canFilterRowByRow(dialectOf(db), filter.search)) return exact();
+    const upTo = await countReportsUpTo(db, userId, filter, SEARCH_COUNT_BOUND);
+    if (upTo <= SEARCH_COUNT_BOUND) return { total: upTo, estimate: false };
+    const { sampled, matched } = await sampleSearchShare(db, userId, filter, SEARCH_SAMPLE);
+    // more matches than the bound, and never more than the reports they are among
+    const share = sampled > 0 ? Math.round((rows * matched) / sampled) : 0;
+    return { total: Math.min(rows, Math.max(SEARCH_COUNT_BOUND + 1, share)), estimate: true };
+  }
+
+  /** The total of a list query (`estimate`: an estimated one) and the ids of its page, in order. */
+  async function pageOf(
+    userId: number,
+    q: ListReportsQuery,
+  ): Promise<{ ids: number[]; total: number; estimate: boolean }> {
     const { perPage, page, sortBy, sort, ...filter } = resolveReportsQuery(q);
     let total: number;
+    let estimate = false;
     // for a search: how many of the user's reports pass the other filters (an upper bound)
     let rows: number | undefined;
     let version: number | undefined;
@@ -88,16 +123,23 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     } else {
       // counted once per version of the user's reports (src/services/shared/list-cache.ts)
       const state = await getReportsState(db, userId);
-      if (!state) return { ids: [], total: 0 };
+      if (!state) return { ids: [], total: 0, estimate: false };
       rows = filter.result ? state[filter.result] : state.reports;
       version = state.version;
       const key = [filter.search ?? null, filter.project ?? null, filter.result ?? null];
-      total = await cache.total(userId, version, key, () => countReports(db, userId, filter));
+      const search = filter.search;
+      const counted = await cache.total(userId, version, key, () =>
+        search
+          ? searchTotal(userId, { ...filter, search }, rows!)
+          : countReports(db, userId, filter).then((n) => ({ total: n, estimate: false })),
+      );
+      total = counted.total;
+      estimate = counted.estimate;
     }
     const offset = (page - 1) * perPage;
-    if (offset >= total) return { ids: [], total };
+    if (offset >= total) return { ids: [], total, estimate };
     const o = { ...filter, sortBy, sort, limit: perPage, offset };
-    if (version === undefined) return { ids: await listReportIds(db, userId, o), total };
+    if (version === undefined) return { ids: await listReportIds(db, userId, o), total, estimate };
     // The ids of a page are exact for a version too: membership and order depend on url,
     // project, result, generated_at and id, and every change of them changes the version
     // (a re-audit does, even when the result stays). The rows are read fresh by id.
@@ -114,7 +156,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     const ids = await cache.pageIds(userId, version, pageKey, () =>
       listReportIds(db, userId, o, filter.search && rows !== undefined ? { matches, rows } : undefined),
     );
-    return { ids, total };
+    return { ids, total, estimate };
   }
 
   const service: Omit<OwnerServices['reports'], HistoryFunctions> = {
@@ -131,13 +173,17 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     },
 
     async list(userId: number, q: ListReportsQuery) {
-      const { ids, total } = await pageOf(userId, q);
-      return { items: await summariesByIds(db, ids), total };
+      const { ids, total, estimate } = await pageOf(userId, q);
+      return { items: await summariesByIds(db, ids), total, ...(estimate ? { totalIsEstimate: true } : {}) };
     },
 
     async listText(userId: number, q: ListReportsQuery) {
-      const { ids, total } = await pageOf(userId, q);
-      return { items: await summaryTextsByIds(db, ids), total };
+      const { ids, total, estimate } = await pageOf(userId, q);
+      return {
+        items: await summaryTextsByIds(db, ids),
+        total,
+        ...(estimate ? { totalIsEstimate: true } : {}),
+      };
     },
 
     async listAnswer(userId, q, answer) {

@@ -37,22 +37,22 @@ class Lru<V> {
 export type VersionOf = (userId: number) => Promise<number | null>;
 
 export class ReportsListCache {
-  private readonly totals = new Lru<Promise<number>>(TOTALS_CACHE_SIZE);
+  private readonly totals = new Lru<Promise<unknown>>(TOTALS_CACHE_SIZE);
   private readonly pages = new Lru<number[]>(TOTALS_CACHE_SIZE);
 
   constructor(private readonly versionOf: VersionOf) {}
 
-  /** The total for `filter` at `version`: counted once, shared by concurrent callers. */
-  total(
+  /** The total for `filter` at `version` (a count, or a count and how it was made): counted once, shared by concurrent callers. */
+  total<T = number>(
     userId: number,
     version: number,
     filter: readonly unknown[],
-    count: () => Promise<number>,
-  ): Promise<number> {
+    count: () => Promise<T>,
+  ): Promise<T> {
     const key = JSON.stringify([userId, version, ...filter]);
-    let counting = this.totals.get(key);
+    let counting = this.totals.get(key) as Promise<T> | undefined;
     if (counting === undefined) {
-      let started: Promise<number> | undefined = undefined;
+      let started: Promise<T> | undefined = undefined;
       started = (async () => {
         const n = await count();
         if ((await this.versionOf(userId)) !== version) this.totals.delete(key, started);

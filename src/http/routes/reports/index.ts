@@ -103,7 +103,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         key: `api ${pages.rawQuery}`,
         render: (result) => {
           const body = Buffer.from(
-            paginateText({ ...pages, items: result.items.map(write.summary), total: result.total }),
+            paginateText({
+              ...pages,
+              items: result.items.map(write.summary),
+              total: result.total,
+              totalIsEstimate: result.totalIsEstimate,
+            }),
           );
           return { body, etag: etagOf(body), bytes: body.byteLength };
         },
