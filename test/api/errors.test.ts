@@ -338,8 +338,12 @@ describe('500: an unexpected fault', () => {
           list: async () => {
             throw new Error('kaboom: connection string postgres://user:hunter2@db');
           },
-          // the API's list reads through listText (the stored JSON spliced into the answer)
+          // the API's list reads through listText (the stored JSON spliced into the answer),
+          // its finished answer kept by listAnswer
           listText: async () => {
+            throw new Error('kaboom: connection string postgres://user:hunter2@db');
+          },
+          listAnswer: async () => {
             throw new Error('kaboom: connection string postgres://user:hunter2@db');
           },
         },

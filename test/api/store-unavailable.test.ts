@@ -28,10 +28,11 @@ test('PostgreSQL: a request whose session is ended mid-query answers 503 with Re
       ...s,
       reports: {
         ...s.reports,
-        // the request waits in the database (pg_sleep) before it lists, when the test asks
-        listText: async (...args: Parameters<typeof s.reports.listText>) => {
+        // the request waits in the database (pg_sleep) before it lists (the API's list: its
+        // kept answer, listAnswer), when the test asks
+        listAnswer: async (...args: Parameters<typeof s.reports.listAnswer>) => {
           if (slow) await sql`SELECT pg_sleep(5), 'store-unavailable-test'`.execute(h.database.db);
-          return s.reports.listText(...args);
+          return s.reports.listAnswer(...args);
         },
       },
     }),
