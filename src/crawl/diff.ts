@@ -255,18 +255,33 @@ export function digestFacts(text: string): DigestFacts {
   };
 }
 
-/** The site score: the mean of the audited pages' scores, rounded, banded as a report's score is. */
-export function siteScore(pages: Iterable<PageDigest>): SiteScore | null {
+/**
+ * The site score, summed page by page: the mean of the audited pages' scores, rounded, banded
+ * as a report's score is.
+ */
+function siteScoring(): { add(p: PageDigest): void; end(): SiteScore | null } {
   let total = 0;
   let n = 0;
-  for (const p of pages)
-    if (p.audited && p.score !== null) {
-      total += p.score;
-      n++;
-    }
-  if (n === 0) return null;
-  const score = Math.round(total / n);
-  return { score, band: bandOf(score) };
+  return {
+    add(p) {
+      if (p.audited && p.score !== null) {
+        total += p.score;
+        n++;
+      }
+    },
+    end() {
+      if (n === 0) return null;
+      const score = Math.round(total / n);
+      return { score, band: bandOf(score) };
+    },
+  };
+}
+
+/** The site score of a crawl's pages (siteScoring). */
+export function siteScore(pages: Iterable<PageDigest>): SiteScore | null {
+  const score = siteScoring();
+  for (const p of pages) score.add(p);
+  return score.end();
 }
 
 const stateOf = (p: PageDigest): PageState => ({
@@ -283,7 +298,14 @@ const byUrl = <T extends { url: string }>(a: T, b: T) => (a.url < b.url ? -1 : a
 const ids = (failed: string) => (failed === '' ? [] : failed.split(' '));
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageChange | null {
+/** A failed check's reference with its title and priority from the table (the id and low: not in it). */
+function refOf(r: CheckRef, checks: CheckTable): void {
+  const c = checks.get(r.id);
+  r.title = c?.title ?? r.id;
+  r.priority = c?.priority ?? 'low';
+}
+
+function comparePages(a: PageDigest, b: PageDigest): PageChange | null {
   const changes: ChangeField[] = [];
   if (a.status !== b.status) changes.push('status');
   if (a.redirect !== b.redirect) changes.push('redirect');
@@ -299,11 +321,8 @@ function comparePages(a: PageDigest, b: PageDigest, checks: CheckTable): PageCha
     if (a.failed !== b.failed) {
       const before = new Set(ids(a.failed));
       const after = new Set(ids(b.failed));
-      const ref = (id: string): CheckRef => ({
-        id,
-        title: checks.get(id)?.title ?? id,
-        priority: checks.get(id)?.priority ?? 'low',
-      });
+      // title and priority: refOf, once every page is read
+      const ref = (id: string): CheckRef => ({ id, title: id, priority: 'low' });
       newChecks = [...after].filter((id) => !before.has(id)).map(ref);
       fixedChecks = [...before].filter((id) => !after.has(id)).map(ref);
       if (newChecks.length + fixedChecks.length > 0) changes.push('checks');
@@ -373,84 +392,170 @@ export function diffCrawls(
   checks: CheckTable,
   options: DiffOptions,
 ): CrawlDiff {
-  const after = siteScore(to.pages);
-  const summary: DiffSummary = {
-    pages: {
-      before: from?.pages.length ?? 0,
-      after: to.pages.length,
-      added: 0,
-      removed: 0,
-      changed: 0,
-      compared: 0,
-      bandsDropped: 0,
-      bandsRaised: 0,
-      newlyNon200: 0,
-      newlyNoindex: 0,
-    },
-    findings: { new: 0, persisting: 0, fixed: 0 },
-    checks: { new: 0, fixed: 0 },
-    extracted: { names: [], changed: 0 },
-    site: { before: null, after },
+  const pages = pagesDiff(from === null ? null : earlierPages(from.pages));
+  for (const p of to.pages) pages.add(p);
+  return pages.end(from, to, checks, options);
+}
+
+/** The earlier crawl's pages by URL, with their site score (pagesDiff's first side). */
+export interface EarlierPages {
+  pages: Map<string, PageDigest>;
+  /** the pages read (summary.pages.before) */
+  count: number;
+  site: SiteScore | null;
+}
+
+/** A crawl's pages as pagesDiff compares the later crawl's with them (used up by one pagesDiff). */
+export function earlierPages(pages: Iterable<PageDigest>): EarlierPages {
+  const map = new Map<string, PageDigest>();
+  const score = siteScoring();
+  let count = 0;
+  for (const p of pages) {
+    map.set(p.url, p);
+    score.add(p);
+    count++;
+  }
+  return { pages: map, count, site: score.end() };
+}
+
+/** The later crawl's pages compared one at a time (pagesDiff), then the diff made (end). */
+export interface PagesDiff {
+  /** one page of the later crawl (each URL once, in any order): compared, then not held */
+  add(page: PageDigest): void;
+  /**
+   * The diff: `from` and `to` name the crawls and give their findings (their `pages` are not
+   * read again: those added are); `checks` the failed checks' titles and priorities.
+   */
+  end(
+    from: Omit<CrawlSide, 'pages'> | null,
+    to: Omit<CrawlSide, 'pages'>,
+    checks: CheckTable,
+    options: DiffOptions,
+  ): CrawlDiff;
+}
+
+/**
+ * The diff of a crawl with an earlier one (`earlier`: its pages, or null: none to compare
+ * with) made as the later crawl's pages come, so that only the earlier crawl's pages and the
+ * differences are held: the later crawl's pages can be read in chunks and let go. The same
+ * diff as diffCrawls with all the pages at once.
+ */
+export function pagesDiff(earlier: EarlierPages | null): PagesDiff {
+  const after = siteScoring();
+  const s: DiffSummary['pages'] = {
+    before: earlier?.count ?? 0,
+    after: 0,
+    added: 0,
+    removed: 0,
+    changed: 0,
+    compared: 0,
+    bandsDropped: 0,
+    bandsRaised: 0,
+    newlyNon200: 0,
+    newlyNoindex: 0,
   };
-  const diff: CrawlDiff = {
-    from: from === null ? null : { id: from.id, finishedAt: from.finishedAt },
+  const added: (PageState & { url: string })[] = [];
+  const changed: PageChange[] = [];
+  const checkCount = { new: 0, fixed: 0 };
+  let extractedChanged = 0;
+  return {
+    add(b) {
+      s.after++;
+      after.add(b);
+      if (earlier === null) return;
+      const a = earlier.pages.get(b.url);
+      if (a === undefined) {
+        added.push({ url: b.url, ...stateOf(b) });
+        return;
+      }
+      earlier.pages.delete(b.url);
+      if (a.audited && b.audited) {
+        s.compared++;
+        if (BAND_RANK[b.band!] < BAND_RANK[a.band!]) s.bandsDropped++;
+        if (BAND_RANK[b.band!] > BAND_RANK[a.band!]) s.bandsRaised++;
+        if (!a.noindex && b.noindex) s.newlyNoindex++;
+      }
+      if (a.status === 200 && b.status !== 200) s.newlyNon200++;
+      const change = comparePages(a, b);
+      if (change) {
+        changed.push(change);
+        checkCount.new += change.checks.new.length;
+        checkCount.fixed += change.checks.fixed.length;
+        if (change.changes.includes('extracted')) extractedChanged++;
+      }
+    },
+    end(from, to, checks, options) {
+      if (earlier === null || from === null) return noDiff(to, s.after, after.end());
+      const summary: DiffSummary = {
+        pages: s,
+        findings: { new: 0, persisting: 0, fixed: 0 },
+        checks: checkCount,
+        extracted: { names: [...(options.extracted ?? [])], changed: extractedChanged },
+        site: { before: earlier.site, after: after.end() },
+      };
+      const removed = [...earlier.pages.values()].map((a) => ({ url: a.url, ...stateOf(a) }));
+      earlier.pages.clear();
+      // the failed checks' titles and priorities, once both crawls' pages are read
+      for (const c of changed) for (const r of [...c.checks.new, ...c.checks.fixed]) refOf(r, checks);
+      const diff: CrawlDiff = {
+        from: { id: from.id, finishedAt: from.finishedAt },
+        to: { id: to.id, finishedAt: to.finishedAt },
+        summary,
+        regressed: false,
+        reasons: [],
+        pages: { added: added.sort(byUrl), removed: removed.sort(byUrl), changed: changed.sort(byUrl) },
+        findings: [],
+      };
+      s.added = added.length;
+      s.removed = removed.length;
+      s.changed = changed.length;
+
+      diff.findings = compareFindings(from.findings, to.findings);
+      for (const f of diff.findings) summary.findings[f.state]++;
+
+      // a finding the earlier crawl has no entry for at all did not exist then (every crawl lists
+      // every rule, found or not: computeFindings): a rule added since, or a baseline of an earlier
+      // release, is not a regression of the site
+      const known = new Set(from.findings.map((f) => f.id));
+      diff.reasons = regressions(
+        summary,
+        diff.findings.filter((f) => known.has(f.id)),
+        options,
+      );
+      diff.regressed = diff.reasons.length > 0;
+      return diff;
+    },
+  };
+}
+
+/** The diff of a crawl with none before it: its pages counted and its site score, nothing listed. */
+function noDiff(to: Omit<CrawlSide, 'pages'>, pages: number, site: SiteScore | null): CrawlDiff {
+  return {
+    from: null,
     to: { id: to.id, finishedAt: to.finishedAt },
-    summary,
+    summary: {
+      pages: {
+        before: 0,
+        after: pages,
+        added: 0,
+        removed: 0,
+        changed: 0,
+        compared: 0,
+        bandsDropped: 0,
+        bandsRaised: 0,
+        newlyNon200: 0,
+        newlyNoindex: 0,
+      },
+      findings: { new: 0, persisting: 0, fixed: 0 },
+      checks: { new: 0, fixed: 0 },
+      extracted: { names: [], changed: 0 },
+      site: { before: null, after: site },
+    },
     regressed: false,
     reasons: [],
     pages: { added: [], removed: [], changed: [] },
     findings: [],
   };
-  if (from === null) return diff;
-  summary.site.before = siteScore(from.pages);
-  summary.extracted.names = [...(options.extracted ?? [])];
-
-  const earlier = new Map(from.pages.map((p) => [p.url, p]));
-  const s = summary.pages;
-  for (const b of to.pages) {
-    const a = earlier.get(b.url);
-    if (a === undefined) {
-      diff.pages.added.push({ url: b.url, ...stateOf(b) });
-      continue;
-    }
-    earlier.delete(b.url);
-    if (a.audited && b.audited) {
-      s.compared++;
-      if (BAND_RANK[b.band!] < BAND_RANK[a.band!]) s.bandsDropped++;
-      if (BAND_RANK[b.band!] > BAND_RANK[a.band!]) s.bandsRaised++;
-      if (!a.noindex && b.noindex) s.newlyNoindex++;
-    }
-    if (a.status === 200 && b.status !== 200) s.newlyNon200++;
-    const change = comparePages(a, b, checks);
-    if (change) {
-      diff.pages.changed.push(change);
-      summary.checks.new += change.checks.new.length;
-      summary.checks.fixed += change.checks.fixed.length;
-      if (change.changes.includes('extracted')) summary.extracted.changed++;
-    }
-  }
-  for (const a of earlier.values()) diff.pages.removed.push({ url: a.url, ...stateOf(a) });
-  diff.pages.added.sort(byUrl);
-  diff.pages.removed.sort(byUrl);
-  diff.pages.changed.sort(byUrl);
-  s.added = diff.pages.added.length;
-  s.removed = diff.pages.removed.length;
-  s.changed = diff.pages.changed.length;
-
-  diff.findings = compareFindings(from.findings, to.findings);
-  for (const f of diff.findings) summary.findings[f.state]++;
-
-  // a finding the earlier crawl has no entry for at all did not exist then (every crawl lists
-  // every rule, found or not: computeFindings): a rule added since, or a baseline of an earlier
-  // release, is not a regression of the site
-  const known = new Set(from.findings.map((f) => f.id));
-  diff.reasons = regressions(
-    summary,
-    diff.findings.filter((f) => known.has(f.id)),
-    options,
-  );
-  diff.regressed = diff.reasons.length > 0;
-  return diff;
 }
 
 /** Why the later crawl is a regression (docs/sites.md): none = it is not. */

@@ -18,6 +18,7 @@ import {
 } from 'kysely';
 import { sqlitePath } from './database-url.js';
 import { migrations } from './migrations/index.js';
+import { kyselyPool } from './pg-pool.js';
 import type { KeyChangeWatch } from './key-changes.js';
 import { sqliteConnection } from './sqlite-connection.js';
 import type { ProjectIssuesTable, ProjectRuleChangesTable } from './issue-tables.js';
@@ -367,7 +368,7 @@ export function createDb(databaseUrl: string): DatabaseHandle {
     // (the session ended by the server: the idle-in-transaction timeout, a restart): pg emits it
     // on the client, where nothing else listens; the transaction's next query then fails
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }) });
     return {
       db,
       dialect: 'postgres',

@@ -10,8 +10,10 @@ import { runInNewContext } from 'node:vm';
 import {
   diffCrawls,
   digestFacts,
+  earlierPages,
   factsDigest,
   pageDigest,
+  pagesDiff,
   siteScore,
   type CheckTable,
   type PageDigest,
@@ -221,6 +223,71 @@ test("the site's band, newly noindex pages and the share of pages dropping a ban
     after: { score: 76, band: 'decent' },
   });
   assert.deepEqual(siteScore([]), null);
+});
+
+test("pagesDiff: the later crawl's pages one at a time, in any order, give diffCrawls's diff; check titles from the table at the end", () => {
+  const before = [
+    page('/a', { failed: 'image_alt' }),
+    page('/b', { score: 70, band: 'decent' }),
+    page('/gone'),
+    page('/redirected', {
+      audited: false,
+      status: 301,
+      redirect: '/b',
+      title: null,
+      band: null,
+      score: null,
+    }),
+  ];
+  const after = [
+    page('/new', { score: 40, band: 'bad' }),
+    page('/b', { score: 95 }),
+    page('/a', { failed: 'meta_description title_length' }),
+    page('/redirected', { status: 404, audited: false, title: null, band: null, score: null }),
+  ];
+  const findings = [broken([{ url: '/gone' }])];
+  const checks: CheckTable = new Map([
+    ['image_alt', { title: 'Images without alt', priority: 'medium' }],
+    ['meta_description', { title: 'Meta description', priority: 'high' }],
+  ]);
+  const whole = diffCrawls(side(1, before, findings), side(2, after, []), checks, { pageShare: 0.1 });
+  for (const order of [after, [...after].reverse()]) {
+    const pages = pagesDiff(earlierPages(before));
+    // the table is filled as the pages are read: the titles are taken from it at the end
+    const table: CheckTable = new Map();
+    for (const p of order) pages.add(p);
+    for (const [id, c] of checks) table.set(id, c);
+    const d = pages.end(
+      { id: 1, finishedAt: null, findings },
+      { id: 2, finishedAt: null, findings: [] },
+      table,
+      { pageShare: 0.1 },
+    );
+    assert.deepEqual(d, whole);
+    assert.equal(JSON.stringify(d), JSON.stringify(whole), 'the same JSON, key order included');
+  }
+  const a = whole.pages.changed.find((c) => c.url === '/a')!;
+  assert.deepEqual(a.checks.new, [
+    { id: 'meta_description', title: 'Meta description', priority: 'high' },
+    { id: 'title_length', title: 'title_length', priority: 'low' },
+  ]);
+  assert.deepEqual(a.checks.fixed, [{ id: 'image_alt', title: 'Images without alt', priority: 'medium' }]);
+  assert.deepEqual(
+    [
+      whole.summary.pages.before,
+      whole.summary.pages.after,
+      whole.summary.pages.added,
+      whole.summary.pages.removed,
+    ],
+    [4, 4, 1, 1],
+  );
+  // no earlier crawl: the pages counted and scored, nothing listed
+  const first = pagesDiff(null);
+  for (const p of after) first.add(p);
+  assert.deepEqual(
+    first.end(null, { id: 2, finishedAt: null, findings: [] }, checks, { pageShare: 0.1 }),
+    diffCrawls(null, side(2, after), checks, { pageShare: 0.1 }),
+  );
 });
 
 test('scale: two 100,000-page crawls (a tenth of the pages changed) compared in well under 10 s and 150 MB', () => {

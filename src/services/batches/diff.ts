@@ -6,12 +6,13 @@
 // values read again for the pages whose keys differ (src/crawl/diff-extracted.ts).
 import {
   DEFAULT_REGRESSION_PAGE_SHARE,
-  diffCrawls,
   digestFacts,
+  earlierPages,
   pageDigest,
+  pagesDiff,
   type CheckTable,
   type CrawlDiff,
-  type CrawlSide,
+  type EarlierPages,
   type PageDigest,
 } from '../../crawl/diff.js';
 import {
@@ -47,20 +48,20 @@ export const pageShareOf = (d: BatchDeps): number =>
   d.ctx.config.regressionPageShare ?? DEFAULT_REGRESSION_PAGE_SHARE;
 
 /**
- * A batch's pages as digests, read from the database in chunks; `names`: the custom extractors
- * compared (their values read too, and kept as a key a page).
+ * A batch's pages as digests, read from the database in chunks and handed to `onPage` one at a
+ * time; `names`: the custom extractors compared (their values read too, and kept as a key a page).
  */
 async function readDigests(
   db: Db,
   batchId: number,
   checks: CheckTable,
   names: readonly string[],
-): Promise<PageDigest[]> {
-  const out: PageDigest[] = [];
+  onPage: (p: PageDigest) => void,
+): Promise<void> {
   const withValues = names.length > 0;
   for (let after = ''; ;) {
     const rows = await diffPagesAfter(db, batchId, after, withValues ? CHUNK_EXTRACTED : CHUNK, withValues);
-    if (rows.length === 0) return out;
+    if (rows.length === 0) return;
     for (const r of rows) {
       // the stored digest; a page audited before digests were kept: its facts
       const facts =
@@ -81,10 +82,22 @@ async function readDigests(
         facts,
         checks,
       );
-      if (digest !== null) out.push(digest);
+      if (digest !== null) onPage(digest);
     }
     after = rows[rows.length - 1]!.url;
   }
+}
+
+/** The earlier crawl's pages, by URL (the later crawl's are compared with them as they are read). */
+async function earlierOf(
+  db: Db,
+  batchId: number,
+  checks: CheckTable,
+  names: readonly string[],
+): Promise<EarlierPages> {
+  const pages: PageDigest[] = [];
+  await readDigests(db, batchId, checks, names, (p) => pages.push(p));
+  return earlierPages(pages);
 }
 
 /** An ended batch's findings: as stored when it ended, or (older batches) computed from its pages. */
@@ -100,21 +113,6 @@ const extractorsOf = (b: BatchRow): string[] => (optionsOf(b).extractors ?? []).
 /** The extractors two crawls are compared by (the names both have). */
 const namesOf = (from: BatchRow | null, to: BatchRow): string[] =>
   from === null ? [] : comparedExtractors(extractorsOf(from), extractorsOf(to));
-
-async function sideOf(
-  db: Db,
-  b: BatchRow,
-  checks: CheckTable,
-  now: Date,
-  names: readonly string[],
-): Promise<CrawlSide> {
-  return {
-    id: b.id,
-    finishedAt: b.finishedAt,
-    pages: await readDigests(db, b.id, checks, names),
-    findings: await findingsOf(db, b, now),
-  };
-}
 
 /** The values of the pages whose custom extraction changed, read from both crawls. */
 async function withExtracted(db: Db, diff: CrawlDiff, fromId: number, toId: number): Promise<CrawlDiff> {
@@ -140,19 +138,23 @@ export async function storeEndingDiff(
   b: BatchRow,
   ending: { findings: Finding[]; finishedAt: string },
 ): Promise<CrawlDiff> {
-  const checks: CheckTable = new Map();
   const prevId = b.project === null ? null : await previousDoneBatch(trx, b.userId, b.project, b.id);
   const prev = prevId === null ? null : await findBatch(trx, prevId, null);
   const names = namesOf(prev, b);
-  const to: CrawlSide = {
-    id: b.id,
-    finishedAt: ending.finishedAt,
-    // its pages' digests read as the other side's are (the end holds no page by now)
-    pages: await readDigests(trx, b.id, checks, names),
-    findings: ending.findings,
-  };
-  const from = prev === null ? null : await sideOf(trx, prev, checks, d.ctx.now(), names);
-  const diff = diffCrawls(from, to, checks, { pageShare: pageShareOf(d), extracted: names });
+  // each crawl's failed checks' titles: the ending crawl's first where both name a check
+  const fromChecks: CheckTable = new Map();
+  const toChecks: CheckTable = new Map();
+  const pages = pagesDiff(prev === null ? null : await earlierOf(trx, prev.id, fromChecks, names));
+  // its pages' digests read as the other side's are (the end holds no page by now)
+  await readDigests(trx, b.id, toChecks, names, (p) => pages.add(p));
+  const diff = pages.end(
+    prev === null
+      ? null
+      : { id: prev.id, finishedAt: prev.finishedAt, findings: await findingsOf(trx, prev, d.ctx.now()) },
+    { id: b.id, finishedAt: ending.finishedAt, findings: ending.findings },
+    new Map([...fromChecks, ...toChecks]),
+    { pageShare: pageShareOf(d), extracted: names },
+  );
   if (prev !== null) await withExtracted(trx, diff, prev.id, b.id);
   await saveBatchDiff(trx, b.id, {
     diff: JSON.stringify(diff),
@@ -196,9 +198,16 @@ export async function batchDiff(d: BatchDeps, b: BatchRow, fromId: number | unde
   }
   const checks: CheckTable = new Map();
   const names = namesOf(from, b);
-  const fromSide = from === null ? null : await sideOf(db, from, checks, d.ctx.now(), names);
-  const toSide = await sideOf(db, b, checks, d.ctx.now(), names);
-  const diff = diffCrawls(fromSide, toSide, checks, { pageShare: pageShareOf(d), extracted: names });
+  const pages = pagesDiff(from === null ? null : await earlierOf(db, from.id, checks, names));
+  await readDigests(db, b.id, checks, names, (p) => pages.add(p));
+  const diff = pages.end(
+    from === null
+      ? null
+      : { id: from.id, finishedAt: from.finishedAt, findings: await findingsOf(db, from, d.ctx.now()) },
+    { id: b.id, finishedAt: b.finishedAt, findings: await findingsOf(db, b, d.ctx.now()) },
+    checks,
+    { pageShare: pageShareOf(d), extracted: names },
+  );
   return from === null ? diff : withExtracted(db, diff, from.id, b.id);
 }
 
