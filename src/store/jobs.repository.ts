@@ -46,7 +46,14 @@ function isUniqueViolation(err: unknown): boolean {
  */
 export async function insertJob(db: Db, job: NewJob): Promise<{ id: string; added: boolean }> {
   for (let attempt = 0; ; attempt++) {
-    const [row] = await insertJobQuery(db, [job.kind, job.key, job.payload, job.maxAttempts, job.runAt, job.now]);
+    const [row] = await insertJobQuery(db, [
+      job.kind,
+      job.key,
+      job.payload,
+      job.maxAttempts,
+      job.runAt,
+      job.now,
+    ]);
     if (row) return { id: String(row.id), added: true };
     const live = await db
       .selectFrom('jobs')

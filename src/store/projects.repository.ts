@@ -42,7 +42,12 @@ export async function addReportToProject(
 const insertProjectQuery = compiledOnce((db) =>
   db
     .insertInto('projects')
-    .values({ org_id: arg<number>(0), name: arg<string>(1), created_at: arg<string>(2), reports_count: arg<number>(3) })
+    .values({
+      org_id: arg<number>(0),
+      name: arg<string>(1),
+      created_at: arg<string>(2),
+      reports_count: arg<number>(3),
+    })
     .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
     .returning('id'),
 );
