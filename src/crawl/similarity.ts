@@ -32,11 +32,62 @@ export function bandRows(threshold: number): number {
   return rows;
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['\u2019-][\p{L}\p{N}]+)*/gu;
+/** a letter or a digit (any script) */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/**
+ * Whether each character of the Basic Multilingual Plane is a letter or a digit, learned at its
+ * first sight (0: not yet known, 1: no, 2: yes; ASCII known from the start): 64 kB.
+ */
+const BMP_WORD = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) BMP_WORD[c] = LETTER_OR_DIGIT.test(String.fromCharCode(c)) ? 2 : 1;
 
-/** The words of a text, lower-cased (punctuation and whitespace dropped). */
+/** The length (1 or 2 code units) of the letter or digit at `i`, or 0 when there is none. */
+function wordChar(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  const known = BMP_WORD[c]!;
+  if (known !== 0) return known - 1;
+  // a surrogate pair is one character (a letter of an astral script, a digit of one); a lone
+  // surrogate is neither
+  if (c >= 0xd800 && c <= 0xdfff) {
+    const pair = c <= 0xdbff && i + 1 < text.length ? text.slice(i, i + 2) : '';
+    return pair !== '' && LETTER_OR_DIGIT.test(pair) ? 2 : 0;
+  }
+  const yes = LETTER_OR_DIGIT.test(text[i]!);
+  BMP_WORD[c] = yes ? 2 : 1;
+  return yes ? 1 : 0;
+}
+
+/** an apostrophe (either), or a hyphen: joins two runs of letters and digits into one word */
+const isJoiner = (c: number) => c === 39 || c === 0x2019 || c === 45;
+
+/**
+ * The words of a text, lower-cased (punctuation and whitespace dropped): the runs of letters and
+ * digits, two runs joined by one apostrophe or hyphen being one word (`don't`, `e-mail`) — the
+ * matches of `[\p{L}\p{N}]+(?:['\u2019-][\p{L}\p{N}]+)*` (flags `gu`), found in one pass over the
+ * characters instead (issue 24 §4: the expression was most of the signature's time).
+ */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const t = text.toLowerCase();
+  const out: string[] = [];
+  const n = t.length;
+  let i = 0;
+  while (i < n) {
+    let w = wordChar(t, i);
+    if (w === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += w;
+    for (;;) {
+      while (i < n && (w = wordChar(t, i)) !== 0) i += w;
+      // a joiner continues the word only when a letter or digit follows it
+      if (i + 1 < n && isJoiner(t.charCodeAt(i)) && (w = wordChar(t, i + 1)) !== 0) i += 1 + w;
+      else break;
+    }
+    out.push(t.slice(start, i));
+  }
+  return out;
 }
 
 /** A hash of the text's words (16 hex characters): the same words in the same order, the same hash. */
@@ -44,14 +95,18 @@ export function textHash(ws: readonly string[]): string {
   return createHash('sha256').update(ws.join(' ')).digest('hex').slice(0, 16);
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a, 32 bits, of `s` continued from the hash `h` (unsigned: h >>> 0 once done) */
+function fnv1aOn(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
 /** FNV-1a, 32 bits */
 function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv1aOn(FNV_OFFSET, s) >>> 0;
 }
 
 /** MurmurHash3's finaliser: a good 32-bit mix, one per signature position (seeded) */
@@ -67,28 +122,42 @@ function mix(x: number): number {
 /** one seed per signature position (fixed: signatures of different batches compare) */
 const SEEDS = Uint32Array.from({ length: SIGNATURE_SIZE }, (_, i) => mix(0x9e3779b9 + i * 0x7f4a7c15));
 
-/** The distinct 3-word shingles of the words, hashed (a text under 3 words is one shingle). */
+/**
+ * The distinct 3-word shingles of the words, hashed (a text under 3 words is one shingle): the
+ * FNV-1a of "w1 w2 w3", hashed word by word without the string being made.
+ */
 export function shingles(ws: readonly string[]): Set<number> {
   const out = new Set<number>();
   if (ws.length === 0) return out;
   if (ws.length < SHINGLE) out.add(fnv1a(ws.join(' ')));
-  for (let i = 0; i + SHINGLE <= ws.length; i++) out.add(fnv1a(`${ws[i]} ${ws[i + 1]} ${ws[i + 2]}`));
+  for (let i = 0; i + SHINGLE <= ws.length; i++) {
+    let h = fnv1aOn(FNV_OFFSET, ws[i]!);
+    h = fnv1aOn(Math.imul(h ^ 32, FNV_PRIME), ws[i + 1]!);
+    h = fnv1aOn(Math.imul(h ^ 32, FNV_PRIME), ws[i + 2]!);
+    out.add(h >>> 0);
+  }
   return out;
 }
+
+/** two hex digits of each byte */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** The MinHash signature of the words (2 × SIGNATURE_SIZE hex characters), null for no words. */
 export function minhash(ws: readonly string[]): string | null {
   const set = shingles(ws);
   if (set.size === 0) return null;
-  const min = new Uint32Array(SIGNATURE_SIZE).fill(0xffffffff);
-  for (const h of set) {
-    for (let i = 0; i < SIGNATURE_SIZE; i++) {
-      const v = mix(h ^ SEEDS[i]!);
-      if (v < min[i]!) min[i] = v;
-    }
-  }
+  // the shingles in a typed array, each position's minimum taken over all of them in turn
+  const hashes = Uint32Array.from(set);
   let out = '';
-  for (let i = 0; i < SIGNATURE_SIZE; i++) out += (min[i]! & 0xff).toString(16).padStart(2, '0');
+  for (let i = 0; i < SIGNATURE_SIZE; i++) {
+    const seed = SEEDS[i]!;
+    let min = 0xffffffff;
+    for (let j = 0; j < hashes.length; j++) {
+      const v = mix(hashes[j]! ^ seed);
+      if (v < min) min = v;
+    }
+    out += HEX[min & 0xff];
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 // request slots (politeness). Split from batches.repository.ts, which keeps the batch rows and a
 // page's own reads and writes.
 import { batchRowsByUrl } from './batch-url-lookup.js';
+import { arg, compiled, compiledOnce } from './compiled.js';
 import type { Db } from './database.js';
 import { pageQuery, toPage, type BatchPageRow, type PageState } from './batches.repository.js';
 import { toNumber } from './sql-helpers.js';
@@ -61,14 +62,17 @@ export async function existingUrls(db: Db, batchId: number, urls: string[]): Pro
 }
 
 export async function countPagesInState(db: Db, batchId: number, state: PageState): Promise<number> {
-  const r = await db
+  const [r] = await countInStateQuery(db, [batchId, state]);
+  return toNumber(r!.n);
+}
+
+const countInStateQuery = compiledOnce((db) =>
+  db
     .selectFrom('batch_pages')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('batch_id', '=', batchId)
-    .where('state', '=', state)
-    .executeTakeFirstOrThrow();
-  return toNumber(r.n);
-}
+    .where('batch_id', '=', arg<number>(0))
+    .where('state', '=', arg<PageState>(1)),
+);
 
 /** The next queued pages (shallowest first, then in order found), marked `fetching`. */
 export async function takeQueuedPages(
@@ -78,25 +82,44 @@ export async function takeQueuedPages(
   now: string,
 ): Promise<BatchPageRow[]> {
   if (limit <= 0) return [];
-  const rows = await pageQuery(db)
-    .where('batch_id', '=', batchId)
+  const rows = await queuedQuery(db, [batchId, limit]);
+  if (rows.length === 0) return [];
+  // one statement for the pages taken (few: up to the batch's free page slots), compiled once
+  // per count up to a bound, then built each time
+  const ids = rows.map((r) => r.id);
+  if (ids.length <= MARK_COMPILED) await markFetching(db, ids.length, [now, ...ids]);
+  else
+    await db
+      .updateTable('batch_pages')
+      .set({ state: 'fetching', updated_at: now })
+      .where('id', 'in', ids)
+      .execute();
+  return rows.map((r) => ({ ...toPage(r), state: 'fetching' as const }));
+}
+
+const queuedQuery = compiledOnce((db) =>
+  pageQuery(db)
+    .where('batch_id', '=', arg<number>(0))
     .where('state', '=', 'queued')
     .orderBy('depth')
     .orderBy('id')
-    .limit(limit)
-    .execute();
-  if (rows.length === 0) return [];
-  await db
-    .updateTable('batch_pages')
-    .set({ state: 'fetching', updated_at: now })
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  return rows.map((r) => ({ ...toPage(r), state: 'fetching' as const }));
-}
+    .limit(arg<number>(1)),
+);
+
+/** page counts whose `fetching` update is kept compiled */
+const MARK_COMPILED = 16;
+const markFetching = compiled(
+  (count: number) => String(count),
+  (db, count) =>
+    db
+      .updateTable('batch_pages')
+      .set({ state: 'fetching', updated_at: arg<string>(0) })
+      .where(
+        'id',
+        'in',
+        Array.from({ length: count }, (_, i) => arg<number>(i + 1)),
+      ),
+);
 
 /** Queued pages end skipped with this reason (a time budget, a cancel); answers how many. */
 export async function skipQueuedPages(db: Db, batchId: number, reason: string, now: string): Promise<number> {

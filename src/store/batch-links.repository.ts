@@ -4,6 +4,7 @@
 // the link findings read (internal nofollow links).
 import { sql } from 'kysely';
 import { batchRowsByUrl } from './batch-url-lookup.js';
+import { arg, compiled } from './compiled.js';
 import type { Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
 
@@ -37,8 +38,12 @@ export interface LinkFilter {
   internal?: boolean;
 }
 
-/** rows written by one statement (8 values each: under SQLite's and PostgreSQL's parameter limits) */
-const CHUNK = 500;
+/**
+ * rows written by one statement: 64, so that every statement's shape (a count of rows, 1–64) is
+ * compiled once and kept (a page's links are written in every page's transaction: issue 24
+ * §4), and far under SQLite's and PostgreSQL's parameter limits (8 values a row)
+ */
+const CHUNK = 64;
 
 function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -61,31 +66,50 @@ export async function insertPageLinks(
   const urls = [...new Set(links.map((l) => l.url))].sort();
   const ids = new Map<string, number>();
   for (const part of chunks(urls)) {
-    await db
-      .insertInto('batch_link_urls')
-      .values(part.map((url) => ({ batch_id: batchId, url })))
-      .onConflict((oc) => oc.columns(['batch_id', 'url']).doNothing())
-      .execute();
+    await insertUrlsQuery(db, part.length, [batchId, ...part]);
     for (const r of await batchRowsByUrl(db, 'batch_link_urls', batchId, part)) ids.set(r.url, r.id);
   }
-  for (const [n, part] of chunks(links).entries())
-    await db
+  for (const [n, part] of chunks(links).entries()) {
+    const values: unknown[] = [batchId, sourceId];
+    part.forEach((l, i) =>
+      values.push(n * CHUNK + i, ids.get(l.url)!, l.anchor, l.rel, l.nofollow ? 1 : 0, l.internal ? 1 : 0),
+    );
+    await insertLinksQuery(db, part.length, values);
+  }
+}
+
+/** `count` URLs (values 1…count) into the batch's (value 0) URL list, those there already left */
+const insertUrlsQuery = compiled(
+  (count: number) => String(count),
+  (db, count) =>
+    db
+      .insertInto('batch_link_urls')
+      .values(
+        Array.from({ length: count }, (_, i) => ({ batch_id: arg<number>(0), url: arg<string>(i + 1) })),
+      )
+      .onConflict((oc) => oc.columns(['batch_id', 'url']).doNothing()),
+);
+
+/** `count` links of the batch's (value 0) page (value 1), 6 values each from value 2 on */
+const insertLinksQuery = compiled(
+  (count: number) => String(count),
+  (db, count) =>
+    db
       .insertInto('batch_links')
       .values(
-        part.map((l, i) => ({
-          batch_id: batchId,
-          source_id: sourceId,
-          position: n * CHUNK + i,
-          target_id: ids.get(l.url)!,
-          anchor: l.anchor,
-          rel: l.rel,
-          nofollow: l.nofollow ? 1 : 0,
-          internal: l.internal ? 1 : 0,
+        Array.from({ length: count }, (_, i) => ({
+          batch_id: arg<number>(0),
+          source_id: arg<number>(1),
+          position: arg<number>(2 + 6 * i),
+          target_id: arg<number>(3 + 6 * i),
+          anchor: arg<string>(4 + 6 * i),
+          rel: arg<string | null>(5 + 6 * i),
+          nofollow: arg<number>(6 + 6 * i),
+          internal: arg<number>(7 + 6 * i),
         })),
       )
-      .onConflict((oc) => oc.columns(['batch_id', 'source_id', 'position']).doNothing())
-      .execute();
-}
+      .onConflict((oc) => oc.columns(['batch_id', 'source_id', 'position']).doNothing()),
+);
 
 /** The id of a page of the batch (null: none) and of a URL its pages link to (null: none). */
 async function idsOf(db: Db, batchId: number, f: LinkFilter) {
@@ -118,9 +142,13 @@ function filtered(db: Db, batchId: number, f: LinkFilter, ids: { source?: number
   let q = db
     .selectFrom('batch_links as l')
     .innerJoin('batch_link_urls as u', 'u.id', 'l.target_id')
-    .leftJoin('batch_pages as t', (j) => j.onRef('t.batch_id', '=', 'l.batch_id').onRef('t.url', '=', 'u.url'))
+    .leftJoin('batch_pages as t', (j) =>
+      j.onRef('t.batch_id', '=', 'l.batch_id').onRef('t.url', '=', 'u.url'),
+    )
     // a target the crawl did not request: the status its check got (batch_checks), if any
-    .leftJoin('batch_checks as c', (j) => j.onRef('c.batch_id', '=', 'l.batch_id').onRef('c.url', '=', 'u.url'))
+    .leftJoin('batch_checks as c', (j) =>
+      j.onRef('c.batch_id', '=', 'l.batch_id').onRef('c.url', '=', 'u.url'),
+    )
     .where('l.batch_id', '=', batchId);
   if (ids.source !== undefined) q = q.where('l.source_id', '=', ids.source);
   if (ids.target !== undefined) q = q.where('l.target_id', '=', ids.target);
@@ -182,7 +210,12 @@ export async function listLinks(
 }
 
 /** The batch's links (filtered) in chunks of `size`, in order: the CSV export reads them so. */
-export async function* linkChunks(db: Db, batchId: number, f: LinkFilter, size = 2000): AsyncGenerator<LinkRow[]> {
+export async function* linkChunks(
+  db: Db,
+  batchId: number,
+  f: LinkFilter,
+  size = 2000,
+): AsyncGenerator<LinkRow[]> {
   const ids = await idsOf(db, batchId, f);
   if (ids.source === null || ids.target === null) return;
   const known = ids as { source?: number; target?: number };
@@ -268,10 +301,7 @@ export async function pageLinkSummary(
           .selectFrom('batch_links')
           .where('batch_id', '=', batchId)
           .where('source_id', '=', page.id)
-          .select((eb) => [
-            eb.fn.countAll().as('n'),
-            eb.fn.sum<number>('internal').as('internal'),
-          ])
+          .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('internal').as('internal')])
           .executeTakeFirstOrThrow()
       : Promise.resolve({ n: 0, internal: 0 }),
   ]);

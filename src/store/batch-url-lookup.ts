@@ -9,6 +9,7 @@
 // grew with the batch (bench/crawl-load.ts counted it; test/store/crawl-plans.test.ts keeps
 // it away). SQLite's planner probes the index with both columns as it is written.
 import { sql } from 'kysely';
+import { arg, compiled } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
 
 type Table = 'batch_pages' | 'batch_link_urls';
@@ -28,6 +29,7 @@ export async function batchRowsByUrl(
                           WHERE batch_id = ${batchId} AND url = v.url LIMIT 1) AS t`.execute(db);
     return r.rows;
   }
+  if (urls.length <= COMPILED_URLS) return lookupQuery(db, { table, count: urls.length }, [batchId, ...urls]);
   return db
     .selectFrom(table)
     .select(['id', 'url'])
@@ -35,3 +37,19 @@ export async function batchRowsByUrl(
     .where('url', 'in', [...urls])
     .execute();
 }
+
+/** URL counts whose SQLite lookup is kept compiled (a page's links go in chunks of 64: batch-links.repository.ts) */
+const COMPILED_URLS = 64;
+const lookupQuery = compiled(
+  (s: { table: Table; count: number }) => `${s.table}:${s.count}`,
+  (db, s) =>
+    db
+      .selectFrom(s.table)
+      .select(['id', 'url'])
+      .where('batch_id', '=', arg<number>(0))
+      .where(
+        'url',
+        'in',
+        Array.from({ length: s.count }, (_, i) => arg<string>(i + 1)),
+      ),
+);

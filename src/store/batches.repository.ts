@@ -1,5 +1,6 @@
 // batches and batch_pages: every SQL statement on them (docs/sites.md). Options, facts and the
 // summary are JSON text; epoch-ms columns are bigint on PostgreSQL (read through toNumber).
+import { arg, compiled, compiledOnce } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
 import { toIso, toIsoOrNull, toNumber } from './sql-helpers.js';
 
@@ -208,12 +209,23 @@ export async function findBatch(
   lock = false,
 ): Promise<BatchRow | null> {
   if (!validId(id)) return null;
-  let q = batchQuery(db).where('id', '=', id);
-  if (userId !== null) q = q.where('org_id', '=', userId);
-  if (lock && dialectOf(db) === 'postgres') q = q.forUpdate();
-  const r = await q.executeTakeFirst();
+  const locked = lock && dialectOf(db) === 'postgres';
+  const [r] =
+    userId === null
+      ? await batchById(db, { owned: false, locked }, [id])
+      : await batchById(db, { owned: true, locked }, [id, userId]);
   return r ? toBatch(r) : null;
 }
+
+/** findBatch's four shapes, compiled once each (a crawled page reads its batch twice: issue 24 §4) */
+const batchById = compiled(
+  (s: { owned: boolean; locked: boolean }) => `${s.owned}:${s.locked}`,
+  (db, s) => {
+    let q = batchQuery(db).where('id', '=', arg<number>(0));
+    if (s.owned) q = q.where('org_id', '=', arg<number>(1));
+    return s.locked ? q.forUpdate() : q;
+  },
+);
 
 /** The robots.txt text and the site files (JSON) that discovery stored with a batch. */
 /** A finished batch's stored site findings (JSON text), or null (not ended, or ended before they were stored). */
@@ -313,12 +325,22 @@ export async function bumpBatchCounters(
 ): Promise<void> {
   const entries = Object.entries(delta).filter(([, v]) => v !== 0) as [BatchCounter, number][];
   if (entries.length === 0) return;
-  await db
-    .updateTable('batches')
-    .set((eb) => Object.fromEntries(entries.map(([k, v]) => [k, eb(k, '+', v)])))
-    .where('id', '=', id)
-    .execute();
+  await bumpQuery(
+    db,
+    entries.map(([k]) => k),
+    [id, ...entries.map(([, v]) => v)],
+  );
 }
+
+/** bumpBatchCounters' statement for a set of counters (in the order given), compiled once each */
+const bumpQuery = compiled(
+  (counters: BatchCounter[]) => counters.join(),
+  (db, counters) =>
+    db
+      .updateTable('batches')
+      .set((eb) => Object.fromEntries(counters.map((k, i) => [k, eb(k, '+', arg<number>(i + 1))])))
+      .where('id', '=', arg<number>(0)),
+);
 
 export async function deleteBatch(db: Db, id: number): Promise<void> {
   await db.deleteFrom('batch_checks').where('batch_id', '=', id).execute();
@@ -330,9 +352,13 @@ export async function deleteBatch(db: Db, id: number): Promise<void> {
 
 export async function findPage(db: Db, batchId: number, pageId: number): Promise<BatchPageRow | null> {
   if (!validId(pageId)) return null;
-  const r = await pageQuery(db).where('id', '=', pageId).where('batch_id', '=', batchId).executeTakeFirst();
+  const [r] = await pageById(db, [pageId, batchId]);
   return r ? toPage(r) : null;
 }
+
+const pageById = compiledOnce((db) =>
+  pageQuery(db).where('id', '=', arg<number>(0)).where('batch_id', '=', arg<number>(1)),
+);
 
 export async function finishPage(
   db: Db,
@@ -356,25 +382,42 @@ export async function finishPage(
   },
   now: string,
 ): Promise<void> {
-  await db
+  await finishQuery(db, [
+    set.state,
+    set.reportId ?? null,
+    set.statusCode ?? null,
+    set.finalUrl ?? null,
+    set.canonicalKey ?? null,
+    set.error ?? null,
+    set.facts ?? null,
+    set.digest ?? null,
+    set.redirectPath ? JSON.stringify(set.redirectPath) : null,
+    set.extracted ?? null,
+    set.extractErrors ?? null,
+    now,
+    pageId,
+  ]);
+}
+
+const finishQuery = compiledOnce((db) =>
+  db
     .updateTable('batch_pages')
     .set({
-      state: set.state,
-      report_id: set.reportId ?? null,
-      status_code: set.statusCode ?? null,
-      final_url: set.finalUrl ?? null,
-      canonical_key: set.canonicalKey ?? null,
-      error: set.error ?? null,
-      facts: set.facts ?? null,
-      digest: set.digest ?? null,
-      redirect_path: set.redirectPath ? JSON.stringify(set.redirectPath) : null,
-      extracted: set.extracted ?? null,
-      extract_errors: set.extractErrors ?? null,
-      updated_at: now,
+      state: arg<PageState>(0),
+      report_id: arg<number | null>(1),
+      status_code: arg<number | null>(2),
+      final_url: arg<string | null>(3),
+      canonical_key: arg<string | null>(4),
+      error: arg<string | null>(5),
+      facts: arg<string | null>(6),
+      digest: arg<string | null>(7),
+      redirect_path: arg<string | null>(8),
+      extracted: arg<string | null>(9),
+      extract_errors: arg<string | null>(10),
+      updated_at: arg<string>(11),
     })
-    .where('id', '=', pageId)
-    .execute();
-}
+    .where('id', '=', arg<number>(12)),
+);
 
 /** Every page of a batch, in the order found (the findings, the exports). */
 /** Up to `limit` of a batch's pages after page id `afterId`, in id order (a batch's pages read in chunks). */

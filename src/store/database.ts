@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type PgModule from 'pg';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   PostgresAdapter,
@@ -403,10 +404,10 @@ export async function withTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): P
     }
   }
   return db.connection().execute(async (conn) => {
-    await sql`BEGIN IMMEDIATE`.execute(conn);
+    await conn.executeQuery(BEGIN_IMMEDIATE);
     try {
       const out = await fn(conn);
-      await sql`COMMIT`.execute(conn);
+      await conn.executeQuery(COMMIT);
       return out;
     } catch (err) {
       await sql`ROLLBACK`.execute(conn).catch(() => {});
@@ -414,6 +415,10 @@ export async function withTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): P
     }
   });
 }
+
+// compiled once: every crawled page's transaction runs them (issue 24 §4)
+const BEGIN_IMMEDIATE = CompiledQuery.raw('BEGIN IMMEDIATE');
+const COMMIT = CompiledQuery.raw('COMMIT');
 
 const provider = { getMigrations: () => Promise.resolve(migrations) };
 

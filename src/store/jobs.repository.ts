@@ -7,6 +7,7 @@
 // never wait for each other); on SQLite it is one BEGIN IMMEDIATE transaction, which holds the
 // database's write lock (another process waits for it, busy_timeout, then sees the claim).
 import { sql } from 'kysely';
+import { arg, compiled, compiledOnce } from './compiled.js';
 import { dialectOf, withTransaction, type Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
 
@@ -45,21 +46,14 @@ function isUniqueViolation(err: unknown): boolean {
  */
 export async function insertJob(db: Db, job: NewJob): Promise<{ id: string; added: boolean }> {
   for (let attempt = 0; ; attempt++) {
-    const row = await db
-      .insertInto('jobs')
-      .values({
-        kind: job.kind,
-        key: job.key,
-        payload: job.payload,
-        state: 'waiting',
-        max_attempts: job.maxAttempts,
-        run_at: job.runAt,
-        created_at: job.now,
-      })
-      // the only unique constraint that can conflict is (kind, key) of live jobs
-      .onConflict((oc) => oc.doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const [row] = await insertJobQuery(db, [
+      job.kind,
+      job.key,
+      job.payload,
+      job.maxAttempts,
+      job.runAt,
+      job.now,
+    ]);
     if (row) return { id: String(row.id), added: true };
     const live = await db
       .selectFrom('jobs')
@@ -74,6 +68,24 @@ export async function insertJob(db: Db, job: NewJob): Promise<{ id: string; adde
   }
 }
 
+/** the job insert, compiled once (a crawl makes one a page) */
+const insertJobQuery = compiledOnce((db) =>
+  db
+    .insertInto('jobs')
+    .values({
+      kind: arg<string>(0),
+      key: arg<string | null>(1),
+      payload: arg<string>(2),
+      state: 'waiting',
+      max_attempts: arg<number>(3),
+      run_at: arg<number>(4),
+      created_at: arg<number>(5),
+    })
+    // the only unique constraint that can conflict is (kind, key) of live jobs
+    .onConflict((oc) => oc.doNothing())
+    .returning('id'),
+);
+
 export interface ClaimOptions {
   kind: string;
   limit: number;
@@ -86,27 +98,7 @@ export interface ClaimOptions {
 /** Takes up to `limit` due waiting jobs of a kind: running, under `lease`, one more attempt. */
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
   const claim = async (trx: Db) => {
-    let due = trx
-      .selectFrom('jobs')
-      .select('id')
-      .where('kind', '=', o.kind)
-      .where('state', '=', 'waiting')
-      .where('run_at', '<=', o.now)
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(o.limit);
-    if (dialectOf(trx) === 'postgres') due = due.forUpdate().skipLocked();
-    const rows = await trx
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        attempts: eb('attempts', '+', 1),
-        lease: o.lease,
-        locked_until: o.now + o.leaseMs,
-      }))
-      .where('id', 'in', due)
-      .returning(['id', 'kind', 'key', 'payload', 'attempts', 'max_attempts', 'run_at', 'lease'])
-      .execute();
+    const rows = await claimQuery(trx, [o.lease, o.now + o.leaseMs, o.kind, o.now, o.limit]);
     return rows
       .map((r) => ({
         id: String(r.id),
@@ -123,6 +115,30 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
   // PostgreSQL: one statement is one transaction; SQLite: BEGIN IMMEDIATE around it
   return dialectOf(db) === 'postgres' ? claim(db) : withTransaction(db, claim);
 }
+
+/** the claim's statement, compiled once per dialect (a crawl claims a job a page) */
+const claimQuery = compiledOnce((db) => {
+  let due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', '=', arg<string>(2))
+    .where('state', '=', 'waiting')
+    .where('run_at', '<=', arg<number>(3))
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(arg<number>(4));
+  if (dialectOf(db) === 'postgres') due = due.forUpdate().skipLocked();
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({
+      state: 'running',
+      attempts: eb('attempts', '+', 1),
+      lease: arg<string>(0),
+      locked_until: arg<number>(1),
+    }))
+    .where('id', 'in', due)
+    .returning(['id', 'kind', 'key', 'payload', 'attempts', 'max_attempts', 'run_at', 'lease']);
+});
 
 /**
  * Extends the leases still held. Answers, for each job still held under one of `leases`, its
@@ -154,14 +170,39 @@ export async function completeJobs(
   jobs: readonly { id: string; lease: string }[],
 ): Promise<Set<string>> {
   if (jobs.length === 0) return new Set();
-  const rows = await db
-    .deleteFrom('jobs')
-    .where('state', '=', 'running')
-    .where((eb) => eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease', '=', j.lease)]))))
-    .returning('id')
-    .execute();
+  const rows =
+    jobs.length <= COMPLETE_COMPILED
+      ? await completeQuery(
+          db,
+          jobs.length,
+          jobs.flatMap((j) => [j.id, j.lease]),
+        )
+      : await db
+          .deleteFrom('jobs')
+          .where('state', '=', 'running')
+          .where((eb) => eb.or(jobs.map((j) => eb.and([eb('id', '=', j.id), eb('lease', '=', j.lease)]))))
+          .returning('id')
+          .execute();
   return new Set(rows.map((r) => String(r.id)));
 }
+
+/** job counts whose delete is kept compiled (a worker completes a few at once) */
+const COMPLETE_COMPILED = 16;
+const completeQuery = compiled(
+  (count: number) => String(count),
+  (db, count) =>
+    db
+      .deleteFrom('jobs')
+      .where('state', '=', 'running')
+      .where((eb) =>
+        eb.or(
+          Array.from({ length: count }, (_, i) =>
+            eb.and([eb('id', '=', arg<string>(2 * i)), eb('lease', '=', arg<string>(2 * i + 1))]),
+          ),
+        ),
+      )
+      .returning('id'),
+);
 
 /** Back to waiting until `runAt`, with the attempt's error. False when the lease was lost. */
 export async function retryJobLater(

@@ -1,6 +1,6 @@
 // organizations: what an organisation owns is counted here (projects, reports by result), kept
 // in the same transaction as the rows they count, with a version of its set of reports.
-import { arg, compiledOnce } from './compiled.js';
+import { arg, compiled, compiledOnce } from './compiled.js';
 import type { Db } from './database.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
@@ -87,16 +87,26 @@ export async function adjustOrgCounters(db: Db, orgId: number, delta: Partial<Or
     Object.entries(counterColumns) as [keyof OrgCounters, (typeof counterColumns)[keyof OrgCounters]][]
   ).filter(([key]) => (delta[key] ?? 0) !== 0);
   if (entries.length === 0) return;
-  await db
-    .updateTable('organizations')
-    .set((eb) => ({
-      ...Object.fromEntries(entries.map(([key, column]) => [column, eb(column, '+', delta[key] ?? 0)])),
-      // every insert, delete or result change of a report changes a counter: a new version
-      reports_version: eb('reports_version', '+', 1),
-    }))
-    .where('id', '=', orgId)
-    .execute();
+  await adjustQuery(
+    db,
+    entries.map(([, column]) => column),
+    [orgId, ...entries.map(([key]) => delta[key] ?? 0)],
+  );
 }
+
+/** adjustOrgCounters' statement for a set of counter columns, compiled once each (a crawl adjusts a page) */
+const adjustQuery = compiled(
+  (columns: (typeof counterColumns)[keyof OrgCounters][]) => columns.join(),
+  (db, columns) =>
+    db
+      .updateTable('organizations')
+      .set((eb) => ({
+        ...Object.fromEntries(columns.map((column, i) => [column, eb(column, '+', arg<number>(i + 1))])),
+        // every insert, delete or result change of a report changes a counter: a new version
+        reports_version: eb('reports_version', '+', 1),
+      }))
+      .where('id', '=', arg<number>(0)),
+);
 
 /** A new version of an organisation's reports without a counter change (a re-audit moves generated_at). */
 export async function bumpReportsVersion(db: Db, orgId: number): Promise<void> {

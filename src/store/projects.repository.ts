@@ -31,22 +31,35 @@ export async function addReportToProject(
   now: string,
 ): Promise<boolean> {
   for (;;) {
-    const inserted = await db
-      .insertInto('projects')
-      .values({ org_id: userId, name, created_at: now, reports_count: 1 })
-      .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const [inserted] = await insertProjectQuery(db, [userId, name, now, 1]);
     if (inserted) return true;
-    const updated = await db
-      .updateTable('projects')
-      .set((eb) => ({ reports_count: eb('reports_count', '+', 1) }))
-      .where('org_id', '=', userId)
-      .where('name', '=', name)
-      .executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return false;
+    const [updated] = await countReportQuery(db, [userId, name]);
+    if (updated) return false;
   }
 }
+
+/** a project's row made with its report count (0 or 1) unless it exists: compiled once (a crawl makes two a page) */
+const insertProjectQuery = compiledOnce((db) =>
+  db
+    .insertInto('projects')
+    .values({
+      org_id: arg<number>(0),
+      name: arg<string>(1),
+      created_at: arg<string>(2),
+      reports_count: arg<number>(3),
+    })
+    .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
+    .returning('id'),
+);
+
+const countReportQuery = compiledOnce((db) =>
+  db
+    .updateTable('projects')
+    .set((eb) => ({ reports_count: eb('reports_count', '+', 1) }))
+    .where('org_id', '=', arg<number>(0))
+    .where('name', '=', arg<string>(1))
+    .returning('id'),
+);
 
 /**
  * Makes sure the user's project row exists (made here with 0 reports) and locks it until the
@@ -55,12 +68,7 @@ export async function addReportToProject(
  * never both make a report of one page. Returns true when the row was made here.
  */
 export async function claimProject(db: Db, userId: number, name: string, now: string): Promise<boolean> {
-  const inserted = await db
-    .insertInto('projects')
-    .values({ org_id: userId, name, created_at: now, reports_count: 0 })
-    .onConflict((oc) => oc.columns(['org_id', 'name']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const [inserted] = await insertProjectQuery(db, [userId, name, now, 0]);
   if (inserted) return true;
   await lockProject(db, userId, name);
   return false;

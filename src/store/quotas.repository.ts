@@ -1,5 +1,6 @@
 // An organisation's quotas (docs/teams.md "Quotas"): the limits set by the instance admin
 // (organizations.quota_*; null: none) and what they count.
+import { arg, compiledOnce } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
 import { toNumber } from './sql-helpers.js';
 
@@ -10,17 +11,21 @@ export interface Quotas {
 }
 
 export async function getQuotas(db: Db, orgId: number): Promise<Quotas> {
-  const row = await db
-    .selectFrom('organizations')
-    .select(['quota_reports_per_month', 'quota_pages_per_crawl', 'quota_schedules'])
-    .where('id', '=', orgId)
-    .executeTakeFirst();
+  const [row] = await quotasQuery(db, [orgId]);
   return {
     reportsPerMonth: row?.quota_reports_per_month ?? null,
     pagesPerCrawl: row?.quota_pages_per_crawl ?? null,
     schedules: row?.quota_schedules ?? null,
   };
 }
+
+/** read at every report stored (a crawl's page too): compiled once */
+const quotasQuery = compiledOnce((db) =>
+  db
+    .selectFrom('organizations')
+    .select(['quota_reports_per_month', 'quota_pages_per_crawl', 'quota_schedules'])
+    .where('id', '=', arg<number>(0)),
+);
 
 export async function setQuotas(db: Db, orgId: number, q: Quotas): Promise<void> {
   await db

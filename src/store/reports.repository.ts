@@ -11,7 +11,7 @@ import type {
   RenderInfo,
   ResultBand,
 } from '../analyzer/index.js';
-import { arg, compiled } from './compiled.js';
+import { arg, compiled, compiledOnce } from './compiled.js';
 import { dialectOf, type Db } from './database.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
@@ -173,33 +173,67 @@ export async function insertReport(
     batchId?: number;
   },
 ): Promise<number> {
-  const row = await db
-    .insertInto('reports')
-    .values({
-      org_id: r.userId,
-      url: r.url,
-      page_key: r.pageKey,
-      final_url: r.finalUrl,
-      project: r.project,
-      result: r.result,
-      result_rank: RESULT_RANK[r.result],
-      score: r.score,
-      privacy: r.privacy,
-      password_hash: r.passwordHash,
-      categories: JSON.stringify(r.categories),
-      results: JSON.stringify(r.results),
-      page: JSON.stringify(r.page),
-      render: r.render ? JSON.stringify(r.render) : null,
-      ...issueColumns(r.results),
-      generated_at: r.generatedAt,
-      created_at: r.now,
-      updated_at: r.now,
-      ...(r.batchId !== undefined ? { run_source: 'batch', run_batch_id: r.batchId } : {}),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const issues = issueColumns(r.results);
+  const values = [
+    r.userId,
+    r.url,
+    r.pageKey,
+    r.finalUrl,
+    r.project,
+    r.result,
+    RESULT_RANK[r.result],
+    r.score,
+    r.privacy,
+    r.passwordHash,
+    JSON.stringify(r.categories),
+    JSON.stringify(r.results),
+    JSON.stringify(r.page),
+    r.render ? JSON.stringify(r.render) : null,
+    issues.high_issues,
+    issues.medium_issues,
+    issues.low_issues,
+    r.generatedAt,
+    r.now,
+  ];
+  const [row] = await insertReportQuery(
+    db,
+    r.batchId !== undefined,
+    r.batchId !== undefined ? [...values, r.batchId] : values,
+  );
+  return row!.id;
 }
+
+/** insertReport's statement (a crawl's new report, with its batch, or not), compiled once each */
+const insertReportQuery = compiled(
+  (crawled: boolean) => String(crawled),
+  (db, crawled) =>
+    db
+      .insertInto('reports')
+      .values({
+        org_id: arg<number>(0),
+        url: arg<string>(1),
+        page_key: arg<string>(2),
+        final_url: arg<string>(3),
+        project: arg<string>(4),
+        result: arg<string>(5),
+        result_rank: arg<number>(6),
+        score: arg<number>(7),
+        privacy: arg<number>(8),
+        password_hash: arg<string | null>(9),
+        categories: arg<string>(10),
+        results: arg<string>(11),
+        page: arg<string>(12),
+        render: arg<string | null>(13),
+        high_issues: arg<number>(14),
+        medium_issues: arg<number>(15),
+        low_issues: arg<number>(16),
+        generated_at: arg<string>(17),
+        created_at: arg<string>(18),
+        updated_at: arg<string>(18),
+        ...(crawled ? { run_source: 'batch', run_batch_id: arg<number>(19) } : {}),
+      })
+      .returning('id'),
+);
 
 /**
  * One report with its results and page; `userId` scopes it to its owner (null = any owner).
@@ -336,17 +370,20 @@ export async function findPageReport(
   project: string,
   pageKey: string,
 ): Promise<number | null> {
-  const row = await db
-    .selectFrom('reports')
-    .select('id')
-    .where('org_id', '=', userId)
-    .where('project', '=', project)
-    .where('page_key', '=', pageKey)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await pageReportQuery(db, [userId, project, pageKey]);
   return row?.id ?? null;
 }
+
+const pageReportQuery = compiledOnce((db) =>
+  db
+    .selectFrom('reports')
+    .select('id')
+    .where('org_id', '=', arg<number>(0))
+    .where('project', '=', arg<string>(1))
+    .where('page_key', '=', arg<string>(2))
+    .orderBy('id', 'desc')
+    .limit(1),
+);
 
 /** Deletes one of a user's reports; returns what the counters need, or null when there was none. */
 export async function deleteReport(

@@ -2,6 +2,7 @@
 // as text; dates come back as ISO strings. The secret is read only where a delivery is signed
 // (findDeliveryForSending) — no listing returns it.
 import { sql } from 'kysely';
+import { arg, compiledOnce } from './compiled.js';
 import type { Db } from './database.js';
 import { toIso, toIsoOrNull, toNumber } from './sql-helpers.js';
 
@@ -179,13 +180,14 @@ export async function listWebhooks(
 
 /** The user's enabled webhooks (the events they take are filtered by the caller). */
 export async function enabledWebhooks(db: Db, userId: number): Promise<WebhookRow[]> {
-  const rows = await webhookQuery(db)
-    .where('org_id', '=', userId)
-    .where('disabled_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const rows = await enabledQuery(db, [userId]);
   return rows.map(toWebhook);
 }
+
+/** read at every event (a crawl's page too): compiled once */
+const enabledQuery = compiledOnce((db) =>
+  webhookQuery(db).where('org_id', '=', arg<number>(0)).where('disabled_at', 'is', null).orderBy('id'),
+);
 
 export interface WebhookChanges {
   url?: string;
