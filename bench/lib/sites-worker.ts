@@ -93,7 +93,14 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number; cpu
   try {
     await migrate(handle.db);
     const engine = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: '', jobPollMs: 500 },
+      {
+        queueEngine: 'embedded',
+        redisUrl: null,
+        redisPrefix: '',
+        jobPollMs: 500,
+        // the V8 heap's growth as a worker process sets it (src/jobs/heap.ts; =0: V8's own)
+        workerHeapGrowth: Number(process.env.PAGEGRADE_WORKER_HEAP_GROWTH ?? 20),
+      },
       { db: handle.db, kinds: jobKinds },
     );
     const services = createServices({

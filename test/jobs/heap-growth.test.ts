@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromEnv } from '../../src/config.js';
 
-test('PAGEGRADE_WORKER_HEAP_GROWTH: 30 by default, 0 for V8 own, at most 300', () => {
-  assert.equal(configFromEnv({}).workerHeapGrowth, 30);
+test('PAGEGRADE_WORKER_HEAP_GROWTH: 20 by default, 0 for V8 own, at most 300', () => {
+  assert.equal(configFromEnv({}).workerHeapGrowth, 20);
   assert.equal(configFromEnv({ PAGEGRADE_WORKER_HEAP_GROWTH: '0' }).workerHeapGrowth, 0);
   assert.equal(configFromEnv({ PAGEGRADE_WORKER_HEAP_GROWTH: '50' }).workerHeapGrowth, 50);
   assert.throws(
