@@ -4,6 +4,7 @@
 // RSS (getrusage) and the heap over the idle process (sampled every 20 ms).
 //
 //   npx tsx --expose-gc bench/batch-end.ts [--pages 100000]
+//   PAGEGRADE_WORKER_HEAP_GROWTH=0 npx tsx --expose-gc bench/batch-end.ts   # V8's own heap growth
 //
 // A temporary SQLite file (DATABASE_URL=postgres://… for PostgreSQL). A project's previous
 // finished crawl of N pages, and a running batch of N pages of which all but one are done with
@@ -32,7 +33,17 @@ const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}
 const handle = createDb(databaseUrl);
 const db = handle.db;
 await migrate(db);
-const config = configFromEnv({ DATABASE_URL: databaseUrl, PAGEGRADE_BATCH_MAX_PAGES: '100000' });
+const config = configFromEnv({
+  DATABASE_URL: databaseUrl,
+  PAGEGRADE_BATCH_MAX_PAGES: '100000',
+  PAGEGRADE_WORKER_HEAP_GROWTH: process.env.PAGEGRADE_WORKER_HEAP_GROWTH,
+});
+// the V8 heap as a process running the workers sets it at its start (PAGEGRADE_WORKER_HEAP_GROWTH,
+// src/jobs/heap.ts; =0: V8's own policy); a tree before that setting leaves V8's own
+const heap = (await import('../src/jobs/heap.js').catch(() => null)) as {
+  setWorkerHeapGrowth(percent: number): void;
+} | null;
+heap?.setWorkerHeapGrowth((config as { workerHeapGrowth?: number }).workerHeapGrowth ?? 0);
 const services = createServices({ db, queue: embeddedQueue(db), analyze, config });
 const { organization: owner } = await services.users.create(`bench-${Date.now()}`);
 // the digest column (and its writer) exist from 2026-12-02: a tree before it seeds none

@@ -35,6 +35,8 @@ interface Result {
   pages: number;
   failed: number;
   ms: number;
+  /** the measured process's CPU (user + system) for its pages, ms */
+  cpuMs: number;
   maxRssKb: number;
 }
 
@@ -97,7 +99,7 @@ async function scenario(name: string, latency: number, pages: number, env: Recor
     const r = await run({ SITES_ORIGIN: site.origin, SITES_PAGES: String(pages), ...env });
     rows.push({ scenario: name, latency, r });
     console.error(
-      `${name}, ${latency} ms: ${r.pages} pages (${r.failed} failed) in ${(r.ms / 1000).toFixed(1)} s = ${rate(r).toFixed(1)} pages/s, peak RSS ${mb(r.maxRssKb)}`,
+      `${name}, ${latency} ms: ${r.pages} pages (${r.failed} failed) in ${(r.ms / 1000).toFixed(1)} s = ${rate(r).toFixed(1)} pages/s, CPU ${(r.cpuMs / r.pages).toFixed(2)} ms a page, peak RSS ${mb(r.maxRssKb)}`,
     );
   } finally {
     await site.close();

@@ -26,7 +26,7 @@ export interface AppModules {
 export interface BenchServicesOptions {
   /** a fresh database: migrated here */
   db: Database.Db;
-  engine: Pick<Jobs.JobEngineConfig, 'queueEngine' | 'redisUrl' | 'redisPrefix'>;
+  engine: Pick<Jobs.JobEngineConfig, 'queueEngine' | 'redisUrl' | 'redisPrefix' | 'workerHeapGrowth'>;
   /** PAGEGRADE_CRAWL_DELAY_MS, PAGEGRADE_CRAWL_CONCURRENCY */
   crawlDelayMs: number;
   crawlConcurrency: number;

@@ -98,7 +98,13 @@ async function batch(): Promise<{ pages: number; failed: number; ms: number; cpu
       { analyze, createJobEngine, silentLog, jobKinds, createServices, migrate },
       {
         db: handle.db,
-        engine: { queueEngine: 'embedded', redisUrl: null, redisPrefix: '' },
+        engine: {
+          queueEngine: 'embedded',
+          redisUrl: null,
+          redisPrefix: '',
+          // the V8 heap's growth as a worker process sets it (src/jobs/heap.ts; =0: V8's own)
+          workerHeapGrowth: Number(process.env.PAGEGRADE_WORKER_HEAP_GROWTH ?? 20),
+        },
         crawlDelayMs: delayMs,
         crawlConcurrency: concurrency,
       },

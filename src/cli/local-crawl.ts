@@ -39,7 +39,14 @@ export async function openLocalCrawl(
   try {
     await migrate(handle.db);
     const started = await createJobEngine(
-      { queueEngine: 'embedded', redisUrl: null, redisPrefix: config.redisPrefix, jobPollMs: 100 },
+      {
+        queueEngine: 'embedded',
+        redisUrl: null,
+        redisPrefix: config.redisPrefix,
+        jobPollMs: 100,
+        // the batch's end runs here too: the V8 heap's growth as a worker sets it (src/jobs/heap.ts)
+        workerHeapGrowth: config.workerHeapGrowth,
+      },
       { db: handle.db, kinds: jobKinds },
     );
     engine = started;

@@ -203,11 +203,47 @@ export class CompactFacts implements PageFacts {
     for (let i = this.linkAt; i < this.linkEnd; i++) if (data[i] !== selfId) out.push(this.t.urls[data[i]!]!);
     return out;
   }
+  /** each of targets(self), in its order, without making their array (a rule's walk over 100,000 pages) */
+  forEachTarget(self: string, fn: (target: string) => void): void {
+    const { data } = this.t.links;
+    const { urls } = this.t;
+    const selfId = this.t.urlIds.get(self);
+    for (let i = this.linkAt; i < this.linkEnd; i++) if (data[i] !== selfId) fn(urls[data[i]!]!);
+  }
+  /** each followed link (`links`), in order, without making their array */
+  forEachLink(fn: (target: string) => void): void {
+    const { data } = this.t.links;
+    const { urls } = this.t;
+    for (let i = this.linkAt; i < this.nofollowAt; i++) fn(urls[data[i]!]!);
+  }
+  /** whether targets(self) has any */
+  hasTargets(self: string): boolean {
+    const { data } = this.t.links;
+    const selfId = this.t.urlIds.get(self);
+    for (let i = this.linkAt; i < this.linkEnd; i++) if (data[i] !== selfId) return true;
+    return false;
+  }
+  /** each failed check, in order, without making their array (the summary's count) */
+  forEachFailed(fn: (c: Check) => void): void {
+    const { data } = this.t.failed;
+    for (let i = this.failedAt; i < this.failedEnd; i++) fn(this.t.checks[data[i]!]!);
+  }
   get failed(): Check[] {
     const { data } = this.t.failed;
     const out = new Array<Check>(this.failedEnd - this.failedAt);
     for (let i = this.failedAt; i < this.failedEnd; i++) out[i - this.failedAt] = this.t.checks[data[i]!]!;
     return out;
+  }
+  /** whether `minhash` is a string (its text not made) */
+  hasSignature(): boolean {
+    return this.sigAt >= 0 || typeof this.sigText === 'string';
+  }
+  /** the signature's SIGNATURE_SIZE bytes copied to `out` at `at`; false: not kept as bytes (none, or not hex) */
+  copySignature(out: Uint8Array, at: number): boolean {
+    if (this.sigAt < 0) return false;
+    const { data } = this.t.sigs;
+    for (let i = 0; i < SIGNATURE_SIZE; i++) out[at + i] = data[this.sigAt + i]!;
+    return true;
   }
   get minhash(): string | null | undefined {
     if (this.sigAt < 0) return this.sigText;

@@ -166,6 +166,22 @@ export function similarity(a: string, b: string): number {
   let same = 0;
   for (let i = 0; i < a.length; i += 2)
     if (a.charCodeAt(i) === b.charCodeAt(i) && a.charCodeAt(i + 1) === b.charCodeAt(i + 1)) same++;
+  return estimate(same);
+}
+
+/**
+ * similarity() of the signatures at records `i` and `j` of `sigs` (SIGNATURE_SIZE bytes each,
+ * the hex text's bytes): the same figure, without a string a signature.
+ */
+export function similarityAt(sigs: Uint8Array, i: number, j: number): number {
+  let same = 0;
+  for (let a = i * SIGNATURE_SIZE, b = j * SIGNATURE_SIZE, end = a + SIGNATURE_SIZE; a < end; a++, b++)
+    if (sigs[a] === sigs[b]) same++;
+  return estimate(same);
+}
+
+/** the similarity from the bytes two signatures agree on */
+function estimate(same: number): number {
   const p = same / SIGNATURE_SIZE;
   // two different shingle sets still agree on a byte one time in 256
   const chance = 1 / 256;

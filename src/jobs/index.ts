@@ -4,6 +4,7 @@
 import { ConfigError } from '../config.js';
 import type { Db } from '../store/database.js';
 import { EmbeddedQueue } from './embedded.js';
+import { setWorkerHeapGrowth } from './heap.js';
 import { type AnyJobKind, KindRegistry, silentLog } from './kind-tools.js';
 import type { JobLogger, Queue, QueueAdmin } from './types.js';
 import { jobKinds } from './kinds/index.js';
@@ -19,11 +20,13 @@ export interface JobEngineConfig {
   readonly redisPrefix: string;
   /** how often the embedded workers (and the BullMQ outbox relay) look for work, ms */
   readonly jobPollMs: number;
+  /** PAGEGRADE_WORKER_HEAP_GROWTH, set when the workers start (src/jobs/heap.ts); absent or 0: V8's own */
+  readonly workerHeapGrowth?: number;
 }
 
 export interface JobEngine {
   readonly queue: Queue & QueueAdmin;
-  /** starts this process's workers (every kind with a slot); stop them before close() */
+  /** starts this process's workers (every kind with a slot; the V8 heap's growth set first); stop them before close() */
   startWorkers<D>(settings: Omit<WorkerSettings<D>, 'pollMs'>): Workers;
   /** closes the queue (the database belongs to the caller) */
   close(): Promise<void>;
@@ -54,14 +57,20 @@ export async function createJobEngine(
     });
     return {
       queue,
-      startWorkers: (settings) => startBullmqWorkers(queue, { log, ...settings }),
+      startWorkers: (settings) => {
+        setWorkerHeapGrowth(config.workerHeapGrowth ?? 0);
+        return startBullmqWorkers(queue, { log, ...settings });
+      },
       close: () => queue.close(),
     };
   }
   const queue = new EmbeddedQueue(deps.db, registry);
   return {
     queue,
-    startWorkers: (settings) => startEmbeddedWorkers(queue, { log, ...settings, pollMs: config.jobPollMs }),
+    startWorkers: (settings) => {
+      setWorkerHeapGrowth(config.workerHeapGrowth ?? 0);
+      return startEmbeddedWorkers(queue, { log, ...settings, pollMs: config.jobPollMs });
+    },
     close: () => queue.close(),
   };
 }

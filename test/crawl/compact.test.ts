@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { compactPages, type PageRow } from '../../src/crawl/compact.js';
 import { pageDigest, type CheckTable } from '../../src/crawl/diff.js';
 import type { PageFacts } from '../../src/crawl/facts.js';
-import { linkTargets } from '../../src/crawl/findings/context.js';
+import { forEachLink, forEachTarget, hasTargets, linkTargets } from '../../src/crawl/findings/context.js';
 import { computeFindings, computeSummary, FINDINGS } from '../../src/crawl/findings/index.js';
-import type { CheckedUrl } from '../../src/crawl/findings/types.js';
+import type { CheckedUrl, DonePage } from '../../src/crawl/findings/types.js';
 import { minhash, textHash, words } from '../../src/crawl/similarity.js';
 import { prng } from '../../bench/lib/corpus.js';
 
@@ -233,6 +233,18 @@ test('compact pages: the same findings, summary, link targets, digests and facts
     assert.deepEqual(JSON.parse(JSON.stringify(c.facts)), p.facts);
     const done = (x: PageRow) => x as PageRow & { facts: PageFacts };
     assert.deepEqual(linkTargets(done(c)), linkTargets(done(p)));
+    // the rules' walks over the links (no array made) give the same targets, in the same order
+    const walk = (each: (x: DonePage, fn: (t: string) => void) => void, x: PageRow) => {
+      const out: string[] = [];
+      each(done(x) as DonePage, (t) => out.push(t));
+      return out;
+    };
+    assert.deepEqual(walk(forEachTarget, c), linkTargets(done(p)));
+    assert.deepEqual(walk(forEachTarget, p), linkTargets(done(p)));
+    assert.deepEqual(walk(forEachLink, c), p.facts.links);
+    assert.deepEqual(walk(forEachLink, p), p.facts.links);
+    assert.equal(hasTargets(done(c) as DonePage), linkTargets(done(p)).length > 0);
+    assert.equal(hasTargets(done(p) as DonePage), linkTargets(done(p)).length > 0);
     assert.deepEqual(c.facts!.links, p.facts.links);
     assert.deepEqual(c.facts!.failed, p.facts.failed);
     assert.equal(c.facts!.minhash, p.facts.minhash);

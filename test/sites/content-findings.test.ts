@@ -350,3 +350,21 @@ test('near_duplicates: 5,000 template pages in one cluster (exact copies among t
   // pairs) at 7,000; the bound is loose so that a loaded machine does not fail it
   assert.ok(ms < 60_000, `${ms} ms`);
 });
+
+test('near_duplicates: signatures compared as bytes find what their text finds (a page whose signature is not hex: all as text)', () => {
+  // clusters of 40 pages on 5 templates, each page with its own words (≥ 80 % similar to its
+  // cluster), and pages of their own
+  const pages: PageForFindings[] = [];
+  for (let i = 0; i < 200; i++) {
+    const own = text(`own${i}y`, i % 7 === 0 ? 120 : 15);
+    pages.push(done(`/page/${i}`, { text: `${text(`tpl${i % 5}`, 150)} ${own}` }));
+  }
+  for (let i = 0; i < 20; i++) pages.push(done(`/alone/${i}`, { text: text(`alone${i}`, 200) }));
+  const asBytes = nearDuplicates(pages as DonePage[], 0.8);
+  // a signature that is not lowercase hex (its own text, near no other): every signature compared as text
+  const odd = done('/odd', { text: text('odd', 200) });
+  odd.facts!.minhash = 'Z'.repeat(256);
+  const asText = nearDuplicates([...pages, odd] as DonePage[], 0.8);
+  assert.ok(asBytes.length >= 150, `${asBytes.length} pages found`);
+  assert.deepEqual(asText, asBytes);
+});

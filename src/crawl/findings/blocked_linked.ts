@@ -1,4 +1,4 @@
-import { isRobotsBlocked, linkTargets } from './context.js';
+import { forEachTarget, isRobotsBlocked } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
 /**
@@ -14,7 +14,9 @@ const rule: FindingRule = {
     if (blocked.size === 0) return [];
     const out: FindingPage[] = [];
     for (const p of ctx.done)
-      for (const target of linkTargets(p)) if (blocked.has(target)) out.push({ url: p.url, detail: target });
+      forEachTarget(p, (target) => {
+        if (blocked.has(target)) out.push({ url: p.url, detail: target });
+      });
     return out;
   },
 };

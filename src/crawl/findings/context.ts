@@ -10,7 +10,8 @@ export function findingContext(
 ): FindingContext {
   const done = pages.filter((p): p is DonePage => p.state === 'done' && p.facts !== null);
   const linkedTo = new Set<string>();
-  for (const p of done) for (const target of linkTargets(p)) linkedTo.add(target);
+  const link = (target: string) => void linkedTo.add(target);
+  for (const p of done) forEachTarget(p, link);
   return {
     pages,
     byUrl: new Map(pages.map((p) => [p.url, p])),
@@ -27,6 +28,29 @@ export function linkTargets(p: DonePage): string[] {
   // a batch's end holds its pages compact: the targets read from the link ids at once
   if (p.facts instanceof CompactFacts) return p.facts.targets(p.url);
   return [...p.facts.links, ...p.facts.nofollow].filter((target) => target !== p.url);
+}
+
+/**
+ * Calls `fn` with each of linkTargets(p), in its order, without making their array: the rules
+ * walk every page's links, and at a batch's end (pages compact) the ids are read in place — an
+ * array of strings a page for each rule was most of the end's garbage.
+ */
+export function forEachTarget(p: DonePage, fn: (target: string) => void): void {
+  if (p.facts instanceof CompactFacts) return p.facts.forEachTarget(p.url, fn);
+  for (const target of p.facts.links) if (target !== p.url) fn(target);
+  for (const target of p.facts.nofollow) if (target !== p.url) fn(target);
+}
+
+/** Calls `fn` with each of the page's followed links (`facts.links`, its own URL included), in order. */
+export function forEachLink(p: DonePage, fn: (target: string) => void): void {
+  if (p.facts instanceof CompactFacts) return p.facts.forEachLink(fn);
+  for (const target of p.facts.links) fn(target);
+}
+
+/** Whether linkTargets(p) has any. */
+export function hasTargets(p: DonePage): boolean {
+  if (p.facts instanceof CompactFacts) return p.facts.hasTargets(p.url);
+  return p.facts.links.some((t) => t !== p.url) || p.facts.nofollow.some((t) => t !== p.url);
 }
 
 /** The target answered 4xx/5xx or could not be fetched. */

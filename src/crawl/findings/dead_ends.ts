@@ -1,4 +1,4 @@
-import { linkTargets } from './context.js';
+import { hasTargets } from './context.js';
 import type { FindingRule } from './types.js';
 
 /** Audited pages with no link to another page of the site (followed or nofollow). */
@@ -8,7 +8,7 @@ const rule: FindingRule = {
   title: 'Pages with no outgoing internal link',
   find(ctx) {
     if (ctx.done.length <= 1) return [];
-    return ctx.done.filter((p) => linkTargets(p).length === 0).map((p) => ({ url: p.url }));
+    return ctx.done.filter((p) => !hasTargets(p)).map((p) => ({ url: p.url }));
   },
 };
 

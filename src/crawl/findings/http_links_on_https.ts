@@ -1,4 +1,4 @@
-import { linkTargets } from './context.js';
+import { forEachTarget } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
 /** https pages that link to an http: URL of the same site (the host or its www. twin). */
@@ -10,8 +10,9 @@ const rule: FindingRule = {
     const out: FindingPage[] = [];
     for (const p of ctx.done) {
       if (!p.url.startsWith('https:')) continue;
-      for (const target of linkTargets(p))
+      forEachTarget(p, (target) => {
         if (target.startsWith('http:')) out.push({ url: p.url, detail: target });
+      });
     }
     return out;
   },

@@ -1,4 +1,5 @@
-import { bandRows, SIGNATURE_SIZE, similarity } from '../similarity.js';
+import { CompactFacts } from '../compact.js';
+import { bandRows, SIGNATURE_SIZE, similarity, similarityAt } from '../similarity.js';
 import type { DonePage, FindingPage, FindingRule } from './types.js';
 
 /**
@@ -20,9 +21,37 @@ const rule: FindingRule = {
 /** the pages of a band's bucket each page is compared with (the ones just before it) */
 const BUCKET_PEERS = 16;
 
+const HEX_SIG = new RegExp(`^[0-9a-f]{${SIGNATURE_SIZE * 2}}$`);
+/** the char codes of the hex digits (a band's key hashes the signature's text) */
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/**
+ * The pages' signatures as bytes, one SIGNATURE_SIZE record a page (a batch's end: copied from
+ * the compact pages, no hex text made — 100,000 signatures are 27 MB as strings, 12.8 MB as
+ * bytes); null when one is not lowercase hex of that length (then all are compared as text).
+ */
+function signatureBytes(pages: readonly DonePage[]): Uint8Array | null {
+  const out = new Uint8Array(pages.length * SIGNATURE_SIZE);
+  for (let i = 0; i < pages.length; i++) {
+    const f = pages[i]!.facts;
+    if (f instanceof CompactFacts) {
+      if (!f.copySignature(out, i * SIGNATURE_SIZE)) return null;
+      continue;
+    }
+    const hex = f.minhash!;
+    if (!HEX_SIG.test(hex)) return null;
+    out.set(Buffer.from(hex, 'hex'), i * SIGNATURE_SIZE);
+  }
+  return out;
+}
+
 export function nearDuplicates(done: readonly DonePage[], threshold: number): FindingPage[] {
-  const pages = done.filter((p) => typeof p.facts.minhash === 'string');
-  const sig = pages.map((p) => p.facts.minhash!);
+  const pages = done.filter((p) =>
+    p.facts instanceof CompactFacts ? p.facts.hasSignature() : typeof p.facts.minhash === 'string',
+  );
+  // the signatures as bytes (the same keys and similarities as their text), else as text
+  const bytes = signatureBytes(pages);
+  const sig = bytes === null ? pages.map((p) => p.facts.minhash!) : [];
   // union-find over the similar pairs; each page's best match
   const parent = pages.map((_, i) => i);
   const root = (i: number): number => {
@@ -40,7 +69,7 @@ export function nearDuplicates(done: readonly DonePage[], threshold: number): Fi
   const compare = (i: number, j: number) => {
     // the same text is duplicate_content, not a near duplicate
     if (pages[i]!.facts.mainHash === pages[j]!.facts.mainHash) return;
-    const sim = similarity(sig[i]!, sig[j]!);
+    const sim = bytes === null ? similarity(sig[i]!, sig[j]!) : similarityAt(bytes, i, j);
     if (sim < threshold) return;
     note(i, j, sim);
     note(j, i, sim);
@@ -54,9 +83,16 @@ export function nearDuplicates(done: readonly DonePage[], threshold: number): Fi
     const more = new Map<number, number[]>();
     const from = band * rows * 2;
     for (let i = 0; i < pages.length; i++) {
-      const s = sig[i]!;
       let key = 0x811c9dc5;
-      for (let c = from; c < from + rows * 2; c++) key = Math.imul(key ^ s.charCodeAt(c), 0x01000193);
+      if (bytes === null) {
+        const s = sig[i]!;
+        for (let c = from; c < from + rows * 2; c++) key = Math.imul(key ^ s.charCodeAt(c), 0x01000193);
+      } else
+        for (let c = i * SIGNATURE_SIZE + from / 2, end = c + rows; c < end; c++) {
+          // the two hex digits of the byte, as the text's key hashes them
+          key = Math.imul(key ^ HEX_CODES[bytes[c]! >> 4]!, 0x01000193);
+          key = Math.imul(key ^ HEX_CODES[bytes[c]! & 15]!, 0x01000193);
+        }
       const at = first.get(key);
       if (at === undefined) first.set(key, i);
       else {

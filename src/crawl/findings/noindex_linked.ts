@@ -1,3 +1,4 @@
+import { forEachLink } from './context.js';
 import type { FindingRule } from './types.js';
 
 /** a noindex page that at least this many audited pages link to is reported */
@@ -18,10 +19,10 @@ const rule: FindingRule = {
     for (const p of ctx.done) if (p.facts.noindex) inlinks.set(p.url, 0);
     if (inlinks.size === 0) return [];
     for (const p of ctx.done)
-      for (const target of p.facts.links) {
+      forEachLink(p, (target) => {
         const n = inlinks.get(target);
         if (n !== undefined && target !== p.url) inlinks.set(target, n + 1);
-      }
+      });
     return ctx.done
       .filter((p) => p.facts.noindex && inlinks.get(p.url)! >= NOINDEX_LINKED_MIN_PAGES)
       .map((p) => ({ url: p.url, detail: `linked from ${inlinks.get(p.url)} pages` }));

@@ -1,4 +1,4 @@
-import { linkTargets } from './context.js';
+import { forEachTarget } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
 /** A redirect path that comes back to a URL it went through (redirect_loops). */
@@ -13,11 +13,11 @@ const rule: FindingRule = {
   find(ctx) {
     const out: FindingPage[] = [];
     for (const p of ctx.done) {
-      for (const target of linkTargets(p)) {
+      forEachTarget(p, (target) => {
         const path = ctx.byUrl.get(target)?.redirectPath;
         if (path && path.length > 2 && !isLoop(path))
           out.push({ url: p.url, detail: `${path.join(' → ')} (${path.length - 1} redirects)` });
-      }
+      });
     }
     return out;
   },

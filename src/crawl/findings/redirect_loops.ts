@@ -1,4 +1,4 @@
-import { linkTargets } from './context.js';
+import { forEachTarget } from './context.js';
 import { isLoop } from './redirect_chains.js';
 import type { FindingPage, FindingRule } from './types.js';
 
@@ -18,12 +18,12 @@ const rule: FindingRule = {
       return path && isLoop(path) ? path : null;
     };
     for (const p of ctx.done) {
-      for (const target of linkTargets(p)) {
+      forEachTarget(p, (target) => {
         const loop = loopOf(target);
-        if (loop === null) continue;
+        if (loop === null) return;
         linked.add(target);
         out.push({ url: p.url, detail: `links to ${target}: ${loop.join(' → ')}` });
-      }
+      });
     }
     for (const p of ctx.pages) {
       const loop = loopOf(p.url);

@@ -1,4 +1,4 @@
-import { isBroken, isRedirected, linkTargets } from './context.js';
+import { forEachTarget, isBroken, isRedirected } from './context.js';
 import type { FindingPage, FindingRule } from './types.js';
 
 const rule: FindingRule = {
@@ -8,7 +8,7 @@ const rule: FindingRule = {
   find(ctx) {
     const out: FindingPage[] = [];
     for (const p of ctx.done) {
-      for (const target of linkTargets(p)) {
+      forEachTarget(p, (target) => {
         const t = ctx.byUrl.get(target);
         // a broken target is a broken link, not a redirected one
         if (t && !isBroken(t) && isRedirected(t))
@@ -17,7 +17,7 @@ const rule: FindingRule = {
         const c = t ? undefined : ctx.graph?.checks?.get(target);
         if (c?.verdict === 'ok' && c.redirectTo !== null)
           out.push({ url: p.url, detail: `${target} → ${c.redirectTo}` });
-      }
+      });
     }
     return out;
   },

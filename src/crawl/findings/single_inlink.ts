@@ -1,4 +1,4 @@
-import { linkTargets } from './context.js';
+import { forEachTarget } from './context.js';
 import type { FindingRule } from './types.js';
 
 /** Audited pages (the start page aside) that exactly one other audited page links to. */
@@ -10,7 +10,7 @@ const rule: FindingRule = {
     if (ctx.done.length <= 1) return [];
     const from = new Map<string, string | null>();
     for (const p of ctx.done)
-      for (const target of linkTargets(p)) from.set(target, from.has(target) ? null : p.url);
+      forEachTarget(p, (target) => void from.set(target, from.has(target) ? null : p.url));
     return ctx.done
       .filter((p) => p.url !== ctx.startUrl && typeof from.get(p.url) === 'string')
       .map((p) => ({ url: p.url, detail: `only linked from ${from.get(p.url)}` }));

@@ -1,5 +1,6 @@
 // The batch summary (docs/sites.md): pages by state, result bands, the score histogram, the
 // checks failed most often, the slowest and largest pages, and the findings' counts.
+import { CompactFacts } from '../compact.js';
 import type { Finding, PageForFindings } from './types.js';
 
 export interface BatchSummary {
@@ -26,15 +27,18 @@ export function computeSummary(
   const histogram = new Array<number>(10).fill(0);
   const checks = new Map<string, { id: string; title: string; pages: number }>();
   let total = 0;
+  const count = (c: { id: string; title: string }) => {
+    const e = checks.get(c.id);
+    if (e) e.pages++;
+    else checks.set(c.id, { id: c.id, title: c.title, pages: 1 });
+  };
   for (const { f } of done) {
     bands[f.result]++;
     histogram[Math.min(9, Math.floor(f.score / 10))]!++;
     total += f.score;
-    for (const c of f.failed) {
-      const e = checks.get(c.id);
-      if (e) e.pages++;
-      else checks.set(c.id, { id: c.id, title: c.title, pages: 1 });
-    }
+    // compact facts (a batch's end): the checks read in place, no array a page
+    if (f instanceof CompactFacts) f.forEachFailed(count);
+    else f.failed.forEach(count);
   }
   return {
     pages: counters,
