@@ -80,7 +80,14 @@ const config = configFromEnv({
 const handle = createDb(config.databaseUrl);
 if (role !== 'worker') await migrate(handle.db);
 const engine = await createJobEngine(
-  { queueEngine: 'embedded', redisUrl: null, redisPrefix: '', jobPollMs: 500 },
+  // as a worker process runs them: the heap's growth from PAGEGRADE_WORKER_HEAP_GROWTH (src/jobs/heap.ts)
+  {
+    queueEngine: 'embedded',
+    redisUrl: null,
+    redisPrefix: '',
+    jobPollMs: 500,
+    workerHeapGrowth: config.workerHeapGrowth,
+  },
   { db: handle.db, kinds: jobKinds },
 );
 const services = createServices({ db: handle.db, analyze, queue: engine.queue, config });
