@@ -290,20 +290,23 @@ export interface PagesDiff {
  * differences are held: the later crawl's pages can be read in chunks and let go. The same
  * diff as diffCrawls with all the pages at once.
  */
+/** The pages' summary of a diff with nothing counted yet but the two crawls' sizes. */
+const pagesSummary = (before: number, after: number): DiffSummary['pages'] => ({
+  before,
+  after,
+  added: 0,
+  removed: 0,
+  changed: 0,
+  compared: 0,
+  bandsDropped: 0,
+  bandsRaised: 0,
+  newlyNon200: 0,
+  newlyNoindex: 0,
+});
+
 export function pagesDiff(earlier: EarlierPages | null): PagesDiff {
   const after = siteScoring();
-  const s: DiffSummary['pages'] = {
-    before: earlier?.count ?? 0,
-    after: 0,
-    added: 0,
-    removed: 0,
-    changed: 0,
-    compared: 0,
-    bandsDropped: 0,
-    bandsRaised: 0,
-    newlyNon200: 0,
-    newlyNoindex: 0,
-  };
+  const s = pagesSummary(earlier?.count ?? 0, 0);
   const added: (PageState & { url: string })[] = [];
   const changed: PageChange[] = [];
   const checkCount = { new: 0, fixed: 0 };
@@ -384,18 +387,7 @@ function noDiff(to: Omit<CrawlSide, 'pages'>, pages: number, site: SiteScore | n
     from: null,
     to: { id: to.id, finishedAt: to.finishedAt },
     summary: {
-      pages: {
-        before: 0,
-        after: pages,
-        added: 0,
-        removed: 0,
-        changed: 0,
-        compared: 0,
-        bandsDropped: 0,
-        bandsRaised: 0,
-        newlyNon200: 0,
-        newlyNoindex: 0,
-      },
+      pages: pagesSummary(0, pages),
       findings: { new: 0, persisting: 0, fixed: 0 },
       checks: { new: 0, fixed: 0 },
       extracted: { names: [], changed: 0 },

@@ -10,17 +10,22 @@
 /** entries kept per cache (the least recently used go first) */
 export const TOTALS_CACHE_SIZE = 10_000;
 
+/** The entry of `key`, moved to the end of the map's order (the most recently used). */
+function touch<V>(map: Map<string, V>, key: string): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
 /** A small LRU: a Map keeps insertion order, a hit moves the entry to the end. */
 class Lru<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly max: number) {}
   get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
+    return touch(this.map, key);
   }
   set(key: string, value: V): void {
     this.map.delete(key);
@@ -105,12 +110,7 @@ export class AnswerCache<T extends KeptAnswer> {
   constructor(private readonly maxBytes: number = ANSWERS_CACHE_BYTES) {}
 
   get(key: string): T | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
+    return touch(this.map, key);
   }
 
   set(key: string, value: T): void {
