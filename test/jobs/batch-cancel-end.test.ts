@@ -167,11 +167,11 @@ for (const setup of engineSetups(sqliteDialect)) {
       });
       const id = created.id;
       await waitFor(async () => (endRuns.includes(id) ? true : null), 'the end job ran');
-      await waitFor(
-        async () =>
-          Number((await row(id)).end_pending) === 0 && (await row(id)).status !== 'running' ? true : null,
-        'the end written',
-      );
+      // one read of the row: its status and its pending end as one transaction left them
+      await waitFor(async () => {
+        const now = await row(id);
+        return Number(now.end_pending) === 0 && now.status !== 'running' ? true : null;
+      }, 'the end written');
       const r = await row(id);
       assert.equal(r.status, 'cancelled');
       assert.notEqual(r.findings, null);
