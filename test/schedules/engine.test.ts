@@ -17,6 +17,7 @@ import { testAnalyze, testServicesConfig } from '../helpers/config.js';
 import { buildUser, type TestUser } from '../helpers/factories.js';
 import { goodPage, html, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { queueEngines, waitFor, type QueueHarness } from '../helpers/queues.js';
+import { hourlyFarFromNow } from '../helpers/schedules.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const HOUR = 3600_000;
@@ -61,7 +62,7 @@ for (const engine of queueEngines) {
       await h?.close();
     });
 
-    async function scheduled(path: string, every = 'hourly') {
+    async function scheduled(path: string, every = hourlyFarFromNow()) {
       site.route(path, html(goodPage(site.origin)));
       const report = await services.reports.create(user.id, { url: `${site.origin}${path}` });
       const { schedule } = await services.schedules.put(user.id, report.id, { every });

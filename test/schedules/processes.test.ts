@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createDb } from '../../src/store/database.js';
 import { goodPage, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { waitFor } from '../helpers/queues.js';
+import { hourlyFarFromNow } from '../helpers/schedules.js';
 import { api, startService, type ServiceProcess } from '../helpers/service-process.js';
 import {
   REQUIRE_POSTGRES,
@@ -45,7 +46,7 @@ function countingSite(site: FixtureServer, n: number) {
   return (i: number) => site.requests.filter((p) => p === `/page-${i}`).length;
 }
 
-/** N reports, each with an hourly schedule (its first run in the future). */
+/** N reports, each with an hourly schedule (its next run half an hour away). */
 async function scheduleAll(origin: string, site: FixtureServer, n: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -53,7 +54,7 @@ async function scheduleAll(origin: string, site: FixtureServer, n: number): Prom
     assert.equal(res.status, 201, JSON.stringify(res.body));
     ids.push(res.body.data.id);
     const s = await api(origin, KEY, 'PUT', `/api/v1/reports/${res.body.data.id}/schedule`, {
-      every: 'hourly',
+      every: hourlyFarFromNow(),
     });
     assert.equal(s.status, 201, JSON.stringify(s.body));
   }
@@ -117,7 +118,8 @@ describe('schedules: two processes on PostgreSQL + Redis', () => {
     await new Promise((r) => setTimeout(r, 3000));
     const fetched = Array.from({ length: N }, (_, i) => hits(i));
     // on a mismatch: the runs each over-fetched report recorded, and both services' output, to
-    // tell a run made twice from a fetch made twice (seen in two full runs of 2026-11-29)
+    // tell a run made twice from a fetch made twice (a CI run's 3 fetches were two scheduled
+    // runs: \`hourly\`'s next slot came due in the test's minutes, hence hourlyFarFromNow)
     const over: string[] = [];
     for (const [i, h] of fetched.entries())
       if (h !== 2) {
@@ -199,8 +201,7 @@ describe('schedules: kill -9 with due schedules (SQLite)', () => {
       60_000,
     );
     await new Promise((r) => setTimeout(r, 2000));
-    // the runs each report recorded, to tell a run made twice from a fetch made twice (one CI run
-    // saw a page fetched 3 times; not reproduced since)
+    // the runs each report recorded, to tell a run made twice from a fetch made twice
     const runs: string[] = [];
     for (const id of ids) {
       const r = await api(second.origin, KEY, 'GET', `/api/v1/reports/${id}/runs`);
