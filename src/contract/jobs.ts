@@ -77,6 +77,11 @@ export interface QueueCounts {
 export interface Queue {
   readonly engine: 'embedded' | 'bullmq';
   enqueue(kind: string, payload: unknown, options?: EnqueueOptions): Promise<{ id: string; added: boolean }>;
+  /**
+   * The transaction that enqueued jobs of `kind` with `trx` has committed: this process's
+   * workers look now (without it they look shortly after such an enqueue, and at their poll).
+   */
+  committed(kind: string): void;
   /** jobs by kind and state (metrics, health details, tests) */
   counts(): Promise<Record<string, QueueCounts>>;
   close(): Promise<void>;

@@ -135,6 +135,11 @@ export class BullmqQueue implements Queue, QueueAdmin {
     return { id: job.id!, added: job.id === row.jobId };
   }
 
+  /** the outbox rows the transaction wrote go to Redis now */
+  committed(): void {
+    void this.relay();
+  }
+
   private relaySoon(): void {
     for (const ms of AFTER_COMMIT_MS) {
       const t = setTimeout(() => {

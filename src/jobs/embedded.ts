@@ -56,6 +56,10 @@ export class EmbeddedQueue implements Queue, QueueAdmin {
     return res;
   }
 
+  committed(kind: string): void {
+    if (!this.closed) this.notify(kind, sharedNow());
+  }
+
   /** Calls `fn` when a job is added from this process; returns the unsubscribe function. */
   onEnqueue(fn: Listener): () => void {
     this.listeners.add(fn);

@@ -79,6 +79,7 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
   const lazy: Queue = {
     engine: options.redis ? 'bullmq' : 'embedded',
     enqueue: (...a) => holder.q!.enqueue(...a),
+    committed: (kind) => holder.q!.committed(kind),
     counts: () => holder.q!.counts(),
     close: async () => {},
   };

@@ -141,14 +141,34 @@ export interface SiteFilesOptions {
   /**
    * A crawl's politeness (a batch's discovery, docs/sites.md): called once robots.txt is in, it
    * names the sitemap to fetch and which URLs robots.txt allows — the 404 probe is then recorded
-   * as not requested, and the favicon left null, where it does not. With it the files are
-   * fetched one after another. Without it (an audit) all five are asked for at once, the sitemap
-   * being the first same-site `Sitemap:` line of robots.txt, else /sitemap.xml (asked for at once).
+   * as not requested, and the favicon left null, where it does not. With it the files after
+   * robots.txt are fetched `atOnce` at a time (default 1: one after another; a batch with no
+   * delay between its requests: its requests at once). Without it (an audit) all five are asked
+   * for at once, the sitemap being the first same-site `Sitemap:` line of robots.txt, else
+   * /sitemap.xml (asked for at once).
    */
-  afterRobots?: (robots: ExtraResource) => { sitemap?: string; allowed?: (url: string) => boolean };
+  afterRobots?: (robots: ExtraResource) => {
+    sitemap?: string;
+    allowed?: (url: string) => boolean;
+    atOnce?: number;
+  };
 }
 
 const answered = (r: ExtraResource) => r.status !== null && r.status >= 200 && r.status < 300;
+
+/** Runs `tasks`, at most `atOnce` at a time, in order; their results in the same order. */
+async function inTurns<T>(tasks: readonly (() => Promise<T>)[], atOnce: number): Promise<T[]> {
+  const out: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      out[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(atOnce, tasks.length)) }, lane));
+  return out;
+}
 
 /** robots.txt, the sitemap, the 404 probe, the favicon and /llms.txt of `pageUrl`'s origin. */
 export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise<SiteFiles> {
@@ -161,23 +181,33 @@ export async function fetchSiteFiles(pageUrl: URL, o: SiteFilesOptions): Promise
 
   if (o.afterRobots) {
     const robots = await get(`${origin}/robots.txt`, EXTRA_CAPS.robots);
-    const { sitemap: sitemapUrl = defaultSitemap, allowed = () => true } = o.afterRobots(robots);
-    const sitemap = await get(sitemapUrl, EXTRA_CAPS.sitemap);
+    const { sitemap: sitemapUrl = defaultSitemap, allowed = () => true, atOnce = 1 } = o.afterRobots(robots);
     const probe = probeUrl();
-    const notFoundProbe = allowed(probe)
-      ? await get(probe, EXTRA_CAPS.notFoundProbe)
-      : {
-          url: probe,
-          finalUrl: probe,
-          status: null,
-          headers: {},
-          body: '',
-          error: 'Not requested: robots.txt disallows it.',
-          durationMs: 0,
-        };
-    const favicon = allowed(faviconUrl) ? await get(faviconUrl, 0, true) : null;
-    const llms = allowed(llmsUrl) ? await get(llmsUrl, EXTRA_CAPS.llms) : null;
-    return { robots, sitemap, notFoundProbe, favicon, llms };
+    const notRequested = (): ExtraResource => ({
+      url: probe,
+      finalUrl: probe,
+      status: null,
+      headers: {},
+      body: '',
+      error: 'Not requested: robots.txt disallows it.',
+      durationMs: 0,
+    });
+    const [sitemap, notFoundProbe, favicon, llms] = await inTurns(
+      [
+        () => get(sitemapUrl, EXTRA_CAPS.sitemap),
+        () => (allowed(probe) ? get(probe, EXTRA_CAPS.notFoundProbe) : Promise.resolve(notRequested())),
+        () => (allowed(faviconUrl) ? get(faviconUrl, 0, true) : Promise.resolve(null)),
+        () => (allowed(llmsUrl) ? get(llmsUrl, EXTRA_CAPS.llms) : Promise.resolve(null)),
+      ] as const,
+      atOnce,
+    );
+    return {
+      robots,
+      sitemap: sitemap!,
+      notFoundProbe: notFoundProbe!,
+      favicon: favicon ?? null,
+      llms: llms ?? null,
+    };
   }
 
   // /sitemap.xml is asked for at once, in parallel with robots.txt; it is kept when robots.txt

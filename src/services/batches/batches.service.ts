@@ -176,6 +176,7 @@ export function createBatchServices(
         await enqueueJob(ctx.queue, BATCH_DISCOVER, { batchId: id }, { key: String(id), trx });
         return id;
       });
+      ctx.queue.committed(BATCH_DISCOVER.kind);
       return presentBatchRow((await findBatch(db, id, userId))!);
     },
 

@@ -14,7 +14,9 @@ import { fetchText, optionsOf, type BatchDeps } from './deps.js';
 import { admissible, finish, pump, ROBOTS_DISALLOW_ALL } from './frontier.js';
 import { siteHeadersOf } from './request-settings.js';
 import type { SiteHeaders } from '../../analyzer/fetch/index.js';
+import type { ExtraResource } from '../../analyzer/types.js';
 import { sharedNow } from '../../timers.js';
+import { BATCH_PAGE } from '../../contract/jobs.js';
 
 /** sitemap indexes are followed this many levels deep, at most this many files */
 const SITEMAP_NESTING = 3;
@@ -34,7 +36,8 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
   const start = new URL(b.url);
   const origin = start.origin;
   // robots.txt once for the batch (a 404 or a failure: everything allowed), then the site files
-  // every page's audit reads, in turn (the 404 probe and the favicon only where robots.txt allows)
+  // every page's audit reads (the 404 probe and the favicon only where robots.txt allows): in
+  // turn, or with no delay between the batch's requests, its requests at once
   let robots: Robots = parseRobots(`${origin}/robots.txt`, null);
   let robotsTxt: string | null = null;
   let sitemapRoots: string[] = [];
@@ -59,6 +62,8 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
       return {
         sitemap: sitemapRoots.find((s) => onSite(s, start.hostname)) ?? `${origin}/sitemap.xml`,
         allowed: (url) => robots.allowed(url),
+        // no delay between the batch's requests: the other files its requests at once
+        atOnce: Math.max(d.minDelay, robots.delayMs ?? 0) === 0 ? d.perSite : 1,
       };
     },
   });
@@ -78,6 +83,7 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
           Math.max(options.maxPages * 4, 1000),
           request.siteHeaders,
           sitemapFiles,
+          siteFiles.sitemap,
           signal,
         );
   for (const u of fromSitemap) seeds.push({ url: u, inSitemap: true });
@@ -132,6 +138,8 @@ export async function discover(d: BatchDeps, batchId: number, signal?: AbortSign
       );
     else await pump(d, trx, batchId);
   });
+  // the first pages' jobs are committed: this process's workers look now
+  d.ctx.queue.committed(BATCH_PAGE.kind);
 }
 
 /**
@@ -145,6 +153,8 @@ async function sitemapUrls(
   limit: number,
   siteHeaders: SiteHeaders | undefined,
   files: SitemapFile[],
+  /** the sitemap the site files read (not asked for again) */
+  known: ExtraResource | null,
   signal?: AbortSignal,
 ): Promise<string[]> {
   const urls: string[] = [];
@@ -155,7 +165,7 @@ async function sitemapUrls(
     for (const file of level) {
       if (seenFiles.has(file) || seenFiles.size >= SITEMAP_FILES || urls.length >= limit) continue;
       seenFiles.add(file);
-      const r = await fetchText(d, file, signal, siteHeaders);
+      const r = known?.url === file ? known : await fetchText(d, file, signal, siteHeaders);
       if (!answered(r.status)) continue;
       const parsed = parseSitemap(r.body);
       files.push({

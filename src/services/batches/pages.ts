@@ -25,6 +25,7 @@ import {
   type BatchRow,
 } from '../../store/batches.repository.js';
 import { reserveSlot } from '../../store/batch-frontier.repository.js';
+import { BATCH_END } from '../../contract/jobs.js';
 import { sharedNow, sleep } from '../../timers.js';
 import { countAudit, isFetchError, renderHook } from '../audit/audit.js';
 import { applyRules, projectRules } from '../audit/ignore.js';
@@ -363,8 +364,11 @@ export function createPageProcessor(d: BatchDeps) {
       // the row read (and locked) above: pump reads its status and deadline, which the page did not change
       ended = await pump(d, trx, batchId, current);
     });
-    // the batch's last page: its kept connections close now
-    if (ended) forget(batchId);
+    // the batch's last page: its kept connections close now, and its end's job is looked for
+    if (ended) {
+      forget(batchId);
+      d.ctx.queue.committed(BATCH_END.kind);
+    }
   }
 
   /**
