@@ -1,12 +1,14 @@
 // A broad search of the reports (more than SEARCH_COUNT_BOUND matches, every project) answers
 // an estimated total, flagged `meta.total_is_estimate: true`, made from the share of the newest
 // reports it matches; everything else stays exact and unflagged: a search at the bound, one
-// within a project, a list without a search (docs/api.md, "Estimated totals"). 16,500 reports
-// seeded in bulk, two in three of them matching; every dialect.
+// within a project, a list without a search (docs/api.md, "Estimated totals"); the dashboard
+// says "about" before the estimate. 16,500 reports seeded in bulk, two in three of them
+// matching; every dialect.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forEachDialect } from '../helpers/api-harness.js';
 import { insertReports } from '../helpers/db.js';
+import { Browser } from '../helpers/browser.js';
 import { SEARCH_COUNT_BOUND } from '../../src/services/reports/reports.service.js';
 
 interface ListBody {
@@ -62,5 +64,20 @@ forEachDialect('estimated totals', (h) => {
     const all = await list('');
     assert.equal(all.meta.total, N);
     assert.equal(all.meta.total_is_estimate, undefined);
+  });
+
+  test('the dashboard says "about" before an estimated total, never before an exact one', async () => {
+    const b = new Browser(h().app);
+    await b.login(h().alice.key);
+    const broad = await b.get('/dashboard?search=tomato');
+    assert.equal(broad.statusCode, 200);
+    const about = /<p class="muted">1–10 of about (\d+)<\/p>/.exec(broad.body);
+    assert.ok(about, 'the broad search shows "about"');
+    // the API's estimate, as the dashboard reads it from the same service
+    assert.equal(Number(about[1]), (await list('?search=tomato')).meta.total);
+    const exact = await b.get('/dashboard?search=plain');
+    assert.equal(exact.statusCode, 200);
+    assert.match(exact.body, new RegExp(`<p class="muted">1–10 of ${N - MATCHES}</p>`));
+    assert.doesNotMatch(exact.body, /of about/);
   });
 });
