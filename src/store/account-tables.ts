@@ -21,6 +21,8 @@ export interface OrganizationsTable {
   bad_count: Generated<number>;
   /** bumped with every change of the report counters (a version of the organisation's report set) */
   reports_version: Generated<number>;
+  /** bumped with reports_version by a crawl's page only (a kept list answer may trail those by 1 s) */
+  crawl_writes: Generated<number>;
   /** quotas (null: none): audits stored a calendar month (UTC), pages a crawl, schedules */
   quota_reports_per_month: Generated<number | null>;
   quota_pages_per_crawl: Generated<number | null>;

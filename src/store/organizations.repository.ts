@@ -82,37 +82,53 @@ const counterColumns = {
   bad: 'bad_count',
 } as const;
 
-export async function adjustOrgCounters(db: Db, orgId: number, delta: Partial<OrgCounters>): Promise<void> {
+/**
+ * `crawl`: the change is a crawl's page (its report made or given a run): crawl_writes moves
+ * with the version (what a kept list answer may trail, list-cache.ts).
+ */
+export async function adjustOrgCounters(
+  db: Db,
+  orgId: number,
+  delta: Partial<OrgCounters>,
+  crawl = false,
+): Promise<void> {
   const entries = (
     Object.entries(counterColumns) as [keyof OrgCounters, (typeof counterColumns)[keyof OrgCounters]][]
   ).filter(([key]) => (delta[key] ?? 0) !== 0);
   if (entries.length === 0) return;
-  await adjustQuery(
-    db,
-    entries.map(([, column]) => column),
-    [orgId, ...entries.map(([key]) => delta[key] ?? 0)],
-  );
+  await adjustQuery(db, { columns: entries.map(([, column]) => column), crawl }, [
+    orgId,
+    ...entries.map(([key]) => delta[key] ?? 0),
+  ]);
 }
 
 /** adjustOrgCounters' statement for a set of counter columns, compiled once each (a crawl adjusts a page) */
 const adjustQuery = compiled(
-  (columns: (typeof counterColumns)[keyof OrgCounters][]) => columns.join(),
-  (db, columns) =>
+  (c: { columns: (typeof counterColumns)[keyof OrgCounters][]; crawl: boolean }) =>
+    `${c.columns.join()}${c.crawl ? ':crawl' : ''}`,
+  (db, c) =>
     db
       .updateTable('organizations')
       .set((eb) => ({
-        ...Object.fromEntries(columns.map((column, i) => [column, eb(column, '+', arg<number>(i + 1))])),
+        ...Object.fromEntries(c.columns.map((column, i) => [column, eb(column, '+', arg<number>(i + 1))])),
         // every insert, delete or result change of a report changes a counter: a new version
         reports_version: eb('reports_version', '+', 1),
+        ...(c.crawl ? { crawl_writes: eb('crawl_writes', '+', 1) } : {}),
       }))
       .where('id', '=', arg<number>(0)),
 );
 
-/** A new version of an organisation's reports without a counter change (a re-audit moves generated_at). */
-export async function bumpReportsVersion(db: Db, orgId: number): Promise<void> {
+/**
+ * A new version of an organisation's reports without a counter change (a re-audit moves
+ * generated_at); `crawl` as for adjustOrgCounters.
+ */
+export async function bumpReportsVersion(db: Db, orgId: number, crawl = false): Promise<void> {
   await db
     .updateTable('organizations')
-    .set((eb) => ({ reports_version: eb('reports_version', '+', 1) }))
+    .set((eb) => ({
+      reports_version: eb('reports_version', '+', 1),
+      ...(crawl ? { crawl_writes: eb('crawl_writes', '+', 1) } : {}),
+    }))
     .where('id', '=', orgId)
     .execute();
 }
@@ -152,4 +168,16 @@ export async function getReportsVersion(db: Db, orgId: number): Promise<number |
 /** read before and after every list answer: compiled once */
 const reportsVersionQuery = compiledOnce((db) =>
   db.selectFrom('organizations').select('reports_version').where('id', '=', arg<number>(0)),
+);
+
+/** The version and how many of its changes were a crawl's pages (crawl_writes), read together. */
+export async function getReportsVersions(
+  db: Db,
+  orgId: number,
+): Promise<{ version: number; crawlWrites: number } | null> {
+  const [row] = await reportsVersionsQuery(db, [orgId]);
+  return row ? { version: toNumber(row.reports_version), crawlWrites: toNumber(row.crawl_writes) } : null;
+}
+const reportsVersionsQuery = compiledOnce((db) =>
+  db.selectFrom('organizations').select(['reports_version', 'crawl_writes']).where('id', '=', arg<number>(0)),
 );

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { forEachDialect, withBody } from '../helpers/api-harness.js';
 import { AnswerCache } from '../../src/services/shared/list-cache.js';
+import { CRAWL_TRAIL_MS } from '../../src/services/reports/reports.service.js';
+import { bumpReportsVersion } from '../../src/store/organizations.repository.js';
 
 interface Item {
   id: number;
@@ -42,6 +44,27 @@ forEachDialect('kept list answers', (h) => {
   const changeBehind = (id: number, finalUrl: string) =>
     sql`UPDATE reports SET final_url = ${finalUrl} WHERE id = ${id}`.execute(h().database.db);
   const item = (b: ListBody, id: number) => b.data.find((x) => x.id === id)!;
+
+  test("a crawl's pages: a kept answer trails them by at most CRAWL_TRAIL_MS; any other change shows at once", async () => {
+    const q = '?sort_by=url&per_page=25';
+    const first = await list(q);
+    const was = item(first.body, ids[1]!).final_url;
+    // as a crawl's page stores its report: a new version, counted as a crawl's write
+    await changeBehind(ids[1]!, 'http://crawled.test/');
+    await bumpReportsVersion(h().database.db, h().alice.id, true);
+    const trailing = await list(q);
+    assert.equal(trailing.text, first.text, 'within the second: the kept answer');
+    await new Promise((r) => setTimeout(r, CRAWL_TRAIL_MS + 100));
+    const later = await list(q);
+    assert.equal(item(later.body, ids[1]!).final_url, 'http://crawled.test/', 'after it: made again');
+    // anything else (an API write, a batch's end): shown at once
+    await changeBehind(ids[1]!, 'http://api.test/');
+    await bumpReportsVersion(h().database.db, h().alice.id);
+    const now = await list(q);
+    assert.equal(item(now.body, ids[1]!).final_url, 'http://api.test/');
+    await changeBehind(ids[1]!, was);
+    await bumpReportsVersion(h().database.db, h().alice.id);
+  });
 
   test('a repeated list is the kept answer; another query string or organisation is its own', async () => {
     const first = await list();

@@ -30,11 +30,13 @@ async function slowSiteFiles(robots: string) {
     mostAtOnce = Math.max(mostAtOnce, answering);
     res.once('close', () => answering--);
   });
-  const slow = (status: number, type: string, body: string) => (_req: IncomingMessage, res: ServerResponse) =>
-    setTimeout(() => {
-      res.writeHead(status, { 'content-type': type });
-      res.end(body);
-    }, 100);
+  const slow =
+    (status: number, type: string, body: string) => (_req: IncomingMessage, res: ServerResponse) => {
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      }, 100);
+    };
   site.route('/robots.txt', slow(200, 'text/plain', robots));
   site.route(
     '/sitemap.xml',

@@ -135,6 +135,11 @@ for (const s of setups) {
       const second = await crawl(user, body);
       assert.equal(second.progress.audited, pages);
       assert.deepEqual(second.reports, { created: 0, updated: pages });
+      // each page a crawl stored, and nothing else, counted as a crawl's write (docs/api.md,
+      // "Kept answers": what a kept list answer may trail by a second)
+      const crawlWrites = await sql<{ n: number | string }>`
+        SELECT crawl_writes AS n FROM organizations WHERE id = ${user.id}`.execute(r.t.database.db);
+      assert.equal(Number(crawlWrites.rows[0]!.n), 2 * pages);
 
       // one report per page: the same reports, listed by each batch
       const a = await batchReports(user, first.id);

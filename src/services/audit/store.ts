@@ -88,11 +88,12 @@ export async function storeAudit(
     now,
     ...(input.batch ? { batchId: input.batch.id } : {}),
   });
-  await adjustOrgCounters(trx, userId, {
-    projects: projectCreated ? 1 : 0,
-    reports: 1,
-    [report.result]: 1,
-  });
+  await adjustOrgCounters(
+    trx,
+    userId,
+    { projects: projectCreated ? 1 : 0, reports: 1, [report.result]: 1 },
+    input.batch !== undefined,
+  );
   if (input.batch) await ctx.reportEvents?.batchPageCompleted(trx, userId, id, input.batch);
   else await ctx.reportEvents?.created(trx, userId, id);
   return id;
@@ -137,10 +138,11 @@ export async function storeRun(
     batchId: input.batchId,
   });
   await pruneRuns(trx, id, historyLimit(ctx));
+  const crawl = input.source === 'batch';
   if (audit.result !== row.result) {
-    await adjustOrgCounters(trx, userId, { [row.result]: -1, [audit.result]: 1 });
+    await adjustOrgCounters(trx, userId, { [row.result]: -1, [audit.result]: 1 }, crawl);
   } else {
-    await bumpReportsVersion(trx, userId);
+    await bumpReportsVersion(trx, userId, crawl);
   }
   return n;
 }

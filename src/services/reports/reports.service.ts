@@ -30,6 +30,7 @@ import {
   bumpReportsVersion,
   getReportsState,
   getReportsVersion,
+  getReportsVersions,
   getOrgCounters,
 } from '../../store/organizations.repository.js';
 import { storeAudit, removeReport } from '../audit/store.js';
@@ -52,6 +53,29 @@ const reportNotFound = () => notFound('No such report.');
 export const SEARCH_COUNT_BOUND = 10_000;
 /** the newest reports a broad search's share of matches is measured on */
 export const SEARCH_SAMPLE = 5_000;
+/**
+ * How long a kept list answer may trail a running crawl (docs/api.md, "Kept answers"): while
+ * the only changes since it was made are a crawl's pages (organizations.crawl_writes), it is
+ * answered for this long; any other change makes it be made again at once.
+ */
+export const CRAWL_TRAIL_MS = 1000;
+
+interface Versions {
+  version: number;
+  crawlWrites: number;
+}
+/** A kept list answer, with the version it was made at and when (Date.now()). */
+interface KeptList extends Versions {
+  answer: ListAnswer;
+  at: number;
+  bytes: number;
+}
+/** Every change from `a` to `b` was a crawl's page (none: the same version). */
+const onlyCrawled = (a: Versions, b: Versions) => b.version - a.version === b.crawlWrites - a.crawlWrites;
+/** `kept` answers for `now`'s versions: the same, or trailing a crawl's pages by less than CRAWL_TRAIL_MS. */
+const keptHolds = (kept: KeptList, now: Versions, at: number) =>
+  kept.version === now.version || (onlyCrawled(kept, now) && at - kept.at < CRAWL_TRAIL_MS);
+
 /** rows per chunk of a walk (the CSV of a list) */
 const WALK_CHUNK = 1_000;
 
@@ -59,7 +83,7 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
   const { db } = ctx;
   const iso = () => ctx.now().toISOString();
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
-  const answers = new AnswerCache<ListAnswer>();
+  const answers = new AnswerCache<KeptList>();
   const reaudit = createReauditor(ctx);
 
   /** Fetches and audits; a page that cannot be fetched is a 422 under `url`. */
@@ -187,15 +211,20 @@ export function createReportServices(ctx: ServiceContext): Omit<OwnerServices['r
     },
 
     async listAnswer(userId, q, answer) {
-      // the version first: an answer made at it is exact while it is current (list-cache.ts)
-      const version = await getReportsVersion(db, userId);
-      if (version === null) return answer.render({ items: [], total: 0 });
-      const key = JSON.stringify([userId, version, resolveReportsQuery(q), answer.key]);
+      // the version first: an answer made at it is exact while it is current (list-cache.ts),
+      // and trails a running crawl's pages by at most CRAWL_TRAIL_MS
+      const at = Date.now();
+      const v = await getReportsVersions(db, userId);
+      if (v === null) return answer.render({ items: [], total: 0 });
+      const key = JSON.stringify([userId, resolveReportsQuery(q), answer.key]);
       const kept = answers.get(key);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined && keptHolds(kept, v, at)) return kept.answer;
       const made = answer.render(await service.listText(userId, q));
-      // the version moved meanwhile: what was read may belong to either, and is not kept
-      if ((await getReportsVersion(db, userId)) === version) answers.set(key, made);
+      // moved meanwhile by something else than a crawl's pages: what was read may belong to
+      // either version, and is not kept; by a crawl's pages only, it is kept as of before
+      const after = await getReportsVersions(db, userId);
+      if (after !== null && onlyCrawled(v, after))
+        answers.set(key, { answer: made, ...v, at, bytes: made.bytes });
       return made;
     },
 

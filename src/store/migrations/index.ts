@@ -33,6 +33,7 @@ import * as batchPageDigest from './2026-12-02T03-batch-page-digest.js';
 import * as batchPageExtracted from './2026-12-03T05-batch-page-extracted.js';
 import * as batchPageExtractErrors from './2026-12-06T01-batch-page-extract-errors.js';
 import * as batchEndPending from './2026-12-07T01-batch-end-pending.js';
+import * as orgCrawlWrites from './2026-12-08T01-org-crawl-writes.js';
 import * as batchLinks from './2026-12-03T01-batch-links.js';
 import * as builds from './2026-12-03T01-builds.js';
 import * as instanceLog from './2026-12-03T04-instance-log.js';
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-06T01-batch-check-via': batchCheckVia,
   '2026-12-06T01-batch-page-extract-errors': batchPageExtractErrors,
   '2026-12-07T01-batch-end-pending': batchEndPending,
+  '2026-12-08T01-org-crawl-writes': orgCrawlWrites,
 };
