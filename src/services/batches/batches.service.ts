@@ -194,7 +194,10 @@ export function createBatchServices(
       // the status at once, in a short transaction (the pages' jobs stop at their next step);
       // the end — findings and summary from every page, batch.cancelled — after it, without the
       // batch's lock (a 100,000-page batch's end takes a minute), here, or by the batch.end job
-      // enqueued with the status if this process stops first (end.ts, endCancelled)
+      // enqueued with the status if this process stops first (end.ts, endCancelled). A process
+      // that runs no jobs (PAGEGRADE_WORKER=0: workers apart) leaves the end to that job at once:
+      // a worker process computes it, with the workers' memory settings (docs/jobs.md)
+      const endHere = ctx.config.worker !== false;
       const cancelled = await withTransaction(db, async (trx) => {
         const b = await findBatch(trx, id, userId, true);
         if (!b) throw batchNotFound();
@@ -207,15 +210,17 @@ export function createBatchServices(
           ctx.queue,
           BATCH_END,
           { batchId: id },
-          { key: String(id), delayMs: CANCEL_END_AFTER_MS, trx },
+          { key: String(id), delayMs: endHere ? CANCEL_END_AFTER_MS : 0, trx },
         );
         return true;
       });
       if (cancelled) {
         changed(id);
-        // failed here (the database): the job writes it, with its retries and its log
-        await endCancelled(d, id).catch(() => {});
-        changed(id);
+        if (endHere) {
+          // failed here (the database): the job writes it, with its retries and its log
+          await endCancelled(d, id).catch(() => {});
+          changed(id);
+        } else ctx.queue.committed(BATCH_END.kind);
       }
       return presentBatchRow(await load(userId, id));
     },

@@ -7,6 +7,11 @@ export type AnalyzeFn = (url: string, options: AnalyzeOptions) => Promise<AuditR
 
 /** What the services need from the configuration (a Config satisfies it). */
 export interface ServicesConfig {
+  /**
+   * PAGEGRADE_WORKER: false, this process runs no jobs (an API process, workers apart): work a
+   * request would do after answering goes to a worker instead (a cancelled batch's end)
+   */
+  readonly worker?: boolean;
   readonly allowPrivateHosts: boolean;
   readonly fetchTimeoutMs: number;
   readonly fetchMaxBytes: number;
