@@ -84,7 +84,7 @@ const counterColumns = {
 
 /**
  * `crawl`: the change is a crawl's page (its report made or given a run): crawl_writes moves
- * with the version (what a kept list answer may trail, list-cache.ts).
+ * with the version (what a kept list answer may trail: reports.service.ts, CRAWL_TRAIL_MS).
  */
 export async function adjustOrgCounters(
   db: Db,

@@ -98,10 +98,12 @@ export interface KeptAnswer {
 }
 
 /**
- * Finished answers (a list page as sent), keyed by the user, the version of their reports and
- * everything the answer is made from (the query, the links' query string): exact while the
- * version is current, since every change of what a list row shows changes the version in the
- * same transaction (an insert, a delete, a result, a re-audit, privacy or password). Bounded by
+ * Finished answers (a list page as sent), keyed by what the caller names (the reports service:
+ * the user and everything the answer is made from — the query, the links' query string — with
+ * the version of their reports it was made at kept in the entry). Such an answer is exact while
+ * that version is current, since every change of what a list row shows changes the version in
+ * the same transaction (an insert, a delete, a result, a re-audit, privacy or password); the
+ * service decides when an entry still answers (reports.service.ts, listAnswer). Bounded by
  * bytes, not entries.
  */
 export class AnswerCache<T extends KeptAnswer> {
