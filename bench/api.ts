@@ -211,11 +211,19 @@ async function prepare(store: 'sqlite' | 'postgres', templates: Templates): Prom
 
 // ── processes under load ──────────────────────────────────────────────────────────────────
 
+interface PhasePeak {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+}
+
 interface Server {
   child: ChildProcess;
   appOrigin: string;
   bareOrigin: string;
-  rss(): Promise<{ rss: number; peakRss: number }>;
+  /** `phase`: also end a phase (the peak sample since the last phase's end is in the answer) */
+  rss(phase?: boolean): Promise<{ rss: number; peakRss: number; phase: PhasePeak }>;
   /** the server process's CPU time so far (user + system, µs) */
   cpu(): Promise<number>;
   stop(): Promise<void>;
@@ -230,7 +238,9 @@ interface Server {
 function serverEntry(): { file: string; execArgv: string[] } {
   const ts = join(ROOT, 'bench/lib/server.ts');
   if (!distIsCurrent()) {
-    console.log('server: the sources through tsx (no current dist/: `npm run build` to measure as npm start runs; the tsx loader adds ~45 MB RSS)');
+    console.log(
+      'server: the sources through tsx (no current dist/: `npm run build` to measure as npm start runs; the tsx loader adds ~45 MB RSS)',
+    );
     return { file: ts, execArgv: ['--import', 'tsx'] };
   }
   mkdirSync(DATA, { recursive: true });
@@ -267,15 +277,15 @@ async function startServer(databaseUrl: string, label: string): Promise<Server> 
     child,
     appOrigin: `http://127.0.0.1:${ready.appPort}`,
     bareOrigin: `http://127.0.0.1:${ready.barePort}`,
-    rss: () =>
+    rss: (phase = false) =>
       new Promise((resolve) => {
-        const on = (m: { type: string; rss: number; peakRss: number }) => {
+        const on = (m: { type: string; rss: number; peakRss: number; phase: PhasePeak }) => {
           if (m.type !== 'rss') return;
           child.off('message', on);
           resolve(m);
         };
         child.on('message', on);
-        child.send({ type: 'rss' });
+        child.send({ type: 'rss', phase });
       }),
     cpu: () =>
       new Promise((resolve) => {
@@ -358,6 +368,8 @@ async function runStore(p: Prepared): Promise<void> {
   try {
     const ts = targets(p);
     await checkAnswers(server.appOrigin, ts);
+    const startup = await server.rss(true);
+    const peaks: [string, PhasePeak][] = [['start and the answers checked', startup.phase]];
     const rows: Rounds[] = [];
     // interleaved rounds (API, bare, API, bare …) after one warm-up of each: the machine's
     // drift touches both sides of a round alike, and the median of the rounds' ratios is kept
@@ -378,6 +390,7 @@ async function runStore(p: Prepared): Promise<void> {
         row.bare.push(bare);
       }
       rows.push(row);
+      peaks.push([t.name, (await server.rss(true)).phase]);
     }
     const { rss, peakRss } = await server.rss();
     emit(
@@ -395,6 +408,13 @@ async function runStore(p: Prepared): Promise<void> {
     );
     emit();
     emit(table(rows, P99_TARGET_MS, (name) => (name.startsWith(SHOW) ? SHOW_RATIO_TARGET : RATIO_TARGET)));
+    emit();
+    emit('Server memory at the highest sample (every 100 ms) while each query and its bare rounds ran:');
+    emit();
+    emit('| during | RSS | V8 heap total | heap used | buffers and external |');
+    emit('|---|--:|--:|--:|--:|');
+    for (const [name, m] of peaks)
+      emit(`| ${name} | ${mb(m.rss)} | ${mb(m.heapTotal)} | ${mb(m.heapUsed)} | ${mb(m.external)} |`);
     emit();
   } finally {
     await server.stop();

@@ -41,9 +41,10 @@ const config = configFromEnv({
 // the V8 heap as a process running the workers sets it at its start (PAGEGRADE_WORKER_HEAP_GROWTH,
 // src/jobs/heap.ts; =0: V8's own policy); a tree before that setting leaves V8's own
 const heap = (await import('../src/jobs/heap.js').catch(() => null)) as {
-  setWorkerHeapGrowth(percent: number): void;
+  setHeapGrowth?(percent: number): void;
+  setWorkerHeapGrowth?(percent: number): void; // its name before 2026-11-29
 } | null;
-heap?.setWorkerHeapGrowth((config as { workerHeapGrowth?: number }).workerHeapGrowth ?? 0);
+(heap?.setHeapGrowth ?? heap?.setWorkerHeapGrowth)?.((config as { workerHeapGrowth?: number }).workerHeapGrowth ?? 0);
 const services = createServices({ db, queue: embeddedQueue(db), analyze, config });
 const { organization: owner } = await services.users.create(`bench-${Date.now()}`);
 // the digest column (and its writer) exist from 2026-12-02: a tree before it seeds none

@@ -62,6 +62,8 @@ export interface Config {
   readonly workerShutdownMs: number;
   /** PAGEGRADE_WORKER_HEAP_GROWTH: a process running the workers collects once its V8 heap has grown by this % over what the last full collection kept (default 20; 0 = V8's own, up to 4×; src/jobs/heap.ts) */
   readonly workerHeapGrowth: number;
+  /** PAGEGRADE_API_HEAP_GROWTH: the same for a process serving the API, set before it listens (default 20; 0 = V8's own); a process that also runs the workers takes PAGEGRADE_WORKER_HEAP_GROWTH once they start */
+  readonly apiHeapGrowth: number;
   /** PAGEGRADE_JOB_POLL_MS: how often workers look for jobs from other processes and due delays */
   readonly jobPollMs: number;
   /** PAGEGRADE_SCHEDULER_TICK_MS: how often each worker process enqueues the due schedules (default 30 s) */
@@ -321,6 +323,7 @@ export function configFromEnv(env: Env): Config {
     jobConcurrency: jobConcurrency(env),
     workerShutdownMs: int(env, 'PAGEGRADE_WORKER_SHUTDOWN_MS', 30_000, 0, 3_600_000),
     workerHeapGrowth: int(env, 'PAGEGRADE_WORKER_HEAP_GROWTH', 20, 0, 300),
+    apiHeapGrowth: int(env, 'PAGEGRADE_API_HEAP_GROWTH', 20, 0, 300),
     jobPollMs: int(env, 'PAGEGRADE_JOB_POLL_MS', 1000, 50, 60_000),
     schedulerTickMs: int(env, 'PAGEGRADE_SCHEDULER_TICK_MS', 30_000, 100, 3_600_000),
     chromiumPath: str(env, 'PAGEGRADE_CHROMIUM_PATH') ?? '/usr/bin/chromium',

@@ -8,6 +8,7 @@
 import type { App } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { JobEngine, Workers } from './jobs/index.js';
+import { setHeapGrowth } from './jobs/heap.js';
 import type { DatabaseHandle } from './store/database.js';
 import type { createKeyBus as createKeyBusType, RedisClient } from './store/redis.js';
 import type { ChangeBus } from './services/shared/changes.js';
@@ -26,6 +27,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+
+  // V8's heap growth (src/jobs/heap.ts), before the service is loaded: a full collection made
+  // while it loads would otherwise set V8's limits by its own growth factor
+  setHeapGrowth(config.worker ? config.workerHeapGrowth : config.apiHeapGrowth);
 
   // the rest of the service is loaded once the configuration is known to be good
   const [
@@ -137,6 +142,10 @@ async function main(): Promise<void> {
     jobLog.target = app.log.child({ component: 'jobs' });
     // leases, schedule claims and a crawl's timing on the database's clock (src/timers.ts sharedNow)
     await keepSharedClock(database, app.log);
+    app.log.info(
+      { heapGrowthPercent: config.worker ? config.workerHeapGrowth : config.apiHeapGrowth },
+      "the V8 heap's growth (0: V8's own)",
+    );
     await app.listen({ port: config.port, host: config.host });
     listening = true;
 

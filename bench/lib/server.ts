@@ -4,20 +4,13 @@
 // so the bare route's figures are the floor of what Node and Fastify can do here.
 //
 // Started by bench/api.ts with fork() (so the load generator does not share its event loop).
-// Talks over IPC: sends {type:'ready', appPort, barePort}; answers {type:'rss'} with
-// {type:'rss', rss, peakRss} and {type:'cpu'} with {type:'cpu', us} (process.cpuUsage(), user +
-// system). Environment: BENCH_DATABASE_URL, BENCH_LOG_LEVEL, BENCH_LOG_FILE.
+// Talks over IPC: sends {type:'ready', appPort, barePort}; answers {type:'rss', phase?} with
+// {type:'rss', rss, peakRss, phase: the peak sample since the last phase:true} and {type:'cpu'}
+// with {type:'cpu', us} (process.cpuUsage(), user + system). Environment: BENCH_DATABASE_URL,
+// BENCH_LOG_LEVEL, BENCH_LOG_FILE, PAGEGRADE_API_HEAP_GROWTH.
 import { createWriteStream } from 'node:fs';
-import Fastify from 'fastify';
-import { pino } from 'pino';
-import { sql } from 'kysely';
-import { buildApp } from '../../src/app.js';
 import { configFromEnv } from '../../src/config.js';
-import { analyze } from '../../src/analyzer/index.js';
-import { createDb } from '../../src/store/database.js';
-import { createPgChangeBus, pgKeyChanges } from '../../src/store/pg-changes.js';
-import { createServices } from '../../src/services/index.js';
-import { embeddedQueue } from '../../src/jobs/index.js';
+import { setHeapGrowth } from '../../src/jobs/heap.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 if (!databaseUrl || !process.send) {
@@ -31,7 +24,37 @@ const config = configFromEnv({
   PAGEGRADE_RATE_LIMIT: '0',
   LOG_LEVEL: logLevel,
   PAGEGRADE_SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+  ...(process.env.PAGEGRADE_API_HEAP_GROWTH
+    ? { PAGEGRADE_API_HEAP_GROWTH: process.env.PAGEGRADE_API_HEAP_GROWTH }
+    : {}),
 });
+// V8's heap growth as src/server.ts sets it: once the configuration is read, before the rest of
+// the service is loaded (src/jobs/heap.ts)
+setHeapGrowth(config.apiHeapGrowth);
+console.log(
+  `server: V8 heap growth ${config.apiHeapGrowth ? `${config.apiHeapGrowth} %` : "V8's own"} (PAGEGRADE_API_HEAP_GROWTH)`,
+);
+const [
+  { default: Fastify },
+  { pino },
+  { sql },
+  { buildApp },
+  { analyze },
+  { createDb },
+  { createPgChangeBus, pgKeyChanges },
+  { createServices },
+  { embeddedQueue },
+] = await Promise.all([
+  import('fastify'),
+  import('pino'),
+  import('kysely'),
+  import('../../src/app.js'),
+  import('../../src/analyzer/index.js'),
+  import('../../src/store/database.js'),
+  import('../../src/store/pg-changes.js'),
+  import('../../src/services/index.js'),
+  import('../../src/jobs/index.js'),
+]);
 const handle = createDb(config.databaseUrl);
 // the key cache as src/server.ts has it: SQLite's signal from the connection, PostgreSQL's from a LISTEN bus
 const pgBus = handle.dialect === 'postgres' ? createPgChangeBus(config.databaseUrl, handle.db) : null;
@@ -65,15 +88,28 @@ const portOf = (a: { server: { address(): unknown } }): number =>
   (a.server.address() as { port: number }).port;
 
 let peakRss = process.memoryUsage().rss;
-setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-}, 250).unref();
+// the peak since the last {type:'rss', phase:true} (the bench asks after each query): the RSS and
+// what V8's heap and the buffers outside it held at that sample
+let phase = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0 };
+const sample = (): void => {
+  const m = process.memoryUsage();
+  peakRss = Math.max(peakRss, m.rss);
+  if (m.rss > phase.rss)
+    phase = {
+      rss: m.rss,
+      heapTotal: m.heapTotal,
+      heapUsed: m.heapUsed,
+      external: m.external + m.arrayBuffers,
+    };
+};
+setInterval(sample, 100).unref();
 
-process.on('message', (m: { type?: string }) => {
+process.on('message', (m: { type?: string; phase?: boolean }) => {
   if (m?.type === 'rss') {
+    sample();
     const rss = process.memoryUsage().rss;
-    peakRss = Math.max(peakRss, rss);
-    process.send!({ type: 'rss', rss, peakRss });
+    process.send!({ type: 'rss', rss, peakRss, phase });
+    if (m.phase) phase = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0 };
   }
   // this process's CPU time so far (user + system, µs): the bench divides a run's share by its requests
   if (m?.type === 'cpu') {

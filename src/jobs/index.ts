@@ -4,7 +4,7 @@
 import { ConfigError } from '../config.js';
 import type { Db } from '../store/database.js';
 import { EmbeddedQueue } from './embedded.js';
-import { setWorkerHeapGrowth } from './heap.js';
+import { setHeapGrowth } from './heap.js';
 import { type AnyJobKind, KindRegistry, silentLog } from './kind-tools.js';
 import type { JobLogger, Queue, QueueAdmin } from './types.js';
 import { jobKinds } from './kinds/index.js';
@@ -58,7 +58,7 @@ export async function createJobEngine(
     return {
       queue,
       startWorkers: (settings) => {
-        setWorkerHeapGrowth(config.workerHeapGrowth ?? 0);
+        setHeapGrowth(config.workerHeapGrowth ?? 0);
         return startBullmqWorkers(queue, { log, ...settings });
       },
       close: () => queue.close(),
@@ -68,7 +68,7 @@ export async function createJobEngine(
   return {
     queue,
     startWorkers: (settings) => {
-      setWorkerHeapGrowth(config.workerHeapGrowth ?? 0);
+      setHeapGrowth(config.workerHeapGrowth ?? 0);
       return startEmbeddedWorkers(queue, { log, ...settings, pollMs: config.jobPollMs });
     },
     close: () => queue.close(),

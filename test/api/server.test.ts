@@ -181,4 +181,26 @@ describe('server process', () => {
     p.child.kill('SIGTERM');
     assert.equal(await p.exited, 0);
   });
+
+  test("the V8 heap's growth: PAGEGRADE_API_HEAP_GROWTH when the process serves the API only, the workers' when it runs them", async () => {
+    const growth = async (env: Record<string, string>, file: string) => {
+      const port = await freePort();
+      const p = start({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, file)}`, ...env });
+      running.push(p);
+      await waitFor(() => p.stdout().includes('heapGrowthPercent'), 'the heap line', p);
+      const line = p
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('heapGrowthPercent'))!;
+      p.child.kill('SIGTERM');
+      assert.equal(await p.exited, 0);
+      return (JSON.parse(line) as { heapGrowthPercent: number }).heapGrowthPercent;
+    };
+    assert.equal(await growth({ PAGEGRADE_WORKER: '0', PAGEGRADE_API_HEAP_GROWTH: '35' }, 'heap-api.db'), 35);
+    assert.equal(await growth({ PAGEGRADE_WORKER: '0' }, 'heap-api.db'), 20, 'the default');
+    assert.equal(
+      await growth({ PAGEGRADE_API_HEAP_GROWTH: '35', PAGEGRADE_WORKER_HEAP_GROWTH: '45' }, 'heap-both.db'),
+      45,
+    );
+  });
 });

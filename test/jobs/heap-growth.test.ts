@@ -1,11 +1,21 @@
-// PAGEGRADE_WORKER_HEAP_GROWTH (src/jobs/heap.ts): read from the environment, and set on V8 when
-// the workers start — a process that keeps ~60 MB and makes garbage that lives long enough to be
+// PAGEGRADE_WORKER_HEAP_GROWTH and PAGEGRADE_API_HEAP_GROWTH (src/jobs/heap.ts): read from the
+// environment, and set on V8 when the process starts (test/api/server.test.ts) and the workers start — a process that keeps ~60 MB and makes garbage that lives long enough to be
 // promoted (as a batch's end does) peaks far lower with it than with V8's own growth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromEnv } from '../../src/config.js';
+
+test('PAGEGRADE_API_HEAP_GROWTH: 20 by default, 0 for V8 own, at most 300', () => {
+  assert.equal(configFromEnv({}).apiHeapGrowth, 20);
+  assert.equal(configFromEnv({ PAGEGRADE_API_HEAP_GROWTH: '0' }).apiHeapGrowth, 0);
+  assert.equal(configFromEnv({ PAGEGRADE_API_HEAP_GROWTH: '50' }).apiHeapGrowth, 50);
+  assert.throws(
+    () => configFromEnv({ PAGEGRADE_API_HEAP_GROWTH: '301' }),
+    (err: unknown) => err instanceof ConfigError && err.variable === 'PAGEGRADE_API_HEAP_GROWTH',
+  );
+});
 
 test('PAGEGRADE_WORKER_HEAP_GROWTH: 20 by default, 0 for V8 own, at most 300', () => {
   assert.equal(configFromEnv({}).workerHeapGrowth, 20);
@@ -21,8 +31,8 @@ const heapModule = fileURLToPath(new URL('../../src/jobs/heap.ts', import.meta.u
 // the child: the setting, then 60 MB kept and 600 MB of garbage made in batches that each live
 // through a few others (promoted to the old generation); it prints the heap's peak in MB
 const child = `
-const { setWorkerHeapGrowth } = await import(${JSON.stringify(heapModule)});
-setWorkerHeapGrowth(Number(process.argv[1]));
+const { setHeapGrowth } = await import(${JSON.stringify(heapModule)});
+setHeapGrowth(Number(process.argv[1]));
 const kept = Array.from({ length: 600_000 }, (_, i) => ({ i, s: 'kept ' + i }));
 let peak = 0;
 const recent = [];
@@ -40,7 +50,7 @@ const peakMb = (growth: number) =>
     }).split(' ')[0],
   );
 
-test('setWorkerHeapGrowth: the heap collected at that growth (a lower peak than V8 own growth)', () => {
+test('setHeapGrowth: the heap collected at that growth (a lower peak than V8 own growth)', () => {
   const own = peakMb(0);
   const capped = peakMb(20);
   console.log(`heap peak: V8's own growth ${own} MB, 20 % growth ${capped} MB`);
