@@ -3,10 +3,14 @@
 // tag is a hash of the body itself, so it changes exactly when the answer does (a report's
 // new settings or results, a list's new member, order or total) — whatever the route.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export const etagOf = (body: Buffer) =>
   `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+
+/** A kept answer: its bytes with the tag made when it was kept (etagOf; the hook below checks it). */
+export const sendJsonBytes = (reply: FastifyReply, body: Buffer, etag: string) =>
+  reply.type('application/json; charset=utf-8').header('ETag', etag).send(body);
 
 /** true when an If-None-Match header names this tag (weak comparison, RFC 9110 §13.1.2) */
 export function matches(ifNoneMatch: string, etag: string): boolean {

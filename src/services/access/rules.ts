@@ -196,25 +196,36 @@ export function scopedReports(db: Db, inner: Reports): Services['reports'] {
 }
 
 export function scopedProjects(db: Db, inner: Projects): Services['projects'] {
+  const listed = async (actor: Actor, q: Parameters<Projects['list']>[1]): Promise<Page<ProjectSummary>> => {
+    requireScope(actor, 'read');
+    if (actor.projects === null) return inner.list(actor.orgId, q);
+    // a handful of projects: read each, then filter, sort and page here as the SQL would
+    const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
+    const rows = (await Promise.all(actor.projects.map((p) => findProject(db, actor.orgId, p)))).filter(
+      (r) => r !== null && (!search || r.name.includes(search.toLowerCase())),
+    ) as NonNullable<Awaited<ReturnType<typeof findProject>>>[];
+    const dir = sort === 'asc' ? 1 : -1;
+    rows.sort((a, b) => {
+      if (sortBy === 'created_at' && a.createdAt !== b.createdAt)
+        return a.createdAt < b.createdAt ? -dir : dir;
+      return a.name < b.name ? -dir : a.name > b.name ? dir : 0;
+    });
+    const items: ProjectSummary[] = rows
+      .slice((page - 1) * perPage, page * perPage)
+      .map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount }));
+    return { items, total: rows.length };
+  };
   const rules: Partial<Record<keyof Projects, (actor: Actor, ...rest: never[]) => unknown>> = {
-    async list(actor: Actor, q: Parameters<Projects['list']>[1]) {
+    list: listed,
+    async listAnswer(
+      actor: Actor,
+      q: Parameters<Projects['list']>[1],
+      answer: Parameters<Projects['listAnswer']>[2],
+    ) {
       requireScope(actor, 'read');
-      if (actor.projects === null) return inner.list(actor.orgId, q);
-      // a handful of projects: read each, then filter, sort and page here as the SQL would
-      const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
-      const rows = (await Promise.all(actor.projects.map((p) => findProject(db, actor.orgId, p)))).filter(
-        (r) => r !== null && (!search || r.name.includes(search.toLowerCase())),
-      ) as NonNullable<Awaited<ReturnType<typeof findProject>>>[];
-      const dir = sort === 'asc' ? 1 : -1;
-      rows.sort((a, b) => {
-        if (sortBy === 'created_at' && a.createdAt !== b.createdAt)
-          return a.createdAt < b.createdAt ? -dir : dir;
-        return a.name < b.name ? -dir : a.name > b.name ? dir : 0;
-      });
-      const items: ProjectSummary[] = rows
-        .slice((page - 1) * perPage, page * perPage)
-        .map((r) => ({ project: r.name, createdAt: r.createdAt, reportsCount: r.reportsCount }));
-      return { items, total: rows.length };
+      // kept answers are a whole organisation's lists; a key limited to projects is answered fresh
+      if (actor.projects === null) return inner.listAnswer(actor.orgId, q, answer);
+      return answer.render(await listed(actor, q));
     },
     async delete(actor: Actor, name: string) {
       requireScope(actor, 'write');

@@ -18,7 +18,7 @@ import {
   getReportsVersion,
   getOrgCounters,
 } from '../../store/organizations.repository.js';
-import { ReportsListCache } from '../shared/list-cache.js';
+import { AnswerCache, ReportsListCache, type ListAnswer } from '../shared/list-cache.js';
 import { recordChange } from '../shared/audit-log.js';
 import type { ServiceContext } from '../shared/context.js';
 import { resolveProjectsQuery } from '../../contract/lists.js';
@@ -39,9 +39,28 @@ export function createProjectServices(
 ): OwnerServices['projects'] {
   const { db } = ctx;
   const cache = new ReportsListCache((userId) => getReportsVersion(db, userId));
-  return {
+  // finished answers, each with the version of the user's reports it was made at
+  const answers = new AnswerCache<{ answer: ListAnswer; version: number; bytes: number }>();
+  const service: OwnerServices['projects'] = {
     ...createProjectSiteServices(ctx, batches),
     ...createIgnoreRuleServices(ctx),
+
+    async listAnswer(userId, q, answer) {
+      // the version first: an answer made at it is exact while it is current — a project's row
+      // (its name, creation date, report count) changes only with the version, in the same
+      // transaction (a report stored or deleted, a project made or deleted). Unlike a reports
+      // list, it never trails a crawl: a crawl's pages move the version, and the answer is made again.
+      const version = await getReportsVersion(db, userId);
+      const key = JSON.stringify([userId, resolveProjectsQuery(q), answer.key]);
+      const kept = answers.get(key);
+      if (kept !== undefined && kept.version === version) return kept.answer;
+      const made = answer.render(await service.list(userId, q));
+      // moved meanwhile: what was read may belong to either version, and is not kept
+      if (version !== null && (await getReportsVersion(db, userId)) === version)
+        answers.set(key, { answer: made, version, bytes: made.bytes });
+      return made;
+    },
+
     async list(userId: number, q: ListProjectsQuery) {
       const { search, sortBy, sort, perPage, page } = resolveProjectsQuery(q);
       const o = { search, sortBy, sort, limit: perPage, offset: (page - 1) * perPage };
@@ -116,4 +135,5 @@ export function createProjectServices(
       });
     },
   };
+  return service;
 }

@@ -11,6 +11,7 @@ import type { IssueRow, IssueState, IssueKind } from '../../store/issues.reposit
 // a project as listed is the contract's (the presenter's input)
 export type { ProjectSummary } from '../../contract/projects.js';
 import type { ProjectSummary } from '../../contract/projects.js';
+import type { ListAnswer } from '../shared/list-cache.js';
 
 /** What a project's reports say (the dashboard's project rows). */
 export interface ProjectStats {
@@ -64,6 +65,17 @@ export interface IssuesQuery {
 
 export interface ProjectsServices {
   list(userId: number, query: ListProjectsQuery): Promise<Page<ProjectSummary>>;
+  /**
+   * The finished answer of a `list` page, `answer.render`ed — kept per process while the version
+   * of the user's reports is the one it was made at (a project's row changes only with it), so a
+   * repeated list reads one row (docs/api.md, "Kept answers"). `answer.key` names what else the
+   * answer is made from (the links' query string) and is unique to one `render`.
+   */
+  listAnswer(
+    userId: number,
+    query: ListProjectsQuery,
+    answer: { key: string; render(page: Page<ProjectSummary>): ListAnswer },
+  ): Promise<ListAnswer>;
   /**
    * deletes the project and all its reports in one transaction; 404 when it does not exist.
    * `project` is a name as a user gives it (case and one leading www. do not matter).

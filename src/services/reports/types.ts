@@ -22,12 +22,8 @@ export type { ReportExportRow };
 export type { ReportSummaryText };
 
 /** A list's finished answer as its caller made it: its bytes and their tag (an HTTP ETag). */
-export interface ListAnswer {
-  readonly body: Buffer;
-  readonly etag: string;
-  /** its size, for the cache's bound */
-  readonly bytes: number;
-}
+export type { ListAnswer } from '../shared/list-cache.js';
+import type { ListAnswer } from '../shared/list-cache.js';
 /** A report whose JSON columns are the stored text (`categoriesJson`, `resultsJson`, `pageJson`, `renderJson`). */
 export type StoredReportText = ReportText;
 

@@ -92,6 +92,13 @@ export const ANSWERS_CACHE_BYTES = 16 * 1024 * 1024;
 /** an answer larger than this is not kept (a page of 100 rows is ~60 kB) */
 const LARGEST_KEPT_ANSWER = 512 * 1024;
 
+/** A list page as the API sends it: its bytes, their ETag, and its size (for the cache's bound). */
+export interface ListAnswer {
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly bytes: number;
+}
+
 /** A finished answer as kept: whatever the caller made of it, and its size in bytes. */
 export interface KeptAnswer {
   readonly bytes: number;

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { projectName } from '../../../analyzer/url.js';
 import { projectsQueryFrom, resolveProjectsQuery } from '../../../contract/lists.js';
 import { requireAuth } from '../../plugins/auth.js';
+import { etagOf, sendJsonBytes } from '../../plugins/etag.js';
 import { paginate } from '../../../contract/pagination.js';
 import {
   ListProjectsQuery,
@@ -40,20 +41,34 @@ export const projectRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
         response: { 200: ProjectList, ...errorResponses(401, 422, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = requireAuth(request);
       const query = projectsQueryFrom(request.query);
       const { page, perPage } = resolveProjectsQuery(query);
-      const result = await services.projects.list(actor, query);
       const i = request.url.indexOf('?');
-      return paginate({
-        items: result.items.map(presentProject),
-        total: result.total,
-        page,
-        perPage,
-        path: `${config.publicUrl}/api/v1/projects`,
-        rawQuery: i === -1 ? '' : request.url.slice(i + 1),
+      const rawQuery = i === -1 ? '' : request.url.slice(i + 1);
+      // the answer's bytes and ETag kept while the reports' version is current (docs/api.md,
+      // "Kept answers"), sent as they are: the same JSON the schema's serialiser would write
+      // (presentProject gives exactly the schema's fields)
+      const kept = await services.projects.listAnswer(actor, query, {
+        key: `api ${rawQuery}`,
+        render: (result) => {
+          const body = Buffer.from(
+            JSON.stringify(
+              paginate({
+                items: result.items.map(presentProject),
+                total: result.total,
+                page,
+                perPage,
+                path: `${config.publicUrl}/api/v1/projects`,
+                rawQuery,
+              }),
+            ),
+          );
+          return { body, etag: etagOf(body), bytes: body.byteLength };
+        },
       });
+      return sendJsonBytes(reply, kept.body, kept.etag);
     },
   );
 

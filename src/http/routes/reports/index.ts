@@ -7,7 +7,7 @@ import { forbidden } from '../../../errors.js';
 import { reportsQueryFrom, resolveReportsQuery } from '../../../contract/lists.js';
 import { passwordWarnings } from '../../../contract/reports/warnings.js';
 import { requireAuth } from '../../plugins/auth.js';
-import { etagOf } from '../../plugins/etag.js';
+import { etagOf, sendJsonBytes } from '../../plugins/etag.js';
 import { paginate, paginateText } from '../../../contract/pagination.js';
 import { presentReport, presentReportSummary, reportWriter } from '../../../contract/reports/present.js';
 import { privacyOf } from '../../../contract/reports/requests.js';
@@ -31,10 +31,6 @@ const BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 /** An answer already written as JSON text: sent as it is (no serialiser runs; onSend hooks do). */
 const sendJsonText = (reply: FastifyReply, json: string) =>
   reply.type('application/json; charset=utf-8').send(json);
-
-/** A kept answer: its bytes with the tag made when it was kept (the ETag hook checks it, src/http/plugins/etag.ts). */
-const sendJsonBytes = (reply: FastifyReply, body: Buffer, etag: string) =>
-  reply.type('application/json; charset=utf-8').header('ETag', etag).send(body);
 
 const rawQuery = (url: string) => {
   const i = url.indexOf('?');
