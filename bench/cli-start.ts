@@ -13,10 +13,14 @@
 // start Node's module loader in every process) and the ratio of each to `node -e 0`.
 // It runs bin/pagegrade.js as a user does: dist/ when it is current (npm run build), else the
 // sources through tsx (the line says which).
+// --lighthouse [PATH] (PATH default bench/lib/lighthouse.ts's, or PAGEGRADE_LIGHTHOUSE) also runs
+// Lighthouse 12 on the same http page in the same rounds, as users run it (a CLI that launches its
+// Chromium; `seo,best-practices`), --lighthouse-runs N times (default 5, the first N rounds),
+// and reports the audit's time as a fraction of Lighthouse's (wall time, spawn → exit, both).
 import { spawn } from 'node:child_process';
 import { createSecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,11 +29,34 @@ import { startFixtureServer } from '../test/helpers/fixture-server.js';
 import { makeCert } from '../test/helpers/tls-cert.js';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
 import { median } from './lib/stats.js';
+import {
+  DEFAULT_LIGHTHOUSE,
+  leftLoopback,
+  lighthouseChromeFlags,
+  runLighthouse,
+  startSink,
+} from './lib/lighthouse.js';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const RUNS = runsAt !== -1 ? Number(args[runsAt + 1]) : 15;
 const file = args.find((a) => a.endsWith('.html')) ?? 'hpb-bbc-news-2013.html';
+const lhAt = args.indexOf('--lighthouse');
+const lighthouse =
+  lhAt === -1
+    ? null
+    : args[lhAt + 1] && !args[lhAt + 1]!.startsWith('--')
+      ? args[lhAt + 1]!
+      : (process.env.PAGEGRADE_LIGHTHOUSE ?? DEFAULT_LIGHTHOUSE);
+const lhRunsAt = args.indexOf('--lighthouse-runs');
+const LH_RUNS = lhRunsAt !== -1 ? Number(args[lhRunsAt + 1]) : 5;
+const CHROMIUM = process.env.PAGEGRADE_CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (lighthouse && !existsSync(lighthouse)) {
+  console.error(
+    `Lighthouse not found at ${lighthouse}: install it outside the repository (mkdir -p /work/lh && cd /work/lh && npm init -y && npm i lighthouse@12.8.2) or pass its cli/index.js`,
+  );
+  process.exit(2);
+}
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/pagegrade.js');
 const probe = join(root, 'bench/lib/rss-probe.cjs');
@@ -117,9 +144,31 @@ try {
   await run([bin, 'users', 'create', 'bench']);
   const samples = new Map<string, Sample[]>(cases.map(([name]) => [name, []]));
   for (const [, argv, codes, extra] of cases) await run(argv, codes, extra); // warm the file cache
+  const sink = lighthouse ? await startSink() : null;
+  const lhMs: number[] = [];
+  const lhOwn: number[] = [];
+  let lhLeft = 0;
+  const lhOnce = async () => {
+    const r = await runLighthouse({
+      lighthouse: lighthouse!,
+      chromium: CHROMIUM,
+      url: `${site.origin}/`,
+      chromeFlags: lighthouseChromeFlags(sink!.port),
+    });
+    if (r.runtimeError) throw new Error(`Lighthouse: ${r.runtimeError}`);
+    lhLeft += leftLoopback(r).length;
+    return r;
+  };
+  if (lighthouse) await lhOnce(); // warm its files too
   for (let i = 0; i < RUNS; i++) {
     for (const [name, argv, codes, extra] of cases) samples.get(name)!.push(await run(argv, codes, extra));
+    if (lighthouse && i < LH_RUNS) {
+      const r = await lhOnce();
+      lhMs.push(r.ms);
+      lhOwn.push(r.totalMs);
+    }
   }
+  await sink?.close();
   const base = samples.get(cases[0]![0])!;
   const baseMs = median(base.map((s) => s.ms));
   const baseKb = median(base.map((s) => s.rssKb));
@@ -134,6 +183,16 @@ try {
     const kb = median(samples.get(name)!.map((s) => s.rssKb));
     console.log(
       `| ${name} | ${(ms / 1000).toFixed(3)} s | ${(ms / baseMs).toFixed(2)} | ${(kb / 1024).toFixed(0)} MB | ${(kb / baseKb).toFixed(2)} |`,
+    );
+  }
+  if (lighthouse) {
+    const lh = median(lhMs);
+    const audit = median(samples.get(cases[4]![0])!.map((s) => s.ms));
+    console.log(
+      `| Lighthouse 12 (${file}, loopback; its own Chromium, seo + best-practices; ${lhMs.length} runs) | ${(lh / 1000).toFixed(3)} s (range ${(Math.min(...lhMs) / 1000).toFixed(1)}–${(Math.max(...lhMs) / 1000).toFixed(1)} s; its timing.total ${(median(lhOwn) / 1000).toFixed(3)} s) | ${(lh / baseMs).toFixed(1)} | | |`,
+    );
+    console.log(
+      `\npagegrade audit over http: **1/${(lh / audit).toFixed(0)}** of Lighthouse's time (medians, same rounds); requests of Lighthouse's Chromium answered off loopback: ${lhLeft} (must be 0), connections its sink proxy took: ${sink!.connections()}`,
     );
   }
 } finally {

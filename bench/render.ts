@@ -25,15 +25,22 @@
 // Memory: every ~50 ms, RSS and Pss summed over the side's process tree (/proc), peak kept.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer as createNetServer, type Socket } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/analyzer/index.js';
-import { HEADLESS_ARGS } from '../src/render/browser.js';
 import type { AnalyzeFn } from '../src/services/shared/config.js';
 import { startBenchSite } from './lib/bench-site.js';
+import {
+  DEFAULT_LIGHTHOUSE,
+  leftLoopback,
+  lighthouseChromeFlags,
+  runLighthouse,
+  startSink,
+  type LighthouseRun,
+} from './lib/lighthouse.js';
 import { median } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -220,10 +227,7 @@ async function main(): Promise<void> {
   const PAGES = num('--pages', 27);
   const ROUNDS = num('--rounds', 2);
   const PERSISTENT = !args.includes('--no-persistent');
-  const lhPath = str(
-    '--lighthouse',
-    process.env.PAGEGRADE_LIGHTHOUSE ?? '/work/lh/node_modules/lighthouse/cli/index.js',
-  );
+  const lhPath = str('--lighthouse', process.env.PAGEGRADE_LIGHTHOUSE ?? DEFAULT_LIGHTHOUSE);
   const haveLighthouse = existsSync(lhPath);
   if (!existsSync(CHROMIUM)) {
     console.error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
@@ -259,27 +263,8 @@ async function main(): Promise<void> {
   const { origin } = site;
 
   // Lighthouse's Chromium proxy: a sink that forwards nothing
-  let sinkConnections = 0;
-  const sinkLines: string[] = [];
-  const sinkSockets = new Set<Socket>();
-  const sink = createNetServer((socket) => {
-    sinkConnections++;
-    sinkSockets.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => sinkSockets.delete(socket));
-    socket.once('data', (chunk: Buffer) => {
-      if (sinkLines.length < 200) sinkLines.push(chunk.toString('latin1').split('\r\n')[0]!);
-      socket.destroy();
-    });
-    socket.setTimeout(1000, () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const sinkPort = (sink.address() as { port: number }).port;
-  const chromeFlags = [
-    ...HEADLESS_ARGS,
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    `--proxy-server=http://127.0.0.1:${sinkPort}`,
-  ];
+  const sink = await startSink();
+  const chromeFlags = lighthouseChromeFlags(sink.port);
 
   // memory sampling of every side's tree
   const sides: Side[] = [];
@@ -358,41 +343,25 @@ async function main(): Promise<void> {
 
   /** One Lighthouse run: wall time, and what its report says (its own total, the network). */
   const lighthouse = async (url: string, side: Side, totals: number[], port: number | null) => {
-    const outDir = mkdtempSync(join(tmpdir(), 'pagegrade-lhout-'));
-    const out = join(outDir, 'report.json');
-    const lhArgs = [
-      lhPath,
-      url,
-      '--only-categories=seo,best-practices',
-      // network-requests is not in these categories: asked for as well (onlyAudits adds to
-      // onlyCategories) to check that no request left loopback
-      '--only-audits=network-requests',
-      '--output=json',
-      `--output-path=${out}`,
-      '--quiet',
-      ...(port !== null ? [`--port=${port}`] : [`--chrome-flags=${chromeFlags.map(quoteFlag).join(' ')}`]),
-    ];
-    const t0 = performance.now();
-    const proc = spawn(process.execPath, lhArgs, {
-      env: { ...process.env, CHROME_PATH: CHROMIUM },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    side.roots = port !== null && persistent ? [proc.pid!, persistent.pid!] : [proc.pid!];
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
-    const ms = performance.now() - t0;
-    side.roots = persistent && port !== null ? [persistent.pid!] : [];
-    if (code !== 0) {
-      lhErrors.push(`${url}: exit ${code} ${stderr.slice(0, 300)}`);
-      rmSync(outDir, { recursive: true, force: true });
+    let run: LighthouseRun;
+    try {
+      run = await runLighthouse({
+        lighthouse: lhPath,
+        chromium: CHROMIUM,
+        url,
+        chromeFlags,
+        port,
+        onSpawn: (pid) => (side.roots = port !== null && persistent ? [pid, persistent.pid!] : [pid]),
+      });
+    } catch (err) {
+      lhErrors.push((err as Error).message);
       return null;
+    } finally {
+      side.roots = persistent && port !== null ? [persistent.pid!] : [];
     }
-    const report = JSON.parse(readFileSync(out, 'utf8')) as LhReport;
-    rmSync(outDir, { recursive: true, force: true });
-    if (report.runtimeError) lhErrors.push(`${url}: ${report.runtimeError.code}`);
-    totals.push(report.timing?.total ?? NaN);
-    for (const item of report.audits['network-requests']?.details?.items ?? []) {
+    if (run.runtimeError) lhErrors.push(`${url}: ${run.runtimeError}`);
+    totals.push(run.totalMs);
+    for (const item of run.requests) {
       lhRequests++;
       let host = '';
       try {
@@ -407,10 +376,10 @@ async function main(): Promise<void> {
         // Chromium's own 307 "internal redirect" (an HSTS upgrade to https, made without any
         // network: 0 bytes) is listed with its status; the https request after it is what failed
         if (status >= 300 && status < 400 && !(item.transferSize ?? 0)) internalRedirects++;
-        else if (status > 0 && !item.failed) leaked++;
       }
     }
-    return ms;
+    leaked += leftLoopback(run).length;
+    return run.ms;
   };
 
   if (haveLighthouse) {
@@ -483,8 +452,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => persistent!.once('exit', resolve));
     rmSync(persistentDir, { recursive: true, force: true });
   }
-  for (const s of sinkSockets) s.destroy();
-  sink.close();
+  await sink.close();
   await site.close();
 
   // the report
@@ -533,8 +501,8 @@ async function main(): Promise<void> {
     );
     console.log(
       `Lighthouse network: ${lhRequests} requests in network-requests, ${lhNonLoopback} to hosts other than 127.0.0.1, ` +
-        `${leaked} of them answered (must be 0; ${internalRedirects} were Chromium's internal 307 to https, 0 bytes, whose next hop failed); ${sinkConnections} connections reached the bench's sink proxy (nothing forwarded)` +
-        (sinkLines.length ? `, for ${sinkHosts(sinkLines)}` : '') +
+        `${leaked} of them answered (must be 0; ${internalRedirects} were Chromium's internal 307 to https, 0 bytes, whose next hop failed); ${sink.connections()} connections reached the bench's sink proxy (nothing forwarded)` +
+        (sink.lines.length ? `, for ${sinkHosts(sink.lines)}` : '') +
         '.',
     );
     if (lhErrors.length)
@@ -561,15 +529,6 @@ async function main(): Promise<void> {
   }
 }
 
-interface LhReport {
-  runtimeError?: { code: string };
-  timing?: { total: number };
-  audits: Record<
-    string,
-    { details?: { items?: { url: string; statusCode?: number; failed?: boolean; transferSize?: number }[] } }
-  >;
-}
-
 /** The hosts named by the first lines that reached a sink proxy (CONNECT host:port, GET http://host/…), with counts. */
 function sinkHosts(lines: string[]): string {
   const counts = new Map<string, number>();
@@ -587,12 +546,6 @@ function sinkHosts(lines: string[]): string {
     .sort((a, b) => b[1] - a[1])
     .map(([h, n]) => `${h} ×${n}`)
     .join(', ');
-}
-
-/** A flag for Lighthouse's --chrome-flags (space-delimited; a value with spaces is quoted). */
-function quoteFlag(flag: string): string {
-  const eq = flag.indexOf('=');
-  return eq !== -1 && flag.includes(' ') ? `${flag.slice(0, eq + 1)}"${flag.slice(eq + 1)}"` : flag;
 }
 
 async function freePort(): Promise<number> {
