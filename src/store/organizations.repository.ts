@@ -1,7 +1,7 @@
 // organizations: what an organisation owns is counted here (projects, reports by result), kept
 // in the same transaction as the rows they count, with a version of its set of reports.
 import { arg, compiled, compiledOnce } from './compiled.js';
-import type { Db } from './database.js';
+import { dialectOf, type Db } from './database.js';
 import { toIso, toNumber } from './sql-helpers.js';
 
 export interface OrgCounters {
@@ -170,11 +170,37 @@ const reportsVersionQuery = compiledOnce((db) =>
   db.selectFrom('organizations').select('reports_version').where('id', '=', arg<number>(0)),
 );
 
-/** The version and how many of its changes were a crawl's pages (crawl_writes), read together. */
-export async function getReportsVersions(
-  db: Db,
-  orgId: number,
-): Promise<{ version: number; crawlWrites: number } | null> {
+/**
+ * The version and how many of its changes were a crawl's pages (crawl_writes), read together.
+ *
+ * PostgreSQL: the reads asked for one organisation in one turn of the event loop share one
+ * query, sent once all of them have been asked (at the next `setImmediate`): a kept list answer
+ * reads the version on every request, and on PostgreSQL that read is a round trip — most of the
+ * request's cost after the answer's own write. A read never joins a query already sent, so each
+ * caller sees every change committed before it asked (a client that wrote, then lists, sees its
+ * write). SQLite reads at once: its read is a call, not a round trip.
+ */
+export function getReportsVersions(db: Db, orgId: number): Promise<Versions | null> {
+  if (dialectOf(db) !== 'postgres') return readReportsVersions(db, orgId);
+  let asked = versionsAsked.get(db);
+  if (!asked) versionsAsked.set(db, (asked = new Map()));
+  const pending = asked.get(orgId);
+  if (pending) return pending;
+  const read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    // from here on, a new ask starts a query of its own
+    asked.delete(orgId);
+    return readReportsVersions(db, orgId);
+  });
+  asked.set(orgId, read);
+  return read;
+}
+interface Versions {
+  version: number;
+  crawlWrites: number;
+}
+/** the reads asked and not yet sent, by database and organisation */
+const versionsAsked = new WeakMap<Db, Map<number, Promise<Versions | null>>>();
+async function readReportsVersions(db: Db, orgId: number): Promise<Versions | null> {
   const [row] = await reportsVersionsQuery(db, [orgId]);
   return row ? { version: toNumber(row.reports_version), crawlWrites: toNumber(row.crawl_writes) } : null;
 }

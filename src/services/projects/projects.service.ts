@@ -16,6 +16,7 @@ import {
   adjustOrgCounters,
   getReportsState,
   getReportsVersion,
+  getReportsVersions,
   getOrgCounters,
 } from '../../store/organizations.repository.js';
 import { AnswerCache, ReportsListCache, type ListAnswer } from '../shared/list-cache.js';
@@ -50,13 +51,13 @@ export function createProjectServices(
       // (its name, creation date, report count) changes only with the version, in the same
       // transaction (a report stored or deleted, a project made or deleted). Unlike a reports
       // list, it never trails a crawl: a crawl's pages move the version, and the answer is made again.
-      const version = await getReportsVersion(db, userId);
+      const version = (await getReportsVersions(db, userId))?.version ?? null;
       const key = JSON.stringify([userId, resolveProjectsQuery(q), answer.key]);
       const kept = answers.get(key);
       if (kept !== undefined && kept.version === version) return kept.answer;
       const made = answer.render(await service.list(userId, q));
       // moved meanwhile: what was read may belong to either version, and is not kept
-      if (version !== null && (await getReportsVersion(db, userId)) === version)
+      if (version !== null && (await getReportsVersions(db, userId))?.version === version)
         answers.set(key, { answer: made, version, bytes: made.bytes });
       return made;
     },
