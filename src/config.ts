@@ -62,7 +62,7 @@ export interface Config {
   readonly workerShutdownMs: number;
   /** PAGEGRADE_WORKER_HEAP_GROWTH: a process running the workers collects once its V8 heap has grown by this % over what the last full collection kept (default 20; 0 = V8's own, up to 4×; src/jobs/heap.ts) */
   readonly workerHeapGrowth: number;
-  /** PAGEGRADE_API_HEAP_GROWTH: the same for a process serving the API, set before it listens (default 20; 0 = V8's own); a process that also runs the workers takes PAGEGRADE_WORKER_HEAP_GROWTH once they start */
+  /** PAGEGRADE_API_HEAP_GROWTH: the same for a process serving the API, set before the service loads (default 20; 0 = V8's own); a process that also runs the workers takes PAGEGRADE_WORKER_HEAP_GROWTH once they start */
   readonly apiHeapGrowth: number;
   /** PAGEGRADE_JOB_POLL_MS: how often workers look for jobs from other processes and due delays */
   readonly jobPollMs: number;
