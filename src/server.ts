@@ -30,7 +30,8 @@ async function main(): Promise<void> {
 
   // V8's heap growth (src/jobs/heap.ts), before the service is loaded: a full collection made
   // while it loads would otherwise set V8's limits by its own growth factor
-  setHeapGrowth(config.worker ? config.workerHeapGrowth : config.apiHeapGrowth);
+  const heapGrowthPercent = config.worker ? config.workerHeapGrowth : config.apiHeapGrowth;
+  setHeapGrowth(heapGrowthPercent);
 
   // the rest of the service is loaded once the configuration is known to be good
   const [
@@ -142,10 +143,7 @@ async function main(): Promise<void> {
     jobLog.target = app.log.child({ component: 'jobs' });
     // leases, schedule claims and a crawl's timing on the database's clock (src/timers.ts sharedNow)
     await keepSharedClock(database, app.log);
-    app.log.info(
-      { heapGrowthPercent: config.worker ? config.workerHeapGrowth : config.apiHeapGrowth },
-      "the V8 heap's growth (0: V8's own)",
-    );
+    app.log.info({ heapGrowthPercent }, "the V8 heap's growth (0: V8's own)");
     await app.listen({ port: config.port, host: config.host });
     listening = true;
 

@@ -1,31 +1,27 @@
 // PAGEGRADE_WORKER_HEAP_GROWTH and PAGEGRADE_API_HEAP_GROWTH (src/jobs/heap.ts): read from the
-// environment, and set on V8 when the process starts (test/api/server.test.ts) and the workers start — a process that keeps ~60 MB and makes garbage that lives long enough to be
-// promoted (as a batch's end does) peaks far lower with it than with V8's own growth.
+// environment, and set on V8 when the process starts (test/api/server.test.ts) and the workers
+// start — a process that keeps ~60 MB and makes garbage that lives long enough to be promoted
+// (as a batch's end does) peaks far lower with it than with V8's own growth.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromEnv } from '../../src/config.js';
 
-test('PAGEGRADE_API_HEAP_GROWTH: 20 by default, 0 for V8 own, at most 300', () => {
-  assert.equal(configFromEnv({}).apiHeapGrowth, 20);
-  assert.equal(configFromEnv({ PAGEGRADE_API_HEAP_GROWTH: '0' }).apiHeapGrowth, 0);
-  assert.equal(configFromEnv({ PAGEGRADE_API_HEAP_GROWTH: '50' }).apiHeapGrowth, 50);
-  assert.throws(
-    () => configFromEnv({ PAGEGRADE_API_HEAP_GROWTH: '301' }),
-    (err: unknown) => err instanceof ConfigError && err.variable === 'PAGEGRADE_API_HEAP_GROWTH',
-  );
-});
-
-test('PAGEGRADE_WORKER_HEAP_GROWTH: 20 by default, 0 for V8 own, at most 300', () => {
-  assert.equal(configFromEnv({}).workerHeapGrowth, 20);
-  assert.equal(configFromEnv({ PAGEGRADE_WORKER_HEAP_GROWTH: '0' }).workerHeapGrowth, 0);
-  assert.equal(configFromEnv({ PAGEGRADE_WORKER_HEAP_GROWTH: '50' }).workerHeapGrowth, 50);
-  assert.throws(
-    () => configFromEnv({ PAGEGRADE_WORKER_HEAP_GROWTH: '301' }),
-    (err: unknown) => err instanceof ConfigError && err.variable === 'PAGEGRADE_WORKER_HEAP_GROWTH',
-  );
-});
+for (const [variable, field] of [
+  ['PAGEGRADE_API_HEAP_GROWTH', 'apiHeapGrowth'],
+  ['PAGEGRADE_WORKER_HEAP_GROWTH', 'workerHeapGrowth'],
+] as const) {
+  test(`${variable}: 20 by default, 0 for V8 own, at most 300`, () => {
+    assert.equal(configFromEnv({})[field], 20);
+    assert.equal(configFromEnv({ [variable]: '0' })[field], 0);
+    assert.equal(configFromEnv({ [variable]: '50' })[field], 50);
+    assert.throws(
+      () => configFromEnv({ [variable]: '301' }),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable,
+    );
+  });
+}
 
 const heapModule = fileURLToPath(new URL('../../src/jobs/heap.ts', import.meta.url));
 // the child: the setting, then 60 MB kept and 600 MB of garbage made in batches that each live
