@@ -29,7 +29,15 @@ import {
   silentLog,
 } from './kind-tools.js';
 import { sharedNow, sleep } from '../timers.js';
-import type { DeadJob, EnqueueOptions, JobLogger, Queue, QueueAdmin, QueueCounts } from './types.js';
+import {
+  LeaseLostError,
+  type DeadJob,
+  type EnqueueOptions,
+  type JobLogger,
+  type Queue,
+  type QueueAdmin,
+  type QueueCounts,
+} from './types.js';
 import {
   runHandler,
   slotsOf,
@@ -257,6 +265,30 @@ export class BullmqQueue implements Queue, QueueAdmin {
   }
 }
 
+/**
+ * JobContext.fence on BullMQ: the job's lock extended in Redis for a full lease, only while this
+ * worker's token still holds it (a cut-off worker whose lock expired finds it gone, even before
+ * any stalled check moved the job). An answer that does not come within a third of the lease
+ * counts as lost: the outcome is not written, and the job runs again.
+ */
+async function fence(job: Job, token: string | undefined, t: Tracked, leaseMs: number): Promise<void> {
+  if (!t.controller.signal.aborted && token !== undefined) {
+    const timer = new AbortController();
+    const held = await Promise.race([
+      job.extendLock(token, leaseMs).then(
+        (n) => Number(n) === 1,
+        () => false,
+      ),
+      sleep(Math.max(100, Math.floor(leaseMs / 3)), timer.signal).then(() => false),
+    ]);
+    timer.abort();
+    if (held) return;
+  }
+  const lost = new LeaseLostError();
+  if (!t.controller.signal.aborted) t.controller.abort(lost);
+  throw lost;
+}
+
 interface Tracked {
   controller: AbortController;
   abortedFor: null | 'shutdown';
@@ -306,6 +338,7 @@ export function startBullmqWorkers<D>(queue: BullmqQueue, settings: WorkerSettin
             attempt: Math.max(1, job.attemptsStarted || job.attemptsMade + 1),
             maxAttempts: job.opts.attempts ?? kind.maxAttempts,
             signal: t.controller.signal,
+            fence: () => fence(job, token, t, kind.leaseMs),
           },
           settings.deps,
         );
@@ -313,6 +346,12 @@ export function startBullmqWorkers<D>(queue: BullmqQueue, settings: WorkerSettin
         if (t.abortedFor === 'shutdown') {
           // aborted by the shutdown deadline: back to waiting, for another worker
           await job.moveToWait(token);
+          throw new WaitingError();
+        }
+        if (err instanceof LeaseLostError || t.controller.signal.reason instanceof LeaseLostError) {
+          // the lock is gone (or unconfirmed): nothing more is written for this run; the job is
+          // the stalled check's, or already another worker's
+          log.warn({ kind: kind.kind, jobId: job.id }, 'job lease lost while it ran; outcome discarded');
           throw new WaitingError();
         }
         if (isPermanent(err)) throw new UnrecoverableError(errorText(err));

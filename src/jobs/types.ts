@@ -11,6 +11,7 @@
 // so every handler is idempotent (it checks the state it would change before changing it).
 import type { Static, TSchema } from 'typebox';
 import type { Queue } from '../contract/jobs.js';
+import type { Db } from '../store/database.js';
 
 // the queue's side that the services see is declared with the jobs they enqueue
 export type { EnqueueOptions, Queue, QueueCounts } from '../contract/jobs.js';
@@ -24,6 +25,23 @@ export interface JobContext<P> {
   maxAttempts: number;
   /** aborted when the worker stops past its deadline or the job's lease is lost */
   signal: AbortSignal;
+  /**
+   * Called in the transaction that writes the job's outcome, just before it commits: confirms
+   * that this run still holds the job and renews its lease for a full `leaseMs`, or aborts
+   * `signal` and throws a LeaseLostError (the transaction rolls back; the run that holds the
+   * job now writes the outcome). The embedded engine renews the job's row in `trx` itself, so
+   * the lease and the outcome commit together; BullMQ's lock is extended in Redis. Absent
+   * where no engine runs the handler.
+   */
+  fence?: (trx: Db) => Promise<void>;
+}
+
+/** Thrown by a job's fence: another run holds the job now (or the lease could not be confirmed). */
+export class LeaseLostError extends Error {
+  constructor(message = 'the job lease was lost: another worker has the job now') {
+    super(message);
+    this.name = 'LeaseLostError';
+  }
 }
 
 /** Thrown by a handler for a failure that a retry cannot mend: the job goes dead at once. */

@@ -30,7 +30,8 @@ import {
   silentLog,
 } from './kind-tools.js';
 import { sharedNow, sleep } from '../timers.js';
-import type { JobLogger } from './types.js';
+import { LeaseLostError, type JobContext, type JobLogger } from './types.js';
+import type { Db } from '../store/database.js';
 import {
   buryJob,
   claimJobs,
@@ -85,7 +86,14 @@ export function slotsOf(kind: AnyJobKind, overrides: Readonly<Record<string, num
 export async function runHandler(
   registry: KindRegistry,
   kind: AnyJobKind,
-  ctx: { id: string; payload: unknown; attempt: number; maxAttempts: number; signal: AbortSignal },
+  ctx: {
+    id: string;
+    payload: unknown;
+    attempt: number;
+    maxAttempts: number;
+    signal: AbortSignal;
+    fence?: JobContext<unknown>['fence'];
+  },
   deps: unknown,
 ): Promise<void> {
   const problem = registry.payloadProblem(kind, ctx.payload);
@@ -259,6 +267,7 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
               attempt: row.attempts,
               maxAttempts: row.maxAttempts,
               signal: controller.signal,
+              fence: (trx) => this.fence(a, trx),
             },
             settings.deps,
           );
@@ -309,6 +318,18 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
       }
       if (!held)
         log.warn(fields, 'job lease lost before its outcome was written (another worker has it now)');
+    }
+
+    /** The job's lease renewed in the outcome's own transaction (JobContext.fence). */
+    async fence(a: Active, trx: Db): Promise<void> {
+      if (a.abortedFor !== 'lease') {
+        const held = await renewLeases(trx, [a.row.lease!], sharedNow() + this.kind.leaseMs);
+        if (held.get(a.row.id) === a.row.lease) return;
+      }
+      a.abortedFor = 'lease';
+      const lost = new LeaseLostError();
+      a.controller.abort(lost);
+      throw lost;
     }
 
     async renew(): Promise<void> {

@@ -32,6 +32,8 @@ export interface BatchApp {
   t: TestApp;
   engine: JobEngine;
   workers: Workers;
+  /** BullMQ's key prefix (PAGEGRADE_REDIS_PREFIX); unused on the embedded engine */
+  redisPrefix: string;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function startBatchApp(dialect: TestDialect, options: BatchAppOptio
     t,
     engine,
     workers,
+    redisPrefix: prefix,
     async close() {
       await workers.stop();
       await engine.close();

@@ -40,6 +40,13 @@ export interface QueueHarness {
    * `leaseMs` that nobody renews. Answers the job id, or null when none was due.
    */
   abandonOne(kind: string, leaseMs: number): Promise<string | null>;
+  /**
+   * The running job `jobId` of `kind` loses its lease behind its worker's back, as when the
+   * worker was cut off past its lease: the table engines give the row another worker's lease
+   * (it is reaped when its time runs out); BullMQ's lock key is deleted (the stalled check
+   * moves the job back).
+   */
+  loseLease(kind: string, jobId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,15 @@ function tableEngine(dialect: TestDialect): QueueEngineUnderTest {
           });
           return rows[0]?.id ?? null;
         },
+        async loseLease(kind, jobId) {
+          await database.db
+            .updateTable('jobs')
+            .set({ lease: `another-worker.${randomUUID()}` })
+            .where('id', '=', Number(jobId))
+            .where('kind', '=', kind)
+            .where('state', '=', 'running')
+            .execute();
+        },
         async close() {
           for (const e of engines) await e.close();
           for (const p of pools) await p.close();
@@ -141,6 +157,14 @@ const bullmqEngine: QueueEngineUnderTest = {
         leftovers.push({ close: () => worker.close(true).then(() => connection.quit()) });
         const job = await worker.getNextJob(`dead-worker-${randomUUID()}`, { block: false });
         return job?.id ?? null;
+      },
+      async loseLease(kind, jobId) {
+        const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+        try {
+          await redis.del(`${redisPrefix}bull:${kind}:${jobId}:lock`);
+        } finally {
+          await redis.quit();
+        }
       },
       async close() {
         for (const e of engines) await e.close();

@@ -1,15 +1,17 @@
 // One queue suite, run over every engine on its real store (test/helpers/queues.ts): the
 // `jobs` table on SQLite and on PostgreSQL, and BullMQ on Redis. Enqueue and run, dedupe,
 // delay, retries with backoff then dead (and retrying the dead), permanent errors and
-// invalid payloads, a lease left by a dead worker taken up again, per-kind concurrency,
+// invalid payloads, a lease left by a dead worker taken up again, a run that lost its lease
+// fenced off from writing its outcome, per-kind concurrency,
 // graceful stop (running jobs finish; past the deadline they are given back), `trx` enqueue
 // committed and rolled back, and two workers sharing one PostgreSQL table.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
-import { PermanentJobError, type JobContext, type JobKind } from '../../src/jobs/types.js';
+import { sql } from 'kysely';
+import { LeaseLostError, PermanentJobError, type JobContext, type JobKind } from '../../src/jobs/types.js';
 import type { AnyJobKind } from '../../src/jobs/index.js';
-import { withTransaction } from '../../src/store/database.js';
+import { withTransaction, type Db } from '../../src/store/database.js';
 import { queueEngines, waitFor, type QueueHarness } from '../helpers/queues.js';
 
 const Payload = Type.Object({ n: Type.Integer() });
@@ -264,6 +266,70 @@ for (const engine of queueEngines) {
           assert.equal(runs[0]!.attempt, 2, 'the lost attempt counts');
           await sleep(1000);
           assert.equal(runs.length, 1);
+        } finally {
+          await w.stop();
+        }
+      });
+    });
+
+    test('a run that lost its lease cannot commit its outcome: the fence throws in its transaction, the run that holds the job writes', async () => {
+      let db!: Db;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let runs = 0;
+      let firstId: string | null = null;
+      const outcomes: { run: number; fence: string; aborted: boolean }[] = [];
+      const k = kind(
+        't.fence',
+        async (job) => {
+          const run = ++runs;
+          if (run === 1) {
+            firstId = job.id;
+            await gate; // meanwhile its lease goes to another worker
+          }
+          try {
+            await withTransaction(db, async (trx) => {
+              await sql`INSERT INTO fence_marks (run) VALUES (${run})`.execute(trx);
+              await job.fence!(trx);
+            });
+            outcomes.push({ run, fence: 'held', aborted: job.signal.aborted });
+          } catch (err) {
+            outcomes.push({
+              run,
+              fence: err instanceof LeaseLostError ? 'lost' : String(err),
+              aborted: job.signal.aborted,
+            });
+            throw err;
+          }
+        },
+        { leaseMs: 900 },
+      );
+      await withHarness(engine, [k], async (h) => {
+        db = h.db;
+        await sql`CREATE TABLE fence_marks (run integer NOT NULL)`.execute(db);
+        await h.engine.queue.enqueue('t.fence', { n: 1 });
+        const w = h.engine.startWorkers({ deps: {} });
+        try {
+          await waitFor(() => firstId, 'the first run');
+          await h.loseLease('t.fence', firstId!);
+          release();
+          await waitFor(() => outcomes.length === 2, 'the job to run again once its lease ran out', 15_000);
+          assert.deepEqual(outcomes, [
+            { run: 1, fence: 'lost', aborted: true },
+            { run: 2, fence: 'held', aborted: false },
+          ]);
+          const marks = await sql<{ run: number }>`SELECT run FROM fence_marks`.execute(db);
+          assert.deepEqual(
+            marks.rows.map((r) => Number(r.run)),
+            [2],
+            "the first run's write was rolled back",
+          );
+          await waitFor(async () => {
+            const c = (await h.engine.queue.counts())['t.fence']!;
+            return c.active + c.waiting + c.delayed + c.dead === 0;
+          }, 'the job done');
+          await sleep(1000);
+          assert.equal(runs, 2, 'run twice, no more');
         } finally {
           await w.stop();
         }

@@ -26,7 +26,7 @@ export function batchPageKind(
     ...overrides,
     async handle(job, { services }) {
       try {
-        await services.batches.processPage(job.payload.batchId, job.payload.pageId, job.signal);
+        await services.batches.processPage(job.payload.batchId, job.payload.pageId, job.signal, job.fence);
       } catch (err) {
         // the last attempt: the page ends failed (with why), so its batch does not wait for it
         // forever; the job itself still goes dead, for inspection (pagegrade jobs dead)

@@ -287,8 +287,8 @@ export function createBatchServices(
     // each job's change is told to the batch's live viewers once it has committed
     discover: (batchId, signal) => discover(d, batchId, signal).finally(() => changed(batchId)),
     discoverGaveUp: (batchId, reason) => discoverGaveUp(d, batchId, reason).finally(() => changed(batchId)),
-    processPage: (batchId, pageId, signal) =>
-      pages.processPage(batchId, pageId, signal).finally(() => changed(batchId)),
+    processPage: (batchId, pageId, signal, fence) =>
+      pages.processPage(batchId, pageId, signal, fence).finally(() => changed(batchId)),
     pageGaveUp: (batchId, pageId, reason) =>
       pages.pageGaveUp(batchId, pageId, reason).finally(() => changed(batchId)),
     end: (batchId, signal) => endBatch(d, batchId, signal).finally(() => changed(batchId)),

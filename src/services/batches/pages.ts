@@ -133,7 +133,12 @@ export function createPageProcessor(d: BatchDeps) {
    * and once, locked, in the transaction that closes the page — the frontier (pump) is given
    * that row rather than reading it a third time.
    */
-  async function processPage(batchId: number, pageId: number, signal?: AbortSignal): Promise<void> {
+  async function processPage(
+    batchId: number,
+    pageId: number,
+    signal?: AbortSignal,
+    fence?: (trx: Db) => Promise<void>,
+  ): Promise<void> {
     const b = await findBatch(db, batchId, null);
     if (!b) return forget(batchId);
     // an ended batch's connections close here (at the latest, each closes itself when idle)
@@ -264,6 +269,10 @@ export function createPageProcessor(d: BatchDeps) {
       const current = await findBatch(trx, batchId, null, true);
       const p = await findPage(trx, batchId, pageId);
       if (!current || !p || p.state !== 'fetching') return;
+      // this run still holds the page's job (throws otherwise: a worker cut off past its lease
+      // must not record what it saw, e.g. a time-out of its own network, over the run that
+      // took the page over)
+      await fence?.(trx);
       const now = d.iso();
       const close = async (
         outcome: Parameters<typeof finishPage>[2],

@@ -5,6 +5,7 @@ import type { Finding } from '../../crawl/findings/index.js';
 import type { CrawlDiff } from '../../crawl/diff.js';
 import type { Privacy, ReportSummary } from '../reports/types.js';
 import type { Extractor } from '../../crawl/extract.js';
+import type { Db } from '../../store/database.js';
 
 export type { BatchSummary, Finding } from '../../crawl/findings/index.js';
 // the stored values, declared with the batches' table; a failure and a page as the contract has them
@@ -110,8 +111,17 @@ export interface BatchServices {
   latestDiff(userId: number, project: string): Promise<CrawlDiff | null>;
   /** job batch.discover */
   discover(batchId: number, signal?: AbortSignal): Promise<void>;
-  /** job batch.page */
-  processPage(batchId: number, pageId: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * job batch.page. `fence`, from the job engine, is called in the transaction that records the
+   * page's outcome: it throws when this run no longer holds the job (a worker cut off past its
+   * lease), and nothing of this run is stored — the run that holds it records the page
+   */
+  processPage(
+    batchId: number,
+    pageId: number,
+    signal?: AbortSignal,
+    fence?: (trx: Db) => Promise<void>,
+  ): Promise<void>;
   /**
    * job batch.page, its last attempt failed (not the page's fault: the database, a bug): the
    * page ends failed with the reason, so that the batch goes on and finishes
