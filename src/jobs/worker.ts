@@ -39,6 +39,7 @@ import {
   purgeDeadJobs,
   reapExpiredLeases,
   releaseJob,
+  renewLease,
   renewLeases,
   retryJobLater,
   type JobRow,
@@ -323,8 +324,7 @@ export function startEmbeddedWorkers<D>(queue: EmbeddedQueue, settings: WorkerSe
     /** The job's lease renewed in the outcome's own transaction (JobContext.fence). */
     async fence(a: Active, trx: Db): Promise<void> {
       if (a.abortedFor !== 'lease') {
-        const held = await renewLeases(trx, [a.row.lease!], sharedNow() + this.kind.leaseMs);
-        if (held.get(a.row.id) === a.row.lease) return;
+        if (await renewLease(trx, a.row.id, a.row.lease!, sharedNow() + this.kind.leaseMs)) return;
       }
       a.abortedFor = 'lease';
       const lost = new LeaseLostError();

@@ -161,6 +161,25 @@ export async function renewLeases(
   return new Map(rows.map((r) => [String(r.id), r.lease!]));
 }
 
+const renewOneQuery = compiledOnce((db) =>
+  db
+    .updateTable('jobs')
+    .set({ locked_until: arg<number>(0) })
+    .where('id', '=', arg<number>(1))
+    .where('state', '=', 'running')
+    .where('lease', '=', arg<string>(2))
+    .returning('id'),
+);
+
+/**
+ * One job's lease renewed until `until`, only while `lease` still holds it — a job's fence, in
+ * the transaction that writes its outcome (compiled once: it runs for every crawled page).
+ * Answers whether it was held.
+ */
+export async function renewLease(db: Db, id: string, lease: string, until: number): Promise<boolean> {
+  return (await renewOneQuery(db, [until, Number(id), lease])).length === 1;
+}
+
 /**
  * Finished jobs are deleted, several in one statement (one commit for a batch). Answers the
  * ids deleted: a job missing from it had lost its lease (another worker holds it).
