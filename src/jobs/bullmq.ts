@@ -316,6 +316,8 @@ export function startBullmqWorkers<D>(queue: BullmqQueue, settings: WorkerSettin
     const slots = slotsOf(kind, settings.concurrency);
     if (slots === 0) continue;
     const running = new Set<Tracked>();
+    /** the running jobs by id: a renewal that finds a job's lock gone aborts its signal */
+    const byJob = new Map<string, Tracked>();
     tracked.set(kind.kind, running);
     const processor = async (job: Job, token?: string, bullSignal?: AbortSignal): Promise<void> => {
       if (stopping) {
@@ -328,6 +330,7 @@ export function startBullmqWorkers<D>(queue: BullmqQueue, settings: WorkerSettin
       let done!: () => void;
       t.promise = new Promise((r) => (done = r));
       running.add(t);
+      byJob.set(job.id!, t);
       try {
         await runHandler(
           registry,
@@ -359,6 +362,7 @@ export function startBullmqWorkers<D>(queue: BullmqQueue, settings: WorkerSettin
       } finally {
         t.settled = true;
         running.delete(t);
+        if (byJob.get(job.id!) === t) byJob.delete(job.id!);
         done();
       }
     };
@@ -380,6 +384,15 @@ export function startBullmqWorkers<D>(queue: BullmqQueue, settings: WorkerSettin
       const fields = { kind: kind.kind, jobId: job.id, attempt: job.attemptsMade, err };
       if (job.finishedOn) log.error(fields, 'job dead');
       else log.warn(fields, 'job failed; will retry');
+    });
+    // as on the embedded engine: a renewal that finds the lock gone (expired, or another
+    // worker's) aborts the handler's signal; its outcome is then discarded (fence, above).
+    // A renewal that cannot reach Redis is not a loss: it tells nothing.
+    worker.on('lockRenewalFailed', (jobIds: string[]) => {
+      for (const id of jobIds) {
+        const t = byJob.get(id);
+        if (t && !t.settled && !t.controller.signal.aborted) t.controller.abort(new LeaseLostError());
+      }
     });
     workers.set(kind.kind, worker);
   }

@@ -336,6 +336,48 @@ for (const engine of queueEngines) {
       });
     });
 
+    test("a renewal that finds the lease gone aborts the running handler's signal; the job runs again", async () => {
+      let runs = 0;
+      let firstId: string | null = null;
+      const ends: string[] = [];
+      const k = kind(
+        't.renewal',
+        async (job) => {
+          const run = ++runs;
+          if (run > 1) return;
+          firstId = job.id;
+          // waits for its signal (8 s at most: a renewal comes every lease / 3 or so)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 8000);
+            job.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          });
+          const reason = job.signal.reason as unknown;
+          ends.push(
+            job.signal.aborted ? (reason instanceof Error ? reason.message : String(reason)) : 'not aborted',
+          );
+          throw reason ?? new Error('not aborted');
+        },
+        { leaseMs: 900 },
+      );
+      await withHarness(engine, [k], async (h) => {
+        await h.engine.queue.enqueue('t.renewal', { n: 1 });
+        const w = h.engine.startWorkers({ deps: {} });
+        try {
+          await waitFor(() => firstId, 'the first run');
+          await h.loseLease('t.renewal', firstId!);
+          await waitFor(() => ends.length === 1, 'the first run to end', 10_000);
+          assert.match(ends[0]!, /lease/, 'its signal was aborted for the lost lease');
+          await waitFor(() => runs === 2, 'the job to run again', 15_000);
+          await waitFor(async () => {
+            const c = (await h.engine.queue.counts())['t.renewal']!;
+            return c.active + c.waiting + c.delayed + c.dead === 0;
+          }, 'the job done');
+        } finally {
+          await w.stop();
+        }
+      });
+    });
+
     test('per-kind concurrency is held, and config overrides it per kind', async () => {
       let inFlight = 0;
       let peak = 0;
