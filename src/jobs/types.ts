@@ -26,7 +26,7 @@ export interface JobContext<P> {
   /** aborted when the worker stops past its deadline or the job's lease is lost */
   signal: AbortSignal;
   /**
-   * Called in the transaction that writes the job's outcome, just before it commits: confirms
+   * Called in the transaction that writes the job's outcome, before it commits: confirms
    * that this run still holds the job and renews its lease for a full `leaseMs`, or aborts
    * `signal` and throws a LeaseLostError (the transaction rolls back; the run that holds the
    * job now writes the outcome). The embedded engine renews the job's row in `trx` itself, so

@@ -266,13 +266,14 @@ export function createPageProcessor(d: BatchDeps) {
 
     let ended = false;
     await withTransaction(db, async (trx) => {
+      // this run still holds the page's job (throws otherwise: a worker cut off past its lease
+      // must not record what it saw, e.g. a time-out of its own network, over the run that
+      // took the page over) — asked first, before the batch's row is locked, so that a worker
+      // cut off while BullMQ's lock is asked in Redis holds no lock the others wait for
+      await fence?.(trx);
       const current = await findBatch(trx, batchId, null, true);
       const p = await findPage(trx, batchId, pageId);
       if (!current || !p || p.state !== 'fetching') return;
-      // this run still holds the page's job (throws otherwise: a worker cut off past its lease
-      // must not record what it saw, e.g. a time-out of its own network, over the run that
-      // took the page over)
-      await fence?.(trx);
       const now = d.iso();
       const close = async (
         outcome: Parameters<typeof finishPage>[2],
