@@ -27,6 +27,7 @@ import { cpus, loadavg, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
+import { HEADLESS_ARGS } from '../src/render/chromium.js';
 import { gardenPage, startBenchSite } from './lib/bench-site.js';
 import { treeMemKb, type TreeMem } from './lib/tree-mem.js';
 
@@ -43,15 +44,6 @@ const UNLIGHTHOUSE = opt(
 );
 const CHROMIUM = process.env.PAGEGRADE_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** Outside: makes the namespace, runs this script in it, removes it. */
 function outside(): void {
@@ -162,7 +154,7 @@ async function inside(): Promise<void> {
         cache: false,
         outputPath: join(work, '.unlighthouse'),
         chrome: { useSystem: true },
-        puppeteerOptions: { executablePath: CHROMIUM, args: CHROME_FLAGS.slice(1) },
+        puppeteerOptions: { executablePath: CHROMIUM, args: HEADLESS_ARGS.filter((a) => a !== '--headless') },
         scanner: { maxRoutes: PAGES, dynamicSampling: false },
       },
       null,

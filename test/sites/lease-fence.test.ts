@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { jobKinds } from '../../src/jobs/kinds/index.js';
 import { batchPageKind } from '../../src/jobs/kinds/batch-page.js';
-import { batchEnded, engineSetups, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
+import { batchEnded, engineSetups, postBatch, startBatchApp, type BatchApp } from '../helpers/batch-app.js';
 import { sqliteDialect } from '../helpers/db.js';
 import { buildUser } from '../helpers/factories.js';
 import { startFixtureServer } from '../helpers/fixture-server.js';
@@ -89,14 +89,7 @@ describe('batches: a page whose job was taken over while it was audited', () => 
         try {
           const user = await buildUser(t.services);
           const urls = [`${site.origin}/`, `${site.origin}/p/1`, `${site.origin}/p/2`];
-          const res = await t.request({
-            method: 'POST',
-            url: '/api/v1/batches',
-            headers: { ...user.auth, 'content-type': 'application/json' },
-            payload: { url: urls[0], mode: 'list', urls },
-          });
-          assert.equal(res.statusCode, 202, res.body);
-          const id = (res.json() as { data: { id: number } }).data.id;
+          const id = await postBatch(t, user.auth, { url: urls[0], mode: 'list', urls });
           await arrived;
           const row = await t.database.db
             .selectFrom('batch_pages')
