@@ -26,22 +26,30 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { distIsCurrent } from '../scripts/dist-state.cjs';
+import { descendants } from '../src/render/browser.js';
 import { HEADLESS_ARGS } from '../src/render/chromium.js';
 import { gardenPage, startBenchSite } from './lib/bench-site.js';
+import { median } from './lib/stats.js';
 import { treeMemKb, type TreeMem } from './lib/tree-mem.js';
 
 const args = process.argv.slice(2);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i === -1 ? fallback : args[i + 1]!;
-};
-const PAGES = Number(opt('--pages', '20'));
-const ROUNDS = Number(opt('--rounds', '2'));
-const UNLIGHTHOUSE = opt(
-  '--unlighthouse',
-  process.env.PAGEGRADE_UNLIGHTHOUSE ?? '/work/ulh/node_modules/.bin/unlighthouse-ci',
-);
+const { values: opts } = parseArgs({
+  args,
+  options: {
+    pages: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '2' },
+    unlighthouse: {
+      type: 'string',
+      default: process.env.PAGEGRADE_UNLIGHTHOUSE ?? '/work/ulh/node_modules/.bin/unlighthouse-ci',
+    },
+    inside: { type: 'boolean', default: false },
+  },
+});
+const PAGES = Number(opts.pages);
+const ROUNDS = Number(opts.rounds);
+const UNLIGHTHOUSE = opts.unlighthouse;
 const CHROMIUM = process.env.PAGEGRADE_CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -97,7 +105,6 @@ async function measure(
   options: { cwd: string; env: NodeJS.ProcessEnv },
   pagesOf: (stdout: string) => number,
 ): Promise<Run> {
-  const { descendants } = await import('../src/render/browser.js');
   const started = performance.now();
   const child = spawn(cmd, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -218,11 +225,6 @@ async function inside(): Promise<void> {
   report(runs);
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 function report(runs: Run[]): void {
   const by = (tool: string) => runs.filter((r) => r.tool === tool);
   const mb = (kb: number) => (kb / 1024).toFixed(0);
@@ -269,5 +271,5 @@ function report(runs: Run[]): void {
   }
 }
 
-if (args.includes('--inside')) await inside();
+if (opts.inside) await inside();
 else outside();
